@@ -1,0 +1,96 @@
+package review
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+func TestParseVerdict(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want Verdict
+	}{
+		{"tag", "Looks off.\n<verdict>NEEDS_WORK</verdict>", NeedsWork},
+		{"last tag wins", "<verdict>SHIP</verdict>\nround 2\n<verdict>NEEDS_WORK</verdict>", NeedsWork},
+		{"last tag wins ship", "<verdict>NEEDS_WORK</verdict>\nfixed\n<verdict>SHIP</verdict>", Ship},
+		{"tag lowercase", "<verdict>major_rethink</verdict>", MajorRethink},
+		{"protocol echo is not a verdict", "end with <verdict>SHIP|NEEDS_WORK|MAJOR_RETHINK</verdict>\nVERDICT: SHIP", Ship},
+		{"tag beats line", "VERDICT: SHIP\n<verdict>NEEDS_WORK</verdict>", NeedsWork},
+		{"tag inline after text", "Classification counts: 1 introduced.\n<verdict>NEEDS_WORK</verdict>", NeedsWork},
+		{"plain colon", "all good\n\nVERDICT: SHIP", Ship},
+		{"equals", "VERDICT=NEEDS_WORK", NeedsWork},
+		{"bold label colon inside", "**Verdict:** NEEDS_WORK", NeedsWork},
+		{"bold label colon outside with reason", "**Verdict**: NEEDS_WORK - two blockers remain", NeedsWork},
+		{"all bold", "**Verdict: NEEDS_WORK**", NeedsWork},
+		{"list item code span", "- **Verdict:** `NEEDS_WORK`", NeedsWork},
+		{"overall with period", "Overall verdict: NEEDS_WORK.", NeedsWork},
+		{"final verdict", "Final verdict: MAJOR_RETHINK", MajorRethink},
+		{"sol prefix", "SOL_VERDICT: NEEDS_WORK", NeedsWork},
+		{"heading inline", "# x2 — codex — verdict=NEEDS_WORK\n\nbody", NeedsWork},
+		{"verdict heading then bold word", "## Verdict\n\n**NEEDS_WORK**\n\nBecause.", NeedsWork},
+		{"verdict heading then word with reason", "### Verdict\n\nSHIP — nothing blocking", Ship},
+		{"bold title line then word", "**Verdict**\n\nMAJOR_RETHINK", MajorRethink},
+		{"spaced words", "Verdict: needs work", NeedsWork},
+		{"quoted block", "> **Verdict:** SHIP", Ship},
+		{"last line wins", "VERDICT: NEEDS_WORK\n...\nVERDICT: SHIP", Ship},
+		{"sub-item correct then real", "- **Verdict**: CORRECT\n\n**Verdict:** NEEDS_WORK", NeedsWork},
+
+		{"empty", "", None},
+		{"prose words only", "I would not SHIP this yet; it NEEDS_WORK on error handling.", None},
+		{"prose verdict no colon", "The verdict is NEEDS_WORK in my view.", None},
+		{"sub-item correct only", "1. claim A\n   - **Verdict**: CORRECT\n2. claim B\n   - **Verdict**: INCORRECT", None},
+		{"unknown tag word", "<verdict>NEEDS_HUMAN</verdict>", None},
+		{"word prefix", "VERDICT: SHIPPED", None},
+		{"flowctl metadata", "flowctl_verdict: SHIP\ntrue_verdict: NEEDS_WORK", None},
+		{"identifier suffix", "preverdict: SHIP", None},
+		{"fenced code", "```\nVERDICT: SHIP\n```\n", None},
+		{"verdict heading then prose", "## Verdict\n\nIt depends.", None},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ParseVerdict(tt.text); got != tt.want {
+				t.Errorf("ParseVerdict(%q) = %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+var trueVerdictLine = regexp.MustCompile(`(?m)^true_verdict: (\S+)$`)
+
+// The dev reviews carry a corpus annotation with the verdict a human read;
+// the parser must agree with it without looking at it.
+func TestParseVerdictDevReviews(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "review", "dev", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no dev reviews found")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(b)
+			want := NeedsWork
+			if m := trueVerdictLine.FindStringSubmatch(text); m != nil {
+				want = Verdict(m[1])
+			} else if filepath.Base(f) == "dev-ship-01.md" {
+				want = Ship
+			}
+			if got := ParseVerdict(text); got != want {
+				t.Errorf("ParseVerdict = %q, want %q", got, want)
+			}
+			// Without the annotation lines the answer must not change.
+			stripped := regexp.MustCompile(`(?m)^(flowctl|true)_verdict: .*$`).ReplaceAllString(text, "")
+			if got := ParseVerdict(stripped); got != want {
+				t.Errorf("without annotations ParseVerdict = %q, want %q", got, want)
+			}
+		})
+	}
+}
