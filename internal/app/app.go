@@ -1,0 +1,149 @@
+// Package app is flowmem's command line: the command tree, flag parsing,
+// output formatting and the single place where errors become exit codes. It
+// is the only package that imports urfave/cli, so the CLI library can be
+// swapped without touching the rest.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes. 2 is never used: Claude Code reads exit 2 from a hook as
+// "block and show stderr to the model".
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 64
+)
+
+// IO is everything the commands touch outside the project files: streams,
+// environment, working directory and clock. Tests pass their own.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	Err    io.Writer
+	Getenv func(string) string
+	Getwd  func() (string, error)
+	Now    func() time.Time
+	// Exe is the path of the running flowmem binary, for hook commands.
+	Exe func() (string, error)
+}
+
+// SystemIO is the real process's IO.
+func SystemIO() IO {
+	return IO{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
+		Getenv: os.Getenv, Getwd: os.Getwd, Now: time.Now, Exe: os.Executable,
+	}
+}
+
+// usageError marks a mistake in how a command was called (exit 64).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// errSilent reports failure after the command already explained it.
+var errSilent = errors.New("silent failure")
+
+// Main runs flowmem with args (args[0] is the program name) and returns the
+// process exit code. It never calls os.Exit.
+func Main(ctx context.Context, args []string, std IO) int {
+	if std.Getenv == nil {
+		std.Getenv = func(string) string { return "" }
+	}
+	if std.Now == nil {
+		std.Now = time.Now
+	}
+	if std.In == nil {
+		std.In = eofReader{}
+	}
+	var notFound string
+	a := newApp(std, &notFound)
+	err := a.RunContext(ctx, permute(a.Commands, args))
+	if err == nil && notFound != "" {
+		err = usagef("unknown command %q; run 'flowmem --help' for the list", notFound)
+	}
+	var ue *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errSilent):
+		return exitError
+	case errors.As(err, &ue):
+		fmt.Fprintf(std.Err, "flowmem: %v\n", err)
+		return exitUsage
+	default:
+		fmt.Fprintf(std.Err, "flowmem: %v\n", err)
+		return exitError
+	}
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+func newApp(std IO, notFound *string) *cli.App {
+	e := &env{IO: std}
+	a := &cli.App{
+		Name:                 "flowmem",
+		Usage:                "a project memory for coding agents that learns from code review",
+		Version:              version,
+		Reader:               std.In,
+		Writer:               std.Out,
+		ErrWriter:            std.Err,
+		HideHelpCommand:      true,
+		EnableBashCompletion: false,
+		// urfave/cli v2 would call os.Exit itself for errors that carry a
+		// code; exits belong to Main alone.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return &usageError{err.Error()}
+		},
+		CommandNotFound: func(c *cli.Context, name string) { *notFound = name },
+		Description: `flowmem captures NEEDS_WORK feedback from code reviews run inside Claude Code,
+keeps the lessons worth keeping in .flow/memory/*.md, and hands the relevant
+ones back when planning and working.
+
+Examples:
+   flowmem init --enable --install     set up memory and the Claude Code hook here
+   flowmem memory add --type pitfall "Run go generate before go test" --fix "make gen"
+   flowmem memory read --relevant "add retry to webhook delivery"`,
+		Commands: []*cli.Command{
+			initCommand(e),
+			configCommand(e),
+			memoryCommand(e),
+		},
+	}
+	fixUsageErrors(a.Commands)
+	return a
+}
+
+// fixUsageErrors makes every command report flag mistakes as usage errors
+// (exit 64) instead of urfave's default exit code handling.
+func fixUsageErrors(cmds []*cli.Command) {
+	for _, c := range cmds {
+		if c.OnUsageError == nil {
+			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+				return &usageError{err.Error()}
+			}
+		}
+		fixUsageErrors(c.Subcommands)
+	}
+}
+
+// version is set at build time with -ldflags "-X ...app.version=...".
+var version = "dev"
+
+// env is what every command shares: the IO and lazily found project paths.
+type env struct {
+	IO
+}

@@ -1,0 +1,163 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/project"
+	"github.com/urfave/cli/v2"
+)
+
+func configCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "config",
+		Usage: "read and change .flow/config.json",
+		Description: `Keys are dotted paths into the JSON file. Values true/false, integers,
+floats and JSON literals are stored typed; anything else is a string.
+
+Examples:
+   flowmem config set memory.enabled true
+   flowmem config get memory.enabled --json
+   flowmem config set capture.min_severity minor
+   flowmem config list`,
+		Subcommands: []*cli.Command{
+			{
+				Name:      "get",
+				Usage:     "print a key's effective value",
+				ArgsUsage: "KEY",
+				Description: `Example:
+   flowmem config get memory.enabled`,
+				Flags: []cli.Flag{jsonFlag},
+				Action: func(c *cli.Context) error {
+					if err := exactArgs(c, 1, "KEY"); err != nil {
+						return err
+					}
+					cfg, err := e.configForCommand()
+					if err != nil {
+						return err
+					}
+					key := c.Args().First()
+					v, src, err := cfg.Get(key)
+					if err != nil {
+						return err
+					}
+					if c.Bool("json") {
+						return e.writeJSON(config.Setting{Key: key, Value: v, Source: src})
+					}
+					return e.printValue(v)
+				},
+			},
+			{
+				Name:      "set",
+				Usage:     "set a key (nested objects are created)",
+				ArgsUsage: "KEY VALUE",
+				Description: `Examples:
+   flowmem config set memory.enabled true
+   flowmem config set recall.limit 5
+   flowmem config set capture.review_patterns '["\\bmy-review\\b"]'`,
+				Flags: []cli.Flag{jsonFlag},
+				Action: func(c *cli.Context) error {
+					if err := exactArgs(c, 2, "KEY VALUE"); err != nil {
+						return err
+					}
+					p, err := e.configProject()
+					if err != nil {
+						return err
+					}
+					cfg, err := config.Load(p.ConfigPath())
+					if err != nil {
+						return err
+					}
+					key, value := c.Args().Get(0), config.ParseValue(c.Args().Get(1))
+					if err := cfg.Set(key, value); err != nil {
+						return usagef("%v", err)
+					}
+					if err := cfg.Save(); err != nil {
+						return err
+					}
+					if c.Bool("json") {
+						return e.writeJSON(config.Setting{Key: key, Value: value, Source: "file"})
+					}
+					b, _ := json.Marshal(value)
+					e.say("%s set to %s in %s", key, b, p.ConfigPath())
+					return nil
+				},
+			},
+			{
+				Name:  "list",
+				Usage: "print every effective setting and where it comes from",
+				Description: `Example:
+   flowmem config list --json`,
+				Flags: []cli.Flag{jsonFlag},
+				Action: func(c *cli.Context) error {
+					if err := exactArgs(c, 0, "no arguments"); err != nil {
+						return err
+					}
+					cfg, err := e.configForCommand()
+					if err != nil {
+						return err
+					}
+					list := cfg.List()
+					if c.Bool("json") {
+						return e.writeJSON(map[string]any{"path": cfg.Path, "settings": list})
+					}
+					for _, s := range list {
+						b, _ := json.Marshal(s.Value)
+						fmt.Fprintf(e.Out, "%s = %s (%s)\n", s.Key, b, s.Source)
+					}
+					return nil
+				},
+			},
+		},
+	}
+}
+
+// configProject is the project whose config a command changes: the one
+// found from the working directory, or the working directory itself.
+func (e *env) configProject() (project.Dir, error) {
+	p, err := e.project()
+	if errors.Is(err, project.ErrNotFound) {
+		dir, derr := e.cwd()
+		if derr != nil {
+			return "", derr
+		}
+		if err := os.MkdirAll(project.Dir(dir).FlowDir(), 0o755); err != nil {
+			return "", fmt.Errorf("create .flow: %w", err)
+		}
+		return project.Dir(dir), nil
+	}
+	return p, err
+}
+
+// configForCommand loads the config for reading; outside a project it is
+// the defaults.
+func (e *env) configForCommand() (*config.Config, error) {
+	p, err := e.project()
+	if errors.Is(err, project.ErrNotFound) {
+		dir, derr := e.cwd()
+		if derr != nil {
+			return nil, derr
+		}
+		return config.Load(project.Dir(dir).ConfigPath())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return config.Load(p.ConfigPath())
+}
+
+func (e *env) printValue(v any) error {
+	if s, ok := v.(string); ok {
+		_, err := fmt.Fprintln(e.Out, s)
+		return err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode value: %w", err)
+	}
+	_, err = fmt.Fprintf(e.Out, "%s\n", b)
+	return err
+}

@@ -1,0 +1,151 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/flowmem/flowmem/internal/atomicfile"
+	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/project"
+	"github.com/urfave/cli/v2"
+)
+
+// unionLine lets git merge the memory files by keeping both sides' lines,
+// so two branches that each add lessons never conflict.
+const unionLine = ".flow/memory/*.md merge=union"
+
+func initCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "init",
+		Usage:     "set up flowmem in this project (.flow/config.json, .flow/memory/, .gitattributes)",
+		ArgsUsage: " ",
+		Description: `Creates what is missing and leaves everything else alone, so running it
+again changes nothing. Memory stays off until enabled.
+
+Examples:
+   flowmem init                      set up, memory disabled
+   flowmem init --enable             set up and turn memory on
+   flowmem init --enable --install   also install the Claude Code hook and scout`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "enable", Usage: "turn memory on (memory.enabled = true)"},
+			&cli.BoolFlag{Name: "install", Usage: "also run 'flowmem install' (hooks in .claude/settings.json, the scout agent)"},
+			jsonFlag,
+		},
+		Action: func(c *cli.Context) error {
+			if err := exactArgs(c, 0, "no arguments"); err != nil {
+				return err
+			}
+			return e.runInit(c)
+		},
+	}
+}
+
+type initResult struct {
+	Project       string   `json:"project"`
+	Created       []string `json:"created"`
+	Enabled       bool     `json:"enabled"`
+	Gitattributes string   `json:"gitattributes"`
+	Install       any      `json:"install,omitempty"`
+}
+
+func (e *env) runInit(c *cli.Context) error {
+	dir, err := e.cwd()
+	if err != nil {
+		return err
+	}
+	p, err := project.Find(dir)
+	if errors.Is(err, project.ErrNotFound) {
+		p = project.Dir(dir)
+	} else if err != nil {
+		return err
+	}
+	res := initResult{Project: string(p), Created: []string{}}
+	if err := os.MkdirAll(p.FlowDir(), 0o755); err != nil {
+		return fmt.Errorf("create .flow: %w", err)
+	}
+	cfg, err := config.Load(p.ConfigPath())
+	if err != nil {
+		return err
+	}
+	if !cfg.Exists {
+		if err := atomicfile.Write(p.ConfigPath(), config.Default(), 0o644); err != nil {
+			return fmt.Errorf("write config: %w", err)
+		}
+		res.Created = append(res.Created, p.ConfigPath())
+		if cfg, err = config.Load(p.ConfigPath()); err != nil {
+			return err
+		}
+	}
+	if c.Bool("enable") && !cfg.Bool("memory.enabled") {
+		if err := cfg.Set("memory.enabled", true); err != nil {
+			return err
+		}
+		if err := cfg.Save(); err != nil {
+			return err
+		}
+	}
+	res.Enabled = cfg.Bool("memory.enabled")
+	created, err := mdstore.Open(p.MemoryDir()).Init()
+	res.Created = append(res.Created, created...)
+	if err != nil {
+		return err
+	}
+	if res.Gitattributes, err = ensureUnion(string(p)); err != nil {
+		return err
+	}
+	if c.Bool("install") {
+		inst, err := e.installFromInit(p)
+		if err != nil {
+			return err
+		}
+		res.Install = inst
+	}
+	for i, f := range res.Created {
+		if rel, err := filepath.Rel(string(p), f); err == nil {
+			res.Created[i] = rel
+		}
+	}
+	if c.Bool("json") {
+		return e.writeJSON(res)
+	}
+	for _, f := range res.Created {
+		e.say("created %s", f)
+	}
+	if res.Gitattributes == "added" {
+		e.say("added %q to .gitattributes", unionLine)
+	}
+	if res.Enabled {
+		e.say("flowmem is set up in %s; memory is enabled", p)
+	} else {
+		e.say("flowmem is set up in %s; memory is disabled (enable it: flowmem config set memory.enabled true)", p)
+	}
+	return nil
+}
+
+// ensureUnion adds the merge=union line to .gitattributes once.
+func ensureUnion(root string) (string, error) {
+	path := filepath.Join(root, ".gitattributes")
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("read .gitattributes: %w", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Join(strings.Fields(l), " ") == unionLine {
+			return "present", nil
+		}
+	}
+	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
+		b = append(b, '\n')
+	}
+	b = append(b, unionLine+"\n"...)
+	if err := atomicfile.Write(path, b, 0o644); err != nil {
+		return "", fmt.Errorf("update .gitattributes: %w", err)
+	}
+	return "added", nil
+}

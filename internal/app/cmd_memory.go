@@ -1,0 +1,260 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/urfave/cli/v2"
+)
+
+func memoryCommand(e *env) *cli.Command {
+	typeFlag := &cli.StringFlag{Name: "type", Aliases: []string{"t"}, Usage: "only `TYPE`: pitfall, convention or decision"}
+	return &cli.Command{
+		Name:  "memory",
+		Usage: "read and add lessons in .flow/memory/",
+		Description: `All memory commands need memory enabled (flowmem config set memory.enabled true).
+
+Examples:
+   flowmem memory add --type pitfall "go test caches results" --fix "use -count=1"
+   flowmem memory read --relevant "fn-3.2: add retries to the webhook sender"
+   flowmem memory search 'webhook|retry'
+   flowmem memory list --json`,
+		Subcommands: []*cli.Command{
+			{
+				Name:  "init",
+				Usage: "create any missing memory files from templates",
+				Description: `Existing files are left alone.
+
+Example:
+   flowmem memory init`,
+				Flags: []cli.Flag{jsonFlag},
+				Action: func(c *cli.Context) error {
+					if err := exactArgs(c, 0, "no arguments"); err != nil {
+						return err
+					}
+					p, _, s, err := e.memoryStore()
+					if err != nil {
+						return err
+					}
+					created, err := s.Init()
+					if err != nil {
+						return err
+					}
+					if c.Bool("json") {
+						return e.writeJSON(map[string]any{"path": s.Dir, "created": relAll(string(p), created)})
+					}
+					if len(created) == 0 {
+						e.say("memory already initialized in %s", s.Dir)
+					}
+					for _, f := range relAll(string(p), created) {
+						e.say("created %s", f)
+					}
+					return nil
+				},
+			},
+			memoryAddCommand(e, typeFlag),
+			memoryReadCommand(e, typeFlag),
+			{
+				Name:  "list",
+				Usage: "count entries per file and in total",
+				Description: `Example:
+   flowmem memory list`,
+				Flags: []cli.Flag{jsonFlag},
+				Action: func(c *cli.Context) error {
+					if err := exactArgs(c, 0, "no arguments"); err != nil {
+						return err
+					}
+					return e.runList(c)
+				},
+			},
+			{
+				Name:      "search",
+				Usage:     "case-insensitive regular expression search over entries",
+				ArgsUsage: "PATTERN",
+				Description: `Prints each matching line with its file and line number.
+
+Examples:
+   flowmem memory search 'retry|backoff'
+   flowmem memory search --type pitfall --json 'go test'`,
+				Flags: []cli.Flag{typeFlag, jsonFlag},
+				Action: func(c *cli.Context) error {
+					if err := exactArgs(c, 1, "PATTERN"); err != nil {
+						return err
+					}
+					return e.runSearch(c)
+				},
+			},
+		},
+	}
+}
+
+func memoryAddCommand(e *env, typeFlag cli.Flag) *cli.Command {
+	return &cli.Command{
+		Name:      "add",
+		Usage:     "add a lesson by hand",
+		ArgsUsage: "TEXT",
+		Description: `The same lesson added again is not duplicated: its entry's seen count goes up.
+Secrets and <private>…</private> blocks are redacted before anything is written.
+
+Examples:
+   flowmem memory add --type pitfall "sqlc ignores views" --fix "declare the view in schema.sql"
+   flowmem memory add --type convention "Errors are wrapped as 'verb noun: %w'"
+   flowmem memory add --type decision "SQLite over Postgres: single binary, no server" --task fn-2`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Usage: "pitfall, convention or decision (required)"},
+			&cli.StringFlag{Name: "fix", Usage: "what to do instead (pitfalls)"},
+			&cli.StringFlag{Name: "context", Usage: "where it applies or how it was found"},
+			&cli.StringFlag{Name: "task", Usage: "task id it came from (default: manual)"},
+			&cli.StringFlag{Name: "category", Usage: "framework, convention, api, build, edge-case, security or general"},
+			jsonFlag,
+		},
+		Action: func(c *cli.Context) error {
+			if err := exactArgs(c, 1, "TEXT (quote it)"); err != nil {
+				return err
+			}
+			if c.String("type") == "" {
+				return usagef("memory add: --type is required (pitfall, convention or decision)")
+			}
+			kinds, err := kindsFlag(c)
+			if err != nil {
+				return err
+			}
+			text := strings.TrimSpace(c.Args().First())
+			if text == "" {
+				return usagef("memory add: TEXT is empty")
+			}
+			p, _, s, err := e.memoryStore()
+			if err != nil {
+				return err
+			}
+			k := kinds[0]
+			entry := mdstore.Entry{
+				Kind: k, Task: c.String("task"), Source: "manual", Category: c.String("category"),
+				Fix: scrub(c.String("fix")), Context: scrub(c.String("context")),
+			}
+			if entry.Task == "" {
+				entry.Task = "manual"
+			} else {
+				entry.Tasks = []string{c.String("task")}
+			}
+			if k == mdstore.Pitfall {
+				entry.Issue = scrub(text)
+			} else {
+				entry.Body = scrub(text)
+			}
+			out, err := s.Upsert(c.Context, k, []mdstore.Entry{entry}, nil, e.Now())
+			if err != nil {
+				return err
+			}
+			o := out[0]
+			file := relPath(string(p), s.Path(k))
+			if c.Bool("json") {
+				return e.writeJSON(map[string]any{"file": file, "entry": o.Entry, "recurred": o.Recurred})
+			}
+			if o.Recurred {
+				e.say("already in %s as %s; now seen %dx", file, o.Entry.ID, o.Entry.Seen)
+			} else {
+				e.say("added %s %s to %s", k, o.Entry.ID, file)
+			}
+			return nil
+		},
+	}
+}
+
+type fileCount struct {
+	File     string `json:"file"`
+	Type     string `json:"type"`
+	Entries  int    `json:"entries"`
+	Archived int    `json:"archived"`
+}
+
+func (e *env) runList(c *cli.Context) error {
+	p, _, s, err := e.memoryStore()
+	if err != nil {
+		return err
+	}
+	var files []fileCount
+	total := 0
+	for _, k := range mdstore.Kinds {
+		entries, err := s.Load(k)
+		if err != nil {
+			return err
+		}
+		fc := fileCount{File: relPath(string(p), s.Path(k)), Type: string(k)}
+		for _, en := range entries {
+			if en.Status == mdstore.Archived {
+				fc.Archived++
+			} else {
+				fc.Entries++
+			}
+		}
+		total += fc.Entries
+		files = append(files, fc)
+	}
+	if c.Bool("json") {
+		return e.writeJSON(map[string]any{"files": files, "total": total})
+	}
+	for _, f := range files {
+		extra := ""
+		if f.Archived > 0 {
+			extra = fmt.Sprintf(" (+%d archived)", f.Archived)
+		}
+		fmt.Fprintf(e.Out, "%-16s %d entries%s\n", filepath.Base(f.File)+":", f.Entries, extra)
+	}
+	fmt.Fprintf(e.Out, "%-16s %d entries\n", "total:", total)
+	return nil
+}
+
+func (e *env) runSearch(c *cli.Context) error {
+	kinds, err := kindsFlag(c)
+	if err != nil {
+		return err
+	}
+	pattern := c.Args().First()
+	re, err := regexp.Compile("(?i)" + pattern)
+	if err != nil {
+		return usagef("invalid pattern %q: %v", pattern, err)
+	}
+	p, _, s, err := e.memoryStore()
+	if err != nil {
+		return err
+	}
+	hits, err := s.Search(re, kinds...)
+	if err != nil {
+		return err
+	}
+	for i := range hits {
+		hits[i].File = relPath(string(p), hits[i].File)
+	}
+	if c.Bool("json") {
+		if hits == nil {
+			hits = []mdstore.Hit{}
+		}
+		return e.writeJSON(map[string]any{"pattern": pattern, "matches": hits, "count": len(hits)})
+	}
+	for _, h := range hits {
+		fmt.Fprintf(e.Out, "%s:%d: %s\n", h.File, h.Line, h.Text)
+	}
+	if len(hits) == 0 {
+		e.say("no matches for %q", pattern)
+	}
+	return nil
+}
+
+func relPath(root, path string) string {
+	if rel, err := filepath.Rel(root, path); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return path
+}
+
+func relAll(root string, paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, relPath(root, p))
+	}
+	return out
+}

@@ -1,0 +1,127 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/urfave/cli/v2"
+)
+
+func memoryReadCommand(e *env, typeFlag cli.Flag) *cli.Command {
+	return &cli.Command{
+		Name:  "read",
+		Usage: "print active entries, or only the most relevant ones",
+		Description: `Without --relevant every active entry is printed. With --relevant, entries are
+ranked by how well they match QUERY and only the best are printed.
+
+Examples:
+   flowmem memory read --type pitfall
+   flowmem memory read --relevant "fn-4.1: migrate auth middleware to chi" --limit 5
+   flowmem memory read --relevant "webhook retries" --json`,
+		Flags: []cli.Flag{
+			typeFlag,
+			&cli.StringFlag{Name: "relevant", Aliases: []string{"r"}, Usage: "rank entries by relevance to `QUERY`"},
+			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` entries (default: recall.limit with --relevant, all otherwise)"},
+			jsonFlag,
+		},
+		Action: func(c *cli.Context) error {
+			if err := exactArgs(c, 0, "no arguments (quote the query: --relevant \"...\")"); err != nil {
+				return err
+			}
+			if c.IsSet("limit") && c.Int("limit") < 1 {
+				return usagef("--limit must be at least 1")
+			}
+			kinds, err := kindsFlag(c)
+			if err != nil {
+				return err
+			}
+			_, cfg, s, err := e.memoryStore()
+			if err != nil {
+				return err
+			}
+			entries, err := s.Load(kinds...)
+			if err != nil {
+				return err
+			}
+			if c.IsSet("relevant") {
+				limit := cfg.Int("recall.limit")
+				if c.IsSet("limit") {
+					limit = c.Int("limit")
+				}
+				return e.printRelevant(c, entries, c.String("relevant"), limit, cfg.Int("recall.max_chars"), kinds)
+			}
+			active := entries[:0]
+			for _, en := range entries {
+				if en.Status != mdstore.Archived {
+					active = append(active, en)
+				}
+			}
+			if c.IsSet("limit") && len(active) > c.Int("limit") {
+				active = active[:c.Int("limit")]
+			}
+			if c.Bool("json") {
+				return e.writeJSON(map[string]any{"entries": nonNil(active), "count": len(active)})
+			}
+			var b strings.Builder
+			var last mdstore.Kind
+			for i := range active {
+				en := &active[i]
+				if en.Kind != last {
+					if last != "" {
+						b.WriteByte('\n')
+					}
+					fmt.Fprintf(&b, "# %s\n", en.Kind.Title())
+					last = en.Kind
+				}
+				b.WriteByte('\n')
+				b.WriteString(display(en))
+			}
+			if len(active) == 0 {
+				e.say("no entries in memory yet")
+			}
+			_, err = fmt.Fprint(e.Out, b.String())
+			return err
+		},
+	}
+}
+
+// display is an entry as people read it: the heading and fields, without
+// the hidden metadata line, plus a note of how often it was seen.
+func display(en *mdstore.Entry) string {
+	if en.Legacy {
+		return strings.TrimRight(fmt.Sprintf("## %s %s [%s]\n%s", en.Date, en.Task, orKind(en), en.Body), "\n") + "\n"
+	}
+	c := *en
+	c.Normalize()
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(mdstore.Render(&c), "\n"), "\n") {
+		if strings.HasPrefix(l, "<!-- flowmem:") {
+			if en.Seen > 1 {
+				where := ""
+				if len(en.Tasks) > 0 {
+					where = ", in " + strings.Join(en.Tasks, ", ")
+				}
+				fmt.Fprintf(&b, "_seen %dx, last %s%s_\n", en.Seen, en.LastSeen, where)
+			}
+			continue
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func orKind(en *mdstore.Entry) string {
+	if en.Category != "" {
+		return en.Category
+	}
+	return string(en.Kind)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

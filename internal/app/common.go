@@ -1,0 +1,96 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/project"
+	"github.com/urfave/cli/v2"
+)
+
+var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON on stdout"}
+
+// writeJSON prints v as indented JSON: the stable --json contract.
+func (e *env) writeJSON(v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode json: %w", err)
+	}
+	_, err = fmt.Fprintf(e.Out, "%s\n", b)
+	return err
+}
+
+// say prints a message for people on stderr.
+func (e *env) say(format string, a ...any) {
+	fmt.Fprintf(e.Err, format+"\n", a...)
+}
+
+func (e *env) cwd() (string, error) {
+	if e.Getwd == nil {
+		return ".", nil
+	}
+	dir, err := e.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find working directory: %w", err)
+	}
+	return dir, nil
+}
+
+// project finds the project from the working directory.
+func (e *env) project() (project.Dir, error) {
+	dir, err := e.cwd()
+	if err != nil {
+		return "", err
+	}
+	return project.Find(dir)
+}
+
+// loadConfig reads the project's config; a broken file is an error that
+// names file, line and column.
+func loadConfig(p project.Dir) (*config.Config, error) {
+	return config.Load(p.ConfigPath())
+}
+
+// errDisabled is returned by memory commands while memory.enabled is false.
+var errDisabled = errors.New("memory is disabled for this project; enable it with: flowmem config set memory.enabled true")
+
+// memoryStore finds the project, checks the memory switch and opens the
+// store.
+func (e *env) memoryStore() (project.Dir, *config.Config, *mdstore.Store, error) {
+	p, err := e.project()
+	if err != nil {
+		return "", nil, nil, err
+	}
+	cfg, err := loadConfig(p)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if !cfg.Bool("memory.enabled") {
+		return "", nil, nil, errDisabled
+	}
+	return p, cfg, mdstore.Open(p.MemoryDir()), nil
+}
+
+// kindsFlag parses --type into kinds; empty means all.
+func kindsFlag(c *cli.Context) ([]mdstore.Kind, error) {
+	v := c.String("type")
+	if v == "" {
+		return nil, nil
+	}
+	k, ok := mdstore.ParseKind(v)
+	if !ok {
+		return nil, usagef("--type must be pitfall, convention or decision (singular or plural), not %q", v)
+	}
+	return []mdstore.Kind{k}, nil
+}
+
+// exactArgs checks the number of positional arguments.
+func exactArgs(c *cli.Context, n int, what string) error {
+	if c.NArg() != n {
+		return usagef("%s: expected %s, got %d argument(s); see '%s --help'", c.Command.HelpName, what, c.NArg(), c.Command.HelpName)
+	}
+	return nil
+}

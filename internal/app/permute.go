@@ -1,0 +1,88 @@
+package app
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// permute moves flags that follow positional arguments in front of them.
+// urfave/cli v2 stops parsing flags at the first positional argument, but
+// people write `memory add --type pitfall "text" --fix "..."`.
+func permute(cmds []*cli.Command, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	out := []string{args[0]}
+	rest := args[1:]
+	var leaf *cli.Command
+	// Walk the command path: leading words that name (sub)commands.
+	for len(rest) > 0 {
+		if strings.HasPrefix(rest[0], "-") {
+			break
+		}
+		next := find(cmds, rest[0])
+		if next == nil {
+			break
+		}
+		out = append(out, rest[0])
+		rest = rest[1:]
+		leaf, cmds = next, next.Subcommands
+	}
+	if leaf == nil || len(leaf.Subcommands) > 0 {
+		return append(out, rest...)
+	}
+	var flags, positional []string
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			positional = append(positional, rest[i:]...)
+			i = len(rest)
+		case len(a) > 1 && strings.HasPrefix(a, "-"):
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && takesValue(leaf, name) && i+1 < len(rest) {
+				flags = append(flags, rest[i+1])
+				i++
+			}
+		default:
+			positional = append(positional, a)
+		}
+	}
+	out = append(out, flags...)
+	if len(positional) > 0 && positional[0] != "--" && len(flags) > 0 {
+		// Keep values that start with "-" from being read as flags.
+		out = append(out, "--")
+	}
+	return append(out, positional...)
+}
+
+func find(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.Name == name {
+			return c
+		}
+		for _, a := range c.Aliases {
+			if a == name {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+func takesValue(c *cli.Command, name string) bool {
+	for _, f := range c.Flags {
+		for _, n := range f.Names() {
+			if n != name {
+				continue
+			}
+			if _, ok := f.(*cli.BoolFlag); ok {
+				return false
+			}
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,378 @@
+// Package config reads and writes .flow/config.json: defaults for every known
+// key, dotted-key access, typed values, and parse errors that point at the
+// exact file line and column so a broken file is never silently replaced.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/flowmem/flowmem/internal/atomicfile"
+)
+
+// ErrUnknownKey means a key is neither set in the file nor known to flowmem.
+var ErrUnknownKey = errors.New("unknown key")
+
+// ParseError is a config file that is not valid JSON (or not an object).
+type ParseError struct {
+	Path      string
+	Line, Col int
+	Err       error
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: invalid config: %v (fix the file by hand; flowmem will not overwrite it)", e.Path, e.Line, e.Col, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Config is the parsed file plus the defaults behind it.
+type Config struct {
+	Path   string
+	Exists bool
+	data   map[string]any
+}
+
+// Load reads path. A missing file is not an error: it means defaults.
+func Load(path string) (*Config, error) {
+	c := &Config{Path: path, data: map[string]any{}}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	c.Exists = true
+	if len(bytes.TrimSpace(b)) == 0 {
+		return c, nil
+	}
+	data, err := decodeObject(b)
+	if err != nil {
+		return nil, parseError(path, b, err)
+	}
+	c.data = data
+	for _, k := range Known {
+		if v, ok := lookup(c.data, k.Name); ok && !sameType(v, k.Default) {
+			line, col := position(b, bytes.Index(b, []byte(`"`+k.Name[strings.LastIndexByte(k.Name, '.')+1:]+`"`)))
+			return nil, &ParseError{Path: path, Line: line, Col: col,
+				Err: fmt.Errorf("%s must be %s, found %s", k.Name, typeName(k.Default), describe(v))}
+		}
+	}
+	return c, nil
+}
+
+func decodeObject(b []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	end := dec.InputOffset()
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, &offsetError{end + 1, errors.New("unexpected data after the top-level object")}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, &offsetError{1, errors.New("the top level must be a JSON object")}
+	}
+	return m, nil
+}
+
+func parseError(path string, b []byte, err error) error {
+	off := -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	var oe *offsetError
+	switch {
+	case errors.As(err, &oe):
+		off, err = int(oe.off), oe.err
+	case errors.As(err, &se):
+		off = int(se.Offset)
+	case errors.As(err, &te):
+		off = int(te.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		off = len(b)
+		err = errors.New("unexpected end of file")
+	}
+	line, col := position(b, off)
+	return &ParseError{Path: path, Line: line, Col: col, Err: err}
+}
+
+type offsetError struct {
+	off int64
+	err error
+}
+
+func (e *offsetError) Error() string { return e.err.Error() }
+
+// position turns a byte offset into a 1-based line and column.
+func position(b []byte, off int) (line, col int) {
+	if off < 0 {
+		return 1, 1
+	}
+	if off > len(b) {
+		off = len(b)
+	}
+	// Offsets from encoding/json point just past the bad byte.
+	if off > 0 && off == len(b) {
+		off--
+	} else if off > 0 {
+		off--
+	}
+	line = 1 + bytes.Count(b[:off], []byte{'\n'})
+	col = off - bytes.LastIndexByte(b[:off], '\n')
+	return line, col
+}
+
+func lookup(m map[string]any, key string) (any, bool) {
+	var cur any = m
+	for _, part := range strings.Split(key, ".") {
+		obj, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = obj[part]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// Get returns a key's effective value and where it comes from ("file" or
+// "default").
+func (c *Config) Get(key string) (any, string, error) {
+	if v, ok := lookup(c.data, key); ok {
+		return v, "file", nil
+	}
+	if k, ok := known(key); ok {
+		return k.Default, "default", nil
+	}
+	return nil, "", fmt.Errorf("%w %q: not set in %s and not a flowmem setting (see 'flowmem config list')", ErrUnknownKey, key, c.Path)
+}
+
+// Bool is a known boolean key's effective value.
+func (c *Config) Bool(key string) bool {
+	v, _, _ := c.Get(key)
+	b, _ := v.(bool)
+	return b
+}
+
+// Int is a known integer key's effective value.
+func (c *Config) Int(key string) int {
+	v, _, _ := c.Get(key)
+	switch n := v.(type) {
+	case json.Number:
+		i, _ := n.Int64()
+		return int(i)
+	case int64:
+		return int(n)
+	}
+	return 0
+}
+
+// String is a known string key's effective value.
+func (c *Config) String(key string) string {
+	v, _, _ := c.Get(key)
+	s, _ := v.(string)
+	return s
+}
+
+// Strings is a known list-of-strings key's effective value.
+func (c *Config) Strings(key string) []string {
+	v, _, _ := c.Get(key)
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Setting is one row of List.
+type Setting struct {
+	Key    string `json:"key"`
+	Value  any    `json:"value"`
+	Source string `json:"source"`
+}
+
+// List returns every known key and every key set in the file, sorted.
+func (c *Config) List() []Setting {
+	seen := map[string]bool{}
+	var out []Setting
+	for _, k := range Known {
+		v, src, _ := c.Get(k.Name)
+		out = append(out, Setting{k.Name, v, src})
+		seen[k.Name] = true
+	}
+	var walk func(prefix string, m map[string]any)
+	walk = func(prefix string, m map[string]any) {
+		for name, v := range m {
+			key := prefix + name
+			if sub, ok := v.(map[string]any); ok && len(sub) > 0 {
+				walk(key+".", sub)
+				continue
+			}
+			if !seen[key] {
+				out = append(out, Setting{key, v, "file"})
+			}
+		}
+	}
+	walk("", c.data)
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// ParseValue types a command-line value: true/false, integers, floats and
+// JSON literals become typed; anything else stays a string.
+func ParseValue(s string) any {
+	switch s {
+	case "true":
+		return true
+	case "false":
+		return false
+	case "null":
+		return nil
+	}
+	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return json.Number(s)
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil && strings.ContainsAny(s, ".eE") && !strings.ContainsAny(s, "nN") {
+		return json.Number(s)
+	}
+	if t := strings.TrimSpace(s); t != "" && strings.ContainsRune(`[{"`, rune(t[0])) {
+		dec := json.NewDecoder(strings.NewReader(t))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err == nil && !dec.More() {
+			return v
+		}
+	}
+	return s
+}
+
+// Set stores value at the dotted key, creating nested objects. Known keys
+// must keep their type.
+func (c *Config) Set(key string, value any) error {
+	parts := strings.Split(key, ".")
+	for _, p := range parts {
+		if p == "" {
+			return fmt.Errorf("invalid key %q: empty segment", key)
+		}
+	}
+	if k, ok := known(key); ok && !sameType(value, k.Default) {
+		return fmt.Errorf("%s must be %s, not %s", key, typeName(k.Default), describe(value))
+	}
+	if c.data == nil {
+		c.data = map[string]any{}
+	}
+	obj := c.data
+	for i, p := range parts[:len(parts)-1] {
+		next, exists := obj[p]
+		if !exists {
+			m := map[string]any{}
+			obj[p] = m
+			obj = m
+			continue
+		}
+		m, ok := next.(map[string]any)
+		if !ok {
+			return fmt.Errorf("cannot set %s: %s is %s, not an object", key, strings.Join(parts[:i+1], "."), describe(next))
+		}
+		obj = m
+	}
+	obj[parts[len(parts)-1]] = value
+	return nil
+}
+
+// Save writes the config atomically, two-space indented.
+func (c *Config) Save() error {
+	b, err := json.MarshalIndent(c.data, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode config: %w", err)
+	}
+	if err := atomicfile.Write(c.Path, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("write config: %w", err)
+	}
+	c.Exists = true
+	return nil
+}
+
+// Default returns a fresh file body with the defaults that matter to people.
+func Default() []byte {
+	return []byte("{\n  \"memory\": {\n    \"enabled\": false\n  }\n}\n")
+}
+
+func sameType(v, def any) bool {
+	switch def.(type) {
+	case bool:
+		_, ok := v.(bool)
+		return ok
+	case int64:
+		n, ok := v.(json.Number)
+		if !ok {
+			_, ok = v.(int64)
+			return ok
+		}
+		_, err := n.Int64()
+		return err == nil
+	case string:
+		_, ok := v.(string)
+		return ok
+	case []any:
+		list, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		for _, x := range list {
+			if _, ok := x.(string); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}
+
+func typeName(def any) string {
+	switch def.(type) {
+	case bool:
+		return "true or false"
+	case int64:
+		return "an integer"
+	case string:
+		return "a string"
+	case []any:
+		return "a list of strings"
+	}
+	return "a value"
+}
+
+func describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return fmt.Sprintf("boolean %v", x)
+	case json.Number:
+		return "number " + x.String()
+	case string:
+		return fmt.Sprintf("string %q", x)
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%v", v)
+}

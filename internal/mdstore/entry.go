@@ -1,0 +1,235 @@
+// Package mdstore holds flowmem's memory: plain markdown files under
+// .flow/memory/ (pitfalls, conventions, decisions), their entry model, the
+// parser and renderer, and the locked, atomic writes that keep the files
+// intact when many hooks and people write at once.
+package mdstore
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kind names one memory file.
+type Kind string
+
+// The three kinds of memory, one file each.
+const (
+	Pitfall    Kind = "pitfall"
+	Convention Kind = "convention"
+	Decision   Kind = "decision"
+)
+
+// Kinds lists every kind in file order.
+var Kinds = []Kind{Pitfall, Convention, Decision}
+
+// File is the file name that holds entries of this kind.
+func (k Kind) File() string { return string(k) + "s.md" }
+
+// Title is the level-1 heading of the kind's file.
+func (k Kind) Title() string { return strings.ToUpper(string(k[:1])) + string(k[1:]) + "s" }
+
+// ParseKind accepts singular or plural names ("pitfall", "pitfalls").
+func ParseKind(s string) (Kind, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimSuffix(s, ".md")
+	for _, k := range Kinds {
+		if s == string(k) || s == string(k)+"s" {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// Status of an entry: archived entries stay in the file but are left out of
+// reads.
+type Status string
+
+// Entry statuses.
+const (
+	Active   Status = "active"
+	Archived Status = "archived"
+)
+
+// Entry is one lesson. Every text field is a single line: Normalize enforces
+// it, so text from a review or a user can never forge structure.
+type Entry struct {
+	Kind     Kind   `json:"type"`
+	Date     string `json:"date"`               // YYYY-MM-DD first seen
+	Task     string `json:"task"`               // task id that first produced it, or "manual"
+	Source   string `json:"source,omitempty"`   // impl-review, plan-review, completion-review, manual…
+	Category string `json:"category,omitempty"` // framework, convention, api, build, edge-case, security, general
+	Issue    string `json:"issue,omitempty"`    // pitfalls: what went wrong
+	Fix      string `json:"fix,omitempty"`      // pitfalls: what to do instead
+	Context  string `json:"context,omitempty"`  // pitfalls: where / evidence
+	Body     string `json:"body,omitempty"`     // free text (conventions, decisions, manual and legacy entries)
+
+	ID       string   `json:"id"`
+	Seen     int      `json:"seen"`
+	LastSeen string   `json:"last_seen"`
+	Tasks    []string `json:"tasks,omitempty"`
+	Status   Status   `json:"status"`
+
+	// Legacy marks an entry without a metadata line (written by flow-next);
+	// its ID is derived on read and its body may span several lines.
+	Legacy bool `json:"legacy,omitempty"`
+	// Line is the 1-based line of the entry's heading in its file.
+	Line int `json:"line"`
+}
+
+// Text is the entry's main lesson text, for display and matching.
+func (e *Entry) Text() string {
+	if e.Issue != "" {
+		return e.Issue
+	}
+	return e.Body
+}
+
+// maxField bounds every single-line field so one entry cannot bloat a file.
+const maxField = 2000
+
+// OneLine collapses all whitespace (newlines included) to single spaces,
+// drops control characters and invalid UTF-8, and bounds the length, cutting
+// at a word boundary.
+func OneLine(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "")
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			space = true
+			continue
+		case unicode.IsControl(r), r == utf8.RuneError, r == '\u2028', r == '\u2029', r == '\ufeff':
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if len(out) > maxField {
+		cut := strings.LastIndexByte(out[:maxField], ' ')
+		if cut < maxField/2 {
+			cut = maxField
+			for cut > 0 && !utf8.RuneStart(out[cut]) {
+				cut--
+			}
+		}
+		out = strings.TrimSpace(out[:cut]) + "…"
+	}
+	return out
+}
+
+// token keeps heading words and task ids to a safe alphabet so they can be
+// split on spaces and commas when read back.
+func token(s string) string {
+	var b strings.Builder
+	for _, r := range strings.TrimSpace(s) {
+		switch {
+		case r < utf8.RuneSelf && (r == '.' || r == '-' || r == '_' || r == '/' || r == ':' || r == '#'),
+			unicode.IsLetter(r), unicode.IsDigit(r):
+			b.WriteRune(r)
+		case unicode.IsSpace(r):
+			b.WriteByte('-')
+		}
+	}
+	out := strings.Trim(b.String(), "-")
+	if len(out) > 80 {
+		out = out[:80]
+		for len(out) > 0 && !utf8.RuneStart(out[len(out)-1]) {
+			out = out[:len(out)-1]
+		}
+	}
+	return out
+}
+
+// Normalize puts an entry into the canonical form the renderer writes:
+// single-line fields, safe tokens, defaults for missing metadata, and an id
+// derived from the content when none is set.
+func (e *Entry) Normalize() {
+	e.Issue, e.Fix, e.Context, e.Body = OneLine(e.Issue), OneLine(e.Fix), OneLine(e.Context), OneLine(e.Body)
+	e.Task = token(e.Task)
+	if e.Task == "" {
+		e.Task = "manual"
+	}
+	e.Source = token(e.Source)
+	e.Category = strings.ToLower(token(e.Category))
+	if !validDate(e.Date) {
+		e.Date = ""
+	}
+	if !validDate(e.LastSeen) || e.LastSeen < e.Date {
+		e.LastSeen = e.Date
+	}
+	if e.Seen < 1 {
+		e.Seen = 1
+	}
+	var tasks []string
+	for _, t := range e.Tasks {
+		if t = token(t); t != "" && !contains(tasks, t) {
+			tasks = append(tasks, t)
+		}
+	}
+	e.Tasks = tasks
+	if e.Status != Archived {
+		e.Status = Active
+	}
+	if e.ID == "" {
+		e.ID = ContentID(e.Kind, e.Text())
+	} else {
+		e.ID = token(e.ID)
+	}
+	e.Legacy = false
+}
+
+// ContentID derives the stable id of a lesson from its kind and its text,
+// ignoring case, punctuation and spacing so that re-wrapped text keeps its id.
+func ContentID(k Kind, text string) string {
+	h := sha256.New()
+	h.Write([]byte(k))
+	h.Write([]byte{0})
+	for _, w := range Words(text) {
+		h.Write([]byte(w))
+		h.Write([]byte{' '})
+	}
+	prefix := "m"
+	if k != "" {
+		prefix = string(k[:1])
+	}
+	return prefix + "-" + hex.EncodeToString(h.Sum(nil)[:6])
+}
+
+// Words splits text into lower-case letter/digit runs.
+func Words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+func validDate(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i, c := range []byte(s) {
+		if i != 4 && i != 7 && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,458 @@
+package mdstore
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adrg/frontmatter"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"gopkg.in/yaml.v2"
+)
+
+// blockParser finds entry headings. It knows only the blocks that can hide a
+// "## " line (fenced and indented code, HTML blocks) and no inline syntax:
+// entries are split on real ATX headings, never on text inside a code fence,
+// and skipping inline parsing keeps large memories fast to read.
+var blockParser = parser.NewParser(
+	parser.WithBlockParsers(
+		util.Prioritized(parser.NewATXHeadingParser(), 100),
+		util.Prioritized(parser.NewCodeBlockParser(), 500),
+		util.Prioritized(parser.NewFencedCodeBlockParser(), 700),
+		util.Prioritized(parser.NewHTMLBlockParser(), 900),
+		util.Prioritized(parser.NewParagraphParser(), 1000),
+	),
+	parser.WithInlineParsers(),
+	parser.WithParagraphTransformers(),
+)
+
+// yamlFormat is the only front matter flowmem accepts: "---" fenced YAML.
+// The library's defaults would also take TOML, JSON and a bare "{" line.
+var yamlFormat = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
+
+// FrontMatter is the YAML header of a memory file.
+type FrontMatter struct {
+	Format int    `yaml:"flowmem" json:"flowmem"`
+	Kind   string `yaml:"kind" json:"kind"`
+}
+
+// Doc is one parsed memory file. Entries are as written, not folded; spans
+// keep each entry's bytes so a rewrite can replace one entry and leave every
+// other byte of the file as it was.
+type Doc struct {
+	Kind           Kind
+	Raw            []byte
+	HasFrontMatter bool
+	FrontMatter    FrontMatter
+	Entries        []Entry
+	spans          []span
+}
+
+// span is an entry's bytes: [start, end) runs from its heading to the end of
+// its last non-blank line.
+type span struct{ start, end int }
+
+// ParseError points at the line of a memory file that cannot be read.
+type ParseError struct {
+	Path string
+	Line int
+	Err  error
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err) }
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Parse reads a memory file of kind k. Files written by flow-next (no front
+// matter, no metadata lines, free-text bodies) are read too.
+func Parse(k Kind, raw []byte) (*Doc, error) {
+	d := &Doc{Kind: k, Raw: raw}
+	body, offset := raw, 0
+	if bytes.HasPrefix(raw, []byte("---\n")) || bytes.HasPrefix(raw, []byte("---\r\n")) {
+		var fm FrontMatter
+		rest, err := frontmatter.MustParse(bytes.NewReader(raw), &fm, yamlFormat)
+		if err != nil {
+			return nil, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
+		}
+		if !bytes.HasSuffix(raw, rest) {
+			return nil, &ParseError{Line: 1, Err: fmt.Errorf("front matter: cannot locate the body")}
+		}
+		d.HasFrontMatter, d.FrontMatter = true, fm
+		offset = len(raw) - len(rest)
+		body = rest
+	}
+	heads := entryHeadings(body)
+	lineNo := 1 + bytes.Count(raw[:offset], []byte{'\n'})
+	pos := offset
+	for i, h := range heads {
+		start := offset + h
+		end := len(raw)
+		if i+1 < len(heads) {
+			end = offset + heads[i+1]
+		}
+		lineNo += bytes.Count(raw[pos:start], []byte{'\n'})
+		pos = start
+		seg := raw[start:end]
+		e := parseEntry(k, seg)
+		e.Line = lineNo
+		d.Entries = append(d.Entries, e)
+		d.spans = append(d.spans, span{start, start + len(trimTrailingBlank(seg))})
+	}
+	return d, nil
+}
+
+// entryHeadings returns the byte offsets, within body, of the lines that
+// start entries: level-2 ATX headings whose first word is a date.
+func entryHeadings(body []byte) []int {
+	root := blockParser.Parse(text.NewReader(body))
+	var out []int
+	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
+		h, ok := n.(*ast.Heading)
+		if !ok || h.Level != 2 {
+			continue
+		}
+		start := lineStart(body, headingOffset(h, body))
+		if _, ok := parseHeading(firstLine(body[start:])); ok {
+			out = append(out, start)
+		}
+	}
+	return out
+}
+
+// headingOffset is a position inside the heading's line; an empty heading
+// has no text segment, so fall back to the node's own position info.
+func headingOffset(h *ast.Heading, body []byte) int {
+	if h.Lines().Len() > 0 {
+		return h.Lines().At(0).Start
+	}
+	return 0
+}
+
+func lineStart(b []byte, i int) int {
+	if i > len(b) {
+		i = len(b)
+	}
+	return bytes.LastIndexByte(b[:i], '\n') + 1
+}
+
+func firstLine(b []byte) string {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	return strings.TrimRight(string(b), "\r")
+}
+
+func trimTrailingBlank(seg []byte) []byte {
+	end := len(seg)
+	for end > 0 {
+		lineEnd := end
+		if seg[lineEnd-1] == '\n' {
+			lineEnd--
+		}
+		start := bytes.LastIndexByte(seg[:lineEnd], '\n') + 1
+		if len(bytes.TrimSpace(seg[start:lineEnd])) > 0 {
+			return seg[:end]
+		}
+		end = start
+	}
+	return seg[:0]
+}
+
+type heading struct {
+	date, task, source, category string
+}
+
+// parseHeading reads "## YYYY-MM-DD task [source] [category]" in the forms
+// flowmem and flow-next write.
+func parseHeading(line string) (heading, bool) {
+	rest, ok := strings.CutPrefix(strings.TrimLeft(line, " "), "## ")
+	if !ok {
+		return heading{}, false
+	}
+	fields := strings.Fields(strings.TrimRight(rest, " #"))
+	if len(fields) == 0 || !validDate(fields[0]) {
+		return heading{}, false
+	}
+	h := heading{date: fields[0]}
+	var plain, bracketed []string
+	for _, f := range fields[1:] {
+		if len(f) >= 2 && f[0] == '[' && f[len(f)-1] == ']' {
+			bracketed = append(bracketed, f[1:len(f)-1])
+		} else {
+			plain = append(plain, f)
+		}
+	}
+	if len(plain) > 0 {
+		h.task = plain[0]
+	}
+	if len(plain) > 1 {
+		h.source = strings.Join(plain[1:], "-")
+	} else if len(bracketed) > 1 {
+		h.source = bracketed[len(bracketed)-2]
+	}
+	if len(bracketed) > 0 {
+		if c := bracketed[len(bracketed)-1]; !isKindName(c) {
+			h.category = c
+		}
+	}
+	return h, true
+}
+
+func isKindName(s string) bool {
+	_, ok := ParseKind(s)
+	return ok
+}
+
+const metaPrefix = "<!-- flowmem:"
+
+// parseEntry reads one entry's lines: heading, metadata line(s), fields and
+// free text.
+func parseEntry(k Kind, seg []byte) Entry {
+	lines := strings.Split(string(seg), "\n")
+	h, _ := parseHeading(strings.TrimRight(lines[0], "\r"))
+	e := Entry{Kind: k, Date: h.date, Task: h.task, Source: h.source, Category: h.category}
+	if e.Task == "" {
+		e.Task = "manual"
+	}
+	if e.Task == "manual" && e.Source == "" {
+		e.Source = "manual"
+	}
+	var metas []Entry
+	var body []string
+	for _, l := range lines[1:] {
+		l = strings.TrimRight(l, "\r")
+		switch {
+		case strings.HasPrefix(l, metaPrefix):
+			if m, ok := parseMeta(l); ok {
+				metas = append(metas, m)
+				continue
+			}
+			body = append(body, l)
+		case strings.HasPrefix(l, "**Issue**:"):
+			e.Issue = strings.TrimSpace(l[len("**Issue**:"):])
+		case strings.HasPrefix(l, "**Fix**:"):
+			e.Fix = strings.TrimSpace(l[len("**Fix**:"):])
+		case strings.HasPrefix(l, "**Context**:"):
+			e.Context = strings.TrimSpace(l[len("**Context**:"):])
+		default:
+			body = append(body, l)
+		}
+	}
+	for len(body) > 0 && strings.TrimSpace(body[0]) == "" {
+		body = body[1:]
+	}
+	for len(body) > 0 && strings.TrimSpace(body[len(body)-1]) == "" {
+		body = body[:len(body)-1]
+	}
+	if len(metas) == 0 {
+		// Written by flow-next or by hand: derive what the metadata line
+		// would have said.
+		e.Legacy = true
+		e.Body = strings.ToValidUTF8(strings.Join(body, "\n"), "\uFFFD")
+		e.Seen, e.LastSeen, e.Status = 1, e.Date, Active
+		if e.Task != "manual" && e.Task != "unknown" {
+			e.Tasks = []string{e.Task}
+		}
+		e.ID = ContentID(k, e.Text())
+		return e
+	}
+	if len(body) == 1 {
+		e.Body = unescapeBody(body[0])
+	} else if len(body) > 1 {
+		e.Body = OneLine(strings.Join(body, " "))
+	}
+	m := metas[0]
+	for _, other := range metas[1:] {
+		m = fold(m, other)
+	}
+	e.ID, e.Seen, e.LastSeen, e.Tasks, e.Status = m.ID, m.Seen, m.LastSeen, m.Tasks, m.Status
+	if e.ID == "" {
+		e.ID = ContentID(k, e.Text())
+	}
+	return e
+}
+
+// parseMeta reads "<!-- flowmem: id=… seen=N last=YYYY-MM-DD tasks=a,b status=active -->".
+func parseMeta(l string) (Entry, bool) {
+	inner, ok := strings.CutSuffix(strings.TrimSpace(l[len(metaPrefix):]), "-->")
+	if !ok {
+		return Entry{}, false
+	}
+	m := Entry{Seen: 1, Status: Active}
+	for _, f := range strings.Fields(inner) {
+		key, val, ok := strings.Cut(f, "=")
+		if !ok {
+			continue
+		}
+		switch key {
+		case "id":
+			m.ID = val
+		case "seen":
+			if n, err := strconv.Atoi(val); err == nil && n > 0 {
+				m.Seen = n
+			}
+		case "last":
+			if validDate(val) {
+				m.LastSeen = val
+			}
+		case "tasks":
+			for _, t := range strings.Split(val, ",") {
+				if t != "" && !contains(m.Tasks, t) {
+					m.Tasks = append(m.Tasks, t)
+				}
+			}
+		case "status":
+			if val == string(Archived) {
+				m.Status = Archived
+			}
+		}
+	}
+	return m, true
+}
+
+// fold merges two records of one lesson, as a git union merge leaves them
+// when two branches both bumped it: counts cannot be summed (both copies
+// include the shared history), but every task that saw it counts once.
+func fold(a, b Entry) Entry {
+	out := a
+	for _, t := range b.Tasks {
+		if !contains(out.Tasks, t) {
+			out.Tasks = append(out.Tasks, t)
+		}
+	}
+	out.Seen = max(a.Seen, b.Seen, len(out.Tasks))
+	if b.LastSeen > a.LastSeen {
+		out.LastSeen, out.Status = b.LastSeen, b.Status
+	} else if b.LastSeen == a.LastSeen && b.Status == Active {
+		out.Status = Active
+	}
+	return out
+}
+
+// Fold merges entries that share an id into the first of them, keeping file
+// order.
+func Fold(entries []Entry) []Entry {
+	index := make(map[string]int, len(entries))
+	out := entries[:0:0]
+	for _, e := range entries {
+		if i, ok := index[e.ID]; ok {
+			merged := fold(out[i], e)
+			out[i].Seen, out[i].LastSeen, out[i].Tasks, out[i].Status = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status
+			continue
+		}
+		index[e.ID] = len(out)
+		out = append(out, e)
+	}
+	return out
+}
+
+// Render writes an entry in the canonical format. e must be normalized.
+func Render(e *Entry) string {
+	var b strings.Builder
+	b.WriteString("## ")
+	b.WriteString(e.Date)
+	b.WriteByte(' ')
+	b.WriteString(e.Task)
+	if e.Source != "" && !(e.Task == "manual" && e.Source == "manual") {
+		b.WriteByte(' ')
+		b.WriteString(e.Source)
+	}
+	b.WriteString(" [")
+	if e.Category != "" {
+		b.WriteString(e.Category)
+	} else {
+		b.WriteString(string(e.Kind))
+	}
+	b.WriteString("]\n")
+	fmt.Fprintf(&b, "%s id=%s seen=%d last=%s", metaPrefix, e.ID, e.Seen, e.LastSeen)
+	if len(e.Tasks) > 0 {
+		b.WriteString(" tasks=")
+		b.WriteString(strings.Join(e.Tasks, ","))
+	}
+	fmt.Fprintf(&b, " status=%s -->\n", e.Status)
+	for _, f := range [...]struct{ label, val string }{{"Issue", e.Issue}, {"Fix", e.Fix}, {"Context", e.Context}} {
+		if f.val != "" {
+			fmt.Fprintf(&b, "**%s**: %s\n", f.label, f.val)
+		}
+	}
+	if e.Body != "" {
+		b.WriteString(escapeBody(e.Body))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// escapeBody keeps a free-text line from being read as markdown structure
+// (a heading, list, fence, HTML comment or field label): a leading ASCII
+// punctuation mark gets a backslash, which markdown renders invisibly, and an
+// ordered-list marker gets its dot or paren escaped.
+func escapeBody(s string) string {
+	if s == "" {
+		return s
+	}
+	if isASCIIPunct(s[0]) {
+		return `\` + s
+	}
+	if n := listMarker(s); n > 0 {
+		return s[:n] + `\` + s[n:]
+	}
+	return s
+}
+
+func unescapeBody(s string) string {
+	if len(s) >= 2 && s[0] == '\\' && isASCIIPunct(s[1]) {
+		return s[1:]
+	}
+	if n := listMarker(s); n > 0 && s[n] == '\\' {
+		return s[:n] + s[n+1:]
+	}
+	return s
+}
+
+// listMarker returns the length of a leading run of 1–9 digits when it is
+// followed by backslashes and then "." or ")", as an ordered list item is.
+func listMarker(s string) int {
+	d := 0
+	for d < len(s) && d < 10 && s[d] >= '0' && s[d] <= '9' {
+		d++
+	}
+	if d == 0 || d > 9 {
+		return 0
+	}
+	i := d
+	for i < len(s) && s[i] == '\\' {
+		i++
+	}
+	if i < len(s) && (s[i] == '.' || s[i] == ')') {
+		return d
+	}
+	return 0
+}
+
+func isASCIIPunct(c byte) bool {
+	return c < utf8.RuneSelf && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c) >= 0
+}
+
+// Header is the start of a new memory file: front matter, title and a short
+// note on what the file holds and how entries look.
+func Header(k Kind) string {
+	var about string
+	switch k {
+	case Pitfall:
+		about = "Lessons from NEEDS_WORK code reviews: things models tend to miss.\nThe flowmem hook adds entries from review feedback; add your own with\n`flowmem memory add --type pitfall \"…\" --fix \"…\"`."
+	case Convention:
+		about = "Project patterns discovered during work that are not in CLAUDE.md.\nAdd one with `flowmem memory add --type convention \"…\"`."
+	case Decision:
+		about = "Architectural choices and why we made them.\nAdd one with `flowmem memory add --type decision \"…\"`."
+	}
+	return fmt.Sprintf("---\nflowmem: 1\nkind: %ss\n---\n# %s\n\n%s\n\n"+
+		"<!-- Each entry is a \"## date task source [category]\" heading, one hidden\n"+
+		"     metadata line (id, times seen, last seen, tasks, status) and one line\n"+
+		"     per field. Keep each field on one line when editing by hand. -->\n",
+		k, k.Title(), about)
+}

@@ -1,0 +1,333 @@
+package mdstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/flowmem/flowmem/internal/atomicfile"
+	"github.com/gofrs/flock"
+)
+
+// ErrLockTimeout means another writer held the memory lock for longer than
+// the store was willing to wait.
+var ErrLockTimeout = errors.New("timed out waiting for the memory lock")
+
+// LockName is the lock file every writer takes, in the memory folder.
+const LockName = ".lock"
+
+// Store is the memory folder. Reads need no lock: writers only append whole
+// entries or rename complete files into place.
+type Store struct {
+	Dir         string
+	LockTimeout time.Duration
+}
+
+// Open returns the store in dir (.flow/memory). Nothing is read yet.
+func Open(dir string) *Store {
+	return &Store{Dir: dir, LockTimeout: 10 * time.Second}
+}
+
+// Path is the file that holds kind k.
+func (s *Store) Path(k Kind) string { return filepath.Join(s.Dir, k.File()) }
+
+// ReadDoc parses kind k's file; a missing file is an empty document.
+func (s *Store) ReadDoc(k Kind) (*Doc, error) {
+	path := s.Path(k)
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Doc{Kind: k}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read memory: %w", err)
+	}
+	d, err := Parse(k, raw)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			pe.Path = path
+		}
+		return nil, err
+	}
+	return d, nil
+}
+
+// Load returns the entries of the given kinds (all kinds when none given),
+// with entries that share an id folded into one, in file order.
+func (s *Store) Load(kinds ...Kind) ([]Entry, error) {
+	if len(kinds) == 0 {
+		kinds = Kinds
+	}
+	var out []Entry
+	for _, k := range kinds {
+		d, err := s.ReadDoc(k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Fold(d.Entries)...)
+	}
+	return out, nil
+}
+
+// Init creates the memory folder and any missing kind files from templates.
+// Existing files are never touched. It returns the files it created.
+func (s *Store) Init() ([]string, error) {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create memory folder: %w", err)
+	}
+	ignore := filepath.Join(s.Dir, ".gitignore")
+	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
+		if err := atomicfile.Write(ignore, []byte(LockName+"\n.*.tmp-*\n"), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	var created []string
+	for _, k := range Kinds {
+		path := s.Path(k)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return created, fmt.Errorf("create %s: %w", path, err)
+		}
+		_, err = f.WriteString(Header(k))
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return created, fmt.Errorf("write %s: %w", path, err)
+		}
+		created = append(created, path)
+	}
+	return created, nil
+}
+
+// lock takes the store's one writer lock, waiting at most LockTimeout.
+func (s *Store) lock(ctx context.Context) (func(), error) {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create memory folder: %w", err)
+	}
+	fl := flock.New(filepath.Join(s.Dir, LockName))
+	timeout := s.LockTimeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ok, err := fl.TryLockContext(ctx, 5*time.Millisecond)
+	if !ok {
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w after %v (%s)", ErrLockTimeout, timeout, fl.Path())
+		}
+		return nil, fmt.Errorf("lock memory: %w", err)
+	}
+	return func() { _ = fl.Unlock() }, nil
+}
+
+// MatchFunc picks the existing entry that a new lesson repeats, or -1.
+type MatchFunc func(existing []Entry, e *Entry) int
+
+// MatchID is the default MatchFunc: the same content id.
+func MatchID(existing []Entry, e *Entry) int {
+	for i := range existing {
+		if existing[i].ID == e.ID {
+			return i
+		}
+	}
+	return -1
+}
+
+// Outcome says what Upsert did with one lesson.
+type Outcome struct {
+	Entry    Entry `json:"entry"`
+	Recurred bool  `json:"recurred"`
+}
+
+// Upsert records lessons of kind k under the writer lock. A lesson that
+// match finds in memory bumps that entry (seen count, last seen, tasks); any
+// other is appended. Appends are plain O_APPEND writes; a bump rewrites the
+// file through a temp file and rename, replacing only the bumped entries.
+func (s *Store) Upsert(ctx context.Context, k Kind, lessons []Entry, match MatchFunc, now time.Time) ([]Outcome, error) {
+	if match == nil {
+		match = MatchID
+	}
+	today := now.UTC().Format("2006-01-02")
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	doc, err := s.ReadDoc(k)
+	if err != nil {
+		return nil, err
+	}
+	existing := Fold(doc.Entries)
+	nOld := len(existing)
+	bumped := map[int]bool{}
+	outcomes := make([]Outcome, 0, len(lessons))
+	for _, l := range lessons {
+		l.Kind = k
+		if l.Date == "" {
+			l.Date = today
+		}
+		l.LastSeen = today
+		l.Normalize()
+		if l.Text() == "" {
+			return nil, errors.New("an entry needs some text")
+		}
+		if i := match(existing, &l); i >= 0 {
+			e := &existing[i]
+			e.Seen++
+			if today > e.LastSeen {
+				e.LastSeen = today
+			}
+			for _, t := range l.Tasks {
+				if !contains(e.Tasks, t) {
+					e.Tasks = append(e.Tasks, t)
+				}
+			}
+			e.Status = Active
+			if i < nOld {
+				bumped[i] = true
+			}
+			outcomes = append(outcomes, Outcome{Entry: *e, Recurred: true})
+			continue
+		}
+		existing = append(existing, l)
+		outcomes = append(outcomes, Outcome{Entry: l})
+	}
+	var added strings.Builder
+	for i := nOld; i < len(existing); i++ {
+		added.WriteByte('\n')
+		added.WriteString(Render(&existing[i]))
+	}
+	if len(bumped) == 0 {
+		if added.Len() == 0 {
+			return outcomes, nil
+		}
+		return outcomes, s.appendRaw(k, doc, added.String())
+	}
+	return outcomes, s.rewrite(k, doc, existing[:nOld], bumped, added.String())
+}
+
+// appendRaw adds text at the end of the file, creating it from the template
+// when missing. The caller holds the lock.
+func (s *Store) appendRaw(k Kind, doc *Doc, text string) error {
+	path := s.Path(k)
+	prefix := ""
+	if doc.Raw == nil {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			prefix = Header(k)
+		}
+	} else if len(doc.Raw) > 0 && doc.Raw[len(doc.Raw)-1] != '\n' {
+		prefix = "\n"
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	_, err = f.WriteString(prefix + text)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	return nil
+}
+
+// rewrite replaces the bumped entries in place (dropping their duplicate
+// copies) and appends added, keeping every other byte. The caller holds the
+// lock.
+func (s *Store) rewrite(k Kind, doc *Doc, folded []Entry, bumped map[int]bool, added string) error {
+	want := map[string]*Entry{}
+	for i := range folded {
+		if bumped[i] {
+			want[folded[i].ID] = &folded[i]
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(doc.Raw) + len(added) + 256)
+	pos := 0
+	done := map[string]bool{}
+	for i, sp := range doc.spans {
+		e, ok := want[doc.Entries[i].ID]
+		if !ok {
+			continue
+		}
+		b.Write(doc.Raw[pos:sp.start])
+		if !done[e.ID] {
+			b.WriteString(Render(e))
+			done[e.ID] = true
+			pos = sp.end
+		} else {
+			// A later copy of a folded entry: drop it and the blank lines
+			// that separated it from what came before.
+			pos = sp.end
+		}
+	}
+	b.Write(doc.Raw[pos:])
+	out := b.String()
+	if added != "" {
+		if out != "" && !strings.HasSuffix(out, "\n") {
+			out += "\n"
+		}
+		out += added
+	}
+	if err := atomicfile.Write(s.Path(k), []byte(out), 0o644); err != nil {
+		return fmt.Errorf("rewrite memory: %w", err)
+	}
+	return nil
+}
+
+// Hit is one line of an entry that a search matched.
+type Hit struct {
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	ID    string `json:"id"`
+	Type  Kind   `json:"type"`
+	Text  string `json:"text"`
+	Entry *Entry `json:"-"`
+}
+
+// Search matches re against every line of every entry (not the file
+// preambles) and returns one hit per matching line.
+func (s *Store) Search(re *regexp.Regexp, kinds ...Kind) ([]Hit, error) {
+	if len(kinds) == 0 {
+		kinds = Kinds
+	}
+	var hits []Hit
+	for _, k := range kinds {
+		d, err := s.ReadDoc(k)
+		if err != nil {
+			return nil, err
+		}
+		for i, sp := range d.spans {
+			seg := d.Raw[sp.start:sp.end]
+			if !re.Match(seg) {
+				continue
+			}
+			for n, line := range strings.Split(string(seg), "\n") {
+				line = strings.TrimRight(line, "\r")
+				if re.MatchString(line) {
+					hits = append(hits, Hit{File: s.Path(k), Line: d.Entries[i].Line + n, ID: d.Entries[i].ID,
+						Type: k, Text: strings.ToValidUTF8(line, "\uFFFD"), Entry: &d.Entries[i]})
+				}
+			}
+		}
+	}
+	return hits, nil
+}
