@@ -1,0 +1,335 @@
+// Package redact removes secrets from text before flowmem writes it to disk:
+// API keys and tokens of the common providers, private key blocks, JWTs,
+// credentials in URLs, password-style assignments, Authorization headers, and
+// anything the user wrapped in <private>…</private>.
+//
+// Memory files are committed to git and shared with a team, and reviews
+// quote code, logs and configuration freely, so every piece of outside text
+// goes through String before it reaches an entry. Redaction errs towards
+// removing too much: a lesson with one word masked is still a lesson, a
+// leaked key is an incident.
+//
+// Each rule carries literal keywords, as gitleaks does: a rule's regular
+// expression only runs when one of its keywords occurs in the text, so
+// clean text (the common case) costs one lower-casing and a few substring
+// searches.
+package redact
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Mask is what a redacted secret becomes; the kind follows the colon.
+const maskPrefix = "[REDACTED:"
+
+// Private replaces a <private>…</private> block.
+const Private = "[PRIVATE]"
+
+type rule struct {
+	kind     string
+	keywords []string // lower-case; the rule runs if any occurs in the lower-cased text
+	pattern  string
+	// group is the submatch that holds the secret; 0 masks the whole match.
+	group int
+	// keep, when set, decides that a candidate is not a secret after all.
+	keep func(secret string) bool
+}
+
+// rules run in order; earlier rules mask text that later, broader rules
+// would otherwise only partly cover (a PEM block before key=value lines).
+var rules = []rule{
+	{kind: "private-key", keywords: []string{"private key"},
+		// Whole PEM blocks, also flattened onto one line or with literal \n
+		// escapes; an unterminated block is masked to the end of its base64.
+		pattern: `-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,.-]*)`},
+	{kind: "private-key", keywords: []string{"putty-user-key-file"},
+		pattern: `PuTTY-User-Key-File-\d+:[\s\S]*?Private-MAC: *[0-9a-fA-F]+`},
+	{kind: "age-key", keywords: []string{"age-secret-key-1"},
+		pattern: `AGE-SECRET-KEY-1[0-9A-Z]{58}`},
+
+	// Provider tokens with a recognisable prefix.
+	{kind: "aws-access-key", keywords: []string{"akia", "asia", "abia", "acca", "a3t"},
+		pattern: `\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`},
+	{kind: "github-token", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
+		pattern: `\bgh[pousr]_[A-Za-z0-9]{30,255}\b`},
+	{kind: "github-token", keywords: []string{"github_pat_"},
+		pattern: `\bgithub_pat_[A-Za-z0-9_]{22,255}`},
+	{kind: "gitlab-token", keywords: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-", "glsoat-"},
+		pattern: `\bgl(?:pat|dt|rt|ptt|cbt|oas|soat)-[A-Za-z0-9_\-.]{20,}`},
+	{kind: "slack-token", keywords: []string{"xox"},
+		pattern: `\bxox[abposre]-[A-Za-z0-9-]{10,}`},
+	{kind: "slack-webhook", keywords: []string{"hooks.slack.com"},
+		pattern: `https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_+-]+`},
+	{kind: "stripe-key", keywords: []string{"_live_", "_test_", "whsec_"},
+		pattern: `\b(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,})`},
+	{kind: "anthropic-key", keywords: []string{"sk-ant-"},
+		pattern: `\bsk-ant-[A-Za-z0-9_\-]{20,}`},
+	{kind: "openai-key", keywords: []string{"sk-"},
+		pattern: `\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_\-]{20,}`,
+		// sk-learn-style package names and long kebab-case words are not keys.
+		keep: func(s string) bool { return !hasDigit(s) }},
+	{kind: "google-api-key", keywords: []string{"aiza"},
+		pattern: `\bAIza[0-9A-Za-z_\-]{35}`},
+	{kind: "google-oauth", keywords: []string{"ya29.", "gocspx-"},
+		pattern: `\b(?:ya29\.[0-9A-Za-z_\-]{20,}|GOCSPX-[0-9A-Za-z_\-]{20,})`},
+	{kind: "npm-token", keywords: []string{"npm_"},
+		pattern: `\bnpm_[A-Za-z0-9]{36}\b`},
+	{kind: "pypi-token", keywords: []string{"pypi-"},
+		pattern: `\bpypi-[A-Za-z0-9_\-]{40,}`},
+	{kind: "twilio-key", keywords: []string{"sk", "ac"},
+		pattern: `\b(?:SK|AC)[0-9a-f]{32}\b`},
+	{kind: "sendgrid-key", keywords: []string{"sg."},
+		pattern: `\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}`},
+	{kind: "heroku-key", keywords: []string{"hrku-"},
+		pattern: `\bHRKU-[A-Za-z0-9_\-]{20,}`},
+	{kind: "heroku-key", keywords: []string{"heroku"},
+		pattern: `(?i)heroku[A-Za-z0-9_ .\-]{0,30}[=:"' ]+([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`, group: 1},
+	{kind: "digitalocean-token", keywords: []string{"_v1_"},
+		pattern: `\bdo[opr]_v1_[a-f0-9]{64}\b`},
+	{kind: "huggingface-token", keywords: []string{"hf_"},
+		pattern: `\bhf_[A-Za-z0-9]{30,}\b`},
+	{kind: "azure-key", keywords: []string{"accountkey=", "sharedaccesskey=", "sharedaccesssignature=", "sig="},
+		pattern: `(?i)\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=([^;&\s"'<>]+)`, group: 1},
+	{kind: "shopify-token", keywords: []string{"shpat_", "shpss_", "shpca_", "shppa_"},
+		pattern: `\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`},
+	{kind: "mailgun-key", keywords: []string{"key-"},
+		pattern: `\bkey-[0-9a-zA-Z]{32}\b`},
+	{kind: "mailchimp-key", keywords: []string{"-us"},
+		pattern: `\b[0-9a-f]{32}-us[0-9]{1,2}\b`},
+	{kind: "telegram-token", keywords: []string{":aa"},
+		pattern: `\b[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}\b`},
+	{kind: "atlassian-token", keywords: []string{"atatt3"},
+		pattern: `\bATATT3[A-Za-z0-9_\-=]{30,}`},
+	{kind: "linear-key", keywords: []string{"lin_api_"},
+		pattern: `\blin_api_[A-Za-z0-9]{30,}`},
+	{kind: "doppler-token", keywords: []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct."},
+		pattern: `\bdp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{30,}`},
+	{kind: "supabase-token", keywords: []string{"sbp_"},
+		pattern: `\bsbp_[a-f0-9]{40}\b`},
+	{kind: "databricks-token", keywords: []string{"dapi"},
+		pattern: `\bdapi[a-f0-9]{32}(?:-\d)?\b`},
+	{kind: "postman-key", keywords: []string{"pmak-"},
+		pattern: `\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`},
+	{kind: "grafana-token", keywords: []string{"glsa_", "glc_"},
+		pattern: `\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})`},
+	{kind: "newrelic-key", keywords: []string{"nrak-", "nrjs-", "nrii-"},
+		pattern: `\bNR(?:AK|JS|II)-[A-Za-z0-9]{20,}`},
+	{kind: "sentry-token", keywords: []string{"sntrys_", "sntryu_"},
+		pattern: `\bsntry[su]_[A-Za-z0-9_=+/]{30,}`},
+	{kind: "docker-token", keywords: []string{"dckr_pat_"},
+		pattern: `\bdckr_pat_[A-Za-z0-9_\-]{20,}`},
+	{kind: "fly-token", keywords: []string{"fo1_", "fm2_"},
+		pattern: `\b(?:fo1_[A-Za-z0-9_\-]{30,}|fm2_[A-Za-z0-9+/=_\-]{30,})`},
+	{kind: "pulumi-token", keywords: []string{"pul-"},
+		pattern: `\bpul-[a-f0-9]{40}\b`},
+	{kind: "terraform-token", keywords: []string{".atlasv1."},
+		pattern: `\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{40,}`},
+	{kind: "vault-token", keywords: []string{"hvs.", "hvb."},
+		pattern: `\bhv[sb]\.[A-Za-z0-9_\-]{24,}`},
+	{kind: "discord-webhook", keywords: []string{"discord.com/api/webhooks", "discordapp.com/api/webhooks"},
+		pattern: `https://(?:discord|discordapp)\.com/api/webhooks/[0-9]+/[A-Za-z0-9_\-]+`},
+
+	// Structural secrets.
+	{kind: "jwt", keywords: []string{"eyj"},
+		pattern: `\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*`},
+	{kind: "url-credentials", keywords: []string{"://"},
+		pattern: `\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/?#@"'<>\x60]+:([^\s/"'<>\x60]+)@`, group: 1},
+	{kind: "authorization", keywords: []string{"bearer", "basic", "authorization", "token "},
+		pattern: `(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9_\-.~+/]{12,}=*)`, group: 1,
+		keep: func(s string) bool { return !hasDigit(s) && !strings.ContainsAny(s, "_-.~+/=") }},
+	{kind: "authorization", keywords: []string{"authorization"},
+		pattern: `(?i)\bauthorization["']?\s*[:=]\s*["']?([^\s"',;]{8,})`, group: 1},
+	{kind: "assignment", keywords: assignmentWords,
+		// KEY=value, KEY: value, "key": "value", key => value, --password value.
+		pattern: `(?i)(?:\b|--)(?:[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|signing[_\-]?key|encryption[_\-]?key|session[_\-]?key|secret[_\-]?key)[A-Za-z0-9_.\-]*)["']?(\s*(?:=>|:=|=|:)\s*|\s+)(?:"([^"\s]{3,})"|'([^'\s]{3,})'|([^\s"',;)\]}<>]{3,}))`,
+		group: -1},
+}
+
+var assignmentWords = []string{"password", "passwd", "passphrase", "secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "auth_key", "authkey", "private_key", "privatekey", "credential", "signing", "encryption", "session_key", "sessionkey"}
+
+var compiled = sync.OnceValue(func() []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(rules))
+	for i, r := range rules {
+		out[i] = regexp.MustCompile(r.pattern)
+	}
+	return out
+})
+
+var privateRE = sync.OnceValue(func() *regexp.Regexp {
+	// An unterminated block runs to the end of the text: the user meant it
+	// to be private, and a missing close tag is no reason to leak it.
+	return regexp.MustCompile(`(?is)<private>.*?(?:</private>|\z)`)
+})
+
+// String returns s with every secret it recognises replaced by
+// "[REDACTED:<kind>]" and every <private>…</private> block by "[PRIVATE]".
+// It is idempotent: String(String(s)) == String(s).
+func String(s string) string {
+	if s == "" {
+		return s
+	}
+	lower := strings.ToLower(s)
+	if strings.Contains(lower, "<private>") {
+		s = privateRE().ReplaceAllLiteralString(s, Private)
+		lower = strings.ToLower(s)
+	}
+	res := compiled()
+	for i := range rules {
+		r := &rules[i]
+		if !anyContains(lower, r.keywords) {
+			continue
+		}
+		next := apply(res[i], r, s)
+		if next != s {
+			s = next
+			lower = strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// Found reports the kinds of secret String would redact in s, for tests and
+// diagnostics.
+func Found(s string) []string {
+	var kinds []string
+	out := String(s)
+	for {
+		i := strings.Index(out, maskPrefix)
+		if i < 0 {
+			break
+		}
+		out = out[i+len(maskPrefix):]
+		j := strings.IndexByte(out, ']')
+		if j < 0 {
+			break
+		}
+		kinds = append(kinds, out[:j])
+	}
+	if strings.Contains(out, Private) {
+		kinds = append(kinds, "private")
+	}
+	return kinds
+}
+
+func apply(re *regexp.Regexp, r *rule, s string) string {
+	mask := maskPrefix + r.kind + "]"
+	matches := re.FindAllStringSubmatchIndex(s, -1)
+	if matches == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range matches {
+		start, end := m[0], m[1]
+		switch {
+		case r.group > 0:
+			start, end = m[2*r.group], m[2*r.group+1]
+		case r.group < 0:
+			// The value is whichever of the last three alternatives matched.
+			start, end = -1, -1
+			for g := 2; g <= 4; g++ {
+				if m[2*g] >= 0 {
+					start, end = m[2*g], m[2*g+1]
+				}
+			}
+		}
+		if start < 0 || start < last {
+			continue
+		}
+		secret := s[start:end]
+		if strings.HasPrefix(secret, maskPrefix) || secret == Private || r.keep != nil && r.keep(secret) {
+			continue
+		}
+		if r.kind == "assignment" && !secretValue(secret, s[m[2]:m[3]]) {
+			continue
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(mask)
+		last = end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// secretValue decides whether the value of a password-style assignment is a
+// secret. sep is the text between the key and the value. References to a
+// secret kept elsewhere ($VAR, ${VAR}, <placeholder>, os.Getenv(...)) and
+// masks are not; after ":" or a space (prose, YAML) the value must also look
+// like a credential, so "token: the parser's token" keeps its words.
+func secretValue(v, sep string) bool {
+	switch {
+	case strings.HasPrefix(v, "$"), strings.HasPrefix(v, "%"), strings.HasPrefix(v, "{{"),
+		strings.HasPrefix(v, "<"), strings.HasPrefix(v, "*"), strings.HasPrefix(v, "["),
+		strings.HasPrefix(v, "process.env"), strings.HasPrefix(v, "os.Getenv"), strings.HasPrefix(v, "os.environ"),
+		strings.HasPrefix(v, "env."), strings.HasPrefix(v, "ENV["):
+		return false
+	}
+	lv := strings.ToLower(v)
+	switch lv {
+	case "null", "none", "nil", "true", "false", "undefined", "required", "optional", "string", "redacted", "xxx", "xxxx", "changeme", "example":
+		return false
+	}
+	sep = strings.TrimSpace(sep)
+	if sep == "=" || sep == ":=" || sep == "=>" {
+		return true
+	}
+	// Key followed by ":" or whitespace: prose and YAML share this form.
+	return looksLikeCredential(v)
+}
+
+// looksLikeCredential: at least 6 characters mixing two or more classes
+// (lower, upper, digit, symbol), or 16+ characters of anything.
+func looksLikeCredential(v string) bool {
+	if len(v) >= 16 && !strings.ContainsRune(v, ' ') && !isWordy(v) {
+		return true
+	}
+	if len(v) < 6 {
+		return false
+	}
+	var lower, upper, digit, sym int
+	for _, c := range v {
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = 1
+		case c >= 'A' && c <= 'Z':
+			upper = 1
+		case c >= '0' && c <= '9':
+			digit = 1
+		default:
+			sym = 1
+		}
+	}
+	classes := lower + upper + digit + sym
+	// A capitalised word ("Required") or a hyphenated one ("read-only") is
+	// prose; a digit or two symbol-separated cases is not.
+	return classes >= 3 || classes == 2 && digit == 1
+}
+
+// isWordy: only letters and single hyphens or underscores between them,
+// like an identifier or kebab-case word written in prose.
+func isWordy(v string) bool {
+	for _, c := range v {
+		if !(c >= 'a' && c <= 'z' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func hasDigit(s string) bool {
+	return strings.ContainsAny(s, "0123456789")
+}
+
+func anyContains(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}

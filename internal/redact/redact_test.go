@@ -1,0 +1,147 @@
+package redact
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type corpusCase struct {
+	kind, secret, text string
+	line               int
+}
+
+// loadCorpus reads testdata/capture/secrets/corpus.tsv: fake, format-true
+// secrets of the common providers, each in a realistic sentence.
+func loadCorpus(t testing.TB) []corpusCase {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "capture", "secrets", "corpus.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []corpusCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.Split(line, "\t")
+		if len(parts) != 3 {
+			t.Fatalf("corpus.tsv:%d: want 3 tab-separated fields, got %d", n, len(parts))
+		}
+		text := parts[2]
+		if strings.Contains(text, "{}") {
+			text = strings.Replace(text, "{}", parts[1], 1)
+		}
+		if !strings.Contains(text, parts[1]) {
+			t.Fatalf("corpus.tsv:%d: context does not contain the secret", n)
+		}
+		out = append(out, corpusCase{parts[0], parts[1], text, n})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestCorpusRedacted(t *testing.T) {
+	cases := loadCorpus(t)
+	if len(cases) < 50 {
+		t.Fatalf("corpus has %d cases, want at least 50", len(cases))
+	}
+	for _, c := range cases {
+		got := String(c.text)
+		if strings.Contains(got, c.secret) {
+			t.Errorf("corpus.tsv:%d (%s): secret survived:\n  in:  %s\n  out: %s", c.line, c.kind, c.text, got)
+		}
+		// Also with the text flattened and wrapped the way a finding is.
+		flat := String("**Problem**: " + strings.Join(strings.Fields(c.text), " ") + ".")
+		if strings.Contains(flat, c.secret) {
+			t.Errorf("corpus.tsv:%d (%s): secret survived in a sentence: %s", c.line, c.kind, flat)
+		}
+		if again := String(got); again != got {
+			t.Errorf("corpus.tsv:%d: not idempotent:\n  once:  %s\n  twice: %s", c.line, got, again)
+		}
+	}
+}
+
+func TestCleanTextUnchanged(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture", "secrets", "clean.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(string(b), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if got := String(line); got != line {
+			t.Errorf("clean.txt:%d changed:\n  in:  %s\n  out: %s", i+1, line, got)
+		}
+	}
+}
+
+func TestString(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", ""},
+		{"plain", "Use t.TempDir for temp files", "Use t.TempDir for temp files"},
+		{"private block", "keep <private>host db-7.corp</private> out", "keep [PRIVATE] out"},
+		{"private multiline upper case", "a <PRIVATE>x\ny</Private> b", "a [PRIVATE] b"},
+		{"private unterminated", "a <private>rest of it", "a [PRIVATE]"},
+		{"two private blocks", "<private>a</private> and <private>b</private>", "[PRIVATE] and [PRIVATE]"},
+		{"url credentials keep user and host", "postgres://app:S3cr3tPass@db:5432/x", "postgres://app:[REDACTED:url-credentials]@db:5432/x"},
+		{"env assignment", "DB_PASSWORD=hunter2 ./run", "DB_PASSWORD=[REDACTED:assignment] ./run"},
+		{"json assignment", `{"api_key": "abc123def456"}`, `{"api_key": "[REDACTED:assignment]"}`},
+		{"prose after colon kept", "token: the next one", "token: the next one"},
+		{"variable reference kept", "password=${DB_PASSWORD}", "password=${DB_PASSWORD}"},
+		{"bearer", "Authorization: Bearer abcdefghijklmnop1234", "Authorization: Bearer [REDACTED:authorization]"},
+		{"aws id", "key AKIAIOSFODNN7EXAMPLE here", "key [REDACTED:aws-access-key] here"},
+		{"jwt", "cookie eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U end",
+			"cookie [REDACTED:jwt] end"},
+		{"pem one line", "k -----BEGIN PRIVATE KEY----- MIIEvQIBADANBgkqhkiG9w0BAQEFAASC -----END PRIVATE KEY----- done", "k [REDACTED:private-key] done"},
+		{"sk-learn kept", "import sk-learn-compatible-estimators", "import sk-learn-compatible-estimators"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := String(tt.in); got != tt.want {
+				t.Errorf("String(%q)\n got  %q\n want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFound(t *testing.T) {
+	got := Found("a ghp_0123456789abcdefghijABCDEFGHIJ012345 b <private>x</private>")
+	if strings.Join(got, ",") != "github-token,private" {
+		t.Errorf("Found = %v", got)
+	}
+}
+
+func FuzzString(f *testing.F) {
+	for _, c := range loadCorpus(f) {
+		f.Add(c.text)
+	}
+	f.Add("<private><private></private>")
+	f.Fuzz(func(t *testing.T, s string) {
+		once := String(s)
+		if twice := String(once); twice != once {
+			t.Errorf("not idempotent:\n in:    %q\n once:  %q\n twice: %q", s, once, twice)
+		}
+	})
+}
+
+func BenchmarkStringClean(b *testing.B) {
+	text := strings.Repeat("The retry loop re-sends the request without the idempotency key, so a timeout creates duplicate charges. ", 20)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		String(text)
+	}
+}
