@@ -144,7 +144,7 @@ var rules = []rule{
 	{kind: "assignment", keywords: assignmentWords,
 		// KEY=value, KEY: value, "key": "value", key => value, --password value.
 		pattern: `(?i)(?:\b|--)(?:[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|signing[_\-]?key|encryption[_\-]?key|session[_\-]?key|secret[_\-]?key)[A-Za-z0-9_.\-]*)["']?(\s*(?:=>|:=|=|:)\s*|\s+)(?:"([^"\s]{3,})"|'([^'\s]{3,})'|([^\s"',;)\]}<>]{3,}))`,
-		group: -1},
+		group:   -1},
 }
 
 var assignmentWords = []string{"password", "passwd", "passphrase", "secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "auth_key", "authkey", "private_key", "privatekey", "credential", "signing", "encryption", "session_key", "sessionkey"}
