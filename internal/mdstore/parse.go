@@ -50,7 +50,10 @@ type Doc struct {
 	HasFrontMatter bool
 	FrontMatter    FrontMatter
 	Entries        []Entry
-	spans          []span
+	// Sightings are recurrences recorded as appended lines, attributed by
+	// id rather than by position (see Store.Upsert).
+	Sightings []Entry
+	spans     []span
 }
 
 // span is an entry's bytes: [start, end) runs from its heading to the end of
@@ -98,7 +101,8 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 		lineNo += bytes.Count(raw[pos:start], []byte{'\n'})
 		pos = start
 		seg := raw[start:end]
-		e := parseEntry(k, seg)
+		e, sightings := parseEntry(k, seg)
+		d.Sightings = append(d.Sightings, sightings...)
 		e.Line = lineNo
 		d.Entries = append(d.Entries, e)
 		d.spans = append(d.spans, span{start, start + len(trimTrailingBlank(seg))})
@@ -211,8 +215,8 @@ func isKindName(s string) bool {
 const metaPrefix = "<!-- flowmem:"
 
 // parseEntry reads one entry's lines: heading, metadata line(s), fields and
-// free text.
-func parseEntry(k Kind, seg []byte) Entry {
+// free text, and returns any sighting lines found among them.
+func parseEntry(k Kind, seg []byte) (Entry, []Entry) {
 	lines := strings.Split(string(seg), "\n")
 	h, _ := parseHeading(strings.TrimRight(lines[0], "\r"))
 	e := Entry{Kind: k, Date: h.date, Task: h.task, Source: h.source, Category: h.category}
@@ -222,17 +226,25 @@ func parseEntry(k Kind, seg []byte) Entry {
 	if e.Task == "manual" && e.Source == "" {
 		e.Source = "manual"
 	}
-	var metas []Entry
+	var metas, sightings []Entry
 	var body []string
 	for _, l := range lines[1:] {
 		l = strings.TrimRight(l, "\r")
 		switch {
 		case strings.HasPrefix(l, metaPrefix):
-			if m, ok := parseMeta(l); ok {
+			m, sighting, ok := parseMeta(l)
+			switch {
+			case !ok:
+				body = append(body, l)
+			case sighting:
+				sightings = append(sightings, m)
+			case len(metas) > 0 && m.ID != metas[0].ID:
+				// Another entry's record that a merge moved here: keep it
+				// by id, not by position.
+				sightings = append(sightings, m)
+			default:
 				metas = append(metas, m)
-				continue
 			}
-			body = append(body, l)
 		case strings.HasPrefix(l, "**Issue**:"):
 			e.Issue = strings.TrimSpace(l[len("**Issue**:"):])
 		case strings.HasPrefix(l, "**Fix**:"):
@@ -259,7 +271,7 @@ func parseEntry(k Kind, seg []byte) Entry {
 			e.Tasks = []string{e.Task}
 		}
 		e.ID = ContentID(k, e.Text())
-		return e
+		return e, sightings
 	}
 	if len(body) == 1 {
 		e.Body = unescapeBody(body[0])
@@ -274,17 +286,27 @@ func parseEntry(k Kind, seg []byte) Entry {
 	if e.ID == "" {
 		e.ID = ContentID(k, e.Text())
 	}
-	return e
+	return e, sightings
 }
 
-// parseMeta reads "<!-- flowmem: id=… seen=N last=YYYY-MM-DD tasks=a,b status=active -->".
-func parseMeta(l string) (Entry, bool) {
+// parseMeta reads an entry's metadata line,
+//
+//	<!-- flowmem: id=… seen=N last=YYYY-MM-DD tasks=a,b status=active -->
+//
+// or a sighting line, which records one recurrence of entry id:
+//
+//	<!-- flowmem: seen id=… last=YYYY-MM-DD tasks=fn-2.1 -->
+func parseMeta(l string) (m Entry, sighting, ok bool) {
 	inner, ok := strings.CutSuffix(strings.TrimSpace(l[len(metaPrefix):]), "-->")
 	if !ok {
-		return Entry{}, false
+		return Entry{}, false, false
 	}
-	m := Entry{Seen: 1, Status: Active}
-	for _, f := range strings.Fields(inner) {
+	fields := strings.Fields(inner)
+	if len(fields) > 0 && fields[0] == "seen" {
+		sighting, fields = true, fields[1:]
+	}
+	m = Entry{Seen: 1, Status: Active}
+	for _, f := range fields {
 		key, val, ok := strings.Cut(f, "=")
 		if !ok {
 			continue
@@ -312,7 +334,10 @@ func parseMeta(l string) (Entry, bool) {
 			}
 		}
 	}
-	return m, true
+	if m.ID == "" && sighting {
+		return Entry{}, false, false
+	}
+	return m, sighting, true
 }
 
 // fold merges two records of one lesson, as a git union merge leaves them
@@ -334,6 +359,45 @@ func fold(a, b Entry) Entry {
 	return out
 }
 
+// Folded is the document's entries as readers see them: copies of one
+// lesson merged (Fold) and every sighting counted.
+func (d *Doc) Folded() []Entry {
+	out := Fold(d.Entries)
+	if len(d.Sightings) == 0 {
+		return out
+	}
+	index := make(map[string]int, len(out))
+	for i := range out {
+		index[out[i].ID] = i
+	}
+	for _, s := range d.Sightings {
+		i, ok := index[s.ID]
+		if !ok {
+			continue
+		}
+		e := &out[i]
+		e.Seen++
+		if s.LastSeen > e.LastSeen {
+			e.LastSeen = s.LastSeen
+		}
+		for _, t := range s.Tasks {
+			if !contains(e.Tasks, t) {
+				e.Tasks = append(e.Tasks, t)
+			}
+		}
+	}
+	return out
+}
+
+// RenderSighting records one recurrence of e on day by task.
+func RenderSighting(id, day, task string) string {
+	s := fmt.Sprintf("%s seen id=%s last=%s", metaPrefix, token(id), day)
+	if t := token(task); t != "" && t != "manual" {
+		s += " tasks=" + t
+	}
+	return s + " -->\n"
+}
+
 // Fold merges entries that share an id into the first of them, keeping file
 // order.
 func Fold(entries []Entry) []Entry {
@@ -342,7 +406,20 @@ func Fold(entries []Entry) []Entry {
 	for _, e := range entries {
 		if i, ok := index[e.ID]; ok {
 			merged := fold(out[i], e)
-			out[i].Seen, out[i].LastSeen, out[i].Tasks, out[i].Status = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status
+			o := &out[i]
+			o.Seen, o.LastSeen, o.Tasks, o.Status = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status
+			// A union merge keeps a line the two sides share only once, so
+			// one copy of a lesson may have lost fields the other kept.
+			for _, f := range [...]struct {
+				dst *string
+				src string
+			}{
+				{&o.Issue, e.Issue}, {&o.Fix, e.Fix}, {&o.Context, e.Context}, {&o.Body, e.Body}, {&o.Category, e.Category},
+			} {
+				if *f.dst == "" {
+					*f.dst = f.src
+				}
+			}
 			continue
 		}
 		index[e.ID] = len(out)

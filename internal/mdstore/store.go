@@ -70,7 +70,7 @@ func (s *Store) Load(kinds ...Kind) ([]Entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Fold(d.Entries)...)
+		out = append(out, d.Folded()...)
 	}
 	return out, nil
 }
@@ -154,28 +154,17 @@ type Outcome struct {
 }
 
 // Upsert records lessons of kind k under the writer lock. A lesson that
-// match finds in memory bumps that entry (seen count, last seen, tasks); any
-// other is appended. Appends are plain O_APPEND writes; a bump rewrites the
-// file through a temp file and rename, replacing only the bumped entries.
+// match finds in memory is recorded as a sighting of that entry; any other
+// is appended as a new entry. Both are appends: the file is never rewritten,
+// so a git union merge of two branches that both wrote to it only ever
+// concatenates whole additions, and readers fold them by id.
 func (s *Store) Upsert(ctx context.Context, k Kind, lessons []Entry, match MatchFunc, now time.Time) ([]Outcome, error) {
 	if match == nil {
 		match = MatchID
 	}
 	today := now.UTC().Format("2006-01-02")
-	unlock, err := s.lock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	doc, err := s.ReadDoc(k)
-	if err != nil {
-		return nil, err
-	}
-	existing := Fold(doc.Entries)
-	nOld := len(existing)
-	bumped := map[int]bool{}
-	outcomes := make([]Outcome, 0, len(lessons))
-	for _, l := range lessons {
+	for i := range lessons {
+		l := &lessons[i]
 		l.Kind = k
 		if l.Date == "" {
 			l.Date = today
@@ -185,39 +174,47 @@ func (s *Store) Upsert(ctx context.Context, k Kind, lessons []Entry, match Match
 		if l.Text() == "" {
 			return nil, errors.New("an entry needs some text")
 		}
+	}
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	doc, err := s.ReadDoc(k)
+	if err != nil {
+		return nil, err
+	}
+	existing := doc.Folded()
+	outcomes := make([]Outcome, 0, len(lessons))
+	var added strings.Builder
+	for _, l := range lessons {
 		if i := match(existing, &l); i >= 0 {
 			e := &existing[i]
 			e.Seen++
 			if today > e.LastSeen {
 				e.LastSeen = today
 			}
-			for _, t := range l.Tasks {
-				if !contains(e.Tasks, t) {
-					e.Tasks = append(e.Tasks, t)
+			task := ""
+			if len(l.Tasks) > 0 {
+				task = l.Tasks[0]
+				if !contains(e.Tasks, task) {
+					e.Tasks = append(e.Tasks, task)
 				}
 			}
-			e.Status = Active
-			if i < nOld {
-				bumped[i] = true
-			}
+			added.WriteString("\n")
+			added.WriteString(RenderSighting(e.ID, today, task))
 			outcomes = append(outcomes, Outcome{Entry: *e, Recurred: true})
 			continue
 		}
 		existing = append(existing, l)
+		added.WriteString("\n")
+		added.WriteString(Render(&l))
 		outcomes = append(outcomes, Outcome{Entry: l})
 	}
-	var added strings.Builder
-	for i := nOld; i < len(existing); i++ {
-		added.WriteByte('\n')
-		added.WriteString(Render(&existing[i]))
+	if added.Len() == 0 {
+		return outcomes, nil
 	}
-	if len(bumped) == 0 {
-		if added.Len() == 0 {
-			return outcomes, nil
-		}
-		return outcomes, s.appendRaw(k, doc, added.String())
-	}
-	return outcomes, s.rewrite(k, doc, existing[:nOld], bumped, added.String())
+	return outcomes, s.appendRaw(k, doc, added.String())
 }
 
 // appendRaw adds text at the end of the file, creating it from the template
@@ -245,50 +242,6 @@ func (s *Store) appendRaw(k Kind, doc *Doc, text string) error {
 	}
 	if err != nil {
 		return fmt.Errorf("append to %s: %w", path, err)
-	}
-	return nil
-}
-
-// rewrite replaces the bumped entries in place (dropping their duplicate
-// copies) and appends added, keeping every other byte. The caller holds the
-// lock.
-func (s *Store) rewrite(k Kind, doc *Doc, folded []Entry, bumped map[int]bool, added string) error {
-	want := map[string]*Entry{}
-	for i := range folded {
-		if bumped[i] {
-			want[folded[i].ID] = &folded[i]
-		}
-	}
-	var b strings.Builder
-	b.Grow(len(doc.Raw) + len(added) + 256)
-	pos := 0
-	done := map[string]bool{}
-	for i, sp := range doc.spans {
-		e, ok := want[doc.Entries[i].ID]
-		if !ok {
-			continue
-		}
-		b.Write(doc.Raw[pos:sp.start])
-		if !done[e.ID] {
-			b.WriteString(Render(e))
-			done[e.ID] = true
-			pos = sp.end
-		} else {
-			// A later copy of a folded entry: drop it and the blank lines
-			// that separated it from what came before.
-			pos = sp.end
-		}
-	}
-	b.Write(doc.Raw[pos:])
-	out := b.String()
-	if added != "" {
-		if out != "" && !strings.HasSuffix(out, "\n") {
-			out += "\n"
-		}
-		out += added
-	}
-	if err := atomicfile.Write(s.Path(k), []byte(out), 0o644); err != nil {
-		return fmt.Errorf("rewrite memory: %w", err)
 	}
 	return nil
 }

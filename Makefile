@@ -1,0 +1,55 @@
+# flowmem — `make test` is what CI runs (through .ci/run).
+
+GO            ?= go
+CLAUDE_VERSION := 2.1.330
+CLAUDE_DIR    ?= $(HOME)/.cache/flowmem/claude-code-$(CLAUDE_VERSION)
+CLAUDE_BIN    := $(CLAUDE_DIR)/node_modules/.bin/claude
+export FLOWMEM_CLAUDE_BIN ?= $(CLAUDE_BIN)
+
+# The end-to-end tests drive the real Claude Code client; they fail when it
+# is missing unless FLOWMEM_E2E=skip is set on purpose.
+E2E_DEPS := $(if $(filter skip,$(FLOWMEM_E2E)),,$(CLAUDE_BIN))
+
+.PHONY: all build install test vet bench quality fuzz claude help
+
+all: build
+
+help:
+	@echo "make install   build and install flowmem into \$$(go env GOPATH)/bin"
+	@echo "make test      vet, unit, script, fuzz-seed and end-to-end tests (installs the pinned Claude Code client)"
+	@echo "make bench     speed and peak-memory figures"
+	@echo "make quality   capture, folding and retrieval quality reports"
+	@echo "make fuzz      run every fuzz target for FUZZTIME (default 30s) each"
+
+build:
+	$(GO) build -o bin/flowmem ./cmd/flowmem
+
+install:
+	$(GO) install ./cmd/flowmem
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+
+test: vet $(E2E_DEPS)
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+claude: $(CLAUDE_BIN)
+
+$(CLAUDE_BIN):
+	npm install --prefix "$(CLAUDE_DIR)" --no-audit --no-fund --loglevel=error @anthropic-ai/claude-code@$(CLAUDE_VERSION)
+	"$(CLAUDE_BIN)" --version
+
+bench:
+	$(GO) run ./internal/bench
+
+quality:
+	$(GO) test -tags quality -count=1 -run Quality -v ./... 2>&1 | grep -v '^=== RUN\|^ok \|no test files'
+
+FUZZTIME ?= 30s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list 'Fuzz.*' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
