@@ -1,0 +1,370 @@
+// Package install registers flowmem with Claude Code (and Codex CLI): it
+// merges the capture hook into a settings file without disturbing anything
+// else in it, removes exactly that again, and writes the memory-scout
+// subagent from the copy embedded in the binary. It knows nothing about the
+// command line; the CLI and `flowmem init --install` both call Run.
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/flowmem/flowmem"
+	"github.com/flowmem/flowmem/internal/atomicfile"
+)
+
+// Scope is where the hook is registered.
+type Scope string
+
+// The settings files flowmem can register its hook in.
+const (
+	Project Scope = "project" // .claude/settings.json, shared with the team
+	Local   Scope = "local"   // .claude/settings.local.json, this checkout only
+	User    Scope = "user"    // ~/.claude/settings.json, every project
+	Codex   Scope = "codex"   // .codex/hooks.json, OpenAI Codex CLI
+)
+
+// Scopes lists every scope, in the order doctor reports them.
+var Scopes = []Scope{Project, Local, User, Codex}
+
+// DefaultTimeout bounds one hook run, in seconds. The hook answers in
+// milliseconds; a short timeout keeps a stuck run from stalling a turn.
+const DefaultTimeout = 10
+
+// ScoutFile is the subagent's file name under .claude/agents/.
+const ScoutFile = "memory-scout.md"
+
+// Options says what to install where.
+type Options struct {
+	Project string // project root (the folder holding .flow/); needed except for User
+	Home    string // home directory; needed for User
+	Scope   Scope  // "" means Project
+	Command string // hook command; required (see HookCommand)
+	Timeout int    // seconds; 0 means DefaultTimeout
+	Force   bool   // replace a scout file that differs from the embedded one
+	DryRun  bool   // compute and report the changes, write nothing
+	NoScout bool   // leave the scout alone
+}
+
+// Change is what happened, or would happen, to one file.
+type Change struct {
+	Path   string `json:"path"`
+	Action string `json:"action"` // created, updated, unchanged, removed, absent, kept
+	Reason string `json:"reason,omitempty"`
+	Diff   string `json:"diff,omitempty"` // dry runs: unified diff of the change
+}
+
+// Changed reports whether the file is (or would be) written or removed.
+func (c Change) Changed() bool {
+	return c.Action == "created" || c.Action == "updated" || c.Action == "removed"
+}
+
+// Result reports an install or uninstall.
+type Result struct {
+	Scope    Scope    `json:"scope"`
+	Command  string   `json:"command,omitempty"`
+	Events   []string `json:"events"`
+	DryRun   bool     `json:"dry_run"`
+	Settings Change   `json:"settings"`
+	Scout    *Change  `json:"scout,omitempty"`
+}
+
+// Paths are the files a scope uses; Scout is "" when the scope has none.
+type Paths struct {
+	Settings string
+	Scout    string
+}
+
+// PathsFor returns the settings and scout files of a scope.
+func PathsFor(s Scope, project, home string) (Paths, error) {
+	switch s {
+	case Project, "":
+		if project == "" {
+			return Paths{}, errors.New("no project folder given")
+		}
+		return Paths{
+			Settings: filepath.Join(project, ".claude", "settings.json"),
+			Scout:    filepath.Join(project, ".claude", "agents", ScoutFile),
+		}, nil
+	case Local:
+		if project == "" {
+			return Paths{}, errors.New("no project folder given")
+		}
+		return Paths{
+			Settings: filepath.Join(project, ".claude", "settings.local.json"),
+			Scout:    filepath.Join(project, ".claude", "agents", ScoutFile),
+		}, nil
+	case User:
+		if home == "" {
+			return Paths{}, errors.New("HOME is not set; cannot find ~/.claude")
+		}
+		return Paths{
+			Settings: filepath.Join(home, ".claude", "settings.json"),
+			Scout:    filepath.Join(home, ".claude", "agents", ScoutFile),
+		}, nil
+	case Codex:
+		if project == "" {
+			return Paths{}, errors.New("no project folder given")
+		}
+		// Codex CLI has no Claude Code subagents, so no scout.
+		return Paths{Settings: filepath.Join(project, ".codex", "hooks.json")}, nil
+	}
+	return Paths{}, fmt.Errorf("unknown scope %q", s)
+}
+
+// HookFor returns the hook flowmem registers in a scope. Codex CLI only
+// fires PostToolUse, and only for its shell tool, which it calls Bash.
+func HookFor(s Scope, command string, timeout int) Hook {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	if s == Codex {
+		return Hook{Events: []string{"PostToolUse"}, Matcher: "Bash", Command: command, Timeout: timeout}
+	}
+	return Hook{
+		Events:  []string{"PostToolUse", "PostToolUseFailure"},
+		Matcher: "Bash|Agent",
+		Command: command,
+		Timeout: timeout,
+	}
+}
+
+// Run installs the hook and the scout as opts says.
+func Run(opts Options) (Result, error) {
+	if opts.Command == "" {
+		return Result{}, errors.New("no hook command given")
+	}
+	if opts.Scope == "" {
+		opts.Scope = Project
+	}
+	paths, err := PathsFor(opts.Scope, opts.Project, opts.Home)
+	if err != nil {
+		return Result{}, err
+	}
+	h := HookFor(opts.Scope, opts.Command, opts.Timeout)
+	res := Result{Scope: opts.Scope, Command: h.Command, Events: h.Events, DryRun: opts.DryRun}
+
+	// Plan both files before writing either, so a broken settings file
+	// leaves the scout untouched too.
+	before, exists, err := readFile(paths.Settings)
+	if err != nil {
+		return res, err
+	}
+	isOurs := func(cmd string) bool { return IsFlowmemCommand(cmd) || cmd == opts.Command }
+	after, err := Merge(before, h, isOurs)
+	if err != nil {
+		return res, withPath(err, paths.Settings)
+	}
+	res.Settings = planChange(paths.Settings, before, after, exists, opts.DryRun)
+
+	var scoutAfter []byte
+	if paths.Scout != "" && !opts.NoScout {
+		c, data, err := planScout(paths.Scout, opts.Force, opts.DryRun)
+		if err != nil {
+			return res, err
+		}
+		res.Scout, scoutAfter = &c, data
+	}
+	if opts.DryRun {
+		return res, nil
+	}
+	if res.Settings.Changed() {
+		if err := atomicfile.Write(paths.Settings, after, 0o644); err != nil {
+			return res, fmt.Errorf("write %s: %w", paths.Settings, err)
+		}
+	}
+	if res.Scout != nil && res.Scout.Changed() {
+		if err := atomicfile.Write(paths.Scout, scoutAfter, 0o644); err != nil {
+			return res, fmt.Errorf("write %s: %w", paths.Scout, err)
+		}
+	}
+	return res, nil
+}
+
+// Uninstall removes what Run added: every flowmem hook handler in the scope's
+// settings file (and the containers left empty by that), and the scout when
+// it is still the embedded copy (a user-edited one stays unless Force).
+// opts.Command, when set, is also recognised as flowmem's, for hooks that
+// were installed with --command.
+func Uninstall(opts Options) (Result, error) {
+	if opts.Scope == "" {
+		opts.Scope = Project
+	}
+	paths, err := PathsFor(opts.Scope, opts.Project, opts.Home)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Scope: opts.Scope, Events: []string{}, DryRun: opts.DryRun}
+	before, exists, err := readFile(paths.Settings)
+	if err != nil {
+		return res, err
+	}
+	isOurs := func(cmd string) bool {
+		return IsFlowmemCommand(cmd) || (opts.Command != "" && cmd == opts.Command)
+	}
+	if found, err := Installed(before, isOurs); err != nil {
+		return res, withPath(err, paths.Settings)
+	} else {
+		res.Events = append(res.Events, slices.Sorted(maps.Keys(found))...)
+	}
+	after, err := Unmerge(before, isOurs)
+	if err != nil {
+		return res, withPath(err, paths.Settings)
+	}
+	removeFile := exists && !bytes.Equal(before, after) && isEmptyObject(after)
+	switch {
+	case !exists:
+		res.Settings = Change{Path: paths.Settings, Action: "absent"}
+	case removeFile:
+		res.Settings = Change{Path: paths.Settings, Action: "removed", Reason: "only flowmem's hooks were in it"}
+		if opts.DryRun {
+			res.Settings.Diff = Diff(paths.Settings, before, nil)
+		}
+	default:
+		res.Settings = planChange(paths.Settings, before, after, exists, opts.DryRun)
+	}
+
+	if paths.Scout != "" && !opts.NoScout {
+		c, err := planScoutRemoval(paths.Scout, opts.Force)
+		if err != nil {
+			return res, err
+		}
+		res.Scout = &c
+	}
+	if opts.DryRun {
+		return res, nil
+	}
+	switch {
+	case removeFile:
+		if err := os.Remove(paths.Settings); err != nil {
+			return res, fmt.Errorf("remove %s: %w", paths.Settings, err)
+		}
+	case res.Settings.Changed():
+		if err := atomicfile.Write(paths.Settings, after, 0o644); err != nil {
+			return res, fmt.Errorf("write %s: %w", paths.Settings, err)
+		}
+	}
+	if res.Scout != nil && res.Scout.Action == "removed" {
+		if err := os.Remove(paths.Scout); err != nil {
+			return res, fmt.Errorf("remove %s: %w", paths.Scout, err)
+		}
+		removeEmptyDirs(filepath.Dir(paths.Scout), filepath.Dir(filepath.Dir(paths.Scout)))
+	}
+	if removeFile {
+		removeEmptyDirs(filepath.Dir(paths.Settings))
+	}
+	return res, nil
+}
+
+func planChange(path string, before, after []byte, exists, dryRun bool) Change {
+	c := Change{Path: path}
+	switch {
+	case !exists:
+		c.Action = "created"
+	case bytes.Equal(before, after):
+		c.Action = "unchanged"
+	default:
+		c.Action = "updated"
+	}
+	if dryRun && c.Changed() {
+		c.Diff = Diff(path, before, after)
+	}
+	return c
+}
+
+// ScoutState compares a scout file with the embedded copy: "absent",
+// "current" or "modified".
+func ScoutState(path string) (string, error) {
+	have, exists, err := readFile(path)
+	switch {
+	case err != nil:
+		return "", err
+	case !exists:
+		return "absent", nil
+	case bytes.Equal(have, flowmem.ScoutAgent):
+		return "current", nil
+	}
+	return "modified", nil
+}
+
+func planScout(path string, force, dryRun bool) (Change, []byte, error) {
+	have, exists, err := readFile(path)
+	if err != nil {
+		return Change{}, nil, err
+	}
+	want := flowmem.ScoutAgent
+	c := Change{Path: path}
+	switch {
+	case !exists:
+		c.Action = "created"
+	case bytes.Equal(have, want):
+		c.Action = "unchanged"
+	case !force:
+		c.Action = "kept"
+		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to replace it"
+		return c, nil, nil
+	default:
+		c.Action = "updated"
+	}
+	if dryRun && c.Changed() {
+		c.Diff = Diff(path, have, want)
+	}
+	return c, want, nil
+}
+
+func planScoutRemoval(path string, force bool) (Change, error) {
+	state, err := ScoutState(path)
+	if err != nil {
+		return Change{}, err
+	}
+	c := Change{Path: path}
+	switch {
+	case state == "absent":
+		c.Action = "absent"
+	case state == "current" || force:
+		c.Action = "removed"
+	default:
+		c.Action = "kept"
+		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to remove it"
+	}
+	return c, nil
+}
+
+// readFile returns the file's bytes and whether it exists.
+func readFile(path string) ([]byte, bool, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return b, true, nil
+}
+
+func withPath(err error, path string) error {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		se.Path = path
+		return se
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+func isEmptyObject(b []byte) bool {
+	return string(bytes.Join(bytes.Fields(b), nil)) == "{}"
+}
+
+// removeEmptyDirs removes each folder that is empty, in order, so an
+// uninstall does not leave behind the .claude/agents/ folders install made.
+func removeEmptyDirs(dirs ...string) {
+	for _, d := range dirs {
+		_ = os.Remove(d) // fails, as it should, when d still holds files
+	}
+}

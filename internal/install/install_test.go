@@ -1,0 +1,237 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flowmem/flowmem"
+)
+
+func opts(dir string) Options {
+	return Options{Project: dir, Home: filepath.Join(dir, "home"), Command: testCmd}
+}
+
+func read(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func TestRunAndUninstall(t *testing.T) {
+	dir := t.TempDir()
+	res, err := Run(opts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings := filepath.Join(dir, ".claude", "settings.json")
+	scout := filepath.Join(dir, ".claude", "agents", "memory-scout.md")
+	if res.Settings.Action != "created" || res.Scout.Action != "created" {
+		t.Errorf("first install: %+v %+v", res.Settings, *res.Scout)
+	}
+	validate(t, read(t, settings))
+	if !bytes.Equal(read(t, scout), flowmem.ScoutAgent) {
+		t.Error("scout is not the embedded copy")
+	}
+
+	res, err = Run(opts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Settings.Action != "unchanged" || res.Scout.Action != "unchanged" {
+		t.Errorf("second install: %+v %+v", res.Settings, *res.Scout)
+	}
+
+	res, err = Uninstall(opts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Settings.Action != "removed" || res.Scout.Action != "removed" {
+		t.Errorf("uninstall: %+v %+v", res.Settings, *res.Scout)
+	}
+	if exists(filepath.Join(dir, ".claude")) {
+		t.Error("uninstall left .claude/ behind")
+	}
+}
+
+func TestRunKeepsUserFiles(t *testing.T) {
+	dir := t.TempDir()
+	settings := filepath.Join(dir, ".claude", "settings.json")
+	scout := filepath.Join(dir, ".claude", "agents", "memory-scout.md")
+	orig := "{\n    \"model\": \"opus\"\n}\n"
+	edited := "---\nname: memory-scout\ndescription: mine\n---\nmy own scout\n"
+	for p, s := range map[string]string{settings: orig, scout: edited} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Run(opts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Settings.Action != "updated" || res.Scout.Action != "kept" || !strings.Contains(res.Scout.Reason, "--force") {
+		t.Errorf("install over user files: %+v %+v", res.Settings, *res.Scout)
+	}
+	if string(read(t, scout)) != edited {
+		t.Error("edited scout was overwritten without --force")
+	}
+	if fi, _ := os.Stat(settings); fi.Mode().Perm() != 0o600 {
+		t.Errorf("settings mode changed to %v", fi.Mode().Perm())
+	}
+
+	// Uninstall keeps the edited scout and restores the settings bytes.
+	res, err = Uninstall(opts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Scout.Action != "kept" || string(read(t, scout)) != edited {
+		t.Errorf("uninstall touched the edited scout: %+v", *res.Scout)
+	}
+	if got := string(read(t, settings)); got != orig {
+		t.Errorf("uninstall left:\n%s", got)
+	}
+
+	o := opts(dir)
+	o.Force = true
+	if res, err = Run(o); err != nil || res.Scout.Action != "updated" {
+		t.Fatalf("install --force: %+v %v", res.Scout, err)
+	}
+	if !bytes.Equal(read(t, scout), flowmem.ScoutAgent) {
+		t.Error("--force did not replace the scout")
+	}
+}
+
+func TestRunRefusesInvalidJSON(t *testing.T) {
+	dir := t.TempDir()
+	settings := filepath.Join(dir, ".claude", "settings.json")
+	bad := "{\n  \"model\": \"opus\",\n}\n"
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(settings, old, old); err != nil {
+		t.Fatal(err)
+	}
+	for name, run := range map[string]func(Options) (Result, error){"install": Run, "uninstall": Uninstall} {
+		_, err := run(opts(dir))
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Fatalf("%s: error = %v, want *SyntaxError", name, err)
+		}
+		if want := settings + ":3:1: invalid JSON"; !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: error %q, want prefix %q", name, err, want)
+		}
+	}
+	if string(read(t, settings)) != bad {
+		t.Error("invalid settings file was changed")
+	}
+	if fi, _ := os.Stat(settings); !fi.ModTime().Equal(old) {
+		t.Error("invalid settings file was rewritten")
+	}
+	if exists(filepath.Join(dir, ".claude", "agents")) {
+		t.Error("scout written although settings were refused")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(settings))
+	if len(entries) != 1 {
+		t.Errorf("stray files in .claude: %v", entries)
+	}
+}
+
+func TestDryRun(t *testing.T) {
+	dir := t.TempDir()
+	o := opts(dir)
+	o.DryRun = true
+	res, err := Run(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exists(filepath.Join(dir, ".claude")) {
+		t.Fatal("dry run wrote files")
+	}
+	if !strings.HasPrefix(res.Settings.Diff, "--- /dev/null\n+++ b/") || !strings.Contains(res.Settings.Diff, `+            "command": "/usr/local/bin/flowmem hook",`) {
+		t.Errorf("dry-run diff:\n%s", res.Settings.Diff)
+	}
+	if res.Scout == nil || res.Scout.Action != "created" || res.Scout.Diff == "" {
+		t.Errorf("dry-run scout: %+v", res.Scout)
+	}
+}
+
+func TestScopes(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		scope           Scope
+		settings, scout string
+	}{
+		{Local, ".claude/settings.local.json", ".claude/agents/memory-scout.md"},
+		{User, "home/.claude/settings.json", "home/.claude/agents/memory-scout.md"},
+		{Codex, ".codex/hooks.json", ""},
+	} {
+		o := opts(dir)
+		o.Scope = tt.scope
+		res, err := Run(o)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.scope, err)
+		}
+		if res.Settings.Path != filepath.Join(dir, tt.settings) || !exists(res.Settings.Path) {
+			t.Errorf("%s: settings at %s", tt.scope, res.Settings.Path)
+		}
+		if tt.scout == "" && res.Scout != nil {
+			t.Errorf("%s: scout %+v, want none", tt.scope, res.Scout)
+		}
+		if tt.scout != "" && (res.Scout == nil || res.Scout.Path != filepath.Join(dir, tt.scout)) {
+			t.Errorf("%s: scout %+v", tt.scope, res.Scout)
+		}
+	}
+	if _, err := Run(Options{Scope: User, Command: testCmd}); err == nil {
+		t.Error("user scope without HOME did not fail")
+	}
+}
+
+func TestHookCommand(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "cellar", "flowmem-1.2", "flowmem")
+	bin := filepath.Join(dir, "my bin")
+	for _, d := range []string{filepath.Dir(real), bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(real, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err := HookCommand(real, "/nonexistent:relative")
+	if err != nil || got != filepath.ToSlash(real)+" hook" {
+		t.Errorf("HookCommand = %q, %v", got, err)
+	}
+	if err := os.Symlink(real, filepath.Join(bin, "flowmem")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	got, err = HookCommand(real, "/nonexistent"+string(os.PathListSeparator)+bin)
+	if want := ShellQuote(filepath.ToSlash(filepath.Join(bin, "flowmem"))) + " hook"; err != nil || got != want {
+		t.Errorf("HookCommand via PATH = %q, %v; want %q", got, err, want)
+	}
+	if !IsFlowmemCommand(got) || HookProgram(got) != filepath.Join(bin, "flowmem") {
+		t.Errorf("own command not recognised: %q → %q", got, HookProgram(got))
+	}
+	if _, err := HookCommand(filepath.Join(dir, "missing"), ""); err == nil {
+		t.Error("missing binary accepted")
+	}
+}

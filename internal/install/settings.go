@@ -1,0 +1,371 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/flowmem/flowmem/internal/jsonedit"
+)
+
+// Hook is the handler flowmem registers and the events it listens to.
+type Hook struct {
+	Events  []string // e.g. PostToolUse, PostToolUseFailure
+	Matcher string   // e.g. "Bash|Agent"
+	Command string   // shell command that runs `flowmem hook`
+	Timeout int      // seconds
+}
+
+// SyntaxError is a settings file that is not valid JSON, or whose hooks
+// section has a shape flowmem cannot safely edit. Nothing is written.
+type SyntaxError struct {
+	Path      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *SyntaxError) Error() string {
+	p := e.Path
+	if p == "" {
+		p = "settings"
+	}
+	return fmt.Sprintf("%s:%d:%d: %s (fix the file by hand; flowmem left it untouched)", p, e.Line, e.Col, e.Msg)
+}
+
+// errShape reports a hooks section whose types are not what Claude Code
+// expects; flowmem refuses rather than guess.
+func shapeError(d *jsonedit.Doc, n *jsonedit.Node, msg string) error {
+	line := 1 + bytes.Count(d.Src[:n.Start], []byte{'\n'})
+	col := n.Start - (bytes.LastIndexByte(d.Src[:n.Start], '\n') + 1) + 1
+	return &SyntaxError{Line: line, Col: col, Msg: msg}
+}
+
+func parseSettings(src []byte) (*jsonedit.Doc, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		src = []byte("{}\n")
+	}
+	d, err := jsonedit.Parse(src)
+	if err != nil {
+		var pe *jsonedit.ParseError
+		if errors.As(err, &pe) {
+			return nil, &SyntaxError{Line: pe.Line, Col: pe.Col, Msg: "invalid JSON: " + pe.Msg}
+		}
+		return nil, err
+	}
+	if d.Root.Kind != jsonedit.Object {
+		return nil, shapeError(d, d.Root, "settings must be a JSON object, found "+d.Root.Kind.String())
+	}
+	return d, nil
+}
+
+// handler is the part of a hook handler flowmem looks at.
+type handler struct {
+	Type    string   `json:"type"`
+	Command string   `json:"command"`
+	Timeout *float64 `json:"timeout"`
+}
+
+func decodeHandler(d *jsonedit.Doc, n *jsonedit.Node) (handler, bool) {
+	var h handler
+	if n.Kind != jsonedit.Object || d.Decode(n, &h) != nil {
+		return handler{}, false
+	}
+	return h, h.Type == "command" || h.Type == ""
+}
+
+func stringValue(d *jsonedit.Doc, n *jsonedit.Node) string {
+	var s string
+	if n == nil || n.Kind != jsonedit.String || d.Decode(n, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// Merge returns src with h added under every event in h.Events, leaving
+// everything else byte for byte as it was. An event that already holds
+// exactly this handler is left alone, so running it twice adds nothing; a
+// flowmem handler that differs (an old binary path, another timeout) is
+// replaced. An empty src is an empty settings object.
+func Merge(src []byte, h Hook, isOurs func(string) bool) ([]byte, error) {
+	cur := src
+	if len(bytes.TrimSpace(cur)) == 0 {
+		cur = []byte("{}\n")
+	}
+	for _, event := range h.Events {
+		for {
+			d, err := parseSettings(cur)
+			if err != nil {
+				return nil, err
+			}
+			next, done, err := mergeEvent(d, event, h, isOurs)
+			if err != nil {
+				return nil, err
+			}
+			cur = next
+			if done {
+				break
+			}
+		}
+	}
+	if bytes.Equal(cur, []byte("{}\n")) && len(bytes.TrimSpace(src)) == 0 {
+		return src, nil
+	}
+	return cur, nil
+}
+
+func (h Hook) group() jsonedit.Obj {
+	return jsonedit.Obj{
+		{Key: "matcher", Value: h.Matcher},
+		{Key: "hooks", Value: []any{jsonedit.Obj{
+			{Key: "type", Value: "command"},
+			{Key: "command", Value: h.Command},
+			{Key: "timeout", Value: h.Timeout},
+		}}},
+	}
+}
+
+// mergeEvent makes one edit towards h being registered for event and says
+// whether the event is now done.
+func mergeEvent(d *jsonedit.Doc, event string, h Hook, isOurs func(string) bool) ([]byte, bool, error) {
+	hooks := d.Root.Get("hooks")
+	if hooks == nil {
+		out, err := d.AddMember(d.Root, "hooks", jsonedit.Obj{{Key: event, Value: []any{h.group()}}})
+		return out, true, err
+	}
+	if hooks.Kind != jsonedit.Object {
+		return nil, false, shapeError(d, hooks, `"hooks" must be an object, found `+hooks.Kind.String())
+	}
+	groups := hooks.Get(event)
+	if groups == nil {
+		out, err := d.AddMember(hooks, event, []any{h.group()})
+		return out, true, err
+	}
+	if groups.Kind != jsonedit.Array {
+		return nil, false, shapeError(d, groups, fmt.Sprintf("%q must be an array, found %s", event, groups.Kind))
+	}
+	// Stale flowmem handlers (an old binary path, another matcher or
+	// timeout) go first, one per pass; then ours is either there or added.
+	found := false
+	for gi, g := range groups.Elems {
+		exactGroup := g.Kind == jsonedit.Object && stringValue(d, g.Get("matcher")) == h.Matcher
+		hs := handlersOf(g)
+		for hi, hn := range hs {
+			hd, ok := decodeHandler(d, hn)
+			if !ok || !(isOurs(hd.Command) || hd.Command == h.Command) {
+				continue
+			}
+			if exactGroup && hd.Command == h.Command && hd.Timeout != nil && *hd.Timeout == float64(h.Timeout) && !found {
+				found = true
+				continue
+			}
+			if len(hs) == 1 {
+				return d.Remove(groups, gi), false, nil
+			}
+			return d.Remove(g.Get("hooks"), hi), false, nil
+		}
+	}
+	if found {
+		return d.Src, true, nil
+	}
+	out, err := d.AppendElem(groups, h.group())
+	return out, true, err
+}
+
+func handlersOf(g *jsonedit.Node) []*jsonedit.Node {
+	if g.Kind != jsonedit.Object {
+		return nil
+	}
+	if hs := g.Get("hooks"); hs != nil && hs.Kind == jsonedit.Array {
+		return hs.Elems
+	}
+	return nil
+}
+
+// Unmerge returns src without the handlers isOurs recognises, in any event.
+// A group, event list or hooks object left empty by the removal goes too, so
+// uninstalling what Merge added restores the original bytes. An empty src
+// stays empty.
+func Unmerge(src []byte, isOurs func(string) bool) ([]byte, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return src, nil
+	}
+	cur := src
+	for {
+		d, err := parseSettings(cur)
+		if err != nil {
+			return nil, err
+		}
+		next, changed := unmergeOne(d, isOurs)
+		if !changed {
+			return cur, nil
+		}
+		cur = next
+	}
+}
+
+func unmergeOne(d *jsonedit.Doc, isOurs func(string) bool) ([]byte, bool) {
+	hooks := d.Root.Get("hooks")
+	if hooks == nil || hooks.Kind != jsonedit.Object {
+		return nil, false
+	}
+	for ei, m := range hooks.Members {
+		groups := m.Value
+		if groups.Kind != jsonedit.Array {
+			continue
+		}
+		for gi, g := range groups.Elems {
+			hs := handlersOf(g)
+			for hi, hn := range hs {
+				hd, ok := decodeHandler(d, hn)
+				if !ok || !isOurs(hd.Command) {
+					continue
+				}
+				switch {
+				case len(hs) > 1:
+					return d.Remove(g.Get("hooks"), hi), true
+				case len(groups.Elems) > 1:
+					return d.Remove(groups, gi), true
+				case len(hooks.Members) > 1:
+					return d.Remove(hooks, ei), true
+				default:
+					return d.RemoveKey(d.Root, "hooks"), true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// Installed lists the flowmem hook commands registered per event in src.
+func Installed(src []byte, isOurs func(string) bool) (map[string][]string, error) {
+	out := map[string][]string{}
+	if len(bytes.TrimSpace(src)) == 0 {
+		return out, nil
+	}
+	d, err := parseSettings(src)
+	if err != nil {
+		return nil, err
+	}
+	hooks := d.Root.Get("hooks")
+	if hooks == nil || hooks.Kind != jsonedit.Object {
+		return out, nil
+	}
+	for _, m := range hooks.Members {
+		if m.Value.Kind != jsonedit.Array {
+			continue
+		}
+		for _, g := range m.Value.Elems {
+			for _, hn := range handlersOf(g) {
+				if hd, ok := decodeHandler(d, hn); ok && isOurs(hd.Command) {
+					out[m.Key] = append(out[m.Key], hd.Command)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// IsFlowmemCommand reports whether a hook command runs `flowmem hook`: its
+// last words are a program named flowmem (any directory, quoted or not,
+// .exe allowed) and the word hook, optionally followed by flags. This is
+// how uninstall and doctor find flowmem's handlers without a marker field,
+// which the settings schema does not allow.
+func IsFlowmemCommand(cmd string) bool {
+	words := shellWords(cmd)
+	for len(words) > 0 && strings.HasPrefix(words[len(words)-1], "-") {
+		words = words[:len(words)-1]
+	}
+	if len(words) < 2 || words[len(words)-1] != "hook" {
+		return false
+	}
+	prog := strings.ReplaceAll(words[len(words)-2], `\`, "/")
+	base := strings.ToLower(path.Base(prog))
+	return base == "flowmem" || base == "flowmem.exe"
+}
+
+// HookProgram returns the program a flowmem hook command runs (the word
+// before "hook"), unquoted, or "" when cmd is not one.
+func HookProgram(cmd string) string {
+	if !IsFlowmemCommand(cmd) {
+		return ""
+	}
+	words := shellWords(cmd)
+	for i := len(words) - 1; i > 0; i-- {
+		if words[i] == "hook" {
+			return words[i-1]
+		}
+	}
+	return ""
+}
+
+// shellWords splits a command line roughly as sh would: whitespace and ;&|
+// separate words, single and double quotes group, backslash escapes. It
+// only needs to be good enough to find the last words of a command.
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	flush := func() {
+		if inWord {
+			words = append(words, cur.String())
+			cur.Reset()
+			inWord = false
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			inWord = true
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				cur.WriteString(s[i+1:])
+				i = len(s)
+				break
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case c == '"':
+			inWord = true
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+		case c == '\\' && i+1 < len(s) && strings.IndexByte(" \t'\"\\;&|", s[i+1]) >= 0:
+			// An escaped separator or quote; other backslashes stay, so
+			// Windows paths written by hand still read as paths.
+			inWord = true
+			i++
+			cur.WriteByte(s[i])
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			flush()
+		case c == ';' || c == '&' || c == '|':
+			flush()
+			words = words[:0] // a new command starts: only the last one counts
+		default:
+			inWord = true
+			cur.WriteByte(c)
+		}
+	}
+	flush()
+	return words
+}
+
+// ShellQuote quotes p for sh -c when it holds anything but safe characters.
+func ShellQuote(p string) string {
+	safe := p != ""
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./+:@%,=", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
