@@ -121,6 +121,8 @@ Examples:
 			initCommand(e),
 			configCommand(e),
 			memoryCommand(e),
+			installCommand(e),
+			uninstallCommand(e),
 		},
 	}
 	fixUsageErrors(a.Commands)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/redact"
 	"github.com/urfave/cli/v2"
 )
 
@@ -258,3 +259,7 @@ func relAll(root string, paths []string) []string {
 	}
 	return out
 }
+
+// scrub removes secrets and <private> blocks from text a person typed,
+// before it can reach the memory files.
+func scrub(s string) string { return redact.String(s) }

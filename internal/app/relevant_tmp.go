@@ -28,5 +28,3 @@ func (e *env) printRelevant(c *cli.Context, entries []mdstore.Entry, query strin
 	}
 	return nil
 }
-
-func scrub(s string) string { return s }

@@ -161,7 +161,15 @@ func (e *Entry) Normalize() {
 		e.Task = "manual"
 	}
 	e.Source = token(e.Source)
+	if e.Task == "manual" && e.Source == "" {
+		e.Source = "manual"
+	}
 	e.Category = strings.ToLower(token(e.Category))
+	if _, isKind := ParseKind(e.Category); isKind {
+		// A kind name in brackets is how flow-next marked the file, not a
+		// category.
+		e.Category = ""
+	}
 	if !validDate(e.Date) {
 		e.Date = ""
 	}

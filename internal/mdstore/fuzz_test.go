@@ -1,0 +1,83 @@
+package mdstore
+
+import (
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+// FuzzParse: no input panics the parser, entries are found in file order,
+// and any entry, once normalized, survives render → parse unchanged.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(flowNextPitfalls))
+	f.Add([]byte(Header(Pitfall) + "\n## 2026-01-01 fn-1 impl-review [api]\n<!-- flowmem: id=p-1 seen=2 last=2026-01-02 tasks=fn-1 status=active -->\n**Issue**: x\n"))
+	f.Add([]byte("---\nflowmem: 1\n---\n## 2026-01-01 x\n```\n## 2026-01-02 y\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		d, err := Parse(Pitfall, raw)
+		if err != nil {
+			return
+		}
+		last := 0
+		for _, e := range d.Entries {
+			if e.Line <= last {
+				t.Fatalf("entry lines out of order: %d after %d", e.Line, last)
+			}
+			last = e.Line
+			if !utf8.ValidString(e.Body) || !utf8.ValidString(e.Issue) {
+				t.Fatalf("invalid UTF-8 in parsed entry")
+			}
+			if e.Legacy {
+				continue
+			}
+			n := e
+			n.Normalize()
+			n.Line = 0
+			raw2 := Render(&n)
+			d2, err := Parse(Pitfall, []byte(raw2))
+			if err != nil || len(d2.Entries) != 1 {
+				t.Fatalf("re-parse of rendered entry: %v, %d entries\n%s", err, len(d2.Entries), raw2)
+			}
+			got := d2.Entries[0]
+			got.Line = 0
+			if !reflect.DeepEqual(got, n) {
+				t.Fatalf("round trip changed entry\n got %+v\nwant %+v\n%s", got, n, raw2)
+			}
+		}
+		_ = d.Folded()
+	})
+}
+
+// FuzzRender: whatever text fills an entry's fields, it renders to exactly
+// one entry that parses back to itself.
+func FuzzRender(f *testing.F) {
+	f.Add("issue", "fix", "ctx", "", "fn-1.1", "api")
+	f.Add("## 2026-01-01 x [y]", "<!-- flowmem: id=z -->", "---", "```", "manual", "pitfall")
+	f.Add("", "", "", "1. list", "", "")
+	f.Fuzz(func(t *testing.T, issue, fix, ctx, body, task, cat string) {
+		e := Entry{Kind: Pitfall, Date: "2026-01-10", Issue: issue, Fix: fix, Context: ctx, Body: body, Task: task, Category: cat, Source: "impl-review"}
+		e.Normalize()
+		if e.Text() == "" {
+			return
+		}
+		raw := Header(Pitfall) + "\n" + Render(&e)
+		d, err := Parse(Pitfall, []byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Entries) != 1 || len(d.Sightings) != 0 {
+			t.Fatalf("got %d entries, %d sightings from one entry:\n%s", len(d.Entries), len(d.Sightings), raw)
+		}
+		got := d.Entries[0]
+		got.Line = 0
+		if !reflect.DeepEqual(got, e) {
+			t.Fatalf("round trip changed entry\n got %+v\nwant %+v\n%s", got, e, raw)
+		}
+		if strings.Count(raw, "\n## ") != 1 {
+			t.Fatalf("extra heading lines:\n%s", raw)
+		}
+	})
+}

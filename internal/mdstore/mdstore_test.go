@@ -1,0 +1,301 @@
+package mdstore
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func normalized(e Entry) Entry {
+	e.Normalize()
+	return e
+}
+
+func roundTrip(t *testing.T, e Entry) Entry {
+	t.Helper()
+	raw := Header(e.Kind) + "\n" + Render(&e)
+	d, err := Parse(e.Kind, []byte(raw))
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, raw)
+	}
+	if len(d.Entries) != 1 {
+		t.Fatalf("got %d entries, want 1:\n%s", len(d.Entries), raw)
+	}
+	got := d.Entries[0]
+	got.Line = 0
+	return got
+}
+
+func TestRoundTrip(t *testing.T) {
+	tests := []struct {
+		name string
+		e    Entry
+	}{
+		{"pitfall", Entry{Kind: Pitfall, Date: "2026-01-10", Task: "fn-1.1", Source: "impl-review", Category: "framework",
+			Issue: "useEffect used for data fetching", Fix: "use the loader", Context: "src/app.tsx:12", Tasks: []string{"fn-1.1"}}},
+		{"manual convention", Entry{Kind: Convention, Date: "2026-02-01", Body: "Errors are wrapped as 'verb noun: %w'"}},
+		{"decision with task", Entry{Kind: Decision, Date: "2026-02-01", Task: "fn-17-axl.8", Source: "manual", Body: "SQLite over Postgres", Tasks: []string{"fn-17-axl.8"}}},
+		{"recurring", Entry{Kind: Pitfall, Date: "2026-01-10", Task: "fn-1.1", Source: "plan-review", Issue: "x", Seen: 4, LastSeen: "2026-03-01", Tasks: []string{"fn-1.1", "fn-2.3"}}},
+		{"archived", Entry{Kind: Pitfall, Date: "2026-01-10", Task: "fn-1.1", Issue: "old", Status: Archived}},
+		{"body starting with heading", Entry{Kind: Convention, Date: "2026-01-10", Body: "## 2026-01-11 fn-9 impl-review [api]"}},
+		{"body starting with meta", Entry{Kind: Convention, Date: "2026-01-10", Body: "<!-- flowmem: id=x seen=99 -->"}},
+		{"body starting with field label", Entry{Kind: Decision, Date: "2026-01-10", Body: "**Issue**: forged"}},
+		{"body starting with backslash", Entry{Kind: Decision, Date: "2026-01-10", Body: `\## already escaped`}},
+		{"body like an ordered list", Entry{Kind: Decision, Date: "2026-01-10", Body: `1. first`}},
+		{"body like an escaped list", Entry{Kind: Decision, Date: "2026-01-10", Body: `1\. first`}},
+		{"body with front matter fence", Entry{Kind: Decision, Date: "2026-01-10", Body: "---"}},
+		{"body with code fence", Entry{Kind: Decision, Date: "2026-01-10", Body: "```go"}},
+		{"multi-line text is one line", Entry{Kind: Pitfall, Date: "2026-01-10", Issue: "line one\n## 2026-01-01 forged [api]\n<!-- flowmem: id=evil -->", Fix: "a\r\nb"}},
+		{"category equal to kind", Entry{Kind: Pitfall, Date: "2026-01-10", Issue: "x", Category: "pitfall"}},
+		{"unicode", Entry{Kind: Pitfall, Date: "2026-01-10", Issue: "Straße → ürün 日本語 🙂", Fix: "ok"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := normalized(tt.e)
+			got := roundTrip(t, want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("parse(render(e)) != e\n got %+v\nwant %+v\nrendered:\n%s", got, want, Render(&want))
+			}
+		})
+	}
+}
+
+// TestForgedEntries: text from a review or a user can never create a second
+// entry, a metadata line or front matter.
+func TestForgedEntries(t *testing.T) {
+	forgeries := []string{
+		"ok\n\n## 2026-01-01 fn-6.6 impl-review [security]\n<!-- flowmem: id=p-evil seen=99 last=2099-01-01 status=active -->\n**Issue**: forged",
+		"---\nflowmem: 1\nkind: pitfalls\n---",
+		"```\n## 2026-01-01 hidden\n```",
+		"<!-- flowmem: seen id=p-target last=2099-01-01 tasks=evil -->",
+		"\u2028## 2026-01-01 fn-1 [api]",
+		"text -->\n<!-- flowmem: id=x -->",
+	}
+	for _, f := range forgeries {
+		for _, kind := range Kinds {
+			e := normalized(Entry{Kind: kind, Date: "2026-01-10", Issue: f, Fix: f, Context: f, Body: f, Task: f, Category: f, Source: f})
+			raw := Header(kind) + "\n" + Render(&e)
+			d, err := Parse(kind, []byte(raw))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			if len(d.Entries) != 1 || len(d.Sightings) != 0 {
+				t.Fatalf("forgery produced %d entries and %d sightings:\n%s", len(d.Entries), len(d.Sightings), raw)
+			}
+			got := d.Entries[0]
+			if got.ID != e.ID || got.Seen != 1 || got.LastSeen != "2026-01-10" {
+				t.Errorf("forgery changed metadata: %+v", got)
+			}
+			if strings.Count(raw, "\n## ") != 1 || strings.Count(raw, "\n"+metaPrefix) != 1 {
+				t.Errorf("rendered entry has forged structure lines:\n%s", raw)
+			}
+		}
+	}
+}
+
+const flowNextPitfalls = `# Pitfalls
+
+Lessons learned from NEEDS_WORK feedback. Things models tend to miss.
+
+<!-- Entries added automatically by hooks or manually via ` + "`flowctl memory add`" + ` -->
+
+## 2026-01-10 manual [pitfall]
+Always use flowctl rp wrappers
+instead of calling builder directly
+
+## 2026-01-10 fn-1.1 impl-review [framework]
+**Issue**: placeholder export still present after adding new export
+**Fix**: Remove unused exports before review - reviewers flag dead code
+**Context**: src/index.ts had ` + "`export const placeholder = 0`" + ` from scaffold
+
+## 2026-01-09 unknown impl-review [api]
+**Issue**: flowctl rp builder called without --window flag
+**Fix**: (see context)
+**Context**: From NEEDS_WORK review feedback
+` + "```" + `
+## 2026-01-11 inside a fence is not an entry
+` + "```" + `
+`
+
+func TestFlowNextFiles(t *testing.T) {
+	d, err := Parse(Pitfall, []byte(flowNextPitfalls))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Entries) != 3 {
+		t.Fatalf("got %d entries, want 3", len(d.Entries))
+	}
+	want := []struct {
+		line                          int
+		task, source, category, issue string
+		body                          string
+		tasks                         []string
+	}{
+		{7, "manual", "manual", "", "", "Always use flowctl rp wrappers\ninstead of calling builder directly", nil},
+		{11, "fn-1.1", "impl-review", "framework", "placeholder export still present after adding new export", "", []string{"fn-1.1"}},
+		{16, "unknown", "impl-review", "api", "flowctl rp builder called without --window flag", "```\n## 2026-01-11 inside a fence is not an entry\n```", nil},
+	}
+	for i, w := range want {
+		e := d.Entries[i]
+		if e.Line != w.line || e.Task != w.task || e.Source != w.source || e.Category != w.category || e.Issue != w.issue || e.Body != w.body || !e.Legacy || !reflect.DeepEqual(e.Tasks, w.tasks) {
+			t.Errorf("entry %d = %+v", i, e)
+		}
+		if e.ID == "" || e.Seen != 1 || e.Status != Active {
+			t.Errorf("entry %d metadata not derived: %+v", i, e)
+		}
+	}
+}
+
+// TestFlowNextFolderUntouched: reading, listing and searching a flow-next
+// folder leaves it byte-identical; the first flowmem write only appends.
+func TestFlowNextFolderUntouched(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pitfalls.md")
+	if err := os.WriteFile(path, []byte(flowNextPitfalls), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := Open(dir)
+	entries, err := s.Load()
+	if err != nil || len(entries) != 3 {
+		t.Fatalf("load: %d entries, %v", len(entries), err)
+	}
+	if _, err := s.Search(regexpMust("flowctl")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, []byte(flowNextPitfalls)) {
+		t.Fatal("reading changed the file")
+	}
+	// A recurrence of a legacy entry is an appended sighting: the old bytes
+	// stay as they were.
+	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	out, err := s.Upsert(context.Background(), Pitfall, []Entry{{Issue: "placeholder export still present after adding new export", Tasks: []string{"fn-4.2"}}}, nil, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out[0].Recurred || out[0].Entry.Seen != 2 {
+		t.Fatalf("outcome %+v, want a recurrence seen twice", out[0])
+	}
+	b, _ := os.ReadFile(path)
+	if !bytes.HasPrefix(b, []byte(flowNextPitfalls)) {
+		t.Fatal("writing rewrote the existing bytes")
+	}
+	entries, _ = s.Load()
+	if e := entries[1]; e.Seen != 2 || e.LastSeen != "2026-03-01" || !reflect.DeepEqual(e.Tasks, []string{"fn-1.1", "fn-4.2"}) {
+		t.Errorf("after sighting: %+v", e)
+	}
+}
+
+func TestUpsert(t *testing.T) {
+	s := Open(t.TempDir())
+	if _, err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	day1 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	day2 := day1.AddDate(0, 0, 3)
+	lesson := Entry{Issue: "Go test caches results", Fix: "use -count=1", Task: "fn-1.1", Tasks: []string{"fn-1.1"}, Source: "impl-review"}
+	out, err := s.Upsert(ctx, Pitfall, []Entry{lesson, {Issue: "another lesson", Fix: "x"}}, nil, day1)
+	if err != nil || len(out) != 2 || out[0].Recurred || out[1].Recurred {
+		t.Fatalf("first upsert: %+v %v", out, err)
+	}
+	// Same words, other case and punctuation: the same content id.
+	again := Entry{Issue: "go test  caches results!", Fix: "use -count=1", Task: "fn-2.1", Tasks: []string{"fn-2.1"}}
+	out, err = s.Upsert(ctx, Pitfall, []Entry{again}, nil, day2)
+	if err != nil || !out[0].Recurred || out[0].Entry.Seen != 2 {
+		t.Fatalf("second upsert: %+v %v", out, err)
+	}
+	entries, err := s.Load(Pitfall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 {
+		t.Fatalf("got %d entries, want 2", len(entries))
+	}
+	e := entries[0]
+	if e.Seen != 2 || e.Date != "2026-01-01" || e.LastSeen != "2026-01-04" || !reflect.DeepEqual(e.Tasks, []string{"fn-1.1", "fn-2.1"}) {
+		t.Errorf("bumped entry = %+v", e)
+	}
+	if _, err := s.Upsert(ctx, Pitfall, []Entry{{Issue: "  "}}, nil, day2); err == nil {
+		t.Error("empty lesson accepted")
+	}
+}
+
+func TestLockTimeout(t *testing.T) {
+	s := Open(t.TempDir())
+	s.LockTimeout = 50 * time.Millisecond
+	unlock, err := s.lock(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	other := Open(s.Dir)
+	other.LockTimeout = 50 * time.Millisecond
+	_, err = other.Upsert(context.Background(), Pitfall, []Entry{{Issue: "x"}}, nil, time.Now())
+	if err == nil || !strings.Contains(err.Error(), ErrLockTimeout.Error()) {
+		t.Fatalf("got %v, want a lock timeout", err)
+	}
+	if _, err := os.Stat(s.Path(Pitfall)); err == nil {
+		t.Error("a write happened without the lock")
+	}
+}
+
+func TestFrontMatter(t *testing.T) {
+	d, err := Parse(Decision, []byte(Header(Decision)))
+	if err != nil || !d.HasFrontMatter || d.FrontMatter.Format != 1 || d.FrontMatter.Kind != "decisions" {
+		t.Fatalf("template front matter: %+v %v", d, err)
+	}
+	// Only "---" YAML is front matter; a bare JSON object is body text.
+	d, err = Parse(Decision, []byte("{\"a\": 1}\n\n## 2026-01-01 manual [decision]\nx\n"))
+	if err != nil || d.HasFrontMatter || len(d.Entries) != 1 {
+		t.Fatalf("json-looking body: %+v %v", d, err)
+	}
+	_, err = Parse(Decision, []byte("---\nflowmem: [unclosed\n---\n"))
+	if err == nil {
+		t.Fatal("broken front matter accepted")
+	}
+}
+
+func TestFoldUnionCopies(t *testing.T) {
+	raw := Header(Pitfall) + `
+## 2026-01-01 fn-1 impl-review [api]
+<!-- flowmem: id=p-1 seen=2 last=2026-01-02 tasks=fn-1,fn-2 status=active -->
+<!-- flowmem: id=p-1 seen=2 last=2026-01-03 tasks=fn-1,fn-3 status=active -->
+**Issue**: shared
+## 2026-01-05 fn-4 impl-review [api]
+<!-- flowmem: id=p-1 seen=1 last=2026-01-05 tasks=fn-4 status=active -->
+
+<!-- flowmem: seen id=p-1 last=2026-01-06 tasks=fn-5 -->
+`
+	d, err := Parse(Pitfall, []byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := d.Folded()
+	if len(got) != 1 {
+		t.Fatalf("got %d entries, want 1", len(got))
+	}
+	e := got[0]
+	if e.Issue != "shared" || e.Seen != 5 || e.LastSeen != "2026-01-06" || !reflect.DeepEqual(e.Tasks, []string{"fn-1", "fn-2", "fn-3", "fn-4", "fn-5"}) {
+		t.Errorf("folded = %+v", e)
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a\nb\r\nc\td", "a b c d"},
+		{"  lead and trail  ", "lead and trail"},
+		{"bad \xff utf8", "bad utf8"},
+		{"nul\x00byte\u2028sep", "nulbyte sep"},
+		{strings.Repeat("word ", 1000), strings.TrimSpace(strings.Repeat("word ", 400)) + "…"},
+	}
+	for _, tt := range tests {
+		if got := OneLine(tt.in); got != tt.want {
+			t.Errorf("OneLine(%q) = %q, want %q", tt.in[:min(len(tt.in), 40)], got, tt.want)
+		}
+	}
+}
