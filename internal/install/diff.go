@@ -2,6 +2,7 @@ package install
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -14,7 +15,10 @@ func Diff(path string, before, after []byte) string {
 	if strings.Join(a, "") == strings.Join(b, "") {
 		return ""
 	}
-	from, to := "a/"+path, "b/"+path
+	from, to := path, path
+	if !filepath.IsAbs(path) && !strings.HasPrefix(path, "~") {
+		from, to = "a/"+path, "b/"+path
+	}
 	if before == nil {
 		from = "/dev/null"
 	}

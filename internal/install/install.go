@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/flowmem/flowmem"
 	"github.com/flowmem/flowmem/internal/atomicfile"
@@ -161,11 +162,11 @@ func Run(opts Options) (Result, error) {
 	if err != nil {
 		return res, withPath(err, paths.Settings)
 	}
-	res.Settings = planChange(paths.Settings, before, after, exists, opts.DryRun)
+	res.Settings = planChange(paths.Settings, opts.label(paths.Settings), before, after, exists, opts.DryRun)
 
 	var scoutAfter []byte
 	if paths.Scout != "" && !opts.NoScout {
-		c, data, err := planScout(paths.Scout, opts.Force, opts.DryRun)
+		c, data, err := planScout(paths.Scout, opts.label(paths.Scout), opts.Force, opts.DryRun)
 		if err != nil {
 			return res, err
 		}
@@ -224,10 +225,10 @@ func Uninstall(opts Options) (Result, error) {
 	case removeFile:
 		res.Settings = Change{Path: paths.Settings, Action: "removed", Reason: "only flowmem's hooks were in it"}
 		if opts.DryRun {
-			res.Settings.Diff = Diff(paths.Settings, before, nil)
+			res.Settings.Diff = Diff(opts.label(paths.Settings), before, nil)
 		}
 	default:
-		res.Settings = planChange(paths.Settings, before, after, exists, opts.DryRun)
+		res.Settings = planChange(paths.Settings, opts.label(paths.Settings), before, after, exists, opts.DryRun)
 	}
 
 	if paths.Scout != "" && !opts.NoScout {
@@ -262,7 +263,20 @@ func Uninstall(opts Options) (Result, error) {
 	return res, nil
 }
 
-func planChange(path string, before, after []byte, exists, dryRun bool) Change {
+// label names a file in diffs: relative to the project, or ~/ for home.
+func (o Options) label(path string) string {
+	for _, base := range []struct{ dir, prefix string }{{o.Project, ""}, {o.Home, "~/"}} {
+		if base.dir == "" {
+			continue
+		}
+		if r, err := filepath.Rel(base.dir, path); err == nil && !strings.HasPrefix(r, "..") {
+			return base.prefix + filepath.ToSlash(r)
+		}
+	}
+	return path
+}
+
+func planChange(path, label string, before, after []byte, exists, dryRun bool) Change {
 	c := Change{Path: path}
 	switch {
 	case !exists:
@@ -273,7 +287,7 @@ func planChange(path string, before, after []byte, exists, dryRun bool) Change {
 		c.Action = "updated"
 	}
 	if dryRun && c.Changed() {
-		c.Diff = Diff(path, before, after)
+		c.Diff = Diff(label, before, after)
 	}
 	return c
 }
@@ -293,7 +307,7 @@ func ScoutState(path string) (string, error) {
 	return "modified", nil
 }
 
-func planScout(path string, force, dryRun bool) (Change, []byte, error) {
+func planScout(path, label string, force, dryRun bool) (Change, []byte, error) {
 	have, exists, err := readFile(path)
 	if err != nil {
 		return Change{}, nil, err
@@ -313,7 +327,10 @@ func planScout(path string, force, dryRun bool) (Change, []byte, error) {
 		c.Action = "updated"
 	}
 	if dryRun && c.Changed() {
-		c.Diff = Diff(path, have, want)
+		if !exists {
+			have = nil
+		}
+		c.Diff = Diff(label, have, want)
 	}
 	return c, want, nil
 }
