@@ -117,24 +117,16 @@ func entryHeadings(body []byte) []int {
 	var out []int
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.Heading)
-		if !ok || h.Level != 2 {
+		// An empty heading has no text segment, and no date: not an entry.
+		if !ok || h.Level != 2 || h.Lines().Len() == 0 {
 			continue
 		}
-		start := lineStart(body, headingOffset(h, body))
+		start := lineStart(body, h.Lines().At(0).Start)
 		if _, ok := parseHeading(firstLine(body[start:])); ok {
 			out = append(out, start)
 		}
 	}
 	return out
-}
-
-// headingOffset is a position inside the heading's line; an empty heading
-// has no text segment, so fall back to the node's own position info.
-func headingOffset(h *ast.Heading, body []byte) int {
-	if h.Lines().Len() > 0 {
-		return h.Lines().At(0).Start
-	}
-	return 0
 }
 
 func lineStart(b []byte, i int) int {
@@ -207,6 +199,12 @@ func parseHeading(line string) (heading, bool) {
 	return h, true
 }
 
+// validText trims a field read from disk and replaces invalid UTF-8, which
+// a hand edit or another tool may have left there.
+func validText(s string) string {
+	return strings.ToValidUTF8(strings.TrimSpace(s), "\uFFFD")
+}
+
 func isKindName(s string) bool {
 	_, ok := ParseKind(s)
 	return ok
@@ -246,11 +244,11 @@ func parseEntry(k Kind, seg []byte) (Entry, []Entry) {
 				metas = append(metas, m)
 			}
 		case strings.HasPrefix(l, "**Issue**:"):
-			e.Issue = strings.TrimSpace(l[len("**Issue**:"):])
+			e.Issue = validText(l[len("**Issue**:"):])
 		case strings.HasPrefix(l, "**Fix**:"):
-			e.Fix = strings.TrimSpace(l[len("**Fix**:"):])
+			e.Fix = validText(l[len("**Fix**:"):])
 		case strings.HasPrefix(l, "**Context**:"):
-			e.Context = strings.TrimSpace(l[len("**Context**:"):])
+			e.Context = validText(l[len("**Context**:"):])
 		default:
 			body = append(body, l)
 		}
@@ -274,7 +272,7 @@ func parseEntry(k Kind, seg []byte) (Entry, []Entry) {
 		return e, sightings
 	}
 	if len(body) == 1 {
-		e.Body = unescapeBody(body[0])
+		e.Body = validText(unescapeBody(body[0]))
 	} else if len(body) > 1 {
 		e.Body = OneLine(strings.Join(body, " "))
 	}
