@@ -1,0 +1,91 @@
+package recall
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
+
+// corpusNow is the reference date of the quality corpus: its entries were
+// last seen between May 2025 and February 2026.
+var corpusNow = time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+
+type labelledQuery struct {
+	Query    string   `json:"query"`
+	Relevant []string `json:"relevant"`
+}
+
+// readJSONL decodes one value per line of a file under testdata/recall.
+func readJSONL[T any](t testing.TB, name string) []T {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "recall", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("%s:%d: %v", name, line, err)
+		}
+		out = append(out, v)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func loadCorpus(t testing.TB) []mdstore.Entry {
+	return readJSONL[mdstore.Entry](t, "memory.jsonl")
+}
+
+func loadQueries(t testing.TB) []labelledQuery {
+	return readJSONL[labelledQuery](t, "queries.jsonl")
+}
+
+// TestCorpusWellFormed keeps the quality corpus honest: every label names
+// an active entry, and entries are unique.
+func TestCorpusWellFormed(t *testing.T) {
+	entries := loadCorpus(t)
+	byID := map[string]*mdstore.Entry{}
+	for i := range entries {
+		e := &entries[i]
+		if byID[e.ID] != nil {
+			t.Errorf("duplicate id %s", e.ID)
+		}
+		byID[e.ID] = e
+		if _, ok := mdstore.ParseKind(string(e.Kind)); !ok {
+			t.Errorf("%s: bad kind %q", e.ID, e.Kind)
+		}
+	}
+	queries := loadQueries(t)
+	if len(queries) < 60 {
+		t.Errorf("only %d queries", len(queries))
+	}
+	for _, q := range queries {
+		if len(q.Relevant) == 0 {
+			t.Errorf("%q: no relevant entries", q.Query)
+		}
+		for _, id := range q.Relevant {
+			e := byID[id]
+			switch {
+			case e == nil:
+				t.Errorf("%q: unknown id %s", q.Query, id)
+			case e.Status == mdstore.Archived:
+				t.Errorf("%q: archived entry %s labelled relevant", q.Query, id)
+			}
+		}
+	}
+}

@@ -1,0 +1,404 @@
+// Package recall finds the lessons in project memory that matter for a task
+// or planning request, and renders them as a bounded block for a prompt.
+//
+// Ranking is lexical and runs in one pass over the entries, with no index on
+// disk: memory files are small enough to scan, and an index would be one
+// more thing to keep in sync across git merges. Each entry's fields are
+// tokenized on the fly (identifiers split into their parts, words stemmed)
+// and scored with BM25F, so a hit in the issue counts more than one in the
+// context. Recurrence and recency lift the score a little, never enough to
+// put a frequent but off-topic lesson above a relevant one.
+package recall
+
+import (
+	"math"
+	"time"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/kljensen/snowball/english"
+)
+
+// Defaults for Options left at zero.
+const (
+	DefaultLimit    = 10
+	DefaultMaxChars = 6000
+	// PrimeMaxChars is Prime's default budget, and PrimeHardCap the most it
+	// ever writes: Claude Code cuts hook additionalContext above 10,000
+	// characters down to a short preview.
+	PrimeMaxChars = 4000
+	PrimeHardCap  = 9000
+)
+
+// Options bound and filter a recall.
+type Options struct {
+	Limit    int            // most entries returned; DefaultLimit when 0
+	MaxChars int            // output budget in bytes (never fewer than characters); a default when 0
+	Kinds    []mdstore.Kind // only these kinds; all when empty
+	Now      time.Time      // reference for recency; zero means no recency lift
+}
+
+// Hit is one ranked entry.
+type Hit struct {
+	Entry mdstore.Entry `json:"entry"`
+	Score float64       `json:"score"`
+}
+
+// Fields of an entry as the ranker weighs them. Issue and Body share one
+// field: both hold the lesson itself, and an entry has one or the other.
+const (
+	fMain = iota
+	fFix
+	fContext
+	fMeta // category and task ids
+	nFields
+)
+
+var (
+	fieldWeight = [nFields]float64{3, 2, 1, 0.5}
+	// Length normalization per field; the meta field is a few tags.
+	fieldB = [nFields]float64{0.75, 0.75, 0.75, 0}
+)
+
+const (
+	k1 = 1.2
+	// expandWeight is the weight of an abbreviation's other spellings.
+	expandWeight = 0.5
+	// maxQueryGroups bounds the work a long request can cause.
+	maxQueryGroups = 64
+	// relFloor drops hits far weaker than the best one: they matched only a
+	// stray common word and would crowd the prompt.
+	relFloor = 0.1
+
+	recurrenceLift = 0.15 // at most, reached at seen ≥ 16
+	recencyLift    = 0.10 // at most, for a lesson seen today
+	recencyDays    = 90   // e-folding time of the recency lift
+)
+
+// term is one stem the query looks for. Terms of one group are spellings of
+// the same query word; an entry scores the best of them, not their sum.
+type term struct {
+	stem   string
+	group  int
+	weight float64
+}
+
+type query struct {
+	terms  []term
+	index  map[string]int32 // stem → term
+	groups int
+	// prefix is a bitset over the first two bytes of the terms. A stem keeps
+	// the first two bytes of its word (dying/lying/tying aside), so a token
+	// whose first two bytes are not in the set cannot match, and most
+	// tokens are rejected before any map lookup or stemming.
+	prefix []uint64
+}
+
+func parseQuery(s string) *query {
+	q := &query{index: map[string]int32{}, prefix: make([]uint64, 1<<16/64)}
+	for _, tok := range Tokens(s) {
+		st := stemOf(tok)
+		if i, ok := q.index[st]; ok {
+			q.terms[i].weight = 1 // said outright, not only as an expansion
+			continue
+		}
+		if q.groups == maxQueryGroups {
+			break
+		}
+		g := q.groups
+		q.groups++
+		q.add(st, g, 1)
+		for _, o := range abbrevIndex[st] {
+			if _, ok := q.index[o]; !ok {
+				q.add(o, g, expandWeight)
+			}
+		}
+	}
+	return q
+}
+
+func (q *query) add(stem string, group int, w float64) {
+	q.index[stem] = int32(len(q.terms))
+	q.terms = append(q.terms, term{stem: stem, group: group, weight: w})
+	if len(stem) < 2 {
+		for i := range q.prefix {
+			q.prefix[i] = ^uint64(0)
+		}
+		return
+	}
+	q.setPrefix(stem[0], stem[1])
+	switch stem {
+	case "die", "lie", "tie":
+		q.setPrefix(stem[0], 'y')
+	}
+}
+
+func (q *query) setPrefix(a, b byte) {
+	k := uint(a)<<8 | uint(b)
+	q.prefix[k>>6] |= 1 << (k & 63)
+}
+
+// matcher collects, for one entry at a time, how often each query term
+// occurs in each field.
+type matcher struct {
+	q     *query
+	memo  map[string]int32 // token → term, or -1; stems each distinct token once
+	field int
+	hits  []termCount
+}
+
+type termCount struct {
+	term int32
+	n    [nFields]uint16
+}
+
+func (m *matcher) token(b []byte) {
+	k := uint(b[0])<<8 | uint(b[1])
+	if m.q.prefix[k>>6]&(1<<(k&63)) == 0 {
+		return
+	}
+	t, ok := m.memo[string(b)]
+	if !ok {
+		s := string(b)
+		t = -1
+		if i, ok := m.q.index[english.Stem(s, true)]; ok {
+			t = i
+		}
+		m.memo[s] = t
+	}
+	if t < 0 {
+		return
+	}
+	for i := range m.hits {
+		if m.hits[i].term == t {
+			if m.hits[i].n[m.field] < math.MaxUint16 {
+				m.hits[i].n[m.field]++
+			}
+			return
+		}
+	}
+	m.hits = append(m.hits, termCount{term: t})
+	m.hits[len(m.hits)-1].n[m.field] = 1
+}
+
+// scanEntry feeds every field of e to the matcher.
+func (m *matcher) scanEntry(z *tokenizer, e *mdstore.Entry) {
+	m.hits = m.hits[:0]
+	m.field = fMain
+	z.scan(e.Issue, m)
+	z.scan(e.Body, m)
+	m.field = fFix
+	z.scan(e.Fix, m)
+	m.field = fContext
+	z.scan(e.Context, m)
+	m.field = fMeta
+	z.scan(e.Category, m)
+	z.scan(e.Task, m)
+	for _, t := range e.Tasks {
+		if t != e.Task {
+			z.scan(t, m)
+		}
+	}
+}
+
+func fieldLens(e *mdstore.Entry) [nFields]int {
+	return [nFields]int{len(e.Issue) + len(e.Body), len(e.Fix), len(e.Context), 0}
+}
+
+func eligible(e *mdstore.Entry, kinds []mdstore.Kind) bool {
+	if e.Status == mdstore.Archived {
+		return false
+	}
+	if len(kinds) == 0 {
+		return true
+	}
+	for _, k := range kinds {
+		if e.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Rank returns the entries most relevant to query, best first, at most
+// opt.Limit of them. Archived entries and kinds not in opt.Kinds are left
+// out; equal scores are ordered by recurrence, recency, then id.
+func Rank(entries []mdstore.Entry, query string, opt Options) []Hit {
+	return rank(entries, parseQuery(query), opt, limitOf(opt))
+}
+
+func limitOf(opt Options) int {
+	if opt.Limit <= 0 {
+		return DefaultLimit
+	}
+	return opt.Limit
+}
+
+// posting is one query term found in one candidate entry, its field-weighted
+// and length-normalized frequency already folded into tf.
+type posting struct {
+	term int32
+	tf   float32
+}
+
+type candidate struct {
+	entry  int32
+	off, n int32 // its postings
+}
+
+func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
+	if len(q.terms) == 0 || k <= 0 {
+		return nil
+	}
+	// Average field lengths, in bytes: tokens would need a second
+	// tokenizing pass, and bytes normalize length just as well.
+	var sum [nFields]float64
+	var cnt [nFields]int
+	n := 0
+	for i := range entries {
+		e := &entries[i]
+		if !eligible(e, opt.Kinds) {
+			continue
+		}
+		n++
+		for f, l := range fieldLens(e) {
+			if l > 0 {
+				sum[f] += float64(l)
+				cnt[f]++
+			}
+		}
+	}
+	var avg [nFields]float64
+	for f := range avg {
+		avg[f] = 1
+		if cnt[f] > 0 {
+			avg[f] = sum[f] / float64(cnt[f])
+		}
+	}
+
+	m := &matcher{q: q, memo: make(map[string]int32, 256)}
+	var z tokenizer
+	df := make([]int, len(q.terms))
+	var cands []candidate
+	var posts []posting
+	for i := range entries {
+		e := &entries[i]
+		if !eligible(e, opt.Kinds) {
+			continue
+		}
+		m.scanEntry(&z, e)
+		if len(m.hits) == 0 {
+			continue
+		}
+		lens := fieldLens(e)
+		off := len(posts)
+		for _, h := range m.hits {
+			var tf float64
+			for f, c := range h.n {
+				if c == 0 {
+					continue
+				}
+				norm := 1 - fieldB[f] + fieldB[f]*float64(lens[f])/avg[f]
+				tf += fieldWeight[f] * float64(c) / norm
+			}
+			df[h.term]++
+			posts = append(posts, posting{term: h.term, tf: float32(tf)})
+		}
+		cands = append(cands, candidate{entry: int32(i), off: int32(off), n: int32(len(posts) - off)})
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+
+	idf := make([]float64, len(q.terms))
+	for t := range idf {
+		d := float64(df[t])
+		idf[t] = q.terms[t].weight * math.Log(1+(float64(n)-d+0.5)/(d+0.5))
+	}
+	best := make([]float64, q.groups)
+	top := topK{k: k, entries: entries}
+	for _, c := range cands {
+		ps := posts[c.off : c.off+c.n]
+		for _, p := range ps {
+			tf := float64(p.tf)
+			s := idf[p.term] * tf * (k1 + 1) / (k1 + tf)
+			if g := q.terms[p.term].group; s > best[g] {
+				best[g] = s
+			}
+		}
+		var score float64
+		for _, p := range ps {
+			g := q.terms[p.term].group
+			score += best[g]
+			best[g] = 0
+		}
+		e := &entries[c.entry]
+		top.offer(c.entry, score*lift(e, opt.Now))
+	}
+	hits := top.sorted()
+	if len(hits) > 0 {
+		floor := hits[0].Score * relFloor
+		for i, h := range hits {
+			if h.Score < floor {
+				hits = hits[:i]
+				break
+			}
+		}
+	}
+	return hits
+}
+
+// lift is the modest boost for lessons that keep coming back and for those
+// seen lately: at most 1 + recurrenceLift + recencyLift.
+func lift(e *mdstore.Entry, now time.Time) float64 {
+	l := 1.0
+	if e.Seen > 1 {
+		l += recurrenceLift * math.Min(math.Log(float64(e.Seen))/math.Log(16), 1)
+	}
+	if !now.IsZero() {
+		l += recencyLift * recency(e, now)
+	}
+	return l
+}
+
+// recency is 1 for an entry seen at now, falling off exponentially with age;
+// 0 when the entry has no date.
+func recency(e *mdstore.Entry, now time.Time) float64 {
+	d := e.LastSeen
+	if d == "" {
+		d = e.Date
+	}
+	t, ok := parseDate(d)
+	if !ok {
+		return 0
+	}
+	age := now.Sub(t).Hours() / 24
+	if age < 0 {
+		age = 0
+	}
+	return math.Exp(-age / recencyDays)
+}
+
+// parseDate reads YYYY-MM-DD without time.Parse, which is slow enough to
+// show when every candidate needs it.
+func parseDate(s string) (time.Time, bool) {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return time.Time{}, false
+	}
+	num := func(s string) (int, bool) {
+		v := 0
+		for i := 0; i < len(s); i++ {
+			if s[i] < '0' || s[i] > '9' {
+				return 0, false
+			}
+			v = v*10 + int(s[i]-'0')
+		}
+		return v, true
+	}
+	y, ok1 := num(s[:4])
+	mo, ok2 := num(s[5:7])
+	d, ok3 := num(s[8:])
+	if !ok1 || !ok2 || !ok3 || mo < 1 || mo > 12 || d < 1 || d > 31 {
+		return time.Time{}, false
+	}
+	return time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC), true
+}
