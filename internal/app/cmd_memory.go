@@ -58,6 +58,7 @@ Example:
 			},
 			memoryAddCommand(e, typeFlag),
 			memoryReadCommand(e, typeFlag),
+			memoryPrimeCommand(e),
 			{
 				Name:  "list",
 				Usage: "count entries per file and in total",

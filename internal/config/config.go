@@ -62,7 +62,8 @@ func Load(path string) (*Config, error) {
 	c.data = data
 	for _, k := range Known {
 		if v, ok := lookup(c.data, k.Name); ok && !sameType(v, k.Default) {
-			line, col := position(b, bytes.Index(b, []byte(`"`+k.Name[strings.LastIndexByte(k.Name, '.')+1:]+`"`)))
+			// position expects encoding/json's offsets, one past the byte.
+			line, col := position(b, bytes.Index(b, []byte(`"`+k.Name[strings.LastIndexByte(k.Name, '.')+1:]+`"`))+1)
 			return nil, &ParseError{Path: path, Line: line, Col: col,
 				Err: fmt.Errorf("%s must be %s, found %s", k.Name, typeName(k.Default), describe(v))}
 		}

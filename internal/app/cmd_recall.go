@@ -1,0 +1,127 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/project"
+	"github.com/flowmem/flowmem/internal/recall"
+	"github.com/urfave/cli/v2"
+)
+
+// scoredEntry is one --json result of a ranked read: the entry's fields
+// plus its score.
+type scoredEntry struct {
+	mdstore.Entry
+	Score float64 `json:"score"`
+}
+
+func (e *env) printRelevant(c *cli.Context, entries []mdstore.Entry, query string, limit, maxChars int, kinds []mdstore.Kind) error {
+	opt := recall.Options{Limit: limit, MaxChars: maxChars, Kinds: kinds, Now: e.Now()}
+	hits := recall.Rank(entries, query, opt)
+	if c.Bool("json") {
+		out := make([]scoredEntry, 0, len(hits))
+		for _, h := range hits {
+			out = append(out, scoredEntry{h.Entry, h.Score})
+		}
+		return e.writeJSON(map[string]any{"query": query, "entries": out, "count": len(out)})
+	}
+	return recall.Format(e.Out, hits, opt)
+}
+
+func memoryPrimeCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "prime",
+		Usage:     "print a bounded, prompt-ready block of the lessons that matter most for a task",
+		ArgsUsage: "[TASK]",
+		Description: `Confirmed lessons (seen in two or more reviews, or added by hand) come first.
+Without TASK it lists the top confirmed lessons. For Ralph loop prompts and
+for a SessionStart hook (--session-start prints the hook's JSON and never
+fails, so it is safe as a hook command).
+
+Examples:
+   flowmem memory prime "fn-3.2: add retries to the webhook sender"
+   flowmem memory prime --max-chars 2000 "$(cat task.md)"
+   flowmem memory prime --session-start     # in .claude/settings.json SessionStart`,
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` lessons (default: recall.limit)"},
+			&cli.IntFlag{Name: "max-chars", Usage: "character budget (default: recall.max_chars; always capped well under Claude Code's 10,000-character limit)"},
+			&cli.BoolFlag{Name: "session-start", Usage: "print Claude Code SessionStart hook JSON; task from FLOW_TASK_ID"},
+			jsonFlag,
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return usagef("memory prime: expected one TASK argument (quote it)")
+			}
+			task := c.Args().First()
+			if c.Bool("session-start") {
+				return e.primeSessionStart(c, task)
+			}
+			_, cfg, s, err := e.memoryStore()
+			if err != nil {
+				return err
+			}
+			block, err := e.prime(c, cfg, s, task)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return e.writeJSON(map[string]any{"task": task, "prime": block, "chars": len([]rune(block))})
+			}
+			_, err = fmt.Fprint(e.Out, block)
+			return err
+		},
+	}
+}
+
+func (e *env) prime(c *cli.Context, cfg *config.Config, s *mdstore.Store, task string) (string, error) {
+	entries, err := s.Load()
+	if err != nil {
+		return "", err
+	}
+	limit, maxChars := cfg.Int("recall.limit"), cfg.Int("recall.max_chars")
+	if c.IsSet("limit") {
+		limit = c.Int("limit")
+	}
+	if c.IsSet("max-chars") {
+		maxChars = c.Int("max-chars")
+	}
+	if limit < 1 || maxChars < 1 {
+		return "", usagef("--limit and --max-chars must be at least 1")
+	}
+	return recall.Prime(entries, task, recall.Options{Limit: limit, MaxChars: maxChars, Now: e.Now()}), nil
+}
+
+// primeSessionStart is the SessionStart hook form: any problem means no
+// context rather than an error, because a failing hook would show the user
+// an error at every session start.
+func (e *env) primeSessionStart(c *cli.Context, task string) error {
+	if task == "" {
+		task = e.Getenv("FLOW_TASK_ID")
+	}
+	dir := e.Getenv("CLAUDE_PROJECT_DIR")
+	if dir == "" {
+		var err error
+		if dir, err = e.cwd(); err != nil {
+			return nil
+		}
+	}
+	p, err := project.Find(dir)
+	if err != nil {
+		return nil
+	}
+	cfg, err := config.Load(p.ConfigPath())
+	if err != nil || !cfg.Bool("memory.enabled") {
+		return nil
+	}
+	block, err := e.prime(c, cfg, mdstore.Open(p.MemoryDir()), task)
+	if err != nil || strings.TrimSpace(block) == "" {
+		return nil
+	}
+	return e.writeJSON(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName":     "SessionStart",
+		"additionalContext": block,
+	}})
+}
