@@ -1,0 +1,88 @@
+package review
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Analysis is everything flowmem learns from one review text.
+type Analysis struct {
+	Verdict   Verdict
+	Findings  []Finding
+	Decisions []Decision // one per finding, same order
+}
+
+// Kept returns the decisions that passed the learnable filter.
+func (a Analysis) Kept() []Decision {
+	var out []Decision
+	for _, d := range a.Decisions {
+		if d.Keep {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Analyze parses the verdict, extracts findings and classifies each with
+// DefaultOptions.
+func Analyze(text string) Analysis { return AnalyzeWith(text, DefaultOptions()) }
+
+// AnalyzeWith is Analyze with explicit filter options. Findings are
+// extracted whatever the verdict so --explain can show them; callers record
+// only when Verdict.Actionable().
+func AnalyzeWith(text string, o Options) Analysis {
+	a := Analysis{Verdict: ParseVerdict(text), Findings: Extract(text)}
+	if !o.PlanReview && looksLikePlanReview(a.Findings) {
+		o.PlanReview = true
+	}
+	a.Decisions = make([]Decision, len(a.Findings))
+	for i, f := range a.Findings {
+		a.Decisions[i] = ClassifyWith(f, o)
+	}
+	return a
+}
+
+// Explain writes the human report behind `flowmem capture --explain`: the
+// verdict, then every finding with KEEP or DROP, the reason and the
+// category.
+func Explain(w io.Writer, text string) error { return ExplainWith(w, text, DefaultOptions()) }
+
+// ExplainWith is Explain with explicit filter options.
+func ExplainWith(w io.Writer, text string, o Options) error {
+	a := AnalyzeWith(text, o)
+	var b strings.Builder
+	v := string(a.Verdict)
+	if v == "" {
+		v = "none found"
+	}
+	fmt.Fprintf(&b, "verdict: %s\n", v)
+	if !a.Verdict.Actionable() {
+		b.WriteString("nothing is recorded unless the verdict is NEEDS_WORK or MAJOR_RETHINK\n")
+	}
+	fmt.Fprintf(&b, "findings: %d (keep %d, drop %d)\n", len(a.Findings), len(a.Kept()), len(a.Findings)-len(a.Kept()))
+	for i, d := range a.Decisions {
+		f := d.Finding
+		mark := "DROP"
+		if d.Keep {
+			mark = "KEEP"
+		}
+		sev := f.Severity
+		if sev == "" {
+			sev = "unranked"
+		}
+		fmt.Fprintf(&b, "\n%d. %s [%s] %s\n", i+1, mark, sev, f.Problem)
+		if f.Location != "" {
+			fmt.Fprintf(&b, "   location: %s\n", f.Location)
+		}
+		if f.Fix != "" {
+			fmt.Fprintf(&b, "   fix:      %s\n", f.Fix)
+		}
+		fmt.Fprintf(&b, "   reason:   %s\n", d.Reason)
+		fmt.Fprintf(&b, "   category: %s\n", d.Category)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write review explanation: %w", err)
+	}
+	return nil
+}

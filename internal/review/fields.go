@@ -1,0 +1,148 @@
+package review
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxFieldLen bounds every Finding field in bytes. A store writes each field
+// as one markdown line; a reviewer's essay-length paragraph is cut at a word
+// boundary rather than flooding memory.
+const MaxFieldLen = 500
+
+// Normalized severities, most severe first.
+const (
+	SevCritical = "critical"
+	SevMajor    = "major"
+	SevMinor    = "minor"
+	SevNit      = "nit"
+)
+
+// severityRank orders severities for the MinSeverity gate; unknown ("") is
+// not ranked.
+func severityRank(s string) int {
+	switch s {
+	case SevCritical:
+		return 4
+	case SevMajor:
+		return 3
+	case SevMinor:
+		return 2
+	case SevNit:
+		return 1
+	}
+	return 0
+}
+
+var severityWords = map[string]string{
+	"p0": SevCritical, "critical": SevCritical, "blocker": SevCritical, "blocking": SevCritical,
+	"severe": SevCritical, "must-fix": SevCritical, "mustfix": SevCritical, "sev0": SevCritical, "sev1": SevCritical,
+	"p1": SevMajor, "high": SevMajor, "major": SevMajor, "important": SevMajor, "should-fix": SevMajor,
+	"shouldfix": SevMajor, "error": SevMajor, "sev2": SevMajor,
+	"p2": SevMinor, "p3": SevMinor, "medium": SevMinor, "moderate": SevMinor, "low": SevMinor, "minor": SevMinor,
+	"concern": SevMinor, "warning": SevMinor, "warn": SevMinor, "non-blocking": SevMinor, "nonblocking": SevMinor,
+	"sev3": SevMinor,
+	"nit": SevNit, "nits": SevNit, "nitpick": SevNit, "nitpicks": SevNit, "trivial": SevNit, "cosmetic": SevNit,
+	"info": SevNit, "informational": SevNit, "optional": SevNit, "p4": SevNit,
+}
+
+// normalizeSeverity maps a reviewer's severity text ("Major", "P1 (high)",
+// "BLOCKER", "Should fix") to a normalized level, or "" when it is not one.
+// Only the leading word (or two, for "should fix") decides, so trailing
+// commentary does not change the level.
+func normalizeSeverity(s string) string {
+	s = strings.ToLower(strings.TrimSpace(strings.NewReplacer("*", "", "`", "", "[", "", "]", "", "(", "", ")", "").Replace(s)))
+	if s == "" {
+		return ""
+	}
+	s = strings.ReplaceAll(s, "_", "-")
+	// Two-word forms first.
+	for _, two := range []struct{ words, sev string }{
+		{"must fix", SevCritical}, {"should fix", SevMajor}, {"non blocking", SevMinor},
+	} {
+		if strings.HasPrefix(s, two.words) {
+			return two.sev
+		}
+	}
+	end := strings.IndexFunc(s, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') })
+	if end < 0 {
+		end = len(s)
+	}
+	w := strings.Trim(s[:end], "-")
+	if sev, ok := severityWords[w]; ok {
+		return sev
+	}
+	return ""
+}
+
+// clean turns reviewer text into one bounded line: emphasis markers gone,
+// every kind of whitespace (including U+2028 and NEL, which some editors
+// treat as line breaks) collapsed to one space, control characters dropped,
+// invalid UTF-8 replaced, and the result cut at a word boundary.
+func clean(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	s = strings.ReplaceAll(s, "**", "")
+	s = strings.ReplaceAll(s, "__", "")
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			space = true
+			continue
+		case unicode.IsControl(r), r == '\u200b', r == '\ufeff':
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return truncate(b.String(), MaxFieldLen)
+}
+
+// truncate cuts s to at most max bytes at a word boundary, marking the cut
+// with an ellipsis that counts towards the limit.
+func truncate(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	const ell = "…"
+	limit := max - len(ell)
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if i := strings.LastIndexByte(s[:cut], ' '); i > limit/2 {
+		cut = i
+	}
+	return strings.TrimRight(s[:cut], " ,;:") + ell
+}
+
+// cleanLocation also drops code-span backticks: a location is a reference,
+// and a store or a human greps for the bare path.
+func cleanLocation(s string) string {
+	s = strings.ReplaceAll(s, "`", "")
+	return clean(s)
+}
+
+var pathLineRe = regexp.MustCompile("[A-Za-z0-9_.@/~-]*[A-Za-z0-9_-]\\.[A-Za-z][A-Za-z0-9]{0,7}:\\d+(?:-\\d+)?")
+var leadingCodePathRe = regexp.MustCompile("^`([^`\\s]*[/.][^`\\s]*)`")
+
+// guessLocation finds a file reference in free text: the first `path:line`,
+// else a leading code span that looks like a path.
+func guessLocation(text string) string {
+	if m := pathLineRe.FindString(text); m != "" {
+		return m
+	}
+	if m := leadingCodePathRe.FindStringSubmatch(strings.TrimSpace(text)); m != nil {
+		return m[1]
+	}
+	return ""
+}
