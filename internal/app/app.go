@@ -123,6 +123,7 @@ Examples:
 			memoryCommand(e),
 			installCommand(e),
 			uninstallCommand(e),
+			doctorCommand(e),
 		},
 	}
 	fixUsageErrors(a.Commands)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/doctor"
 	"github.com/flowmem/flowmem/internal/install"
 	"github.com/flowmem/flowmem/internal/project"
 	"github.com/urfave/cli/v2"
@@ -81,6 +82,7 @@ Examples:
 			opts.Force = c.Bool("force")
 			opts.DryRun = c.Bool("dry-run")
 			opts.NoScout = c.Bool("no-scout")
+			opts.Exe = e.exe()
 			res, err := install.Run(opts)
 			if err != nil {
 				return err
@@ -139,6 +141,7 @@ Examples:
 			opts.Force = c.Bool("force")
 			opts.DryRun = c.Bool("dry-run")
 			opts.NoScout = c.Bool("no-scout")
+			opts.Exe = e.exe()
 			res, err := install.Uninstall(opts)
 			if err != nil {
 				return err
@@ -182,6 +185,15 @@ func (e *env) installOptions(scope install.Scope, command string) (install.Optio
 	return opts, p, err
 }
 
+// exe is the running binary's path, or "" when unknown.
+func (e *env) exe() string {
+	if e.Exe == nil {
+		return ""
+	}
+	p, _ := e.Exe()
+	return p
+}
+
 // hookCommand is the command that runs this very binary's hook.
 func (e *env) hookCommand() (string, error) {
 	if e.Exe == nil {
@@ -203,7 +215,7 @@ func (e *env) installFromInit(p project.Dir) (any, error) {
 		return nil, err
 	}
 	res, err := install.Run(install.Options{
-		Scope: install.Project, Project: string(p), Home: e.Getenv("HOME"), Command: cmd,
+		Scope: install.Project, Project: string(p), Home: e.Getenv("HOME"), Command: cmd, Exe: e.exe(),
 	})
 	if err != nil {
 		return nil, err
@@ -270,4 +282,64 @@ func rel(p project.Dir, path string) string {
 		}
 	}
 	return path
+}
+
+func doctorCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "doctor",
+		Usage:     "check that flowmem is set up to work, and say how to fix what is not",
+		ArgsUsage: " ",
+		Description: `Checks the project and config, that memory is enabled, that the memory files
+parse and have no conflicting ids, the .gitattributes union line, the hook in
+Claude Code's settings (project, local, user, or the plugin), that the binary
+the hook runs exists and runs, the memory-scout agent, and flowmem on PATH.
+Exits 1 when something is wrong; warnings alone exit 0.
+
+Examples:
+   flowmem doctor
+   flowmem doctor --json`,
+		Flags: []cli.Flag{jsonFlag},
+		Action: func(c *cli.Context) error {
+			if err := exactArgs(c, 0, "no arguments"); err != nil {
+				return err
+			}
+			dir, err := e.cwd()
+			if err != nil {
+				return err
+			}
+			opts := doctor.Options{Dir: dir, Home: e.Getenv("HOME"), PathEnv: e.Getenv("PATH")}
+			opts.Exe = e.exe()
+			opts.Command, _ = e.hookCommand()
+			rep := doctor.Run(c.Context, opts)
+			if c.Bool("json") {
+				if err := e.writeJSON(rep); err != nil {
+					return err
+				}
+			} else {
+				e.printDoctor(rep)
+			}
+			if !rep.OK {
+				e.say("flowmem doctor: %d problem(s), %d warning(s)", rep.Count(doctor.Fail), rep.Count(doctor.Warn))
+				return errSilent
+			}
+			return nil
+		},
+	}
+}
+
+func (e *env) printDoctor(rep doctor.Report) {
+	width := 0
+	for _, c := range rep.Checks {
+		width = max(width, len(c.Name))
+	}
+	for _, c := range rep.Checks {
+		label := map[doctor.Status]string{doctor.OK: "ok", doctor.Warn: "warn", doctor.Fail: "FAIL", doctor.Skip: "skip"}[c.Status]
+		fmt.Fprintf(e.Out, "%-4s  %-*s  %s\n", label, width, c.Name, c.Detail)
+		if c.Fix != "" && (c.Status == doctor.Fail || c.Status == doctor.Warn) {
+			fmt.Fprintf(e.Out, "      %-*s  fix: %s\n", width, "", c.Fix)
+		}
+	}
+	if rep.OK {
+		fmt.Fprintf(e.Out, "flowmem is set up correctly (%d warning(s))\n", rep.Count(doctor.Warn))
+	}
 }

@@ -38,3 +38,25 @@ func HookCommand(exe, pathEnv string) (string, error) {
 	// Hooks run through sh (Git Bash on Windows), which wants forward slashes.
 	return ShellQuote(filepath.ToSlash(abs)) + " hook", nil
 }
+
+// LookPath finds an executable named name in the folders of pathEnv (the
+// value of $PATH). It works from a given PATH rather than the process's, so
+// callers can ask about the PATH the hook or the scout will see.
+func LookPath(name, pathEnv string) (string, error) {
+	names := []string{name}
+	if runtime.GOOS == "windows" && filepath.Ext(name) == "" {
+		names = []string{name + ".exe", name}
+	}
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if dir == "" {
+			continue
+		}
+		for _, n := range names {
+			p := filepath.Join(dir, n)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0) {
+				return p, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s not found on PATH", name)
+}

@@ -51,6 +51,15 @@ type Options struct {
 	Force   bool   // replace a scout file that differs from the embedded one
 	DryRun  bool   // compute and report the changes, write nothing
 	NoScout bool   // leave the scout alone
+	// Exe is the running flowmem binary: handlers that run it count as
+	// flowmem's whatever it is named. May be "".
+	Exe string
+}
+
+// isOurs recognises flowmem's handlers: a command ending in "flowmem hook",
+// the command being installed, or one that runs this very binary.
+func (o Options) isOurs(cmd string) bool {
+	return IsFlowmemCommand(cmd) || (o.Command != "" && cmd == o.Command) || RunsBinary(cmd, o.Exe)
 }
 
 // Change is what happened, or would happen, to one file.
@@ -157,8 +166,7 @@ func Run(opts Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	isOurs := func(cmd string) bool { return IsFlowmemCommand(cmd) || cmd == opts.Command }
-	after, err := Merge(before, h, isOurs)
+	after, err := Merge(before, h, opts.isOurs)
 	if err != nil {
 		return res, withPath(err, paths.Settings)
 	}
@@ -206,15 +214,12 @@ func Uninstall(opts Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	isOurs := func(cmd string) bool {
-		return IsFlowmemCommand(cmd) || (opts.Command != "" && cmd == opts.Command)
-	}
-	if found, err := Installed(before, isOurs); err != nil {
+	if found, err := Installed(before, opts.isOurs); err != nil {
 		return res, withPath(err, paths.Settings)
 	} else {
 		res.Events = append(res.Events, slices.Sorted(maps.Keys(found))...)
 	}
-	after, err := Unmerge(before, isOurs)
+	after, err := Unmerge(before, opts.isOurs)
 	if err != nil {
 		return res, withPath(err, paths.Settings)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path"
 	"strings"
 
@@ -368,4 +369,20 @@ func ShellQuote(p string) string {
 		return p
 	}
 	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
+
+// RunsBinary reports whether cmd ends in "<program> hook" where program is
+// the file exe, under any name or path. It recognises flowmem's handlers
+// when the binary is not named flowmem (a renamed or test build).
+func RunsBinary(cmd, exe string) bool {
+	if exe == "" {
+		return false
+	}
+	words := shellWords(cmd)
+	if len(words) < 2 || words[len(words)-1] != "hook" {
+		return false
+	}
+	a, err1 := os.Stat(words[len(words)-2])
+	b, err2 := os.Stat(exe)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }

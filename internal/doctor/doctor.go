@@ -1,0 +1,572 @@
+// Package doctor checks that flowmem is set up to work end to end — project,
+// config, memory files, the hook in Claude Code's settings, the binary the
+// hook runs, the scout — and says for each problem how to fix it. Each check
+// is independent: one broken part does not hide the state of the others.
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/install"
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/project"
+)
+
+// Status of one check.
+type Status string
+
+// Check outcomes. Only Fail makes the report fail.
+const (
+	OK   Status = "ok"
+	Warn Status = "warn"
+	Fail Status = "fail"
+	Skip Status = "skip"
+)
+
+// Check is one finding: what was checked, what was found, how to fix it.
+type Check struct {
+	Name   string `json:"name"`
+	Status Status `json:"status"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// Report is every check, in a fixed order.
+type Report struct {
+	Project string  `json:"project,omitempty"`
+	OK      bool    `json:"ok"`
+	Checks  []Check `json:"checks"`
+}
+
+// Count returns how many checks have status s.
+func (r Report) Count(s Status) int {
+	n := 0
+	for _, c := range r.Checks {
+		if c.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Options is what doctor looks at besides the files.
+type Options struct {
+	Dir     string // working directory
+	Home    string // $HOME
+	PathEnv string // $PATH
+	Exe     string // the running flowmem binary, for fixes; may be ""
+	// Command is the hook command this binary installs, recognised as
+	// flowmem's even when the binary is not named flowmem.
+	Command string
+	// RunVersion runs `prog --version`; nil means exec with a timeout.
+	RunVersion func(ctx context.Context, prog string) (string, error)
+}
+
+// UnionLine is the .gitattributes line that lets git merge memory files.
+const UnionLine = ".flow/memory/*.md merge=union"
+
+// Run performs every check.
+func Run(ctx context.Context, opts Options) Report {
+	if opts.RunVersion == nil {
+		opts.RunVersion = runVersion
+	}
+	d := &doctor{opts: opts, ctx: ctx}
+	d.checkProject()
+	d.checkConfig()
+	d.checkMemory()
+	d.checkGitattributes()
+	d.checkHooks()
+	d.checkHookBinary()
+	d.checkScout()
+	d.checkPath()
+	rep := Report{Project: string(d.proj), OK: true, Checks: d.checks}
+	rep.OK = rep.Count(Fail) == 0
+	return rep
+}
+
+type doctor struct {
+	opts   Options
+	ctx    context.Context
+	checks []Check
+	proj   project.Dir
+	cfg    *config.Config
+	// hooks found, per place ("project", "local", "user", "codex", "plugin").
+	hooks  map[string][]string
+	places []string
+	plugin bool
+}
+
+func (d *doctor) isOurs(cmd string) bool {
+	return install.IsFlowmemCommand(cmd) || (d.opts.Command != "" && cmd == d.opts.Command) || install.RunsBinary(cmd, d.opts.Exe)
+}
+
+func (d *doctor) add(name string, s Status, detail, fix string) {
+	d.checks = append(d.checks, Check{Name: name, Status: s, Detail: detail, Fix: fix})
+}
+
+func (d *doctor) checkProject() {
+	p, err := project.Find(d.opts.Dir)
+	if err != nil {
+		d.add("project", Fail, fmt.Sprintf("no .flow/ folder in %s or above", d.opts.Dir),
+			"run in the project root: flowmem init --enable --install")
+		return
+	}
+	d.proj = p
+	d.add("project", OK, string(p), "")
+}
+
+func (d *doctor) checkConfig() {
+	if d.proj == "" {
+		d.add("config", Skip, "no project", "")
+		d.add("memory enabled", Skip, "no project", "")
+		return
+	}
+	cfg, err := config.Load(d.proj.ConfigPath())
+	if err != nil {
+		fix := "fix .flow/config.json by hand at the place named; the hook writes nothing while it is broken"
+		d.add("config", Fail, err.Error(), fix)
+		d.add("memory enabled", Skip, "config unreadable", "")
+		return
+	}
+	d.cfg = cfg
+	if cfg.Exists {
+		d.add("config", OK, d.rel(cfg.Path)+" is valid", "")
+	} else {
+		d.add("config", OK, d.rel(cfg.Path)+" is missing: defaults apply", "")
+	}
+	if cfg.Bool("memory.enabled") {
+		d.add("memory enabled", OK, "memory.enabled is true", "")
+	} else {
+		d.add("memory enabled", Fail, "memory.enabled is false: the hook records nothing and memory commands refuse",
+			"flowmem config set memory.enabled true")
+	}
+}
+
+func (d *doctor) checkMemory() {
+	if d.proj == "" {
+		d.add("memory files", Skip, "no project", "")
+		d.add("duplicate ids", Skip, "no project", "")
+		return
+	}
+	store := mdstore.Open(d.proj.MemoryDir())
+	var (
+		problems []string
+		missing  []string
+		entries  int
+		docs     []*mdstore.Doc
+	)
+	for _, k := range mdstore.Kinds {
+		path := store.Path(k)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, k.File())
+			continue
+		}
+		doc, err := store.ReadDoc(k)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		entries += len(doc.Folded())
+		docs = append(docs, doc)
+	}
+	switch {
+	case len(problems) > 0:
+		d.add("memory files", Fail, strings.Join(problems, "; "),
+			"fix the entry at the line named (compare with 'flowmem memory add' output), or move the file aside and run: flowmem memory init")
+	case len(missing) > 0:
+		d.add("memory files", Warn, "missing: "+strings.Join(missing, ", "), "flowmem memory init")
+	default:
+		d.add("memory files", OK, fmt.Sprintf("%d files parse, %d entries", len(docs), entries), "")
+	}
+	d.checkDuplicates(docs)
+}
+
+// checkDuplicates looks for ids used by more than one entry. Copies of one
+// lesson (a git union merge of two branches that both learned it) are
+// folded by every reader, so they are only worth a note; two different
+// lessons under one id mean an entry was edited by hand, and readers would
+// hide one of them.
+func (d *doctor) checkDuplicates(docs []*mdstore.Doc) {
+	type seen struct {
+		text string
+		line int
+	}
+	var copies, conflicts []string
+	for _, doc := range docs {
+		byID := map[string][]seen{}
+		var order []string
+		for _, e := range doc.Entries {
+			if _, ok := byID[e.ID]; !ok {
+				order = append(order, e.ID)
+			}
+			byID[e.ID] = append(byID[e.ID], seen{e.Text(), e.Line})
+		}
+		for _, id := range order {
+			list := byID[id]
+			if len(list) < 2 {
+				continue
+			}
+			var lines []string
+			conflict := false
+			for _, s := range list {
+				lines = append(lines, fmt.Sprint(s.line))
+				if s.text != "" && list[0].text != "" && s.text != list[0].text {
+					conflict = true
+				}
+			}
+			where := fmt.Sprintf("%s in %s (lines %s)", id, doc.Kind.File(), strings.Join(lines, ", "))
+			if conflict {
+				conflicts = append(conflicts, where)
+			} else {
+				copies = append(copies, where)
+			}
+		}
+	}
+	switch {
+	case len(conflicts) > 0:
+		d.add("duplicate ids", Fail, "different lessons share an id, so readers show only one: "+strings.Join(conflicts, "; "),
+			"edit one of them by hand: delete its metadata line (<!-- flowmem ... -->) so it gets a fresh id, or delete the entry")
+	case len(copies) > 0:
+		d.add("duplicate ids", Warn, "copies of one lesson (readers fold them into one): "+strings.Join(copies, "; "),
+			"nothing needed; to tidy, delete the extra copies by hand")
+	default:
+		d.add("duplicate ids", OK, "every id is used once", "")
+	}
+}
+
+func (d *doctor) checkGitattributes() {
+	if d.proj == "" {
+		d.add("gitattributes", Skip, "no project", "")
+		return
+	}
+	path := filepath.Join(string(d.proj), ".gitattributes")
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		d.add("gitattributes", Fail, err.Error(), "")
+		return
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Join(strings.Fields(l), " ") == UnionLine {
+			d.add("gitattributes", OK, fmt.Sprintf("%q present", UnionLine), "")
+			return
+		}
+	}
+	d.add("gitattributes", Fail, fmt.Sprintf("%q missing: two branches that add lessons will conflict when merged", UnionLine),
+		"flowmem init (adds it), or: echo '"+UnionLine+"' >> .gitattributes")
+}
+
+type settingsFile struct {
+	scope install.Scope
+	path  string
+}
+
+// settingsFiles are the Claude Code settings doctor reads, and Codex's.
+func (d *doctor) settingsFiles() []settingsFile {
+	var out []settingsFile
+	for _, s := range install.Scopes {
+		if p, err := install.PathsFor(s, string(d.proj), d.opts.Home); err == nil {
+			out = append(out, settingsFile{s, p.Settings})
+		}
+	}
+	return out
+}
+
+func (d *doctor) checkHooks() {
+	d.hooks = map[string][]string{}
+	var broken, partial, found []string
+	for _, f := range d.settingsFiles() {
+		src, err := os.ReadFile(f.path)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				broken = append(broken, err.Error())
+			}
+			continue
+		}
+		inst, err := install.Installed(src, d.isOurs)
+		if err != nil {
+			var se *install.SyntaxError
+			if errors.As(err, &se) {
+				se.Path = f.path
+			}
+			broken = append(broken, err.Error())
+			continue
+		}
+		if f.scope != install.Codex && pluginEnabled(src) {
+			d.plugin = true
+		}
+		if len(inst) == 0 {
+			continue
+		}
+		name := string(f.scope)
+		d.places = append(d.places, name)
+		var events []string
+		for ev, cmds := range inst {
+			events = append(events, ev)
+			for _, c := range cmds {
+				if !slices.Contains(d.hooks[name], c) {
+					d.hooks[name] = append(d.hooks[name], c)
+				}
+			}
+		}
+		slices.Sort(events)
+		found = append(found, fmt.Sprintf("%s (%s: %s)", d.rel(f.path), strings.Join(events, ", "), strings.Join(d.hooks[name], " | ")))
+		want := install.HookFor(f.scope, "", 0).Events
+		for _, ev := range want {
+			if len(inst[ev]) == 0 {
+				partial = append(partial, fmt.Sprintf("%s has no %s hook", d.rel(f.path), ev))
+			}
+		}
+	}
+	if d.plugin {
+		d.places = append(d.places, "plugin")
+		d.hooks["plugin"] = []string{"flowmem hook"}
+		found = append(found, "the flowmem plugin (enabledPlugins)")
+	}
+	claudePlaces := 0
+	for _, p := range d.places {
+		if p != string(install.Codex) {
+			claudePlaces++
+		}
+	}
+	switch {
+	case len(broken) > 0:
+		d.add("hooks", Fail, strings.Join(broken, "; ")+" — Claude Code cannot read this file either",
+			"fix the JSON by hand at the place named, then: flowmem install")
+	case claudePlaces == 0:
+		d.add("hooks", Fail, "no flowmem hook in .claude/settings.json, .claude/settings.local.json or ~/.claude/settings.json, and the flowmem plugin is not enabled: reviews are not captured",
+			"flowmem install (or --local / --user)")
+	case len(partial) > 0:
+		d.add("hooks", Warn, strings.Join(partial, "; ")+": a review command that exits non-zero is only seen by PostToolUseFailure",
+			"flowmem install (same scope flag) adds the missing event")
+	case claudePlaces > 1:
+		d.add("hooks", Warn, "flowmem's hook is registered in more than one place, so it runs once per place on every tool call: "+strings.Join(found, "; "),
+			"keep one: e.g. flowmem uninstall --local, or flowmem uninstall --user, or disable the plugin")
+	default:
+		d.add("hooks", OK, strings.Join(found, "; "), "")
+	}
+}
+
+// pluginEnabled reports whether a settings file enables a plugin named
+// flowmem from any marketplace.
+func pluginEnabled(src []byte) bool {
+	var s struct {
+		EnabledPlugins map[string]any `json:"enabledPlugins"`
+	}
+	if json.Unmarshal(src, &s) != nil {
+		return false
+	}
+	for k, v := range s.EnabledPlugins {
+		if strings.HasPrefix(k, "flowmem@") && v == true {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *doctor) checkHookBinary() {
+	if len(d.places) == 0 {
+		d.add("hook binary", Skip, "no hook installed", "")
+		return
+	}
+	var bad, good []string
+	checked := map[string]bool{}
+	for _, place := range d.places {
+		for _, cmd := range d.hooks[place] {
+			prog := d.expand(install.HookProgram(cmd))
+			if prog == "" {
+				if w := strings.Fields(cmd); len(w) >= 2 && w[len(w)-1] == "hook" {
+					prog = d.expand(strings.Trim(w[len(w)-2], `'"`))
+				}
+			}
+			if prog == "" || checked[prog] {
+				continue
+			}
+			checked[prog] = true
+			resolved, err := d.resolve(prog)
+			if err != nil {
+				bad = append(bad, fmt.Sprintf("%s (%s hook): %v", prog, place, err))
+				continue
+			}
+			out, err := d.opts.RunVersion(d.ctx, resolved)
+			if err != nil {
+				bad = append(bad, fmt.Sprintf("%s (%s hook) does not run: %v", resolved, place, err))
+				continue
+			}
+			good = append(good, fmt.Sprintf("%s (%s)", resolved, strings.TrimSpace(out)))
+		}
+	}
+	if len(bad) > 0 {
+		fix := "reinstall so the hook runs an existing binary: flowmem install (it records the absolute path of the flowmem you run)"
+		if d.opts.Exe != "" {
+			fix += "; this one is " + d.opts.Exe
+		}
+		d.add("hook binary", Fail, strings.Join(bad, "; "), fix)
+		return
+	}
+	d.add("hook binary", OK, strings.Join(good, "; "), "")
+}
+
+// expand resolves the variables hook commands commonly use.
+func (d *doctor) expand(prog string) string {
+	if prog == "" {
+		return ""
+	}
+	if strings.HasPrefix(prog, "~/") {
+		prog = d.opts.Home + prog[1:]
+	}
+	return os.Expand(prog, func(v string) string {
+		switch v {
+		case "HOME":
+			return d.opts.Home
+		case "CLAUDE_PROJECT_DIR":
+			return string(d.proj)
+		}
+		return "$" + v
+	})
+}
+
+// resolve finds prog as the hook's shell would: a bare name on PATH, a path
+// as given.
+func (d *doctor) resolve(prog string) (string, error) {
+	if !strings.ContainsAny(prog, `/\`) {
+		p, err := install.LookPath(prog, d.opts.PathEnv)
+		if err != nil {
+			return "", errors.New("not found on PATH")
+		}
+		return p, nil
+	}
+	fi, err := os.Stat(prog)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", errors.New("no such file")
+	case err != nil:
+		return "", err
+	case !fi.Mode().IsRegular():
+		return "", errors.New("not a file")
+	case fi.Mode().Perm()&0o111 == 0:
+		return "", errors.New("not executable")
+	}
+	return prog, nil
+}
+
+func runVersion(ctx context.Context, prog string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	var out bytes.Buffer
+	cmd := exec.CommandContext(ctx, prog, "--version")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s --version: %w", prog, err)
+	}
+	return firstLine(out.String()), nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func (d *doctor) checkScout() {
+	var places []string
+	if d.proj != "" {
+		places = append(places, filepath.Join(string(d.proj), ".claude", "agents", install.ScoutFile))
+	}
+	if d.opts.Home != "" {
+		places = append(places, filepath.Join(d.opts.Home, ".claude", "agents", install.ScoutFile))
+	}
+	var current, modified, broken []string
+	for _, p := range places {
+		state, err := install.ScoutState(p)
+		if err != nil {
+			broken = append(broken, err.Error())
+			continue
+		}
+		switch state {
+		case "current":
+			current = append(current, d.rel(p))
+		case "modified":
+			if b, _ := os.ReadFile(p); !hasName(b, "memory-scout") {
+				broken = append(broken, d.rel(p)+" has no 'name: memory-scout' in its front matter, so Claude Code skips it")
+				continue
+			}
+			modified = append(modified, d.rel(p))
+		}
+	}
+	switch {
+	case len(broken) > 0:
+		d.add("scout", Fail, strings.Join(broken, "; "), "flowmem install --force (replaces it with flowmem's copy)")
+	case len(current) > 0:
+		d.add("scout", OK, strings.Join(current, ", "), "")
+	case len(modified) > 0:
+		d.add("scout", Warn, strings.Join(modified, ", ")+" differs from this flowmem's copy (edited, or from another version)",
+			"keep your edits, or take flowmem's copy: flowmem install --force")
+	case d.plugin:
+		d.add("scout", OK, "from the flowmem plugin (flowmem:memory-scout)", "")
+	default:
+		d.add("scout", Fail, "memory-scout is not installed in .claude/agents/ or ~/.claude/agents/: nothing reads memory back at plan and work time",
+			"flowmem install")
+	}
+}
+
+// hasName reports whether the front matter of an agent file names it.
+func hasName(b []byte, name string) bool {
+	s := strings.ReplaceAll(string(b), "\r\n", "\n")
+	if !strings.HasPrefix(s, "---\n") {
+		return false
+	}
+	end := strings.Index(s[4:], "\n---")
+	if end < 0 {
+		return false
+	}
+	for _, l := range strings.Split(s[4:4+end], "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if ok && strings.TrimSpace(k) == "name" && strings.Trim(strings.TrimSpace(v), `"'`) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPath: the scout (and the plugin's hook) run flowmem by name.
+func (d *doctor) checkPath() {
+	p, err := install.LookPath("flowmem", d.opts.PathEnv)
+	if err != nil {
+		fix := "put flowmem on PATH: go install github.com/flowmem/flowmem/cmd/flowmem@latest (and add $(go env GOPATH)/bin to PATH)"
+		if d.opts.Exe != "" {
+			fix += ", or link this binary: ln -s " + d.opts.Exe + " /usr/local/bin/flowmem"
+		}
+		d.add("flowmem on PATH", Fail, "no flowmem on PATH: the memory-scout (and the plugin's hook) run 'flowmem' by name", fix)
+		return
+	}
+	d.add("flowmem on PATH", OK, p, "")
+}
+
+// rel shows a path relative to the project, or with ~ for home.
+func (d *doctor) rel(p string) string {
+	if d.proj != "" {
+		if r, err := filepath.Rel(string(d.proj), p); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+	}
+	if d.opts.Home != "" {
+		if r, err := filepath.Rel(d.opts.Home, p); err == nil && !strings.HasPrefix(r, "..") {
+			return "~/" + r
+		}
+	}
+	return p
+}

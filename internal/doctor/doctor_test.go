@@ -1,0 +1,285 @@
+package doctor
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/flowmem/flowmem/internal/install"
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
+
+// setup builds a project that passes every check: memory on, files
+// initialised, union line, hook and scout installed for a fake binary that
+// is also on PATH.
+func setup(t *testing.T) (Options, string) {
+	t.Helper()
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "proj")
+	bin := filepath.Join(dir, "bin")
+	for _, d := range []string{filepath.Join(proj, ".flow"), bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe := filepath.Join(bin, "flowmem")
+	write(t, exe, "#!/bin/sh\necho flowmem version test\n")
+	if err := os.Chmod(exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(proj, ".flow", "config.json"), `{"memory": {"enabled": true}}`)
+	write(t, filepath.Join(proj, ".gitattributes"), UnionLine+"\n")
+	if _, err := mdstore.Open(filepath.Join(proj, ".flow", "memory")).Init(); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	if _, err := install.Run(install.Options{Project: proj, Home: home, Command: exe + " hook"}); err != nil {
+		t.Fatal(err)
+	}
+	return Options{
+		Dir: proj, Home: home, PathEnv: bin, Exe: exe,
+		RunVersion: func(_ context.Context, prog string) (string, error) {
+			if _, err := os.Stat(prog); err != nil {
+				return "", err
+			}
+			return "flowmem version test", nil
+		},
+	}, proj
+}
+
+func write(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func entry(text string, id string) string {
+	e := mdstore.Entry{Kind: mdstore.Pitfall, Date: "2026-01-10", Task: "fn-1.1", Issue: text, Fix: "do it right"}
+	e.Normalize()
+	if id != "" {
+		e.ID = id
+	}
+	return "\n" + mdstore.Render(&e)
+}
+
+func find(t *testing.T, rep Report, name string) Check {
+	t.Helper()
+	for _, c := range rep.Checks {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no check %q in %+v", name, rep.Checks)
+	return Check{}
+}
+
+func TestDoctor(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(t *testing.T, o *Options, proj string)
+		check  string
+		status Status
+		detail string // substring of Detail
+		fix    string // substring of Fix
+	}{
+		{name: "all good", check: "hooks", status: OK, detail: "PostToolUse, PostToolUseFailure"},
+		{
+			name: "no project",
+			change: func(t *testing.T, o *Options, proj string) {
+				o.Dir = filepath.Dir(proj)
+			},
+			check: "project", status: Fail, fix: "flowmem init --enable --install",
+		},
+		{
+			name: "memory disabled",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".flow", "config.json"), `{"memory": {"enabled": false}}`)
+			},
+			check: "memory enabled", status: Fail, fix: "flowmem config set memory.enabled true",
+		},
+		{
+			name: "broken config",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".flow", "config.json"), "{\n  \"memory\": {\"enabled\": true},\n}\n")
+			},
+			check: "config", status: Fail, detail: "config.json:3:1",
+		},
+		{
+			name: "broken memory file",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".flow", "memory", "pitfalls.md"), "---\nflowmem: [\n---\n")
+			},
+			check: "memory files", status: Fail, detail: "pitfalls.md:1",
+		},
+		{
+			name: "missing memory file",
+			change: func(t *testing.T, o *Options, proj string) {
+				os.Remove(filepath.Join(proj, ".flow", "memory", "decisions.md"))
+			},
+			check: "memory files", status: Warn, fix: "flowmem memory init",
+		},
+		{
+			name: "copies of one lesson",
+			change: func(t *testing.T, o *Options, proj string) {
+				p := filepath.Join(proj, ".flow", "memory", "pitfalls.md")
+				b, _ := os.ReadFile(p)
+				write(t, p, string(b)+entry("Same lesson twice", "")+entry("Same lesson twice", ""))
+			},
+			check: "duplicate ids", status: Warn, detail: "readers fold them",
+		},
+		{
+			name: "two lessons under one id",
+			change: func(t *testing.T, o *Options, proj string) {
+				p := filepath.Join(proj, ".flow", "memory", "pitfalls.md")
+				b, _ := os.ReadFile(p)
+				write(t, p, string(b)+entry("First lesson", "p-000000000001")+entry("Other lesson", "p-000000000001"))
+			},
+			check: "duplicate ids", status: Fail, detail: "p-000000000001 in pitfalls.md",
+		},
+		{
+			name: "no union line",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".gitattributes"), "*.png binary\n")
+			},
+			check: "gitattributes", status: Fail, fix: "flowmem init",
+		},
+		{
+			name: "no hooks anywhere",
+			change: func(t *testing.T, o *Options, proj string) {
+				os.Remove(filepath.Join(proj, ".claude", "settings.json"))
+			},
+			check: "hooks", status: Fail, fix: "flowmem install",
+		},
+		{
+			name: "broken settings",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".claude", "settings.local.json"), "{,}")
+			},
+			check: "hooks", status: Fail, detail: "settings.local.json:1:2: invalid JSON",
+		},
+		{
+			name: "only PostToolUse",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".claude", "settings.json"),
+					`{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"`+o.Exe+` hook"}]}]}}`)
+			},
+			check: "hooks", status: Warn, detail: "no PostToolUseFailure hook",
+		},
+		{
+			name: "installed twice",
+			change: func(t *testing.T, o *Options, proj string) {
+				if _, err := install.Run(install.Options{Scope: install.User, Home: o.Home, Command: "flowmem hook", NoScout: true}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: "hooks", status: Warn, detail: "more than one place",
+		},
+		{
+			name: "plugin only",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".claude", "settings.json"), `{"enabledPlugins": {"flowmem@flowmem": true}}`)
+				os.RemoveAll(filepath.Join(proj, ".claude", "agents"))
+			},
+			check: "scout", status: OK, detail: "plugin",
+		},
+		{
+			name: "hook binary gone",
+			change: func(t *testing.T, o *Options, proj string) {
+				if _, err := install.Run(install.Options{Project: proj, Command: "/nonexistent/flowmem hook", NoScout: true}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: "hook binary", status: Fail, detail: "/nonexistent/flowmem (project hook): no such file",
+		},
+		{
+			name: "hook binary not executable",
+			change: func(t *testing.T, o *Options, proj string) {
+				os.Chmod(o.Exe, 0o644)
+			},
+			check: "hook binary", status: Fail, detail: "not executable",
+		},
+		{
+			name: "hook binary fails to run",
+			change: func(t *testing.T, o *Options, proj string) {
+				o.RunVersion = func(context.Context, string) (string, error) { return "", errors.New("exec format error") }
+			},
+			check: "hook binary", status: Fail, detail: "does not run: exec format error",
+		},
+		{
+			name: "plugin hook needs flowmem on PATH",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".claude", "settings.json"), `{"enabledPlugins": {"flowmem@mkt": true}}`)
+				o.PathEnv = ""
+			},
+			check: "hook binary", status: Fail, detail: "flowmem (plugin hook): not found on PATH",
+		},
+		{
+			name: "scout missing",
+			change: func(t *testing.T, o *Options, proj string) {
+				os.RemoveAll(filepath.Join(proj, ".claude", "agents"))
+			},
+			check: "scout", status: Fail, fix: "flowmem install",
+		},
+		{
+			name: "scout edited",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".claude", "agents", "memory-scout.md"), "---\nname: memory-scout\ndescription: x\n---\nmine\n")
+			},
+			check: "scout", status: Warn, fix: "--force",
+		},
+		{
+			name: "scout without a name",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".claude", "agents", "memory-scout.md"), "---\ndescription: x\n---\nmine\n")
+			},
+			check: "scout", status: Fail, detail: "Claude Code skips it",
+		},
+		{
+			name: "user scout",
+			change: func(t *testing.T, o *Options, proj string) {
+				os.RemoveAll(filepath.Join(proj, ".claude", "agents"))
+				if _, err := install.Run(install.Options{Scope: install.User, Home: o.Home, Command: o.Exe + " hook"}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: "scout", status: OK, detail: "~/.claude/agents/memory-scout.md",
+		},
+		{
+			name: "flowmem not on PATH",
+			change: func(t *testing.T, o *Options, proj string) {
+				o.PathEnv = "/nonexistent"
+			},
+			check: "flowmem on PATH", status: Fail, detail: "run 'flowmem' by name",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, proj := setup(t)
+			if tt.change != nil {
+				tt.change(t, &o, proj)
+			}
+			rep := Run(context.Background(), o)
+			c := find(t, rep, tt.check)
+			if c.Status != tt.status || !strings.Contains(c.Detail, tt.detail) || !strings.Contains(c.Fix, tt.fix) {
+				t.Errorf("%s = %+v; want status %s, detail ~%q, fix ~%q", tt.check, c, tt.status, tt.detail, tt.fix)
+			}
+			if want := tt.status != Fail; rep.OK != want && tt.name != "plugin only" {
+				t.Errorf("report OK = %v, want %v: %+v", rep.OK, want, rep.Checks)
+			}
+			if tt.name == "all good" {
+				for _, c := range rep.Checks {
+					if c.Status != OK {
+						t.Errorf("healthy setup: %+v", c)
+					}
+				}
+			}
+		})
+	}
+}
