@@ -179,6 +179,11 @@ func (x *extractor) paragraph(lines []string, inItem bool) {
 			opened = false
 			continue
 		}
+		if i := glued(line); i > 0 {
+			// "…the contract gaps.- **Severity**: Major": cursor glues the
+			// first label onto its narrative. The narrative is dropped.
+			line = line[i:]
+		}
 		if field, value, ok := labelLine(line); ok {
 			x.label(field, value)
 			opened = x.cur != nil && x.cur.last != nil
@@ -323,6 +328,13 @@ func (x *extractor) label(field, value string) {
 		slot = &d.evidence
 	default:
 		slot = &d.problem
+	}
+	if field == fieldSeverity && d.problem != "" && (d.fix != "" || d.loc != "") {
+		// A severity after a complete finding opens the next one, even
+		// when the previous finding never stated its own severity.
+		x.flush()
+		x.label(field, value)
+		return
 	}
 	if *slot != "" {
 		// "Title" then "Description" both describe the problem; any other
@@ -603,4 +615,17 @@ func itemHasLabels(li ast.Node, src []byte) bool {
 func isVerdictLine(line string) bool {
 	p := plainLine(line)
 	return keyedVerdict(p) != None || isVerdictTitle(p) || verdictTag.MatchString(line)
+}
+
+// glued returns where a bold Severity label starts inside a line of other
+// text, or -1.
+func glued(line string) int {
+	i := strings.Index(line, "**Severity")
+	if i <= 0 {
+		return -1
+	}
+	if _, _, ok := labelLine(line[i:]); !ok {
+		return -1
+	}
+	return i
 }

@@ -44,7 +44,7 @@ var severityWords = map[string]string{
 	"p2": SevMinor, "p3": SevMinor, "medium": SevMinor, "moderate": SevMinor, "low": SevMinor, "minor": SevMinor,
 	"concern": SevMinor, "warning": SevMinor, "warn": SevMinor, "non-blocking": SevMinor, "nonblocking": SevMinor,
 	"sev3": SevMinor,
-	"nit": SevNit, "nits": SevNit, "nitpick": SevNit, "nitpicks": SevNit, "trivial": SevNit, "cosmetic": SevNit,
+	"nit":  SevNit, "nits": SevNit, "nitpick": SevNit, "nitpicks": SevNit, "trivial": SevNit, "cosmetic": SevNit,
 	"info": SevNit, "informational": SevNit, "optional": SevNit, "p4": SevNit,
 }
 
@@ -77,7 +77,7 @@ func normalizeSeverity(s string) string {
 	return ""
 }
 
-// clean turns reviewer text into one bounded line: emphasis markers gone,
+// clean turns reviewer text into one bounded line: bold markers gone,
 // every kind of whitespace (including U+2028 and NEL, which some editors
 // treat as line breaks) collapsed to one space, control characters dropped,
 // invalid UTF-8 replaced, and the result cut at a word boundary.
@@ -85,8 +85,9 @@ func clean(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
+	// Only "**": "__" is also bold, but it is far more often part of a
+	// name (__init__.py, __html) that must survive.
 	s = strings.ReplaceAll(s, "**", "")
-	s = strings.ReplaceAll(s, "__", "")
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
