@@ -4,8 +4,7 @@ import "github.com/kljensen/snowball/english"
 
 // abbrevGroups are the abbreviations programmers write interchangeably with
 // the full word (ctx and context, db and database). Reviews and task titles
-// mix the two freely, and no stemmer joins them. Only spellings of one
-// concept belong here, never looser synonyms: a query term pulls in the
+// mix the two freely, and no stemmer joins them. A query word pulls in the
 // rest of its group at a reduced weight.
 var abbrevGroups = [][]string{
 	{"arg", "args", "argument"},
@@ -18,6 +17,7 @@ var abbrevGroups = [][]string{
 	{"db", "database"},
 	{"dep", "deps", "dependency"},
 	{"dev", "development"},
+	{"a11y", "accessibility"},
 	{"dir", "directory"},
 	{"doc", "docs", "documentation"},
 	{"e2e", "endtoend"},
@@ -27,6 +27,7 @@ var abbrevGroups = [][]string{
 	{"func", "function"},
 	{"gh", "github"},
 	{"i18n", "internationalization"},
+	{"l10n", "localization"},
 	{"id", "identifier"},
 	{"impl", "implementation"},
 	{"init", "initialize", "initialization"},
@@ -44,6 +45,8 @@ var abbrevGroups = [][]string{
 	{"prod", "production"},
 	{"py", "python"},
 	{"regex", "regexp"},
+	{"org", "organization"},
+	{"pr", "pullrequest"},
 	{"repo", "repository"},
 	{"req", "request"},
 	{"resp", "response"},
@@ -58,28 +61,92 @@ var abbrevGroups = [][]string{
 	{"ws", "websocket"},
 }
 
-// abbrevIndex maps the stem of every group member to the stems of the other
-// members. Built once; read-only afterwards.
-var abbrevIndex = func() map[string][]string {
-	m := map[string][]string{}
-	for _, g := range abbrevGroups {
-		stems := make([]string, 0, len(g))
-		for _, w := range g {
-			s := stemOf(w)
-			if !containsStr(stems, s) {
-				stems = append(stems, s)
+// synonymGroups are words that programmers use for the same thing in task
+// titles and in review findings. They are looser than abbreviations, so
+// they count for less, and words with a common second meaning in code
+// (register, block, image, option) are left out.
+var synonymGroups = [][]string{
+	{"abort", "cancel"},
+	{"cli", "commandline"},
+	{"color", "colour"},
+	{"concurrent", "concurrently", "parallel", "simultaneous"},
+	{"container", "docker"},
+	{"crash", "panic"},
+	{"credential", "secret"},
+	{"cron", "schedule", "scheduled"},
+	{"database", "datastore"},
+	{"deadline", "timeout"},
+	{"dedupe", "deduplicate", "duplicate"},
+	{"delete", "remove"},
+	{"dir", "folder"},
+	{"endpoint", "route", "handler"},
+	{"error", "exception"},
+	{"flaky", "flake", "intermittent", "nondeterministic", "sporadic"},
+	{"frontend", "clientside"},
+	{"hang", "hung", "stall", "stuck", "freeze"},
+	{"hash", "digest"},
+	{"log", "logger", "logging"},
+	{"login", "signin", "logon"},
+	{"logout", "signout"},
+	{"mail", "email"},
+	{"mock", "stub", "fake"},
+	{"org", "tenant"},
+	{"pipeline", "ci"},
+	{"setting", "settings", "config", "configuration", "preferences"},
+	{"shutdown", "sigterm", "terminate"},
+	{"signup", "signups"},
+	{"slow", "latency"},
+	{"snapshot", "golden"},
+	{"translate", "translation", "localize", "i18n"},
+	{"vulnerability", "vuln", "cve"},
+}
+
+// expansion is another stem that counts for a query word, at a weight.
+type expansion struct {
+	stem   string
+	weight float64
+}
+
+// Weights of expansions relative to the word itself.
+const (
+	abbrevWeight  = 0.5
+	synonymWeight = 0.4
+)
+
+// expansions maps the stem of every group member to the other members'
+// stems. Built once; read-only afterwards.
+var expansions = func() map[string][]expansion {
+	m := map[string][]expansion{}
+	add := func(groups [][]string, w float64) {
+		for _, g := range groups {
+			var stems []string
+			for _, word := range g {
+				if s := stemOf(word); !containsStr(stems, s) {
+					stems = append(stems, s)
+				}
 			}
-		}
-		for _, s := range stems {
-			for _, o := range stems {
-				if o != s && !containsStr(m[s], o) {
-					m[s] = append(m[s], o)
+			for _, s := range stems {
+				for _, o := range stems {
+					if o != s && !hasExpansion(m[s], o) {
+						m[s] = append(m[s], expansion{o, w})
+					}
 				}
 			}
 		}
 	}
+	add(abbrevGroups, abbrevWeight)
+	add(synonymGroups, synonymWeight)
 	return m
 }()
+
+func hasExpansion(list []expansion, stem string) bool {
+	for _, x := range list {
+		if x.stem == stem {
+			return true
+		}
+	}
+	return false
+}
 
 // stemOf reduces a token the way documents are reduced.
 func stemOf(w string) string { return english.Stem(w, true) }

@@ -54,17 +54,20 @@ const (
 )
 
 var (
-	fieldWeight = [nFields]float64{3, 2, 1, 0.5}
+	// Context holds file paths and evidence: their names are often the
+	// topic itself (webhook/sender.go), so it counts as much as the fix.
+	fieldWeight = [nFields]float64{3, 2, 2, 0.5}
 	// Length normalization per field; the meta field is a few tags.
 	fieldB = [nFields]float64{0.75, 0.75, 0.75, 0}
 )
 
 const (
 	k1 = 1.2
-	// expandWeight is the weight of an abbreviation's other spellings.
-	expandWeight = 0.5
-	// maxQueryGroups bounds the work a long request can cause.
+	// maxQueryGroups and maxQueryTerms bound the work a long request can
+	// cause.
 	maxQueryGroups = 64
+	maxQueryTerms  = 256
+
 	// relFloor drops hits far weaker than the best one: they matched only a
 	// stray common word and would crowd the prompt.
 	relFloor = 0.1
@@ -74,18 +77,24 @@ const (
 	recencyDays    = 90   // e-folding time of the recency lift
 )
 
-// term is one stem the query looks for. Terms of one group are spellings of
-// the same query word; an entry scores the best of them, not their sum.
+// A query is a list of groups, one per word or identifier of the request.
+// A group has slots: one for a plain word; for an identifier such as
+// useEffect, one for the joined form and one per part. Each slot holds the
+// stems that count as that word: its own and its abbreviations' (ctx,
+// context). An entry scores the best stem of each slot, and for a group
+// the joined form or the sum of the parts, whichever is higher, so that
+// "GitHub", "github" and "git hub" weigh the same.
 type term struct {
 	stem   string
-	group  int
+	slot   int32
 	weight float64
 }
 
 type query struct {
-	terms  []term
-	index  map[string]int32 // stem → term
-	groups int
+	terms      []term
+	index      map[string]int32 // stem → term
+	slotGroup  []int32          // slot → its group
+	groupWhole []int32          // group → its joined-form slot, or -1
 	// prefix is a bitset over the first two bytes of the terms. A stem keeps
 	// the first two bytes of its word (dying/lying/tying aside), so a token
 	// whose first two bytes are not in the set cannot match, and most
@@ -95,30 +104,45 @@ type query struct {
 
 func parseQuery(s string) *query {
 	q := &query{index: map[string]int32{}, prefix: make([]uint64, 1<<16/64)}
-	for _, tok := range Tokens(s) {
-		st := stemOf(tok)
-		if i, ok := q.index[st]; ok {
-			q.terms[i].weight = 1 // said outright, not only as an expansion
+	var c collector
+	var z tokenizer
+	z.scan(s, &c)
+	group := int32(-1)
+	for i, tok := range c.toks {
+		// A new group starts with each chunk; parts follow their joined form.
+		if tok.kind != tokPart || i == 0 || c.toks[i-1].kind == tokWord {
+			if len(q.groupWhole) == maxQueryGroups {
+				break
+			}
+			group = int32(len(q.groupWhole))
+			q.groupWhole = append(q.groupWhole, -1)
+		}
+		st := stemOf(tok.text)
+		if t, ok := q.index[st]; ok {
+			q.terms[t].weight = 1 // said outright, not only as an expansion
 			continue
 		}
-		if q.groups == maxQueryGroups {
+		if len(q.terms) >= maxQueryTerms {
 			break
 		}
-		g := q.groups
-		q.groups++
-		q.add(st, g, 1)
-		for _, o := range abbrevIndex[st] {
-			if _, ok := q.index[o]; !ok {
-				q.add(o, g, expandWeight)
+		slot := int32(len(q.slotGroup))
+		q.slotGroup = append(q.slotGroup, group)
+		if tok.kind == tokWhole {
+			q.groupWhole[group] = slot
+		}
+		q.add(st, slot, 1)
+		for _, x := range expansions[st] {
+			if _, ok := q.index[x.stem]; !ok && len(q.terms) < maxQueryTerms {
+				q.add(x.stem, slot, x.weight)
 			}
 		}
 	}
 	return q
 }
 
-func (q *query) add(stem string, group int, w float64) {
+func (q *query) add(stem string, slot int32, w float64) {
 	q.index[stem] = int32(len(q.terms))
-	q.terms = append(q.terms, term{stem: stem, group: group, weight: w})
+	q.terms = append(q.terms, term{stem: stem, slot: slot, weight: w})
 	if len(stem) < 2 {
 		for i := range q.prefix {
 			q.prefix[i] = ^uint64(0)
@@ -144,6 +168,9 @@ type matcher struct {
 	memo  map[string]int32 // token → term, or -1; stems each distinct token once
 	field int
 	hits  []termCount
+	// skip is set once a chunk's joined form matched: its parts would count
+	// the same name again.
+	skip bool
 }
 
 type termCount struct {
@@ -151,7 +178,12 @@ type termCount struct {
 	n    [nFields]uint16
 }
 
-func (m *matcher) token(b []byte) {
+func (m *matcher) token(b []byte, kind tokenKind) {
+	if kind != tokPart {
+		m.skip = false
+	} else if m.skip {
+		return
+	}
 	k := uint(b[0])<<8 | uint(b[1])
 	if m.q.prefix[k>>6]&(1<<(k&63)) == 0 {
 		return
@@ -168,6 +200,7 @@ func (m *matcher) token(b []byte) {
 	if t < 0 {
 		return
 	}
+	m.skip = kind == tokWhole
 	for i := range m.hits {
 		if m.hits[i].term == t {
 			if m.hits[i].n[m.field] < math.MaxUint16 {
@@ -314,25 +347,11 @@ func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
 		d := float64(df[t])
 		idf[t] = q.terms[t].weight * math.Log(1+(float64(n)-d+0.5)/(d+0.5))
 	}
-	best := make([]float64, q.groups)
+	sc := newScorer(q)
 	top := topK{k: k, entries: entries}
 	for _, c := range cands {
-		ps := posts[c.off : c.off+c.n]
-		for _, p := range ps {
-			tf := float64(p.tf)
-			s := idf[p.term] * tf * (k1 + 1) / (k1 + tf)
-			if g := q.terms[p.term].group; s > best[g] {
-				best[g] = s
-			}
-		}
-		var score float64
-		for _, p := range ps {
-			g := q.terms[p.term].group
-			score += best[g]
-			best[g] = 0
-		}
-		e := &entries[c.entry]
-		top.offer(c.entry, score*lift(e, opt.Now))
+		score := sc.score(posts[c.off:c.off+c.n], idf)
+		top.offer(c.entry, score*lift(&entries[c.entry], opt.Now))
 	}
 	hits := top.sorted()
 	if len(hits) > 0 {
@@ -345,6 +364,60 @@ func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
 		}
 	}
 	return hits
+}
+
+// scorer combines an entry's postings into its score; its slices are
+// scratch space reused across entries.
+type scorer struct {
+	q       *query
+	slot    []float64 // best contribution per slot
+	whole   []float64 // per group: its joined form's contribution
+	parts   []float64 // per group: the sum of its parts' contributions
+	touched []int32
+}
+
+func newScorer(q *query) *scorer {
+	return &scorer{
+		q:     q,
+		slot:  make([]float64, len(q.slotGroup)),
+		whole: make([]float64, len(q.groupWhole)),
+		parts: make([]float64, len(q.groupWhole)),
+	}
+}
+
+func (s *scorer) score(ps []posting, idf []float64) float64 {
+	q := s.q
+	for _, p := range ps {
+		tf := float64(p.tf)
+		v := idf[p.term] * tf * (k1 + 1) / (k1 + tf)
+		if sl := q.terms[p.term].slot; v > s.slot[sl] {
+			s.slot[sl] = v
+		}
+	}
+	s.touched = s.touched[:0]
+	for _, p := range ps {
+		sl := q.terms[p.term].slot
+		v := s.slot[sl]
+		if v == 0 {
+			continue // taken already, through another stem of the slot
+		}
+		s.slot[sl] = 0
+		g := q.slotGroup[sl]
+		if s.whole[g] == 0 && s.parts[g] == 0 {
+			s.touched = append(s.touched, g)
+		}
+		if q.groupWhole[g] == sl {
+			s.whole[g] = v
+		} else {
+			s.parts[g] += v
+		}
+	}
+	var score float64
+	for _, g := range s.touched {
+		score += math.Max(s.whole[g], s.parts[g])
+		s.whole[g], s.parts[g] = 0, 0
+	}
+	return score
 }
 
 // lift is the modest boost for lessons that keep coming back and for those

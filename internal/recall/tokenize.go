@@ -16,8 +16,20 @@ const (
 // points into the tokenizer's scratch buffer, which is what keeps scanning
 // free of allocations.
 type sink interface {
-	token(tok []byte)
+	token(tok []byte, kind tokenKind)
 }
+
+// tokenKind tells a sink how a token relates to its chunk. A chunk of
+// several parts yields its joined form first, then the parts, so a sink
+// that matched the joined form can skip the parts instead of counting the
+// same name several times.
+type tokenKind uint8
+
+const (
+	tokWord  tokenKind = iota // a chunk of one part
+	tokWhole                  // all parts of a chunk, joined
+	tokPart                   // one part of a chunk of several
+)
 
 // tokenizer splits text into lower-case tokens. A chunk such as
 // useEffect, max_retries, internal/mdstore/entry.go or http.Client yields
@@ -28,8 +40,9 @@ type sink interface {
 //
 // A tokenizer is reused across calls and is not safe for concurrent use.
 type tokenizer struct {
-	part  []byte // the current part, lower-cased
-	whole []byte // all parts of the current chunk, joined
+	whole []byte // all parts of the current chunk, lower-cased and joined
+	ends  []int  // where each part ends in whole
+	runes []int  // rune count of each part
 }
 
 // class of an ASCII byte for the scanner.
@@ -115,56 +128,60 @@ func decode(s string, i int) (rune, int) {
 // changes (fooBar, HTTPServer → http server). Letters and digits stay
 // together (utf8, sha256, v2) since splitting them only adds noise.
 func (z *tokenizer) chunk(c string, out sink) {
-	z.whole = z.whole[:0]
-	parts := 0
-	z.part = z.part[:0]
-	partRunes := 0
-	prev := uint8(clsSep)
-	flush := func() {
-		if len(z.part) == 0 {
-			return
+	z.whole, z.ends, z.runes = z.whole[:0], z.ends[:0], z.runes[:0]
+	n := 0 // runes in the current part
+	cut := func() {
+		if n > 0 {
+			z.ends = append(z.ends, len(z.whole))
+			z.runes = append(z.runes, n)
+			n = 0
 		}
-		parts++
-		z.whole = append(z.whole, z.part...)
-		emitPart(z.part, partRunes, out)
-		z.part = z.part[:0]
-		partRunes = 0
 	}
+	prev := uint8(clsSep)
 	for i := 0; i < len(c); {
-		r, n := decode(c, i)
+		r, size := decode(c, i)
 		cls := classOf(r)
 		switch cls {
 		case clsJoin:
-			flush()
+			cut()
 		case clsUpper:
 			if prev == clsLower {
-				flush() // fooBar
-			} else if prev == clsUpper && i+n < len(c) {
+				cut() // fooBar
+			} else if prev == clsUpper && i+size < len(c) {
 				// HTTPServer: the S starts a new part when a lower-case
 				// letter follows it.
-				if nr, _ := decode(c, i+n); classOf(nr) == clsLower {
-					flush()
+				if nr, _ := decode(c, i+size); classOf(nr) == clsLower {
+					cut()
 				}
 			}
 		}
 		if cls != clsJoin {
-			z.part = appendLower(z.part, r)
-			partRunes++
+			z.whole = appendLower(z.whole, r)
+			n++
 		}
 		prev = cls
-		i += n
+		i += size
 	}
-	flush()
-	if parts > 1 && len(z.whole) <= maxTokenBytes && utf8.RuneCount(z.whole) >= minTokenRunes {
-		out.token(z.whole)
+	cut()
+	if len(z.ends) == 1 {
+		emit(z.whole, z.runes[0], tokWord, out)
+		return
+	}
+	// The joined form goes out even when long: it marks the chunk's start
+	// for sinks that group parts, and long paths are still names.
+	out.token(z.whole, tokWhole)
+	start := 0
+	for i, end := range z.ends {
+		emit(z.whole[start:end], z.runes[i], tokPart, out)
+		start = end
 	}
 }
 
-func emitPart(p []byte, runes int, out sink) {
+func emit(p []byte, runes int, kind tokenKind, out sink) {
 	if runes < minTokenRunes || len(p) > maxTokenBytes || isStopWord(p) {
 		return
 	}
-	out.token(p)
+	out.token(p, kind)
 }
 
 func appendLower(b []byte, r rune) []byte {
@@ -178,17 +195,29 @@ func appendLower(b []byte, r rune) []byte {
 }
 
 // Tokens returns the tokens of s in order, as the ranker sees them before
-// stemming. It exists for tests and for explaining a ranking.
+// stemming: for a chunk of several parts, the joined form and then the
+// parts. It exists for tests and for explaining a ranking.
 func Tokens(s string) []string {
 	var c collector
 	var z tokenizer
 	z.scan(s, &c)
-	return c.toks
+	out := make([]string, len(c.toks))
+	for i, t := range c.toks {
+		out[i] = t.text
+	}
+	return out
 }
 
-type collector struct{ toks []string }
+type collected struct {
+	text string
+	kind tokenKind
+}
 
-func (c *collector) token(t []byte) { c.toks = append(c.toks, string(t)) }
+type collector struct{ toks []collected }
+
+func (c *collector) token(t []byte, kind tokenKind) {
+	c.toks = append(c.toks, collected{string(t), kind})
+}
 
 // isStopWord reports words that carry no topic: English function words,
 // the always/never/instead of lesson phrasing, and the "plan:" prefix of
