@@ -81,3 +81,22 @@ func FuzzRender(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHeadings: wherever the fast line scan claims a file, it finds exactly
+// the entry headings goldmark finds.
+func FuzzHeadings(f *testing.F) {
+	f.Add([]byte(flowNextPitfalls))
+	f.Add([]byte(Header(Pitfall) + "\n## 2026-01-01 fn-1 impl-review [api]\n<!-- flowmem: id=p-1 -->\n**Issue**: x\n"))
+	f.Add([]byte("para\n## 2026-01-01 x\n<!--\n## 2026-01-02 y\n-->\n   ## 2026-01-03 z\n    ## 2026-01-04 code\n"))
+	f.Add([]byte("<!-- a --> b\n## 2026-01-01 x\n<div>\n## 2026-01-02 y\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		fast, ok := scanHeadings(body)
+		if !ok {
+			return
+		}
+		slow := markdownHeadings(body)
+		if !reflect.DeepEqual(fast, slow) && !(len(fast) == 0 && len(slow) == 0) {
+			t.Fatalf("fast scan %v, goldmark %v for:\n%q", fast, slow, body)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -76,21 +77,25 @@ func (e *ParseError) Unwrap() error { return e.Err }
 func Parse(k Kind, raw []byte) (*Doc, error) {
 	d := &Doc{Kind: k, Raw: raw}
 	body, offset := raw, 0
-	if bytes.HasPrefix(raw, []byte("---\n")) || bytes.HasPrefix(raw, []byte("---\r\n")) {
-		var fm FrontMatter
-		rest, err := frontmatter.MustParse(bytes.NewReader(raw), &fm, yamlFormat)
-		if err != nil {
+	if fm, n, ok := splitFrontMatter(raw); ok {
+		if _, err := frontmatter.Parse(bytes.NewReader(fm), &d.FrontMatter, yamlFormat); err != nil {
 			return nil, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
 		}
-		if !bytes.HasSuffix(raw, rest) {
-			return nil, &ParseError{Line: 1, Err: fmt.Errorf("front matter: cannot locate the body")}
-		}
-		d.HasFrontMatter, d.FrontMatter = true, fm
-		offset = len(raw) - len(rest)
-		body = rest
+		d.HasFrontMatter = true
+		offset, body = n, raw[n:]
+	} else if n != 0 {
+		return nil, &ParseError{Line: 1, Err: errors.New("front matter: no closing --- line")}
 	}
 	heads := entryHeadings(body)
-	lineNo := 1 + bytes.Count(raw[:offset], []byte{'\n'})
+	if len(heads) == 0 {
+		return d, nil
+	}
+	// One conversion for the whole file; entries' fields are substrings of
+	// it rather than copies.
+	src := string(raw)
+	d.Entries = make([]Entry, 0, len(heads))
+	d.spans = make([]span, 0, len(heads))
+	lineNo := 1 + strings.Count(src[:offset], "\n")
 	pos := offset
 	for i, h := range heads {
 		start := offset + h
@@ -98,21 +103,107 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 		if i+1 < len(heads) {
 			end = offset + heads[i+1]
 		}
-		lineNo += bytes.Count(raw[pos:start], []byte{'\n'})
+		lineNo += strings.Count(src[pos:start], "\n")
 		pos = start
-		seg := raw[start:end]
+		seg := src[start:end]
 		e, sightings := parseEntry(k, seg)
 		d.Sightings = append(d.Sightings, sightings...)
 		e.Line = lineNo
 		d.Entries = append(d.Entries, e)
-		d.spans = append(d.spans, span{start, start + len(trimTrailingBlank(seg))})
+		d.spans = append(d.spans, span{start, start + len(trimTrailingBlank(raw[start:end]))})
 	}
 	return d, nil
+}
+
+// splitFrontMatter returns the "---" front matter block at the start of raw
+// (both fences included) and the offset of the body after it. ok is false
+// when there is none; n is then non-zero if an opening fence has no close.
+func splitFrontMatter(raw []byte) (fm []byte, n int, ok bool) {
+	if !bytes.HasPrefix(raw, []byte("---\n")) && !bytes.HasPrefix(raw, []byte("---\r\n")) {
+		return nil, 0, false
+	}
+	pos := bytes.IndexByte(raw, '\n') + 1
+	for pos < len(raw) {
+		end := bytes.IndexByte(raw[pos:], '\n')
+		next := len(raw)
+		if end >= 0 {
+			next = pos + end + 1
+		}
+		if line := bytes.TrimRight(raw[pos:next], "\r\n"); string(line) == "---" {
+			return raw[:next], next, true
+		}
+		pos = next
+	}
+	return nil, len(raw), false
 }
 
 // entryHeadings returns the byte offsets, within body, of the lines that
 // start entries: level-2 ATX headings whose first word is a date.
 func entryHeadings(body []byte) []int {
+	if heads, ok := scanHeadings(body); ok {
+		return heads
+	}
+	return markdownHeadings(body)
+}
+
+// scanHeadings is the fast path for files without code fences or HTML
+// other than comments, which is every file flowmem writes: there, a line is
+// an ATX heading exactly when it starts with up to three spaces and "##",
+// so a line scan finds what goldmark would. It reports false as soon as it
+// meets anything that needs the full parser.
+func scanHeadings(body []byte) ([]int, bool) {
+	var out []int
+	inComment := false
+	for pos := 0; pos < len(body); {
+		end := bytes.IndexByte(body[pos:], '\n')
+		if end < 0 {
+			end = len(body)
+		} else {
+			end += pos
+		}
+		line := body[pos:end]
+		start := pos
+		pos = end + 1
+		if inComment {
+			inComment = !bytes.Contains(line, []byte("-->"))
+			continue
+		}
+		indent := 0
+		for indent < len(line) && indent < 4 && line[indent] == ' ' {
+			indent++
+		}
+		if indent == 4 || indent < len(line) && line[indent] == '\t' {
+			// Indented code cannot hold a heading, but a tab would need
+			// goldmark's column rules.
+			if indent < 4 {
+				return nil, false
+			}
+			continue
+		}
+		rest := line[indent:]
+		switch {
+		case len(rest) == 0:
+		case rest[0] == '`' || rest[0] == '~':
+			if bytes.HasPrefix(rest, []byte("```")) || bytes.HasPrefix(rest, []byte("~~~")) {
+				return nil, false
+			}
+		case rest[0] == '<':
+			if !bytes.HasPrefix(rest, []byte("<!--")) {
+				return nil, false
+			}
+			inComment = !bytes.Contains(rest, []byte("-->"))
+		case rest[0] == '#':
+			if _, ok := parseHeading(strings.TrimRight(string(line), "\r")); ok {
+				out = append(out, start)
+			}
+		}
+	}
+	return out, true
+}
+
+// markdownHeadings finds entry headings with goldmark, for files that hold
+// code fences or HTML blocks, where a "## " line may be code, not a heading.
+func markdownHeadings(body []byte) []int {
 	root := blockParser.Parse(text.NewReader(body))
 	var out []int
 	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
@@ -167,6 +258,9 @@ type heading struct {
 // flowmem and flow-next write.
 func parseHeading(line string) (heading, bool) {
 	rest, ok := strings.CutPrefix(strings.TrimLeft(line, " "), "## ")
+	if !ok && strings.TrimSpace(line) == "##" {
+		return heading{}, false
+	}
 	if !ok {
 		return heading{}, false
 	}
@@ -202,7 +296,11 @@ func parseHeading(line string) (heading, bool) {
 // validText trims a field read from disk and replaces invalid UTF-8, which
 // a hand edit or another tool may have left there.
 func validText(s string) string {
-	return strings.ToValidUTF8(strings.TrimSpace(s), "\uFFFD")
+	s = strings.TrimSpace(s)
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
 func isKindName(s string) bool {
@@ -214,9 +312,9 @@ const metaPrefix = "<!-- flowmem:"
 
 // parseEntry reads one entry's lines: heading, metadata line(s), fields and
 // free text, and returns any sighting lines found among them.
-func parseEntry(k Kind, seg []byte) (Entry, []Entry) {
-	lines := strings.Split(string(seg), "\n")
-	h, _ := parseHeading(strings.TrimRight(lines[0], "\r"))
+func parseEntry(k Kind, seg string) (Entry, []Entry) {
+	first, rest, _ := strings.Cut(seg, "\n")
+	h, _ := parseHeading(strings.TrimRight(first, "\r"))
 	e := Entry{Kind: k, Date: h.date, Task: h.task, Source: h.source, Category: h.category}
 	if e.Task == "" {
 		e.Task = "manual"
@@ -226,7 +324,9 @@ func parseEntry(k Kind, seg []byte) (Entry, []Entry) {
 	}
 	var metas, sightings []Entry
 	var body []string
-	for _, l := range lines[1:] {
+	for rest != "" {
+		var l string
+		l, rest, _ = strings.Cut(rest, "\n")
 		l = strings.TrimRight(l, "\r")
 		switch {
 		case strings.HasPrefix(l, metaPrefix):
@@ -364,6 +464,9 @@ func (d *Doc) Folded() []Entry {
 	if len(d.Sightings) == 0 {
 		return out
 	}
+	if len(out) > 0 && &out[0] == &d.Entries[0] {
+		out = append([]Entry(nil), out...)
+	}
 	index := make(map[string]int, len(out))
 	for i := range out {
 		index[out[i].ID] = i
@@ -400,7 +503,20 @@ func RenderSighting(id, day, task string) string {
 // order.
 func Fold(entries []Entry) []Entry {
 	index := make(map[string]int, len(entries))
-	out := entries[:0:0]
+	dup := false
+	for i := range entries {
+		if _, ok := index[entries[i].ID]; ok {
+			dup = true
+			break
+		}
+		index[entries[i].ID] = i
+	}
+	if !dup {
+		// The common case: nothing to merge, and no copy of a large slice.
+		return entries
+	}
+	clear(index)
+	out := make([]Entry, 0, len(entries))
 	for _, e := range entries {
 		if i, ok := index[e.ID]; ok {
 			merged := fold(out[i], e)

@@ -1,0 +1,276 @@
+// Command bench measures flowmem as users run it: whole processes, median
+// wall time over repeated runs and peak resident memory, on generated
+// memories of 1,000, 10,000 and 100,000 entries. It is `make bench`; tests
+// never assert timings.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
+
+func main() {
+	sizes := flag.String("sizes", "1000,10000,100000", "comma-separated store sizes")
+	runs := flag.Int("runs", 15, "runs per measurement (fewer at 100,000)")
+	flag.Parse()
+	if err := run(*sizes, *runs); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(sizeList string, runs int) error {
+	tmp, err := os.MkdirTemp("", "flowmem-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "flowmem")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/flowmem").CombinedOutput(); err != nil {
+		return fmt.Errorf("build flowmem: %v\n%s", err, out)
+	}
+	decodeOnly := filepath.Join(tmp, "decodeonly")
+	haveDecode := false
+	if _, err := os.Stat("internal/bench/decodeonly/main.go"); err == nil {
+		if out, err := exec.Command("go", "build", "-o", decodeOnly, "./internal/bench/decodeonly").CombinedOutput(); err != nil {
+			return fmt.Errorf("build decodeonly: %v\n%s", err, out)
+		}
+		haveDecode = true
+	}
+
+	fmt.Printf("flowmem bench — %s, %s\n", time.Now().UTC().Format("2006-01-02"), goVersion())
+	fmt.Printf("median of N runs per row; peak = max resident set size of the process\n\n")
+	fmt.Printf("| command | entries | runs | median | peak RSS |\n|---|---:|---:|---:|---:|\n")
+	var sizes []int
+	for _, s := range strings.Split(sizeList, ",") {
+		var n int
+		if _, err := fmt.Sscan(strings.TrimSpace(s), &n); err != nil {
+			return fmt.Errorf("bad size %q", s)
+		}
+		sizes = append(sizes, n)
+	}
+	for _, n := range sizes {
+		dir := filepath.Join(tmp, fmt.Sprint("p", n))
+		if err := generate(dir, n); err != nil {
+			return err
+		}
+		r := runs
+		if n >= 100000 {
+			r = max(3, runs/3)
+		}
+		cmds := []struct {
+			name string
+			args []string
+		}{
+			{"memory list", []string{"memory", "list"}},
+			{"memory read", []string{"memory", "read"}},
+			{"memory search", []string{"memory", "search", "goroutine|deadline"}},
+			{"memory read --relevant", []string{"memory", "read", "--relevant", "fn-12.3: add retry with backoff to the webhookDelivery worker"}},
+			{"memory prime", []string{"memory", "prime", "fn-12.3: add retry with backoff to the webhookDelivery worker"}},
+		}
+		for _, c := range cmds {
+			m, err := measure(r, dir, bin, c.args, nil)
+			if err != nil {
+				return fmt.Errorf("%s at %d: %w", c.name, n, err)
+			}
+			fmt.Printf("| %s | %d | %d | %s | %s |\n", c.name, n, r, ms(m.median), mb(m.peakKB))
+		}
+		if n == 10000 {
+			if err := benchHook(tmp, dir, bin, decodeOnly, haveDecode, runs); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// benchHook measures the hook on a non-review event next to a program that
+// only decodes the same stdin, and a capture of a 5-finding review into the
+// 10,000-entry store.
+func benchHook(tmp, dir, bin, decodeOnly string, haveDecode bool, runs int) error {
+	payload := fmt.Sprintf(`{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":%q,"prompt_id":"p1","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"go test ./...","description":"Run tests"},"tool_response":{"stdout":%q,"stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},"tool_use_id":"toolu_1","duration_ms":1234}`,
+		dir, strings.Repeat("ok  \tgithub.com/example/pkg\t0.123s\n", 60))
+	hookRuns := runs * 4
+	m, err := measure(hookRuns, dir, bin, []string{"hook"}, []byte(payload))
+	if err != nil {
+		return fmt.Errorf("hook non-review: %w", err)
+	}
+	fmt.Printf("| hook, non-review Bash event | 10000 | %d | %s | %s |\n", hookRuns, ms(m.median), mb(m.peakKB))
+	if haveDecode {
+		d, err := measure(hookRuns, dir, decodeOnly, nil, []byte(payload))
+		if err != nil {
+			return fmt.Errorf("decode-only: %w", err)
+		}
+		fmt.Printf("| minimal Go program decoding the same stdin | – | %d | %s | %s |\n", hookRuns, ms(d.median), mb(d.peakKB))
+		fmt.Printf("| ratio hook / decode-only | | | %.2fx | |\n", float64(m.median)/float64(d.median))
+	}
+	review, err := os.ReadFile("internal/bench/testdata/review-5.md")
+	if err != nil {
+		return fmt.Errorf("read review: %w", err)
+	}
+	reviewPayload := fmt.Sprintf(`{"session_id":"s1","cwd":%q,"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"flowctl codex impl-review fn-12.3"},"tool_response":{"stdout":%q,"stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},"tool_use_id":"toolu_2"}`,
+		dir, string(review))
+	pitfalls := filepath.Join(dir, ".flow", "memory", "pitfalls.md")
+	orig, err := os.ReadFile(pitfalls)
+	if err != nil {
+		return err
+	}
+	restore := func() error { return os.WriteFile(pitfalls, orig, 0o644) }
+	c, err := measureWith(runs, dir, bin, []string{"hook"}, []byte(reviewPayload), restore)
+	if err != nil {
+		return fmt.Errorf("hook capture: %w", err)
+	}
+	after, _ := os.ReadFile(pitfalls)
+	added := bytes.Count(after, []byte("\n## ")) - bytes.Count(orig, []byte("\n## "))
+	fmt.Printf("| hook, capture of a 5-finding review (%d lessons written) | 10000 | %d | %s | %s |\n", added, runs, ms(c.median), mb(c.peakKB))
+	return restore()
+}
+
+type result struct {
+	median time.Duration
+	peakKB int64
+}
+
+func measure(runs int, dir, bin string, args []string, stdin []byte) (result, error) {
+	return measureWith(runs, dir, bin, args, stdin, nil)
+}
+
+// measureWith runs the command runs times (after one warm-up run), calling
+// before ahead of each run outside the timed part.
+func measureWith(runs int, dir, bin string, args []string, stdin []byte, before func() error) (result, error) {
+	var times []time.Duration
+	var peak int64
+	for i := 0; i <= runs; i++ {
+		if before != nil {
+			if err := before(); err != nil {
+				return result{}, err
+			}
+		}
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		cmd.Stdout = io.Discard
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if stdin != nil {
+			cmd.Stdin = bytes.NewReader(stdin)
+		}
+		cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+dir)
+		start := time.Now()
+		err := cmd.Run()
+		d := time.Since(start)
+		if err != nil {
+			return result{}, fmt.Errorf("%s %s: %v: %s", bin, strings.Join(args, " "), err, errb.String())
+		}
+		if i == 0 {
+			continue // warm-up: page cache, binary loading
+		}
+		times = append(times, d)
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > peak {
+			peak = ru.Maxrss
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	return result{median: times[len(times)/2], peakKB: peak}, nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func mb(kb int64) string { return fmt.Sprintf("%.1f MB", float64(kb)/1024) }
+
+func goVersion() string {
+	out, err := exec.Command("go", "env", "GOVERSION").Output()
+	if err != nil {
+		return "go ?"
+	}
+	return strings.TrimSpace(string(out)) + fmt.Sprintf(", %d CPUs", numCPU())
+}
+
+func numCPU() int {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return 0
+	}
+	return bytes.Count(b, []byte("processor\t:"))
+}
+
+// generate writes a project with n entries of realistic shape: 70%
+// pitfalls from reviews, 15% conventions, 15% decisions.
+func generate(dir string, n int) error {
+	mem := filepath.Join(dir, ".flow", "memory")
+	if err := os.MkdirAll(mem, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".flow", "config.json"), []byte(`{"memory":{"enabled":true}}`), 0o644); err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewSource(int64(n)))
+	files := map[mdstore.Kind]*strings.Builder{}
+	for _, k := range mdstore.Kinds {
+		b := &strings.Builder{}
+		b.WriteString(mdstore.Header(k))
+		files[k] = b
+	}
+	day := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i++ {
+		k := mdstore.Pitfall
+		switch r := rng.Intn(100); {
+		case r >= 85:
+			k = mdstore.Decision
+		case r >= 70:
+			k = mdstore.Convention
+		}
+		d := day.AddDate(0, 0, rng.Intn(600)).Format("2006-01-02")
+		task := fmt.Sprintf("fn-%d.%d", rng.Intn(400)+1, rng.Intn(9)+1)
+		e := mdstore.Entry{Kind: k, Date: d, Task: task, Tasks: []string{task}, Source: "impl-review", Category: pick(rng, categories)}
+		text := fmt.Sprintf("%s %s in %s when %s (case %d)", pick(rng, subjects), pick(rng, problems), pick(rng, places), pick(rng, conditions), i)
+		if k == mdstore.Pitfall {
+			e.Issue, e.Fix, e.Context = text, pick(rng, fixes)+" in "+pick(rng, places), fmt.Sprintf("%s:%d", pick(rng, places), rng.Intn(400)+1)
+		} else {
+			e.Body, e.Source = text, "manual"
+		}
+		if rng.Intn(5) == 0 {
+			e.Seen = 2 + rng.Intn(4)
+		}
+		e.Normalize()
+		files[k].WriteString("\n")
+		files[k].WriteString(mdstore.Render(&e))
+	}
+	for k, b := range files {
+		if err := os.WriteFile(filepath.Join(mem, k.File()), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func pick(rng *rand.Rand, list []string) string { return list[rng.Intn(len(list))] }
+
+var (
+	categories = []string{"framework", "convention", "api", "build", "edge-case", "security", "general"}
+	subjects   = []string{"the webhookDelivery worker", "http.Client without timeout", "useEffect cleanup", "sqlc generated query",
+		"goroutine per request", "context.WithTimeout", "React Query cache key", "JWT refresh handler", "the migration runner",
+		"pytest fixture scope", "S3 multipart upload", "the rate limiter", "GraphQL resolver", "Dockerfile build stage",
+		"the retry loop", "CSV import parser", "OAuth callback", "feature flag client", "cron scheduler", "i18n message loader"}
+	problems = []string{"leaks connections", "ignores the deadline", "retries without backoff", "swallows the error",
+		"races on shared state", "breaks on empty input", "double-encodes the payload", "logs the bearer token",
+		"blocks the event loop", "skips validation", "caches stale results", "panics on nil map", "drops the last batch"}
+	places = []string{"internal/webhook/sender.go", "src/hooks/useData.ts", "api/handlers/auth.py", "pkg/db/queries.sql",
+		"cmd/server/main.go", "web/app/routes.tsx", "scripts/migrate.sh", "services/billing/invoice.go", "Makefile", ".github/workflows/ci.yml"}
+	conditions = []string{"the upstream returns 429", "the request is cancelled", "the list is empty", "two workers start at once",
+		"the token expires mid-request", "the file has a BOM", "running under -race", "the cache is cold", "the user has no locale"}
+	fixes = []string{"wrap it with context.WithTimeout", "use exponential backoff with jitter", "return the wrapped error",
+		"guard the map with a mutex", "validate before the write", "redact the header before logging", "flush the final batch",
+		"set http.Client.Timeout", "use errgroup with a bounded limit", "add the cache key per tenant"}
+)
