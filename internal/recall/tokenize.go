@@ -35,14 +35,15 @@ const (
 // useEffect, max_retries, internal/mdstore/entry.go or http.Client yields
 // its parts (use, effect) and, when it has several parts, the parts run
 // together (useeffect), so the same name matches across camelCase,
-// snake_case, kebab-case and prose spelling. Stop words are dropped as
-// parts but kept inside the joined form.
+// snake_case, kebab-case and prose spelling. Stop words are left to the
+// query parser (see collector).
 //
 // A tokenizer is reused across calls and is not safe for concurrent use.
 type tokenizer struct {
 	whole []byte // all parts of the current chunk, lower-cased and joined
 	ends  []int  // where each part ends in whole
 	runes []int  // rune count of each part
+	n     int    // runes in the part being read
 }
 
 // class of an ASCII byte for the scanner.
@@ -86,112 +87,100 @@ func classOf(r rune) uint8 {
 	return clsSep
 }
 
-// scan feeds every token of s to out.
+// scan feeds every token of s to out. It makes one pass over the bytes,
+// with table lookups for ASCII, since it runs over every field of every
+// entry on each query.
 func (z *tokenizer) scan(s string, out sink) {
-	i := 0
-	for i < len(s) {
-		// Find the next chunk: a run of letters, digits and joiners.
-		for i < len(s) {
-			r, n := decode(s, i)
-			if c := classOf(r); c != clsSep && c != clsJoin {
-				break
-			}
-			i += n
-		}
-		start := i
-		end := i
-		for i < len(s) {
-			r, n := decode(s, i)
-			c := classOf(r)
-			if c == clsSep {
-				break
-			}
-			i += n
-			if c != clsJoin {
-				end = i // trailing joiners ("end.", "fn-1:") are not part of it
-			}
-		}
-		if end > start {
-			z.chunk(s[start:end], out)
-		}
-	}
-}
-
-func decode(s string, i int) (rune, int) {
-	if c := s[i]; c < utf8.RuneSelf {
-		return rune(c), 1
-	}
-	return utf8.DecodeRuneInString(s[i:])
-}
-
-// chunk splits one identifier-like run into parts at joiners and case
-// changes (fooBar, HTTPServer → http server). Letters and digits stay
-// together (utf8, sha256, v2) since splitting them only adds noise.
-func (z *tokenizer) chunk(c string, out sink) {
-	z.whole, z.ends, z.runes = z.whole[:0], z.ends[:0], z.runes[:0]
-	n := 0 // runes in the current part
-	cut := func() {
-		if n > 0 {
-			z.ends = append(z.ends, len(z.whole))
-			z.runes = append(z.runes, n)
-			n = 0
-		}
-	}
+	z.reset()
 	prev := uint8(clsSep)
-	for i := 0; i < len(c); {
-		r, size := decode(c, i)
-		cls := classOf(r)
+	for i := 0; i < len(s); {
+		c := s[i]
+		r, n := rune(c), 1
+		var cls uint8
+		if c < utf8.RuneSelf {
+			cls = asciiClass[c]
+		} else {
+			r, n = utf8.DecodeRuneInString(s[i:])
+			cls = classOf(r)
+		}
 		switch cls {
+		case clsSep:
+			z.flush(out)
 		case clsJoin:
-			cut()
+			z.cut()
 		case clsUpper:
 			if prev == clsLower {
-				cut() // fooBar
-			} else if prev == clsUpper && i+size < len(c) {
-				// HTTPServer: the S starts a new part when a lower-case
-				// letter follows it.
-				if nr, _ := decode(c, i+size); classOf(nr) == clsLower {
-					cut()
-				}
+				z.cut() // fooBar
+			} else if prev == clsUpper && i+n < len(s) && nextIsLower(s[i+n:]) {
+				z.cut() // HTTPServer: the S starts the next part
 			}
-		}
-		if cls != clsJoin {
-			z.whole = appendLower(z.whole, r)
-			n++
+			if c < utf8.RuneSelf {
+				z.whole = append(z.whole, c+('a'-'A'))
+			} else {
+				z.whole = utf8.AppendRune(z.whole, unicode.ToLower(r))
+			}
+			z.n++
+		default:
+			if c < utf8.RuneSelf {
+				z.whole = append(z.whole, c)
+			} else {
+				z.whole = utf8.AppendRune(z.whole, unicode.ToLower(r)) // titlecase letters
+			}
+			z.n++
 		}
 		prev = cls
-		i += size
+		i += n
 	}
-	cut()
-	if len(z.ends) == 1 {
+	z.flush(out)
+}
+
+func nextIsLower(s string) bool {
+	if c := s[0]; c < utf8.RuneSelf {
+		return asciiClass[c] == clsLower
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return classOf(r) == clsLower
+}
+
+func (z *tokenizer) reset() {
+	z.whole, z.ends, z.runes, z.n = z.whole[:0], z.ends[:0], z.runes[:0], 0
+}
+
+// cut ends the current part, if any.
+func (z *tokenizer) cut() {
+	if z.n > 0 {
+		z.ends = append(z.ends, len(z.whole))
+		z.runes = append(z.runes, z.n)
+		z.n = 0
+	}
+}
+
+// flush emits the chunk gathered so far: a chunk of one part as a word; a
+// chunk of several as its joined form, then the parts. The joined form
+// goes out even when long: it marks the chunk's start for sinks that group
+// parts, and long paths are still names.
+func (z *tokenizer) flush(out sink) {
+	z.cut()
+	switch len(z.ends) {
+	case 0:
+	case 1:
 		emit(z.whole, z.runes[0], tokWord, out)
-		return
+	default:
+		out.token(z.whole, tokWhole)
+		start := 0
+		for i, end := range z.ends {
+			emit(z.whole[start:end], z.runes[i], tokPart, out)
+			start = end
+		}
 	}
-	// The joined form goes out even when long: it marks the chunk's start
-	// for sinks that group parts, and long paths are still names.
-	out.token(z.whole, tokWhole)
-	start := 0
-	for i, end := range z.ends {
-		emit(z.whole[start:end], z.runes[i], tokPart, out)
-		start = end
-	}
+	z.reset()
 }
 
 func emit(p []byte, runes int, kind tokenKind, out sink) {
-	if runes < minTokenRunes || len(p) > maxTokenBytes || isStopWord(p) {
+	if runes < minTokenRunes || len(p) > maxTokenBytes {
 		return
 	}
 	out.token(p, kind)
-}
-
-func appendLower(b []byte, r rune) []byte {
-	if r < utf8.RuneSelf {
-		if 'A' <= r && r <= 'Z' {
-			r += 'a' - 'A'
-		}
-		return append(b, byte(r))
-	}
-	return utf8.AppendRune(b, unicode.ToLower(r))
 }
 
 // Tokens returns the tokens of s in order, as the ranker sees them before
@@ -215,7 +204,12 @@ type collected struct {
 
 type collector struct{ toks []collected }
 
+// token keeps every token but stop words. Only queries need them dropped:
+// a document's stop words can never match a query term.
 func (c *collector) token(t []byte, kind tokenKind) {
+	if kind != tokWhole && isStopWord(t) {
+		return
+	}
 	c.toks = append(c.toks, collected{string(t), kind})
 }
 
