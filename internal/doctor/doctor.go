@@ -285,7 +285,7 @@ func (d *doctor) settingsFiles() []settingsFile {
 
 func (d *doctor) checkHooks() {
 	d.hooks = map[string][]string{}
-	var broken, partial, found []string
+	var broken, partial, found, disabled []string
 	for _, f := range d.settingsFiles() {
 		src, err := os.ReadFile(f.path)
 		if err != nil {
@@ -305,6 +305,9 @@ func (d *doctor) checkHooks() {
 		}
 		if f.scope != install.Codex && pluginEnabled(src) {
 			d.plugin = true
+		}
+		if f.scope != install.Codex && hooksDisabled(src) {
+			disabled = append(disabled, d.rel(f.path))
 		}
 		if len(inst) == 0 {
 			continue
@@ -344,6 +347,9 @@ func (d *doctor) checkHooks() {
 	case len(broken) > 0:
 		d.add("hooks", Fail, strings.Join(broken, "; ")+" — Claude Code cannot read this file either",
 			"fix the JSON by hand at the place named, then: flowmem install")
+	case len(disabled) > 0:
+		d.add("hooks", Fail, "disableAllHooks is true in "+strings.Join(disabled, ", ")+": Claude Code runs no hooks at all",
+			`remove "disableAllHooks" from that file (or set it to false)`)
 	case claudePlaces == 0:
 		d.add("hooks", Fail, "no flowmem hook in .claude/settings.json, .claude/settings.local.json or ~/.claude/settings.json, and the flowmem plugin is not enabled: reviews are not captured",
 			"flowmem install (or --local / --user)")
@@ -356,6 +362,14 @@ func (d *doctor) checkHooks() {
 	default:
 		d.add("hooks", OK, strings.Join(found, "; "), "")
 	}
+}
+
+// hooksDisabled reports whether a settings file turns every hook off.
+func hooksDisabled(src []byte) bool {
+	var s struct {
+		DisableAllHooks bool `json:"disableAllHooks"`
+	}
+	return json.Unmarshal(src, &s) == nil && s.DisableAllHooks
 }
 
 // pluginEnabled reports whether a settings file enables a plugin named

@@ -165,6 +165,13 @@ func TestDoctor(t *testing.T) {
 			check: "hooks", status: Fail, detail: "settings.local.json:1:2: invalid JSON",
 		},
 		{
+			name: "all hooks disabled",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(o.Home, ".claude", "settings.json"), `{"disableAllHooks": true}`)
+			},
+			check: "hooks", status: Fail, detail: "disableAllHooks is true in ~/.claude/settings.json",
+		},
+		{
 			name: "only PostToolUse",
 			change: func(t *testing.T, o *Options, proj string) {
 				write(t, filepath.Join(proj, ".claude", "settings.json"),

@@ -1,6 +1,7 @@
 package jsonedit
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -163,6 +164,18 @@ func TestAppendAndRemoveFirst(t *testing.T) {
 	}
 }
 
+func TestBOM(t *testing.T) {
+	src := "\xef\xbb\xbf{\n  \"a\": 1\n}\n"
+	d, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := d.AddMember(d.Root, "b", 2)
+	if want := "\xef\xbb\xbf{\n  \"a\": 1,\n  \"b\": 2\n}\n"; string(out) != want {
+		t.Errorf("AddMember with BOM = %q", out)
+	}
+}
+
 func TestRender(t *testing.T) {
 	got := string(Render(Obj{{"hooks", Obj{}}, {"a", []any{}}}, "  "))
 	if want := "{\n  \"hooks\": {},\n  \"a\": []\n}\n"; got != want {
@@ -181,11 +194,15 @@ func FuzzEdit(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		d, err := Parse(src)
-		if valid := json.Valid(src); (err == nil) != valid {
+		if valid := json.Valid(bytes.TrimPrefix(src, bom)); (err == nil) != valid {
 			t.Fatalf("Parse error = %v, json.Valid = %v for %q", err, valid, src)
 		}
 		if err != nil || d.Root.Kind != Object {
 			return
+		}
+		src = bytes.TrimPrefix(src, bom)
+		if d, err = Parse(src); err != nil {
+			t.Fatal(err)
 		}
 		var before map[string]any
 		if json.Unmarshal(src, &before) != nil {

@@ -89,13 +89,19 @@ type Doc struct {
 	Colon   string // what separates a key from its value, e.g. ": "
 }
 
+var bom = []byte("\xef\xbb\xbf")
+
 // maxDepth bounds nesting so hostile input cannot exhaust the stack.
 const maxDepth = 1000
 
 // Parse parses src, which must hold exactly one JSON value (RFC 8259, no
-// comments, no trailing commas) surrounded by optional whitespace.
+// comments, no trailing commas) surrounded by optional whitespace, after an
+// optional UTF-8 byte order mark.
 func Parse(src []byte) (*Doc, error) {
 	p := &parser{src: src}
+	if bytes.HasPrefix(src, bom) {
+		p.pos = len(bom) // Windows editors write one; it stays where it is
+	}
 	p.skipSpace()
 	root, err := p.value(0)
 	if err != nil {
