@@ -133,7 +133,8 @@ var typoFixLex = lex(`fix the typo`, `correct the typo`, `fix the spelling`, `fi
 var oneOffLex = lex(`the ticket`, `ticket says`, `ticket asked`, `the task asked`, `task also asked`,
 	`the mockup`, `per the spec`, `spec document`, `not bumped`, `bump it`, `bump the version`, `task json`,
 	`task state`, `evidence is partially vacuous`, `evidence is vacuous`, `evidence is inconsistent`,
-	`fixture churn`, `must be reverted`, `milestone status`)
+	`fixture churn`, `must be reverted`, `milestone status`, `per the design`, `per design`,
+	`the design says`, `pricing sheet`, `pr description`, `issue reference`)
 
 // planLocLex matches locations that point into a plan rather than code.
 var planLocLex = lex(`\bepic`, `\btask`, `fn-`, `\br1`, `\br2`, `\br3`, `\br4`, `\br5`, `\br6`, `\br7`, `\br8`,

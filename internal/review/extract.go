@@ -208,8 +208,22 @@ func (x *extractor) paragraph(lines []string, inItem bool) {
 			x.lead = &leadIn{severity: sev}
 			return
 		}
+		lead := x.lead
 		x.lead = nil
-		if sev, _ := severityMarker(body); sev != "" && !x.sec.skip {
+		if x.sec.skip {
+			return
+		}
+		if sev, rest, ok := numberedTitle(body); ok {
+			x.flush()
+			x.prose(rest, sev)
+			return
+		}
+		if lead != nil && x.cur == nil {
+			// "**⚠️ Potential issue**" then the comment's paragraph.
+			x.prose(body, lead.severity)
+			return
+		}
+		if sev, _ := severityMarker(body); sev != "" {
 			// A paragraph that opens with "**[P1]** …" or "**Blocking —
 			// …**" is a finding even outside a list.
 			x.flush()
@@ -261,6 +275,9 @@ func (x *extractor) item(li *ast.ListItem, lead *leadIn) {
 	}
 	sev, _ := severityMarker(t)
 	marked := sev != ""
+	if s, rest, ok := numberedTitle(t); ok {
+		sev, t, marked = s, rest, true
+	}
 	switch {
 	case x.sec.skip:
 		return

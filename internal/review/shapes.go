@@ -92,7 +92,10 @@ var markerExcluded = map[string]bool{"error": true, "warning": true, "warn": tru
 // "**BLOCKER**: …". It returns the normalized severity and the text after
 // the marker.
 func severityMarker(t string) (sev, rest string) {
-	s := strings.TrimSpace(t)
+	// Emoji severities ("🔴 **Critical** — …") lead with symbols.
+	s := strings.TrimLeftFunc(t, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '*' || r == '[' || r == '(')
+	})
 	bold := strings.HasPrefix(s, "**")
 	if bold {
 		s = s[2:]
@@ -160,8 +163,13 @@ func severityMarker(t string) (sev, rest string) {
 
 var findingsWords = []string{
 	"issue", "finding", "problem", "concern", "blocker", "required change", "requested change",
-	"changes requested", "must fix", "should fix", "bugs", "defect", "risks", "regression",
+	"changes requested", "must fix", "should fix", "bugs", "defect", "risks", "regression", "comments",
 }
+
+// kindWords name a kind of review comment in bold-only title paragraphs
+// ("**⚠️ Potential issue**", "**🧹 Nitpick**", "**🛠️ Refactor
+// suggestion**") that precede the comment's own paragraph.
+var kindWords = []string{"issue", "bug", "problem", "concern", "suggestion", "nitpick", "refactor", "risk", "warning"}
 
 var skipWords = []string{
 	"summary", "positive", "strength", "what's good", "what works", "verified", "evidence", "command",
@@ -197,6 +205,24 @@ func classifyHeading(t string, level int) section {
 		}
 	}
 	return sec
+}
+
+var numberedTitleRe = regexp.MustCompile(`(?i)^\*\*\s*(finding|issue|problem|bug|blocker|concern|risk)\s*#?\s*\d+\s*[:.)—–-]`)
+
+// numberedTitle recognises a paragraph or item that opens with a numbered
+// bold title, "**Concern 1: the backfill runs in one transaction.** …",
+// and returns the severity its word implies ("Blocker" is critical) and the
+// text after the number.
+func numberedTitle(t string) (sev, rest string, ok bool) {
+	m := numberedTitleRe.FindStringSubmatchIndex(t)
+	if m == nil {
+		return "", "", false
+	}
+	word := strings.ToLower(t[m[2]:m[3]])
+	if word == "blocker" {
+		sev = SevCritical
+	}
+	return sev, strings.TrimSpace(t[m[1]:]), true
 }
 
 var numberedFindingRe = regexp.MustCompile(`(?i)^(?:finding|issue|problem|bug|blocker|concern)\s*#?\s*\d+[.:)]?$`)
@@ -260,6 +286,13 @@ func leadInParagraph(body string) (string, bool) {
 	for _, w := range findingsWords {
 		if strings.Contains(lower, w) {
 			announced = true
+		}
+	}
+	if strings.HasPrefix(body, "**") && strings.HasSuffix(body, "**") {
+		for _, w := range kindWords {
+			if strings.Contains(lower, w) {
+				announced = true
+			}
 		}
 	}
 	if !announced {
@@ -344,7 +377,12 @@ func init() {
 		configure enable disable install upgrade downgrade delegate thread propagate hoist memoize debounce
 		batch stream retry give let sync flush commit rollback roll wait signal poll test assert verify mock
 		stub scope tighten gate skip allow deny strip trim reorder order prefix align record derive lazily
-		generate decode rotate clear reset persist guarantee assign name spell delete`) {
+		generate decode rotate clear reset persist guarantee assign name spell delete release acquire
+		allow-list allowlist serve drain backfill map collapse copy introduce provide reuse share swap wire
+		expose hide inject bind attach detach unsubscribe subscribe disconnect connect dispose free accept
+		throttle paginate migrate port join precompute compute invalidate evict expire schedule queue
+		enqueue spawn clamp unquote format deserialize marshal unmarshal freeze clone protect preserve
+		restructure instantiate open shut hash salt sign verify limit unwrap propagate bubble`) {
 		imperativeVerbs[v] = true
 	}
 }

@@ -161,7 +161,7 @@ func isVerdictTitle(plain string) bool {
 // reviewer tag (SOL_VERDICT) but not by a lowercase identifier
 // (flowctl_verdict), which is how corpus and tool metadata spell it.
 func keyedVerdict(plain string) Verdict {
-	lower := strings.ToLower(plain)
+	lower := asciiLower(plain)
 	found := None
 	for off := 0; ; {
 		i := strings.Index(lower[off:], "verdict")
@@ -262,3 +262,16 @@ func containsFold(s, sub string) bool {
 
 func isASCIILetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 func isDigit(c byte) bool       { return c >= '0' && c <= '9' }
+
+// asciiLower lowercases ASCII letters only, so byte offsets found in the
+// result are valid in the input (strings.ToLower may change the length of
+// invalid UTF-8 or of some runes).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

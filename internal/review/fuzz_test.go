@@ -1,0 +1,44 @@
+package review
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzExtract feeds arbitrary text through the whole pipeline: nothing may
+// panic, and every field must stay one bounded line of valid UTF-8, because
+// a store writes each field as one markdown line.
+func FuzzExtract(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "review", "*", "*.md"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	for _, s := range []string{
+		"", "**", "- **Severity**:", "**Severity: **", "<findings>[{}]</findings>", "<findings>[{\"problem\":\"\\u2028x\"}]</findings>",
+		"## FINDING 1 — BLOCKER —", "| Finding |\n|---|\n| x |", "**Problem:** a\u2028b\r\nc", "1. **[P1]**",
+		"<verdict>NEEDS_WORK</verdict>\n- x", "- **Blocking — .**", "Fix: Fix: Fix:",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		a := Analyze(text)
+		if len(a.Decisions) != len(a.Findings) {
+			t.Fatalf("%d decisions for %d findings", len(a.Decisions), len(a.Findings))
+		}
+		for i, fd := range a.Findings {
+			checkFinding(t, fd)
+			if a.Decisions[i].Reason == "" || a.Decisions[i].Category == "" {
+				t.Fatalf("decision without reason or category: %+v", a.Decisions[i])
+			}
+		}
+		if err := Explain(io.Discard, text); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
