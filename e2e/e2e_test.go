@@ -40,6 +40,9 @@ func reviewProject(t *testing.T, enable bool, exitCode int) *project {
 	p := newProject(t)
 	if enable {
 		p.flowmem("init", "--enable", "--install")
+		if out, err := p.flowmemErr("doctor"); err != nil {
+			t.Fatalf("flowmem doctor after init --enable --install: %v\n%s", err, out)
+		}
 	} else {
 		p.flowmem("init", "--install")
 	}
