@@ -184,12 +184,12 @@ func Run(opts Options) (Result, error) {
 		return res, nil
 	}
 	if res.Settings.Changed() {
-		if err := atomicfile.Write(paths.Settings, after, 0o644); err != nil {
+		if err := writeFile(paths.Settings, after); err != nil {
 			return res, fmt.Errorf("write %s: %w", paths.Settings, err)
 		}
 	}
 	if res.Scout != nil && res.Scout.Changed() {
-		if err := atomicfile.Write(paths.Scout, scoutAfter, 0o644); err != nil {
+		if err := writeFile(paths.Scout, scoutAfter); err != nil {
 			return res, fmt.Errorf("write %s: %w", paths.Scout, err)
 		}
 	}
@@ -252,7 +252,7 @@ func Uninstall(opts Options) (Result, error) {
 			return res, fmt.Errorf("remove %s: %w", paths.Settings, err)
 		}
 	case res.Settings.Changed():
-		if err := atomicfile.Write(paths.Settings, after, 0o644); err != nil {
+		if err := writeFile(paths.Settings, after); err != nil {
 			return res, fmt.Errorf("write %s: %w", paths.Settings, err)
 		}
 	}
@@ -356,6 +356,15 @@ func planScoutRemoval(path string, force bool) (Change, error) {
 		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to remove it"
 	}
 	return c, nil
+}
+
+// writeFile replaces path atomically. A symlink (settings kept in a dotfiles
+// repository) is followed and its target replaced, so the link survives.
+func writeFile(path string, data []byte) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	return atomicfile.Write(path, data, 0o644)
 }
 
 // readFile returns the file's bytes and whether it exists.

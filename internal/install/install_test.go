@@ -155,6 +155,32 @@ func TestRunRefusesInvalidJSON(t *testing.T) {
 	}
 }
 
+func TestSymlinkedSettingsStayLinked(t *testing.T) {
+	dir := t.TempDir()
+	dotfiles := filepath.Join(dir, "dotfiles", "settings.json")
+	link := filepath.Join(dir, ".claude", "settings.json")
+	for _, d := range []string{filepath.Dir(dotfiles), filepath.Dir(link)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(dotfiles, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dotfiles, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if _, err := Run(opts(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("settings symlink replaced by a file (%v)", err)
+	}
+	if !strings.Contains(string(read(t, dotfiles)), testCmd) {
+		t.Error("the link's target did not get the hook")
+	}
+}
+
 func TestDryRun(t *testing.T) {
 	dir := t.TempDir()
 	o := opts(dir)
