@@ -223,7 +223,9 @@ func Uninstall(opts Options) (Result, error) {
 	if err != nil {
 		return res, withPath(err, paths.Settings)
 	}
-	removeFile := exists && !bytes.Equal(before, after) && isEmptyObject(after)
+	// A file left holding only "{}" was most likely created by install: it
+	// goes. A symlinked one stays, since its target belongs to someone else.
+	removeFile := exists && !bytes.Equal(before, after) && isEmptyObject(after) && !isSymlink(paths.Settings)
 	switch {
 	case !exists:
 		res.Settings = Change{Path: paths.Settings, Action: "absent"}
@@ -365,6 +367,11 @@ func writeFile(path string, data []byte) error {
 		path = target
 	}
 	return atomicfile.Write(path, data, 0o644)
+}
+
+func isSymlink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }
 
 // readFile returns the file's bytes and whether it exists.

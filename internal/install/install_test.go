@@ -179,6 +179,12 @@ func TestSymlinkedSettingsStayLinked(t *testing.T) {
 	if !strings.Contains(string(read(t, dotfiles)), testCmd) {
 		t.Error("the link's target did not get the hook")
 	}
+	if _, err := Uninstall(opts(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 || string(read(t, dotfiles)) != "{}\n" {
+		t.Errorf("uninstall through a symlink: %v, target %q", err, read(t, dotfiles))
+	}
 }
 
 func TestDryRun(t *testing.T) {
