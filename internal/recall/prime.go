@@ -7,15 +7,6 @@ import (
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
-const (
-	// primePool is how many ranked hits Prime considers per line it may
-	// print, so confirmed lessons a little further down can move up.
-	primePool = 4
-	// primeFloor keeps confirmed-first from promoting a lesson that only
-	// grazes the task: it must score within this fraction of the best.
-	primeFloor = 0.25
-)
-
 // Confirmed reports whether a lesson has been borne out: seen in more than
 // one review, or written down by a person.
 func Confirmed(e *mdstore.Entry) bool {
@@ -23,10 +14,14 @@ func Confirmed(e *mdstore.Entry) bool {
 }
 
 // Prime returns the prompt-ready block of the lessons that matter most for
-// task, confirmed lessons first, within opt.MaxChars (PrimeMaxChars by
-// default, never above PrimeHardCap). With no task words it lists the top
-// confirmed lessons by recurrence and recency. It returns "" when nothing
-// qualifies, so callers can skip the block entirely.
+// task within opt.MaxChars (PrimeMaxChars by default, never above
+// PrimeHardCap). It takes the lessons Rank would return and puts the
+// confirmed ones first, so that they are the ones kept when the budget
+// runs out; it does not reach further down the ranking for them, since
+// scores say too little to tell a lesson that grazes the task from one
+// that fits. With no task words it lists the top confirmed lessons by
+// recurrence and recency. It returns "" when nothing qualifies, so callers
+// can leave the block out.
 func Prime(entries []mdstore.Entry, task string, opt Options) string {
 	limit := limitOf(opt)
 	max := opt.MaxChars
@@ -38,17 +33,7 @@ func Prime(entries []mdstore.Entry, task string, opt Options) string {
 	}
 	var hits []Hit
 	if q := parseQuery(task); len(q.terms) > 0 {
-		hits = rank(entries, q, opt, limit*primePool)
-		if len(hits) > 0 {
-			floor := hits[0].Score * primeFloor
-			kept := hits[:0]
-			for _, h := range hits {
-				if h.Score >= floor {
-					kept = append(kept, h)
-				}
-			}
-			hits = kept
-		}
+		hits = rank(entries, q, opt, limit)
 		sort.SliceStable(hits, func(i, j int) bool {
 			return Confirmed(&hits[i].Entry) && !Confirmed(&hits[j].Entry)
 		})

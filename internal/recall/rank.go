@@ -107,15 +107,13 @@ func parseQuery(s string) *query {
 	var c collector
 	var z tokenizer
 	z.scan(s, &c)
-	group := int32(-1)
+	group, open := int32(-1), false
 	for i, tok := range c.toks {
-		// A new group starts with each chunk; parts follow their joined form.
+		// A new group starts with each chunk; parts follow their joined
+		// form. It is opened at its first new stem, so a repeated word
+		// adds nothing.
 		if tok.kind != tokPart || i == 0 || c.toks[i-1].kind == tokWord {
-			if len(q.groupWhole) == maxQueryGroups {
-				break
-			}
-			group = int32(len(q.groupWhole))
-			q.groupWhole = append(q.groupWhole, -1)
+			open = false
 		}
 		st := stemOf(tok.text)
 		if t, ok := q.index[st]; ok {
@@ -124,6 +122,13 @@ func parseQuery(s string) *query {
 		}
 		if len(q.terms) >= maxQueryTerms {
 			break
+		}
+		if !open {
+			if len(q.groupWhole) == maxQueryGroups {
+				break
+			}
+			group, open = int32(len(q.groupWhole)), true
+			q.groupWhole = append(q.groupWhole, -1)
 		}
 		slot := int32(len(q.slotGroup))
 		q.slotGroup = append(q.slotGroup, group)
@@ -178,14 +183,19 @@ type termCount struct {
 	n    [nFields]uint16
 }
 
+// mayMatch is the prefilter: false when tok cannot stem to any term.
+func (q *query) mayMatch(tok []byte) bool {
+	k := uint(tok[0])<<8 | uint(tok[1])
+	return q.prefix[k>>6]&(1<<(k&63)) != 0
+}
+
 func (m *matcher) token(b []byte, kind tokenKind) {
 	if kind != tokPart {
 		m.skip = false
 	} else if m.skip {
 		return
 	}
-	k := uint(b[0])<<8 | uint(b[1])
-	if m.q.prefix[k>>6]&(1<<(k&63)) == 0 {
+	if !m.q.mayMatch(b) {
 		return
 	}
 	t, ok := m.memo[string(b)]
