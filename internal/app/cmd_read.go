@@ -75,7 +75,7 @@ Examples:
 					last = en.Kind
 				}
 				b.WriteByte('\n')
-				b.WriteString(display(en))
+				display(&b, en)
 			}
 			if len(active) == 0 {
 				e.say("no entries in memory yet")
@@ -88,28 +88,36 @@ Examples:
 
 // display is an entry as people read it: the heading and fields, without
 // the hidden metadata line, plus a note of how often it was seen.
-func display(en *mdstore.Entry) string {
+func display(b *strings.Builder, en *mdstore.Entry) {
 	if en.Legacy {
-		return strings.TrimRight(fmt.Sprintf("## %s %s [%s]\n%s", en.Date, en.Task, orKind(en), en.Body), "\n") + "\n"
+		fmt.Fprintf(b, "## %s %s [%s]\n%s\n", en.Date, en.Task, orKind(en), strings.TrimRight(en.Body, "\n"))
+		return
 	}
-	c := *en
-	c.Normalize()
-	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimRight(mdstore.Render(&c), "\n"), "\n") {
-		if strings.HasPrefix(l, "<!-- flowmem:") {
-			if en.Seen > 1 {
-				where := ""
-				if len(en.Tasks) > 0 {
-					where = ", in " + strings.Join(en.Tasks, ", ")
-				}
-				fmt.Fprintf(&b, "_seen %dx, last %s%s_\n", en.Seen, en.LastSeen, where)
-			}
-			continue
+	b.WriteString("## ")
+	b.WriteString(en.Date)
+	b.WriteByte(' ')
+	b.WriteString(en.Task)
+	if en.Source != "" && en.Source != en.Task {
+		b.WriteByte(' ')
+		b.WriteString(en.Source)
+	}
+	fmt.Fprintf(b, " [%s]\n", orKind(en))
+	if en.Seen > 1 {
+		where := ""
+		if len(en.Tasks) > 0 {
+			where = ", in " + strings.Join(en.Tasks, ", ")
 		}
-		b.WriteString(l)
+		fmt.Fprintf(b, "_seen %dx, last %s%s_\n", en.Seen, en.LastSeen, where)
+	}
+	for _, f := range [...]struct{ label, val string }{{"Issue", en.Issue}, {"Fix", en.Fix}, {"Context", en.Context}} {
+		if f.val != "" {
+			fmt.Fprintf(b, "**%s**: %s\n", f.label, f.val)
+		}
+	}
+	if en.Body != "" {
+		b.WriteString(en.Body)
 		b.WriteByte('\n')
 	}
-	return b.String()
 }
 
 func orKind(en *mdstore.Entry) string {

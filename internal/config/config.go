@@ -78,9 +78,12 @@ func decodeObject(b []byte) (map[string]any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	end := dec.InputOffset()
+	end := int(dec.InputOffset())
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, &offsetError{end + 1, errors.New("unexpected data after the top-level object")}
+		for end < len(b) && (b[end] == ' ' || b[end] == '\t' || b[end] == '\n' || b[end] == '\r') {
+			end++
+		}
+		return nil, &offsetError{int64(end) + 1, errors.New("unexpected data after the top-level object")}
 	}
 	m, ok := v.(map[string]any)
 	if !ok {

@@ -100,3 +100,20 @@ func FuzzHeadings(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPrefilter: the prefilter never rejects a line the expression matches.
+func FuzzPrefilter(f *testing.F) {
+	f.Add("goroutine|deadline", "a Goroutine leak")
+	f.Add("web(hook)+s?", "WEBHOOKS here")
+	f.Add("k+", "\u212a")
+	f.Add("(ab|cd)e", "xCDE")
+	f.Fuzz(func(t *testing.T, pattern, line string) {
+		re, err := regexp.Compile("(?i)" + pattern)
+		if err != nil {
+			return
+		}
+		if re.MatchString(line) && !newPrefilter(re).maybe(line) {
+			t.Fatalf("prefilter rejected a matching line: %q ~ %q", pattern, line)
+		}
+	})
+}

@@ -262,6 +262,7 @@ func (s *Store) Search(re *regexp.Regexp, kinds ...Kind) ([]Hit, error) {
 	if len(kinds) == 0 {
 		kinds = Kinds
 	}
+	pf := newPrefilter(re)
 	var hits []Hit
 	for _, k := range kinds {
 		d, err := s.ReadDoc(k)
@@ -269,13 +270,12 @@ func (s *Store) Search(re *regexp.Regexp, kinds ...Kind) ([]Hit, error) {
 			return nil, err
 		}
 		for i, sp := range d.spans {
-			seg := d.Raw[sp.start:sp.end]
-			if !re.Match(seg) {
-				continue
-			}
-			for n, line := range strings.Split(string(seg), "\n") {
+			rest := string(d.Raw[sp.start:sp.end])
+			for n := 0; rest != ""; n++ {
+				var line string
+				line, rest, _ = strings.Cut(rest, "\n")
 				line = strings.TrimRight(line, "\r")
-				if re.MatchString(line) {
+				if pf.maybe(line) && re.MatchString(line) {
 					hits = append(hits, Hit{File: s.Path(k), Line: d.Entries[i].Line + n, ID: d.Entries[i].ID,
 						Type: k, Text: strings.ToValidUTF8(line, "\uFFFD"), Entry: &d.Entries[i]})
 				}

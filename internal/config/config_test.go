@@ -1,0 +1,187 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseValue(t *testing.T) {
+	tests := []struct {
+		in   string
+		want any
+	}{
+		{"true", true},
+		{"false", false},
+		{"null", nil},
+		{"42", json.Number("42")},
+		{"-7", json.Number("-7")},
+		{"0.25", json.Number("0.25")},
+		{"1e3", json.Number("1e3")},
+		{"NaN", "NaN"},
+		{"Inf", "Inf"},
+		{"hello", "hello"},
+		{"True", "True"},
+		{`"quoted"`, "quoted"},
+		{`["a","b"]`, []any{"a", "b"}},
+		{`{"k":1}`, map[string]any{"k": json.Number("1")}},
+		{`[broken`, "[broken"},
+		{"", ""},
+		{"0x10", "0x10"},
+	}
+	for _, tt := range tests {
+		if got := ParseValue(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("ParseValue(%q) = %#v, want %#v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func write(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name, body string
+		line, col  int
+		msg        string
+	}{
+		{"unquoted key", "{\n  \"memory\": {\n    enabled: true\n  }\n}\n", 3, 5, "invalid character"},
+		{"truncated", "{\"memory\":", 1, 10, "unexpected end"},
+		{"trailing comma", "{\"a\": 1,}\n", 1, 9, "invalid character"},
+		{"not an object", "[1, 2]\n", 1, 1, "must be a JSON object"},
+		{"two values", "{}\n{}\n", 2, 1, "unexpected data"},
+		{"wrong type", "{\"memory\": {\"enabled\": \"yes\"}}", 1, 13, "memory.enabled must be true or false"},
+		{"wrong list", "{\"capture\": {\"review_patterns\": [1]}}", 1, 14, "must be a list of strings"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := write(t, tt.body)
+			_, err := Load(path)
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("got %v, want a ParseError", err)
+			}
+			if pe.Line != tt.line || pe.Col != tt.col || !strings.Contains(pe.Error(), tt.msg) || pe.Path != path {
+				t.Errorf("got %s:%d:%d %q, want line %d col %d containing %q", pe.Path, pe.Line, pe.Col, pe.Error(), tt.line, tt.col, tt.msg)
+			}
+		})
+	}
+}
+
+func TestDefaultsAndGet(t *testing.T) {
+	c, err := Load(filepath.Join(t.TempDir(), "missing.json"))
+	if err != nil || c.Exists {
+		t.Fatalf("missing file: %v exists=%v", err, c.Exists)
+	}
+	if c.Bool("memory.enabled") || c.Int("recall.limit") != 10 || c.String("capture.min_severity") != "major" || len(c.Strings("capture.review_patterns")) == 0 {
+		t.Error("defaults not applied")
+	}
+	if _, _, err := c.Get("no.such"); !errors.Is(err, ErrUnknownKey) {
+		t.Errorf("unknown key: %v", err)
+	}
+	c, err = Load(write(t, `{"memory":{"enabled":true},"recall":{"limit":3},"x":{"y":"z"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Bool("memory.enabled") || c.Int("recall.limit") != 3 {
+		t.Error("file values not read")
+	}
+	if v, src, err := c.Get("x.y"); v != "z" || src != "file" || err != nil {
+		t.Errorf("x.y = %v %s %v", v, src, err)
+	}
+	var keys []string
+	for _, s := range c.List() {
+		keys = append(keys, s.Key+"="+s.Source)
+	}
+	want := []string{"capture.agent_types=default", "capture.min_severity=default", "capture.review_patterns=default",
+		"memory.enabled=file", "recall.limit=file", "recall.max_chars=default", "x.y=file"}
+	if !reflect.DeepEqual(keys, want) {
+		t.Errorf("List = %v\nwant %v", keys, want)
+	}
+}
+
+func TestSetSave(t *testing.T) {
+	path := write(t, `{"memory":{"enabled":false},"other":{"kept":[1,2]}}`)
+	c, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		key     string
+		val     any
+		wantErr string
+	}{
+		{"memory.enabled", true, ""},
+		{"a.b.c", json.Number("1"), ""},
+		{"memory.enabled", "yes", "must be true or false"},
+		{"recall.limit", json.Number("1.5"), "must be an integer"},
+		{"other.kept.x", true, "not an object"},
+		{"bad..key", true, "empty segment"},
+	}
+	for _, tt := range tests {
+		err := c.Set(tt.key, tt.val)
+		if (err == nil) != (tt.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("Set(%s, %v) = %v, want error %q", tt.key, tt.val, err, tt.wantErr)
+		}
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c2.Bool("memory.enabled") {
+		t.Error("saved value lost")
+	}
+	if v, _, _ := c2.Get("a.b.c"); v != json.Number("1") {
+		t.Errorf("a.b.c = %#v", v)
+	}
+	if v, _, _ := c2.Get("other.kept"); !reflect.DeepEqual(v, []any{json.Number("1"), json.Number("2")}) {
+		t.Errorf("unrelated key changed: %#v", v)
+	}
+}
+
+// FuzzLoad: no config text panics Load, and anything it accepts survives a
+// save and reload unchanged.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte(`{"memory":{"enabled":true}}`))
+	f.Add([]byte("{\n  bad\n}"))
+	f.Add([]byte(`{"recall":{"limit":1e400}}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "config.json")
+		if err := os.WriteFile(path, body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(path)
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1 {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		before := c.List()
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+		c2, err := Load(path)
+		if err != nil {
+			t.Fatalf("reload of saved config: %v", err)
+		}
+		if !reflect.DeepEqual(before, c2.List()) {
+			t.Fatalf("save changed settings")
+		}
+	})
+}

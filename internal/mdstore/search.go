@@ -1,0 +1,120 @@
+package mdstore
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"unicode/utf8"
+)
+
+// prefilter is a cheap, conservative test run before the regular
+// expression: every line the expression can match contains one of the
+// literals (ASCII case folded). Go's regexp engines are slow on many short
+// inputs; most lines of a large memory fail this test without ever running
+// the expression.
+type prefilter struct{ lits []string }
+
+// newPrefilter derives the literals every match must contain, or returns
+// nil when there is no such set (then every line is tried).
+func newPrefilter(re *regexp.Regexp) *prefilter {
+	t, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	lits := required(t.Simplify())
+	if len(lits) == 0 {
+		return nil
+	}
+	for i, l := range lits {
+		if l == "" {
+			return nil
+		}
+		for j := 0; j < len(l); j++ {
+			if l[j] >= utf8.RuneSelf {
+				// Non-ASCII case folding is beyond the ASCII fold below.
+				return nil
+			}
+		}
+		lits[i] = asciiLower(l)
+	}
+	return &prefilter{lits}
+}
+
+// required returns a set of strings one of which appears in every match of
+// t, or nil when it cannot tell.
+func required(t *syntax.Regexp) []string {
+	switch t.Op {
+	case syntax.OpLiteral:
+		return []string{string(t.Rune)}
+	case syntax.OpCapture, syntax.OpPlus:
+		return required(t.Sub[0])
+	case syntax.OpRepeat:
+		if t.Min >= 1 {
+			return required(t.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best []string
+		for _, s := range t.Sub {
+			if r := required(s); r != nil && (best == nil || shortest(r) > shortest(best)) {
+				best = r
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var all []string
+		for _, s := range t.Sub {
+			r := required(s)
+			if r == nil {
+				return nil
+			}
+			all = append(all, r...)
+		}
+		return all
+	}
+	return nil
+}
+
+func shortest(set []string) int {
+	n := -1
+	for _, s := range set {
+		if n < 0 || len(s) < n {
+			n = len(s)
+		}
+	}
+	return n
+}
+
+// maybe reports whether line could match: it holds a literal, or it has
+// non-ASCII text whose case folding the literal test does not cover.
+func (p *prefilter) maybe(line string) bool {
+	if p == nil {
+		return true
+	}
+	low := asciiLower(line)
+	for _, l := range p.lits {
+		if strings.Contains(low, l) {
+			return true
+		}
+	}
+	for i := 0; i < len(line); i++ {
+		if line[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; 'A' <= c && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
