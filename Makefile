@@ -10,12 +10,17 @@ export FLOWMEM_CLAUDE_BIN ?= $(CLAUDE_BIN)
 # is missing unless FLOWMEM_E2E=skip is set on purpose.
 E2E_DEPS := $(if $(filter skip,$(FLOWMEM_E2E)),,$(CLAUDE_BIN))
 
-.PHONY: all build install test vet bench quality fuzz claude help
+.PHONY: all build install setup test vet bench quality fuzz claude help
+
+# Where `go install` puts the binary.
+GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bin)
+PROJECT ?= .
 
 all: build
 
 help:
-	@echo "make install   build and install flowmem into \$$(go env GOPATH)/bin"
+	@echo "make setup PROJECT=DIR   install flowmem and set it up in DIR (memory on, Claude Code hook and scout)"
+	@echo "make install   build and install flowmem into $(GOBIN_DIR)"
 	@echo "make test      vet, unit, script, fuzz-seed and end-to-end tests (installs the pinned Claude Code client)"
 	@echo "make bench     speed and peak-memory figures"
 	@echo "make quality   capture, folding and retrieval quality reports"
@@ -26,6 +31,10 @@ build:
 
 install:
 	$(GO) install ./cmd/flowmem
+
+setup: install
+	cd "$(PROJECT)" && "$(GOBIN_DIR)/flowmem" init --enable --install
+	@command -v flowmem >/dev/null 2>&1 || echo "note: add $(GOBIN_DIR) to PATH to run flowmem by name (the hook already uses the full path)"
 
 vet:
 	$(GO) vet ./...
