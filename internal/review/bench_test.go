@@ -6,17 +6,25 @@ import (
 	"testing"
 )
 
-// BenchmarkAnalyze measures the hook's per-review cost on a typical
-// five-finding review.
+// BenchmarkAnalyze measures the hook's per-review cost: verdict, goldmark
+// parse, extraction and classification of typical reviews.
 func BenchmarkAnalyze(b *testing.B) {
-	text, err := os.ReadFile(filepath.Join("..", "..", "testdata", "review", "dev", "dev-05.md"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := string(text)
-	b.SetBytes(int64(len(s)))
-	b.ReportAllocs()
-	for b.Loop() {
-		Analyze(s)
+	for _, name := range []string{
+		"train/t-go-02.md", // 5 findings, bold labels in a numbered list
+		"dev/dev-05.md",    // 6 findings, real codex plan review
+		"dev/dev-18.md",    // 10 heading sections, 10 KB
+	} {
+		text, err := os.ReadFile(filepath.Join("..", "..", "testdata", "review", name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := string(text)
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			b.ReportAllocs()
+			for b.Loop() {
+				Analyze(s)
+			}
+		})
 	}
 }

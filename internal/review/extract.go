@@ -21,6 +21,9 @@ type Finding struct {
 	Evidence string // supporting detail, optional
 }
 
+// MaxReviewLen bounds how much of a review Extract reads.
+const MaxReviewLen = 1 << 20
+
 // mdParser is built once: constructing goldmark's parser and its block and
 // inline parser tables costs more than parsing a typical review, and the
 // hook runs on the agent's hot path. A goldmark parser keeps no per-document
@@ -39,6 +42,11 @@ var mdParser parser.Parser = goldmark.New(goldmark.WithExtensions(extension.Tabl
 // JSON block, which wins when present because it is the reviewer's own
 // machine-readable form.
 func Extract(text string) []Finding {
+	if len(text) > MaxReviewLen {
+		// The hook runs on the agent's hot path; a review longer than this
+		// is a log dump, and its first megabyte holds the findings.
+		text = text[:MaxReviewLen]
+	}
 	if fs := extractJSON(text); len(fs) > 0 {
 		return fs
 	}
@@ -269,23 +277,25 @@ func (x *extractor) item(li *ast.ListItem, lead *leadIn) {
 		}
 		return
 	}
-	t := itemText(li, x.src)
-	if t == "" || isVerdictLine(t) {
+	if x.sec.skip {
+		return
+	}
+	// The opening paragraph decides; the whole item text (nested lists
+	// included) is only built for a finding, which keeps deeply nested
+	// lists linear.
+	t := firstParagraph(li, x.src)
+	if isVerdictLine(t) {
 		return
 	}
 	sev, _ := severityMarker(t)
-	marked := sev != ""
-	if s, rest, ok := numberedTitle(t); ok {
-		sev, t, marked = s, rest, true
-	}
+	_, _, titled := numberedTitle(t)
 	switch {
-	case x.sec.skip:
-		return
-	case marked:
+	case sev != "":
 	case lead != nil:
 		sev = lead.severity
 	case x.sec.findings:
 		sev = x.sec.severity
+	case titled:
 	default:
 		// Not announced as findings: maybe a nested list is.
 		for c := li.FirstChild(); c != nil; c = c.NextSibling() {
@@ -296,7 +306,27 @@ func (x *extractor) item(li *ast.ListItem, lead *leadIn) {
 		return
 	}
 	x.flush()
-	x.prose(t, sev)
+	full := itemText(li, x.src)
+	if s, rest, ok := numberedTitle(full); ok {
+		full = rest
+		if s != "" {
+			sev = s
+		}
+	}
+	if full != "" {
+		x.prose(full, sev)
+	}
+}
+
+// firstParagraph is the text of an item's first paragraph, or "".
+func firstParagraph(li ast.Node, src []byte) string {
+	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.Paragraph, *ast.TextBlock:
+			return strings.Join(trimAll(inlineLines(c, src)), " ")
+		}
+	}
+	return ""
 }
 
 // prose turns an unlabelled paragraph or item into a finding: an explicit

@@ -48,12 +48,16 @@ var severityWords = map[string]string{
 	"info": SevNit, "informational": SevNit, "optional": SevNit, "p4": SevNit,
 }
 
+// Replacers are immutable and safe for concurrent use; building one costs
+// more than using it, so each is built once.
+var severityDecor = strings.NewReplacer("*", "", "`", "", "[", "", "]", "", "(", "", ")", "")
+
 // normalizeSeverity maps a reviewer's severity text ("Major", "P1 (high)",
 // "BLOCKER", "Should fix") to a normalized level, or "" when it is not one.
 // Only the leading word (or two, for "should fix") decides, so trailing
 // commentary does not change the level.
 func normalizeSeverity(s string) string {
-	s = strings.ToLower(strings.TrimSpace(strings.NewReplacer("*", "", "`", "", "[", "", "]", "", "(", "", ")", "").Replace(s)))
+	s = strings.ToLower(strings.TrimSpace(severityDecor.Replace(s)))
 	if s == "" {
 		return ""
 	}

@@ -254,10 +254,11 @@ func titledHeading(t string) (sev, title string, ok bool) {
 	return "", "", false
 }
 
+var dashSplitter = strings.NewReplacer(" — ", "\x00", " – ", "\x00", " - ", "\x00", "—", "\x00", ": ", "\x00")
+
 func splitDashes(t string) []string {
-	r := strings.NewReplacer(" — ", "\x00", " – ", "\x00", " - ", "\x00", "—", "\x00", ": ", "\x00")
 	var out []string
-	for _, p := range strings.Split(r.Replace(t), "\x00") {
+	for _, p := range strings.Split(dashSplitter.Replace(t), "\x00") {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
 		}

@@ -112,6 +112,8 @@ func fenceMarker(trimmed string) string {
 	return ""
 }
 
+var verdictDecor = strings.NewReplacer("*", "", "`", "")
+
 // plainLine drops the markdown decoration reviewers put around verdicts
 // (block quotes, list markers, heading hashes, bold and code markers) so one
 // matcher covers every form.
@@ -131,7 +133,7 @@ func plainLine(s string) string {
 		}
 		s = t
 	}
-	s = strings.NewReplacer("*", "", "`", "").Replace(s)
+	s = verdictDecor.Replace(s)
 	return strings.TrimSpace(s)
 }
 
