@@ -124,6 +124,8 @@ Examples:
 			installCommand(e),
 			uninstallCommand(e),
 			doctorCommand(e),
+			hookCommand(e),
+			captureCommand(e),
 		},
 	}
 	fixUsageErrors(a.Commands)

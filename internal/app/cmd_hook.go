@@ -1,0 +1,125 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/flowmem/flowmem/internal/capture"
+	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/redact"
+	"github.com/flowmem/flowmem/internal/review"
+	"github.com/urfave/cli/v2"
+)
+
+// hookCommand is `flowmem hook`, the command Claude Code's PostToolUse and
+// PostToolUseFailure hooks run. It takes no flags on purpose: whatever the
+// hook entry passes, it must read stdin and exit 0, since exit 2 would
+// show an error to the model.
+func hookCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "hook",
+		Usage:     "Claude Code hook: learn from review output in the event on stdin (always exits 0)",
+		ArgsUsage: "[EVENT]",
+		Description: `Reads one PostToolUse or PostToolUseFailure event (JSON) from stdin. When it
+is a review run (a Bash command matching capture.review_patterns, or a reviewer
+subagent's result) with a NEEDS_WORK or MAJOR_RETHINK verdict, the learnable
+findings are redacted and recorded in .flow/memory/pitfalls.md; a lesson seen
+before updates its entry instead. Anything else exits at once. FLOWMEM_DISABLE=1
+turns the hook off. Errors are one line on stderr; the exit code is always 0.
+
+Example (what flowmem install writes into .claude/settings.json):
+   {"hooks": {"PostToolUse": [{"matcher": "Bash|Agent",
+     "hooks": [{"type": "command", "command": "/usr/local/bin/flowmem hook", "timeout": 10}]}]}}`,
+		// Arguments and flags are ignored rather than rejected: a usage
+		// error would exit 64 and Claude Code would show a hook error.
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			runHook(c.Context, e.IO)
+			return nil
+		},
+	}
+}
+
+// runHook is the hook with the process's IO.
+func runHook(ctx context.Context, std IO) {
+	getenv := std.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	capture.Run(ctx, std.In, std.Out, std.Err, capture.Options{Getenv: getenv, Now: std.Now})
+}
+
+// captureCommand is `flowmem capture --explain`: what the hook would learn
+// from a review text, finding by finding, without writing anything.
+func captureCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "capture",
+		Usage:     "explain what the hook would record from a review text",
+		ArgsUsage: "--explain [FILE|-]",
+		Description: `Reads a review (a file, or stdin when FILE is - or missing), and prints the
+verdict and every finding with KEEP or DROP, the reason and the category, using
+this project's capture settings. Secrets are redacted as the hook would. Nothing
+is written.
+
+Examples:
+   flowmem capture --explain review.md
+   flowctl codex impl-review fn-1.2 | flowmem capture --explain -`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "explain", Usage: "print each finding's keep/drop decision, reason and category"},
+		},
+		Action: func(c *cli.Context) error {
+			if !c.Bool("explain") {
+				return usagef("capture needs --explain; see 'flowmem capture --help'")
+			}
+			if c.NArg() > 1 {
+				return usagef("capture --explain takes at most one FILE (or - for stdin)")
+			}
+			text, err := e.readReview(c.Args().First())
+			if err != nil {
+				return err
+			}
+			opts, err := e.captureOptions()
+			if err != nil {
+				return err
+			}
+			return review.ExplainWith(e.Out, redact.String(text), opts)
+		},
+	}
+}
+
+// readReview reads a review text from a file or stdin, bounded like the
+// hook's persisted-output read.
+func (e *env) readReview(name string) (string, error) {
+	var r io.Reader = e.In
+	if name != "" && name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return "", fmt.Errorf("read review: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, capture.MaxOutput))
+	if err != nil {
+		return "", fmt.Errorf("read review: %w", err)
+	}
+	return string(b), nil
+}
+
+// captureOptions are the learnable filter's settings from the project's
+// config, or the defaults outside a project.
+func (e *env) captureOptions() (review.Options, error) {
+	opts := review.DefaultOptions()
+	p, err := e.project()
+	if err != nil {
+		return opts, nil
+	}
+	cfg, err := config.Load(p.ConfigPath())
+	if err != nil {
+		return opts, err
+	}
+	opts.MinSeverity = cfg.String("capture.min_severity")
+	return opts, nil
+}
