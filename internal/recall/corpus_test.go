@@ -51,8 +51,15 @@ func loadCorpus(t testing.TB) []mdstore.Entry {
 	return readJSONL[mdstore.Entry](t, "memory.jsonl")
 }
 
+// loadQueries reads the queries the ranker was developed against.
 func loadQueries(t testing.TB) []labelledQuery {
 	return readJSONL[labelledQuery](t, "queries.jsonl")
+}
+
+// loadHoldout reads queries written after the ranker was tuned and run
+// against it once, to show how far the tuning carries to new requests.
+func loadHoldout(t testing.TB) []labelledQuery {
+	return readJSONL[labelledQuery](t, "queries_holdout.jsonl")
 }
 
 // TestCorpusWellFormed keeps the quality corpus honest: every label names
@@ -70,7 +77,7 @@ func TestCorpusWellFormed(t *testing.T) {
 			t.Errorf("%s: bad kind %q", e.ID, e.Kind)
 		}
 	}
-	queries := loadQueries(t)
+	queries := append(loadQueries(t), loadHoldout(t)...)
 	if len(queries) < 60 {
 		t.Errorf("only %d queries", len(queries))
 	}

@@ -44,6 +44,7 @@ type tokenizer struct {
 	ends  []int  // where each part ends in whole
 	runes []int  // rune count of each part
 	n     int    // runes in the part being read
+	up    int    // upper-case runes in it
 }
 
 // class of an ASCII byte for the scanner.
@@ -111,7 +112,7 @@ func (z *tokenizer) scan(s string, out sink) {
 		case clsUpper:
 			if prev == clsLower {
 				z.cut() // fooBar
-			} else if prev == clsUpper && i+n < len(s) && nextIsLower(s[i+n:]) {
+			} else if prev == clsUpper && i+n < len(s) && startsWord(s[i+n:]) {
 				z.cut() // HTTPServer: the S starts the next part
 			}
 			if c < utf8.RuneSelf {
@@ -120,7 +121,14 @@ func (z *tokenizer) scan(s string, out sink) {
 				z.whole = utf8.AppendRune(z.whole, unicode.ToLower(r))
 			}
 			z.n++
+			z.up++
 		default:
+			if c == 's' && prev == clsUpper && z.up >= 2 && z.up == z.n && !startsWord(s[i:]) {
+				// The plural of an acronym (JWTs, APIs, CVEs): the same word.
+				prev = clsLower
+				i++
+				continue
+			}
 			if c < utf8.RuneSelf {
 				z.whole = append(z.whole, c)
 			} else {
@@ -134,16 +142,29 @@ func (z *tokenizer) scan(s string, out sink) {
 	z.flush(out)
 }
 
-func nextIsLower(s string) bool {
-	if c := s[0]; c < utf8.RuneSelf {
-		return asciiClass[c] == clsLower
+// startsWord reports whether s starts with lower-case letters that make a
+// word, not just the "s" of a plural.
+func startsWord(s string) bool {
+	r, n := decode(s, 0)
+	if classOf(r) != clsLower {
+		return false
 	}
-	r, _ := utf8.DecodeRuneInString(s)
+	if r != 's' || n == len(s) {
+		return r != 's'
+	}
+	r, _ = decode(s, n)
 	return classOf(r) == clsLower
 }
 
+func decode(s string, i int) (rune, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(s[i:])
+}
+
 func (z *tokenizer) reset() {
-	z.whole, z.ends, z.runes, z.n = z.whole[:0], z.ends[:0], z.runes[:0], 0
+	z.whole, z.ends, z.runes, z.n, z.up = z.whole[:0], z.ends[:0], z.runes[:0], 0, 0
 }
 
 // cut ends the current part, if any.
@@ -151,7 +172,7 @@ func (z *tokenizer) cut() {
 	if z.n > 0 {
 		z.ends = append(z.ends, len(z.whole))
 		z.runes = append(z.runes, z.n)
-		z.n = 0
+		z.n, z.up = 0, 0
 	}
 }
 
