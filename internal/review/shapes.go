@@ -365,10 +365,9 @@ func sentences(t string) []string {
 	return out
 }
 
-var imperativeVerbs = map[string]bool{}
-
-func init() {
-	for _, v := range strings.Fields(`use add set pass call check wrap move replace remove return keep create build
+// imperativeVerbs open a sentence that tells the author what to do
+// ("Use …", "Release the lock …"); read-only after package init.
+var imperativeVerbs = wordSet(`use add set pass call check wrap move replace remove return keep create build
 		declare load register read write make switch pin restrict validate sanitize resolve reject parse
 		truncate compare define specify describe limit guard defer run ack encode serialize store initialize
 		fetch cache rename update change fix bump prefer avoid don't never always do ensure delete drop split
@@ -383,12 +382,18 @@ func init() {
 		expose hide inject bind attach detach unsubscribe subscribe disconnect connect dispose free accept
 		throttle paginate migrate port join precompute compute invalidate evict expire schedule queue
 		enqueue spawn clamp unquote format deserialize marshal unmarshal freeze clone protect preserve
-		restructure instantiate open shut hash salt sign verify limit unwrap propagate bubble`) {
-		imperativeVerbs[v] = true
+		restructure instantiate open shut hash salt sign verify limit unwrap propagate bubble`)
+
+func wordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
 	}
+	return m
 }
 
-var modalRe = regexp.MustCompile(`(?i)\b(should|must|needs? to|has to|have to|instead|make sure|ought to)\b`)
+var modalLex = lex(`\bshould\b`, `\bmust\b`, `\bneeds to\b`, `\bneed to\b`, `\bhas to\b`, `\bhave to\b`,
+	`\binstead\b`, `\bmake sure\b`, `\bought to\b`)
 
 func prescriptive(s string) bool {
 	w := strings.Fields(strings.TrimLeft(s, "*_`\"'( "))
@@ -398,7 +403,7 @@ func prescriptive(s string) bool {
 			return true
 		}
 	}
-	return modalRe.MatchString(s)
+	return modalLex.has(asciiLower(s))
 }
 
 var findingsBlockRe = regexp.MustCompile(`(?is)<findings>(.*?)</findings>`)
