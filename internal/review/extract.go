@@ -78,9 +78,11 @@ type section struct {
 }
 
 // leadIn is a paragraph like "**Critical issues:**" that announces the list
-// after it.
+// after it, or a kind title like "**⚠️ Potential issue**" that heads the
+// one comment paragraph after it.
 type leadIn struct {
 	severity string
+	title    bool
 }
 
 // draft accumulates labelled fields until a label repeats or the block
@@ -98,11 +100,10 @@ func (d *draft) empty() bool {
 // titled is a finding opened by a heading ("## FINDING 2 — BLOCKER — …");
 // the blocks under it are its body.
 type titled struct {
-	level          int
-	sev, title     string
-	body           []string
-	labelled       bool // labels inside the section filled a draft instead
-	firstParagraph string
+	level      int
+	sev, title string
+	body       []string
+	labelled   bool // labels inside the section filled a draft instead
 }
 
 type extractor struct {
@@ -147,10 +148,16 @@ func (x *extractor) block(n ast.Node) {
 }
 
 func (x *extractor) heading(h *ast.Heading) {
-	x.flushTitled()
-	x.lead = nil
 	lines := inlineLines(h, x.src)
 	t := strings.TrimSpace(strings.Join(lines, " "))
+	if x.tit != nil && h.Level > x.tit.level && !x.fallback {
+		// "### Evidence" under "## FINDING 2 — …" is part of the finding.
+		// Written as a label so "### Fix" introduces the fix.
+		x.tit.body = append(x.tit.body, strings.TrimRight(t, ":")+":")
+		return
+	}
+	x.flushTitled()
+	x.lead = nil
 	if x.sec.level > 0 && h.Level > x.sec.level && !x.sec.skip {
 		// A sub-heading inherits its parent's severity ("## Major" →
 		// "### auth.go").
@@ -213,11 +220,16 @@ func (x *extractor) paragraph(lines []string, inItem bool) {
 	}
 	if !inItem {
 		if sev, ok := leadInParagraph(body); ok {
-			x.lead = &leadIn{severity: sev}
+			x.lead = &leadIn{severity: sev, title: kindTitle(body)}
 			return
 		}
 		lead := x.lead
 		x.lead = nil
+		if lead != nil && !lead.title {
+			// "Issues found:" still announces the list after a sentence
+			// such as "None of these block the merge, but:".
+			x.lead = lead
+		}
 		if x.sec.skip {
 			return
 		}
@@ -226,7 +238,7 @@ func (x *extractor) paragraph(lines []string, inItem bool) {
 			x.prose(rest, sev)
 			return
 		}
-		if lead != nil && x.cur == nil {
+		if lead != nil && lead.title && x.cur == nil {
 			// "**⚠️ Potential issue**" then the comment's paragraph.
 			x.prose(body, lead.severity)
 			return
@@ -451,8 +463,11 @@ func (x *extractor) flushTitled() {
 		Problem:  clean(t.title),
 		Fix:      clean(fix),
 	}
-	if len(t.body) > 0 {
-		f.Evidence = clean(t.body[0])
+	for _, b := range t.body {
+		if !strings.HasSuffix(b, ":") {
+			f.Evidence = clean(b)
+			break
+		}
 	}
 	if f.Problem != "" {
 		x.out = append(x.out, f)

@@ -239,6 +239,40 @@ func TestExtractShapes(t *testing.T) {
 			},
 		},
 		{
+			name: "bold kind titles head the next paragraph",
+			text: "## Review comments\n\n**⚠️ Potential issue**\n\n`a.go:9` leaks the body. Close it.\n\n**🧹 Nitpick**\n\nname could be shorter.\n",
+			want: []Finding{
+				{Location: "a.go:9", Problem: "`a.go:9` leaks the body.", Fix: "Close it."},
+				{Severity: SevNit, Problem: "name could be shorter.", Fix: "name could be shorter."},
+			},
+		},
+		{
+			name: "an announcement does not make the next paragraph a finding",
+			text: "Issues found:\n\nNone of these block the merge, but:\n\n- `a.go:1` races. Guard it with a mutex.\n",
+			want: []Finding{{Location: "a.go:1", Problem: "`a.go:1` races.", Fix: "Guard it with a mutex."}},
+		},
+		{
+			name: "numbered concern paragraphs",
+			text: "Some context.\n\n**Concern 1: slow backfill.** One transaction. Batch it.\n\n**Blocker 2: no down migration.** Add one.\n",
+			want: []Finding{
+				{Problem: "slow backfill. One transaction.", Fix: "Batch it."},
+				{Severity: SevCritical, Problem: "no down migration.", Fix: "Add one."},
+			},
+		},
+		{
+			name: "emoji severities",
+			text: "## Issues\n\n- 🔴 **Critical** — `f.tsx:5`: observer never disconnected. Disconnect it in the cleanup.\n- 🟡 **Minor** — prop type.\n",
+			want: []Finding{
+				{Severity: SevCritical, Location: "f.tsx:5", Problem: "`f.tsx:5`: observer never disconnected.", Fix: "Disconnect it in the cleanup."},
+				{Severity: SevMinor, Problem: "prop type."},
+			},
+		},
+		{
+			name: "sub-headings stay inside a titled finding",
+			text: "## Finding 1 — Major — stale cache\n\n### Evidence\n\nSeen in `c.go:3`.\n\n### Fix\n\nInvalidate on write.\n\n## Notes\n\n- not a finding\n",
+			want: []Finding{{Severity: SevMajor, Location: "c.go:3", Problem: "stale cache", Fix: "Invalidate on write.", Evidence: "Seen in `c.go:3`."}},
+		},
+		{
 			name: "table",
 			text: "| Sev | File | Finding | Fix |\n|---|---|---|---|\n| P1 | `a.ts:3` | bad thing | good thing |\n| Low | b.ts | small | tweak |\n",
 			want: []Finding{

@@ -207,6 +207,21 @@ func classifyHeading(t string, level int) section {
 	return sec
 }
 
+// kindTitle tells a bold title naming one comment ("**🧹 Nitpick**") from
+// an announcement of a list ("**Issues**", "Issues found:").
+func kindTitle(body string) bool {
+	if !strings.HasPrefix(body, "**") || !strings.HasSuffix(body, "**") || strings.HasSuffix(body, ":**") {
+		return false
+	}
+	lower := strings.ToLower(body)
+	for _, w := range []string{"issues", "findings", "problems", "concerns", "comments", "bugs", "risks", "blockers", "changes", "suggestions"} {
+		if strings.Contains(lower, w) {
+			return false
+		}
+	}
+	return true
+}
+
 var numberedTitleRe = regexp.MustCompile(`(?i)^\*\*\s*(finding|issue|problem|bug|blocker|concern|risk)\s*#?\s*\d+\s*[:.)—–-]`)
 
 // numberedTitle recognises a paragraph or item that opens with a numbered
