@@ -85,8 +85,9 @@ func clip(s string, max int) string {
 
 // Format writes hits as a "## Relevant Memory" block of at most opt.Limit
 // lines and opt.MaxChars bytes. Lines are never cut: one that does not fit
-// is left out and later, shorter ones may still fit. With no hits it says
-// so, since an empty answer reads as a failure to a scout.
+// is left out and later, shorter ones may still fit; when not even one
+// fits, Format writes nothing. With no hits it says so, since an empty
+// answer reads as a failure to a scout.
 func Format(w io.Writer, hits []Hit, opt Options) error {
 	if len(hits) == 0 {
 		_, err := io.WriteString(w, noneFound)

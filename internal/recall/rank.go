@@ -32,7 +32,7 @@ const (
 // Options bound and filter a recall.
 type Options struct {
 	Limit    int            // most entries returned; DefaultLimit when 0
-	MaxChars int            // output budget in bytes (never fewer than characters); a default when 0
+	MaxChars int            // output budget, counted in bytes so that it bounds characters too; a default when 0
 	Kinds    []mdstore.Kind // only these kinds; all when empty
 	Now      time.Time      // reference for recency; zero means no recency lift
 }
@@ -83,7 +83,7 @@ const (
 // stems that count as that word: its own and its abbreviations' (ctx,
 // context). An entry scores the best stem of each slot, and for a group
 // the joined form or the sum of the parts, whichever is higher, so that
-// "GitHub", "github" and "git hub" weigh the same.
+// "GitHub", "github" and "git_hub" weigh the same.
 type term struct {
 	stem   string
 	slot   int32
@@ -108,11 +108,11 @@ func parseQuery(s string) *query {
 	var z tokenizer
 	z.scan(s, &c)
 	group, open := int32(-1), false
-	for i, tok := range c.toks {
+	for _, tok := range c.toks {
 		// A new group starts with each chunk; parts follow their joined
 		// form. It is opened at its first new stem, so a repeated word
 		// adds nothing.
-		if tok.kind != tokPart || i == 0 || c.toks[i-1].kind == tokWord {
+		if tok.kind != tokPart {
 			open = false
 		}
 		st := stemOf(tok.text)
