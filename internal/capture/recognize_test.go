@@ -1,0 +1,175 @@
+package capture
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/review"
+)
+
+func TestIsReadBack(t *testing.T) {
+	tests := []struct {
+		command string
+		want    bool
+	}{
+		{"cat .flow/memory/pitfalls.md", true},
+		{"head -50 .flow/memory/conventions.md", true},
+		{"grep -n docker .flow/memory/*.md", true},
+		{"rg -i retry pitfalls.md decisions.md", true},
+		{`flowmem memory read --relevant "fn-1.2: retries"`, true},
+		{`"$CLAUDE_PROJECT_DIR"/.claude/bin/flowmem memory list --json`, true},
+		{"./bin/flowmem.exe memory search x", true},
+		{"flowctl memory read --type pitfalls", true},
+		{"cd sub && flowmem memory read", true},
+		{"flowctl codex impl-review fn-1.2", false},
+		{"ls /opt/flowmem-tools", false},
+		{"go test ./internal/flowmemory/...", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := isReadBack(tt.command); got != tt.want {
+			t.Errorf("isReadBack(%q) = %v, want %v", tt.command, got, tt.want)
+		}
+	}
+}
+
+func TestVerdictHint(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"<verdict>NEEDS_WORK</verdict>", true},
+		{"**Verdict:** needs work", true},
+		{"VERDICT: Needs-Work", true},
+		{"Overall verdict: MAJOR_RETHINK.", true},
+		{"This needs more work", false},
+		{"<verdict>SHIP</verdict>", false},
+		{"needs_wor", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := verdictHint(tt.text); got != tt.want {
+			t.Errorf("verdictHint(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestVerdictHintCoversParser: every text review.ParseVerdict calls
+// actionable must pass the cheap pre-check, or reviews would be missed.
+func TestVerdictHintCoversParser(t *testing.T) {
+	for _, text := range []string{
+		"<verdict>NEEDS_WORK</verdict>", "<verdict>needs work</verdict>", "<verdict>MAJOR_RETHINK</verdict>",
+		"VERDICT: NEEDS_WORK", "**Verdict:** NEEDS_WORK", "**Verdict**: NEEDS_WORK - reason",
+		"Overall verdict: NEEDS_WORK.", "SOL_VERDICT: NEEDS_WORK", "## Verdict\n\n**NEEDS_WORK**",
+		"verdict=major-rethink", "- **Verdict:** `Needs_Work`",
+	} {
+		if review.ParseVerdict(text).Actionable() && !verdictHint(text) {
+			t.Errorf("parser acts on %q but the pre-check rejects it", text)
+		}
+	}
+}
+
+func TestTaskID(t *testing.T) {
+	tests := []struct {
+		name                       string
+		env, command, desc, prompt string
+		text                       string
+		want                       string
+	}{
+		{name: "command", command: "flowctl codex impl-review fn-1.2 --receipt x", text: "fn-9.9", want: "fn-1.2"},
+		{name: "slug id", command: "flowctl codex impl-review fn-17-axl.8", want: "fn-17-axl.8"},
+		{name: "slug with digits", command: "flowctl copilot impl-review fn-29-fv0.6", want: "fn-29-fv0.6"},
+		{name: "long slug", text: "- **Task:** `fn-112-native-pdfjs-document-renderer.2`", want: "fn-112-native-pdfjs-document-renderer.2"},
+		{name: "task beats epic", text: "Epic fn-89, task fn-89.2 is wrong.", want: "fn-89.2"},
+		{name: "epic only", command: "flowctl codex plan-review fn-3", want: "fn-3"},
+		{name: "description", desc: "impl-review fn-2.1", want: "fn-2.1"},
+		{name: "text before env", text: "Review of fn-4.4", env: "fn-7.7", want: "fn-4.4"},
+		{name: "env", command: "./review", env: "fn-7.7", want: "fn-7.7"},
+		{name: "sentence end", text: "This breaks fn-5.1.", want: "fn-5.1"},
+		{name: "none", command: "./review", text: "no id here", want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := taskID(tt.env, tt.command, tt.desc, tt.prompt, tt.text); got != tt.want {
+				t.Errorf("taskID = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestReviewKind(t *testing.T) {
+	cmds := map[string]string{
+		"flowctl codex impl-review fn-1.2":        "impl-review",
+		"flowctl copilot plan-review fn-3":        "plan-review",
+		"flowctl codex completion-review fn-3":    "completion-review",
+		"flowctl rp chat-send --message-file x":   "review",
+		"./bin/reviewer":                          "review",
+		"./scripts/impl-review-wrapper.sh fn-1.1": "impl-review",
+	}
+	for cmd, want := range cmds {
+		if got := kindFromCommand(cmd); got != want {
+			t.Errorf("kindFromCommand(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+	agents := []struct{ typ, desc, want string }{
+		{"code-reviewer", "impl-review fn-2.1", "impl-review"},
+		{"flow-next:plan-review", "", "plan-review"},
+		{"quality-auditor", "completion check", "completion-review"},
+		{"reviewer", "Review the diff", "review"},
+	}
+	for _, a := range agents {
+		if got := kindFromAgent(a.typ, a.desc); got != a.want {
+			t.Errorf("kindFromAgent(%q, %q) = %q, want %q", a.typ, a.desc, got, a.want)
+		}
+	}
+}
+
+// TestDefaultPatterns checks the shipped capture defaults against the
+// commands real review wrappers run, and against commands that are not
+// reviews even when their output quotes a verdict.
+func TestDefaultPatterns(t *testing.T) {
+	cfg, err := config.Load(t.TempDir() + "/missing.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	patterns := cfg.Strings("capture.review_patterns")
+	tests := []struct {
+		command string
+		want    bool
+	}{
+		{"flowctl codex impl-review fn-1.2 --receipt /tmp/r.json", true},
+		{"$FLOWCTL copilot plan-review fn-3 --json", true},
+		{"flowctl codex completion-review fn-3", true},
+		{"flowctl rp chat-send --message-file /tmp/prompt.md", true},
+		{"./bin/flowctl codex impl-review fn-1.1", true},
+		{"./bin/reviewer", true},
+		{"scripts/review.sh fn-2", true},
+		{"cursor-agent -p 'review the diff'", true},
+		{"cat docs/review-notes.md", false},
+		{"grep -rn NEEDS_WORK .", false},
+		{"go test ./internal/review/...", false},
+		{"git log --grep=review", false},
+	}
+	for _, tt := range tests {
+		got, err := matchesAny(patterns, tt.command)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("%q: review command = %v, want %v", tt.command, got, tt.want)
+		}
+	}
+	if _, err := matchesAny([]string{"("}, "x"); err == nil || !strings.Contains(err.Error(), "capture.review_patterns") {
+		t.Errorf("invalid pattern: err = %v", err)
+	}
+	agents := cfg.Strings("capture.agent_types")
+	for name, want := range map[string]bool{
+		"reviewer": true, "code-reviewer": true, "flow-next:impl-review": true, "plan-reviewer": true,
+		"Quality-Auditor": true, "memory-scout": false, "general-purpose": false, "": false,
+	} {
+		if got := matchesGlob(agents, name); got != want {
+			t.Errorf("agent type %q: reviewer = %v, want %v", name, got, want)
+		}
+	}
+}
