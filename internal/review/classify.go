@@ -97,7 +97,11 @@ func ClassifyWith(f Finding, o Options) Decision {
 	if m := vagueFix(f.Fix); m != "" {
 		return drop(fmt.Sprintf("vague fix (%q)", m))
 	}
-	if d.Category == CatGeneral {
+	if d.Category == CatGeneral && !(hasAnchor(f.Problem) && hasAnchor(f.Fix)) {
+		// A finding outside every lexicon is still kept when both its
+		// problem and its fix name code: the negative rules above have
+		// already removed style, vague, one-off and plan findings, and
+		// lexicons cannot list every framework.
 		return drop("no reusable lesson: nothing framework, tool, build, security, convention or edge-case specific")
 	}
 	if score < 3 && !hasAnchor(f.Problem) && !hasAnchor(f.Fix) {

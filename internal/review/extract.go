@@ -534,9 +534,10 @@ func tableColumn(h string) string {
 		return fieldSeverity
 	case "location", "file", "file:line", "where", "path", "line", "lines", "section":
 		return fieldLocation
-	case "finding", "issue", "problem", "description", "title", "bug", "concern":
+	case "finding", "issue", "problem", "description", "title", "bug", "concern", "what", "comment", "observation":
 		return fieldProblem
-	case "fix", "suggestion", "recommendation", "remediation", "resolution", "action", "suggested fix", "solution":
+	case "fix", "suggestion", "recommendation", "remediation", "resolution", "action", "suggested fix", "solution",
+		"how to fix", "proposed fix", "recommended fix", "fix / suggestion", "fix/suggestion", "how":
 		return fieldFix
 	case "evidence", "why", "rationale", "details", "impact":
 		return fieldEvidence

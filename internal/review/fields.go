@@ -45,7 +45,7 @@ var severityWords = map[string]string{
 	"concern": SevMinor, "warning": SevMinor, "warn": SevMinor, "non-blocking": SevMinor, "nonblocking": SevMinor,
 	"sev3": SevMinor,
 	"nit":  SevNit, "nits": SevNit, "nitpick": SevNit, "nitpicks": SevNit, "trivial": SevNit, "cosmetic": SevNit,
-	"info": SevNit, "informational": SevNit, "optional": SevNit, "p4": SevNit,
+	"info": SevNit, "informational": SevNit, "optional": SevNit, "p4": SevNit, "style": SevNit,
 }
 
 // Replacers are immutable and safe for concurrent use; building one costs

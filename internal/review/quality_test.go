@@ -70,7 +70,7 @@ func TestQualityCapture(t *testing.T) {
 	}
 	sort.Strings(names)
 	splits := map[string]*tally{"all": {}}
-	order := []string{"train", "holdout", "holdout2", "all"}
+	order := []string{"train", "holdout", "holdout2", "holdout3", "all"}
 	for _, rv := range lf.Reviews {
 		if splits[rv.Split] == nil {
 			splits[rv.Split] = &tally{}

@@ -164,6 +164,7 @@ func severityMarker(t string) (sev, rest string) {
 var findingsWords = []string{
 	"issue", "finding", "problem", "concern", "blocker", "required change", "requested change",
 	"changes requested", "must fix", "should fix", "bugs", "defect", "risks", "regression", "comments",
+	"suggestions",
 }
 
 // kindWords name a kind of review comment in bold-only title paragraphs
@@ -195,6 +196,15 @@ func classifyHeading(t string, level int) section {
 	for _, w := range findingsWords {
 		if strings.Contains(lower, w) {
 			sec.findings = true
+		}
+	}
+	if sec.findings && sec.severity == "" && len(words) <= 6 {
+		// "Suggestions (non-blocking)", "Issues — major"
+		for _, w := range words[1:] {
+			if s := normalizeSeverity(w); s != "" && !markerExcluded[w] {
+				sec.severity = s
+				break
+			}
 		}
 	}
 	if !sec.findings {
