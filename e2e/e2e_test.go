@@ -1,5 +1,3 @@
-//go:build e2e
-
 package e2e
 
 import (
@@ -95,9 +93,10 @@ func TestReviewCapturedThroughPostToolUse(t *testing.T) {
 		t.Errorf("pitfalls.md has %d entries, want 1:\n%s", n, after)
 	}
 	notes := noticeFrom(s, "PostToolUse")
-	if len(notes) != 1 || !strings.Contains(notes[0], "flowmem") {
+	if len(notes) != 1 || !strings.Contains(notes[0], "flowmem: impl-review of fn-1.1: recorded 1 new lesson") {
 		t.Errorf("systemMessage notice = %q (all notices %q), want one flowmem notice from PostToolUse", notes, s.Notices())
 	}
+	t.Logf("recorded:%s\nuser saw: %q", lessonRe.FindString(after), notes)
 
 	// The same review again: the lesson recurs instead of being added twice,
 	// and the model is told so next to the tool result.
@@ -106,14 +105,18 @@ func TestReviewCapturedThroughPostToolUse(t *testing.T) {
 	if n := strings.Count(again, "\n## "); n != 1 {
 		t.Errorf("after the same review twice pitfalls.md has %d entries, want 1:\n%s", n, again)
 	}
-	list := p.flowmem("memory", "list", "--json")
+	list := p.flowmem("memory", "read", "--json")
 	if !strings.Contains(list, `"seen": 2`) {
-		t.Errorf("memory list after a recurrence does not show seen 2:\n%s", list)
+		t.Errorf("memory read after a recurrence does not show seen 2:\n%s", list)
 	}
 	reqs := srv2.ConversationRequests("main")
 	if len(reqs) < 2 || !strings.Contains(reqs[1].Messages[len(reqs[1].Messages)-1].Text, "flowmem") {
 		dumpRequests(t, srv2)
-		t.Errorf("the recurrence (additionalContext) did not reach the model's next request")
+		t.Fatalf("the recurrence (additionalContext) did not reach the model's next request")
+	}
+	ctx := reqs[1].Messages[len(reqs[1].Messages)-1].Text
+	if !strings.Contains(ctx, "PostToolUse:Bash hook additional context: flowmem:") || !strings.Contains(ctx, "Seen 2 times") {
+		t.Errorf("the model was not told the lesson recurred:\n%s", ctx)
 	}
 }
 
@@ -133,7 +136,7 @@ func TestReviewCapturedThroughPostToolUseFailure(t *testing.T) {
 		t.Fatalf("pitfalls.md did not gain the lesson through PostToolUseFailure:\n%s", after)
 	}
 	notes := noticeFrom(s, "PostToolUseFailure")
-	if len(notes) != 1 || !strings.Contains(notes[0], "flowmem") {
+	if len(notes) != 1 || !strings.Contains(notes[0], "flowmem: impl-review of fn-1.1: recorded 1 new lesson") {
 		t.Errorf("systemMessage notice = %q (all notices %q), want one flowmem notice from PostToolUseFailure", notes, s.Notices())
 	}
 }

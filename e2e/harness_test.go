@@ -1,5 +1,3 @@
-//go:build e2e
-
 package e2e
 
 import (
@@ -95,6 +93,7 @@ type project struct {
 // state, no user settings). Nothing is installed yet.
 func newProject(t *testing.T) *project {
 	t.Helper()
+	claudeBin(t) // skip or fail before doing any work
 	bin := flowmemBin(t)
 	root := t.TempDir()
 	p := &project{t: t, Dir: filepath.Join(root, "proj"), Home: filepath.Join(root, "home")}
