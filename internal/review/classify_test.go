@@ -64,6 +64,13 @@ func TestClassify(t *testing.T) {
 			keep: true, category: CatFramework,
 		},
 		{
+			name: "anchored finding outside every lexicon is kept as general",
+			f: Finding{Severity: SevMajor,
+				Problem: "The wrapper calls `fn()` directly, so `this` is lost for methods passed to `debounce`.",
+				Fix:     "Call `fn.apply(this, args)` from a regular `function`."},
+			keep: true, category: CatGeneral, reason: "reusable general lesson",
+		},
+		{
 			name:   "minor severity",
 			f:      Finding{Severity: SevMinor, Problem: "`time.After` in a loop leaks timers.", Fix: "Use `time.NewTimer`."},
 			reason: "severity minor is below the minimum (major)",
