@@ -1,5 +1,3 @@
-//go:build e2e
-
 package e2e
 
 import (
@@ -97,6 +95,11 @@ func TestRalphLoopPrimesNextTaskWithCapturedLesson(t *testing.T) {
 	out, err := runRalph(t, p, script, env, "-n", "2")
 	if err != nil {
 		t.Fatalf("ralph.sh: %v\n%s\n%s", err, out, ralphLogs(t, p))
+	}
+
+	t.Logf("ralph.sh output:\n%s", out)
+	if strings.Contains(out, "warning:") {
+		t.Errorf("ralph.sh warned (a tool the scripted model used was refused?):\n%s", out)
 	}
 
 	// Iteration 1: the review ran through the client and the hook kept

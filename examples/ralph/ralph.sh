@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# ralph.sh: an unattended `claude -p` loop, one fresh session per task, that
+# learns from code review through flowmem. The capture hook records the
+# lessons of each NEEDS_WORK review in .flow/memory/pitfalls.md; before each
+# task the loop asks `flowmem memory prime` for the lessons that fit it and
+# puts them in the prompt. Run it from the project's root. See README.md.
+set -euo pipefail
+
+usage() {
+	cat <<'EOF'
+Usage: ralph.sh [-f TASKS_FILE] [-n MAX_ITERATIONS] [-a MAX_ATTEMPTS] ["ID: TITLE" ...]
+
+Runs `claude -p` once per task, in order, from the project root (the current
+folder), with the lessons flowmem learned from earlier reviews in the prompt.
+Tasks are "<task-id>: <title>" lines (blank lines and # comments are skipped),
+from the arguments or else from TASKS_FILE (default: tasks.txt).
+
+A task is done when the session's final message ends with
+<promise>DONE</promise> (the prompt asks for it once the review says SHIP); it
+is run again in a fresh session otherwise, up to MAX_ATTEMPTS times.
+<promise>BLOCKED</promise>, a failed session, or running out of attempts or
+iterations stops the loop. Tasks already listed in $RALPH_DIR/done.txt are
+skipped, so running the loop again resumes it.
+
+Options:
+  -f FILE   tasks file (default: tasks.txt)
+  -n N      at most N sessions in this run (default: $MAX_ITERATIONS or 10)
+  -a N      at most N sessions per task (default: $MAX_ATTEMPTS or 3)
+  -h        this help
+
+Environment:
+  CLAUDE_BIN           the Claude Code client (default: claude)
+  CLAUDE_ARGS          extra arguments for claude, split on spaces
+                       (e.g. "--model sonnet --max-budget-usd 2")
+  RALPH_ALLOWED_TOOLS  --allowedTools for each session
+                       (default: "Read,Edit,Write,Glob,Grep,Bash($REVIEW_CMD:*)")
+  REVIEW_CMD           the review command; the session runs "$REVIEW_CMD <task-id>"
+                       (default: ./scripts/impl-review)
+  RALPH_PROMPT         prompt template (default: prompt-work.md next to this script)
+  RALPH_DIR            state and logs (default: .ralph)
+  FLOWMEM              the flowmem binary (default: flowmem)
+  RALPH_SKIP_DOCTOR=1  do not run `flowmem doctor` before the first task
+
+Exit status: 0 every task done, 1 stopped before that, 64 usage error.
+
+Example:
+  flowmem init --enable --install
+  printf '%s\n' 'fn-1.1: add GET /users with pagination' \
+                'fn-1.2: add GET /orders with pagination' > tasks.txt
+  REVIEW_CMD="flowctl codex impl-review" \
+  CLAUDE_ARGS="--model sonnet --max-budget-usd 2" \
+    examples/ralph/ralph.sh -n 5
+EOF
+}
+
+log() {
+	printf 'ralph: %s\n' "$*" >&2
+	if [[ -n ${RUN_DIR:-} ]]; then
+		printf '%s %s\n' "$(date '+%Y-%m-%dT%H:%M:%S')" "$*" >>"$RUN_DIR/ralph.log"
+	fi
+}
+
+die() {
+	log "$*"
+	exit 1
+}
+
+usage_error() {
+	printf 'ralph: %s\n' "$*" >&2
+	printf 'Run "%s -h" for help.\n' "$0" >&2
+	exit 64
+}
+
+is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
+
+# fill TEMPLATE PLACEHOLDER VALUE replaces every PLACEHOLDER with VALUE.
+# Prefix/suffix trimming instead of ${t//p/r}: bash 5.2 reads "&" in r as
+# the match, and lesson text may hold any character. VALUE is not rescanned.
+fill() {
+	local rest=$1 placeholder=$2 value=$3 out=""
+	while [[ $rest == *"$placeholder"* ]]; do
+		out+="${rest%%"$placeholder"*}$value"
+		rest=${rest#*"$placeholder"}
+	done
+	printf '%s' "$out$rest"
+}
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CLAUDE_BIN=${CLAUDE_BIN:-claude}
+CLAUDE_ARGS=${CLAUDE_ARGS:-}
+REVIEW_CMD=${REVIEW_CMD:-./scripts/impl-review}
+RALPH_ALLOWED_TOOLS=${RALPH_ALLOWED_TOOLS:-"Read,Edit,Write,Glob,Grep,Bash($REVIEW_CMD:*)"}
+RALPH_PROMPT=${RALPH_PROMPT:-$SCRIPT_DIR/prompt-work.md}
+RALPH_DIR=${RALPH_DIR:-.ralph}
+FLOWMEM=${FLOWMEM:-flowmem}
+MAX_ITERATIONS=${MAX_ITERATIONS:-10}
+MAX_ATTEMPTS=${MAX_ATTEMPTS:-3}
+tasks_file=tasks.txt
+
+# getopts has no long options; --help is common enough to accept anyway.
+if [[ ${1:-} == --help ]]; then
+	usage
+	exit 0
+fi
+while getopts ':f:n:a:h' opt; do
+	case $opt in
+	f) tasks_file=$OPTARG ;;
+	n) MAX_ITERATIONS=$OPTARG ;;
+	a) MAX_ATTEMPTS=$OPTARG ;;
+	h)
+		usage
+		exit 0
+		;;
+	:) usage_error "-$OPTARG needs a value" ;;
+	*) usage_error "unknown option -$OPTARG" ;;
+	esac
+done
+shift $((OPTIND - 1))
+is_count "$MAX_ITERATIONS" || usage_error "max iterations must be a positive integer, not '$MAX_ITERATIONS'"
+is_count "$MAX_ATTEMPTS" || usage_error "max attempts must be a positive integer, not '$MAX_ATTEMPTS'"
+
+# The task list: arguments, else the file. Read it all up front so no
+# session can consume the loop's stdin.
+lines=()
+if (($# > 0)); then
+	lines=("$@")
+else
+	[[ -f $tasks_file ]] || usage_error "no tasks: give \"ID: TITLE\" arguments or a tasks file ($tasks_file not found)"
+	while IFS= read -r line || [[ -n $line ]]; do
+		lines+=("$line")
+	done <"$tasks_file"
+fi
+ids=()
+titles=()
+skip_re='^[[:space:]]*(#|$)'
+# The id names log files and goes into FLOW_TASK_ID: keep it plain.
+task_re='^[[:space:]]*([A-Za-z0-9][A-Za-z0-9._-]*):[[:space:]]*(.*[^[:space:]])[[:space:]]*$'
+for line in ${lines[@]+"${lines[@]}"}; do
+	line=${line%$'\r'}
+	[[ $line =~ $skip_re ]] && continue
+	[[ $line =~ $task_re ]] ||
+		usage_error "not an \"ID: TITLE\" task: '$line'"
+	ids+=("${BASH_REMATCH[1]}")
+	titles+=("${BASH_REMATCH[2]}")
+done
+((${#ids[@]} > 0)) || usage_error "the task list is empty"
+
+[[ -f $RALPH_PROMPT ]] || die "prompt template $RALPH_PROMPT not found"
+command -v "$CLAUDE_BIN" >/dev/null || die "Claude Code client '$CLAUDE_BIN' not found (set CLAUDE_BIN)"
+command -v "$FLOWMEM" >/dev/null || die "flowmem not found (set FLOWMEM, or: go install github.com/flowmem/flowmem/cmd/flowmem@latest)"
+# A loop without the hook learns nothing and a loop without memory recalls
+# nothing: check both before spending money on the first session.
+if [[ ${RALPH_SKIP_DOCTOR:-} != 1 ]]; then
+	doctor_out=$("$FLOWMEM" doctor 2>&1) ||
+		die "flowmem doctor found problems; fix them (or set RALPH_SKIP_DOCTOR=1):"$'\n'"$doctor_out"
+fi
+template=$(<"$RALPH_PROMPT")
+read -r -a claude_args <<<"$CLAUDE_ARGS"
+
+mkdir -p "$RALPH_DIR/runs"
+done_file=$RALPH_DIR/done.txt
+touch "$done_file"
+RUN_DIR=$RALPH_DIR/runs/$(date '+%Y%m%d-%H%M%S')-$$
+mkdir "$RUN_DIR"
+log "run log: $RUN_DIR (${#ids[@]} tasks, at most $MAX_ITERATIONS sessions, $MAX_ATTEMPTS per task)"
+
+# FLOW_RALPH tells hooks and scripts that no person is watching (as
+# flow-next's loop does).
+export FLOW_RALPH=1
+
+iteration=0
+last_id=""
+attempt=0
+while :; do
+	# The next task is the first one not done yet.
+	next=-1
+	for i in "${!ids[@]}"; do
+		if ! grep -qxF -- "${ids[i]}" "$done_file"; then
+			next=$i
+			break
+		fi
+	done
+	if ((next < 0)); then
+		log "all ${#ids[@]} tasks done"
+		exit 0
+	fi
+	id=${ids[next]}
+	title=${titles[next]}
+	if ((iteration >= MAX_ITERATIONS)); then
+		die "stopped after $iteration sessions (-n $MAX_ITERATIONS); next task: $id"
+	fi
+	if [[ $id == "$last_id" ]]; then
+		attempt=$((attempt + 1))
+	else
+		last_id=$id
+		attempt=1
+	fi
+	if ((attempt > MAX_ATTEMPTS)); then
+		die "$id not done after $MAX_ATTEMPTS sessions; see $RUN_DIR"
+	fi
+	iteration=$((iteration + 1))
+	base=$RUN_DIR/$(printf '%03d' "$iteration")-$id
+
+	# Primed fresh for every session: the lessons recorded by earlier
+	# sessions, including an earlier attempt at this task, are in it.
+	memory=$("$FLOWMEM" memory prime "$id: $title") || die "flowmem memory prime failed"
+	if [[ -z $memory ]]; then
+		memory=$'## Relevant Memory\nNo relevant entries in project memory.'
+	fi
+	prompt=$(fill "$template" '{{TASK_ID}}' "$id")
+	prompt=$(fill "$prompt" '{{TASK_TITLE}}' "$title")
+	prompt=$(fill "$prompt" '{{REVIEW_CMD}}' "$REVIEW_CMD")
+	prompt=$(fill "$prompt" '{{MEMORY}}' "$memory")
+	printf '%s\n' "$prompt" >"$base.prompt.md"
+
+	log "session $iteration: $id (attempt $attempt): $title"
+	# FLOW_TASK_ID reaches the hook: it files the lessons under this task
+	# when the review command and text do not name one.
+	rc=0
+	FLOW_TASK_ID=$id "$CLAUDE_BIN" -p "$prompt" --output-format json \
+		--allowedTools "$RALPH_ALLOWED_TOOLS" ${claude_args[@]+"${claude_args[@]}"} \
+		</dev/null >"$base.json" 2>"$base.stderr" || rc=$?
+	if ((rc != 0)); then
+		die "session $iteration ($id): claude exited with status $rc; see $base.stderr and $base.json"
+	fi
+	if grep -Eq '"is_error"[[:space:]]*:[[:space:]]*true' "$base.json"; then
+		die "session $iteration ($id) ended in error; see $base.json"
+	fi
+
+	# Tools outside RALPH_ALLOWED_TOOLS are refused, not asked about: say so,
+	# since a refused test run or review is a likely cause of a stuck task.
+	if grep -qF '"permission_denials"' "$base.json" && ! grep -Eq '"permission_denials"[[:space:]]*:[[:space:]]*\[\]' "$base.json"; then
+		log "warning: session $iteration was refused tools outside RALPH_ALLOWED_TOOLS; see permission_denials in $base.json"
+	fi
+
+	# The JSON result holds the final message; the markers are plain text in it.
+	if grep -qF '<promise>BLOCKED</promise>' "$base.json"; then
+		die "$id is blocked; the session's reason is in $base.json"
+	elif grep -qF '<promise>DONE</promise>' "$base.json"; then
+		printf '%s\n' "$id" >>"$done_file"
+		log "$id done"
+	else
+		log "$id not done yet; it runs again in a fresh session"
+	fi
+done
