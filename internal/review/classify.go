@@ -49,10 +49,12 @@ func DefaultOptions() Options { return Options{MinSeverity: SevMajor} }
 func Classify(f Finding) Decision { return ClassifyWith(f, DefaultOptions()) }
 
 // ClassifyWith decides whether a finding is a reusable lesson. The rules
-// run in a fixed order and the first that drops a finding names the reason;
-// a finding survives only with a concrete fix and a signal that it is about
-// a framework, tool, API, build, security, convention or edge-case class
-// rather than this task alone.
+// run in a fixed order and the first that drops a finding names the reason:
+// empty, below the minimum severity, typo/style, one-off (ticket details,
+// bookkeeping, this task's plan), docs-only, no fix, generic advice, vague
+// fix, nothing reusable. A survivor has a concrete fix and either a signal
+// that it is about a framework, tool, API, build, security, convention or
+// edge-case class, or code named in both its problem and its fix.
 func ClassifyWith(f Finding, o Options) Decision {
 	d := Decision{Finding: f}
 	var score int
@@ -61,17 +63,17 @@ func ClassifyWith(f Finding, o Options) Decision {
 		d.Reason = reason
 		return d
 	}
-	min := normalizeSeverity(o.MinSeverity)
-	if min == "" {
-		min = SevMajor
+	floor := normalizeSeverity(o.MinSeverity)
+	if floor == "" {
+		floor = SevMajor
 	}
 	problem := strings.ToLower(f.Problem)
 	fix := strings.ToLower(f.Fix)
 	switch {
 	case strings.TrimSpace(f.Problem) == "":
 		return drop("no problem text")
-	case f.Severity != "" && severityRank(f.Severity) < severityRank(min):
-		return drop(fmt.Sprintf("severity %s is below the minimum (%s)", f.Severity, min))
+	case f.Severity != "" && severityRank(f.Severity) < severityRank(floor):
+		return drop(fmt.Sprintf("severity %s is below the minimum (%s)", f.Severity, floor))
 	}
 	if m := styleLex.first(problem); m != "" {
 		return drop(fmt.Sprintf("typo/style/formatting (%q)", m))

@@ -15,9 +15,11 @@
 // write it as one line of markdown without a review being able to forge
 // headings or metadata.
 //
-// Severity mapping (see normalizeSeverity): P0, blocker, blocking and
-// critical → "critical"; P1, high, major, should-fix and error → "major"; P2,
-// P3, medium, moderate, low, minor, concern, warning and non-blocking →
-// "minor"; nit, trivial, cosmetic, info and optional → "nit"; anything else →
-// "" (unknown, which the learnable filter does not hold against a finding).
+// Severity mapping (see normalizeSeverity): P0, blocker, blocking, must-fix
+// and critical → "critical"; P1, high, major, should-fix and error →
+// "major"; P2, P3, medium, moderate, low, minor, concern, warning and
+// non-blocking → "minor"; nit, nitpick, style, trivial, cosmetic, info,
+// optional and P4 → "nit"; anything else → "" (unknown, which the learnable
+// filter does not hold against a finding: an unranked finding in a
+// change-requesting review is usually blocking).
 package review
