@@ -62,6 +62,13 @@ func loadHoldout(t testing.TB) []labelledQuery {
 	return readJSONL[labelledQuery](t, "queries_holdout.jsonl")
 }
 
+// loadBlind reads queries written and labelled from the entries alone,
+// committed before the ranker changes they measure, and scored only before
+// and after them (see testdata/recall/README.md).
+func loadBlind(t testing.TB) []labelledQuery {
+	return readJSONL[labelledQuery](t, "queries_blind.jsonl")
+}
+
 // TestCorpusWellFormed keeps the quality corpus honest: every label names
 // an active entry, and entries are unique.
 func TestCorpusWellFormed(t *testing.T) {
@@ -77,7 +84,7 @@ func TestCorpusWellFormed(t *testing.T) {
 			t.Errorf("%s: bad kind %q", e.ID, e.Kind)
 		}
 	}
-	queries := append(loadQueries(t), loadHoldout(t)...)
+	queries := append(append(loadQueries(t), loadHoldout(t)...), loadBlind(t)...)
 	if len(queries) < 60 {
 		t.Errorf("only %d queries", len(queries))
 	}
