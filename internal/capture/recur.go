@@ -1,8 +1,8 @@
 package capture
 
 import (
-	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"unicode"
@@ -47,7 +47,7 @@ import (
 const (
 	// foldThreshold is the score at which a lesson folds into an existing
 	// one.
-	foldThreshold = 0.40
+	foldThreshold = 0.41
 	// sizeNorm is the term weight of a typical short lesson (one sentence
 	// of issue, one of fix); larger lessons get their score scaled up.
 	sizeNorm = 12
@@ -66,25 +66,64 @@ type term struct {
 
 // lessonFeatures is the comparable form of a lesson.
 type lessonFeatures struct {
-	terms []term   // sorted by h, unique
-	grams []uint64 // character trigrams of the content words, sorted, unique
-	total float32  // sum of term weights
+	terms []term  // sorted by h, unique
+	grams gramSet // character trigrams of the content words
+	total float32 // sum of term weights
 }
 
-var seed = maphash.MakeSeed()
+// mix spreads FNV's weak low bits before gramSet uses them.
+func mix(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
+}
+
+// gramSet is a 4,096-bit set of trigram hashes. A lesson has a few hundred
+// trigrams, so collisions are rare, and set operations are a few popcounts
+// instead of a sort and a merge.
+type gramSet [64]uint64
+
+func (g *gramSet) add(h uint64) { g[h>>6&63] |= 1 << (h & 63) }
+
+// hash64 is FNV-1a: deterministic, so a lesson's features (and the
+// matcher's borderline decisions) are the same in every process.
+func hash64(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return h
+}
 
 // featuresOf extracts the features of a lesson from its issue and fix.
 func featuresOf(issue, fix string) lessonFeatures {
-	var b featureBuilder
+	return featuresWith(nil, issue, fix)
+}
+
+// featuresWith is featuresOf with a word cache: the words of a memory
+// repeat from entry to entry, and stemming, stop-word lookups and trigram
+// hashing are most of the cost of a lesson's features.
+func featuresWith(cache map[string]*wordInfo, issue, fix string) lessonFeatures {
+	b := featureBuilder{cache: cache}
 	b.add(issue, 1)
 	b.add(fix, weightFix)
 	return b.finish()
 }
 
+// wordInfo is what one lower-cased word contributes to a lesson's features.
+type wordInfo struct {
+	skip   bool // a stop word
+	stem   uint64
+	weight float32
+	grams  []uint64
+}
+
 type featureBuilder struct {
 	terms []term
-	grams []uint64
+	grams gramSet
 	buf   []byte
+	cache map[string]*wordInfo
 }
 
 func (b *featureBuilder) add(text string, scale float32) {
@@ -92,7 +131,7 @@ func (b *featureBuilder) add(text string, scale float32) {
 		if isAnchor(tok) {
 			whole := strings.ToLower(strings.Trim(tok, "-./:"))
 			if len(whole) >= 2 {
-				b.terms = append(b.terms, term{maphash.String(seed, "§"+whole), weightAnchor * scale})
+				b.terms = append(b.terms, term{hash64("§" + whole), weightAnchor * scale})
 			}
 			splitIdent(tok, func(part string) { b.word(part, scale) })
 			return
@@ -106,31 +145,51 @@ func (b *featureBuilder) word(w string, scale float32) {
 		return
 	}
 	b.buf = appendLower(b.buf[:0], w)
-	lw := string(b.buf)
-	if stopWords()[lw] {
+	wi := b.cache[string(b.buf)]
+	if wi == nil {
+		wi = analyzeWord(string(b.buf))
+		if b.cache != nil {
+			b.cache[string(b.buf)] = wi
+		}
+	}
+	if wi.skip {
 		return
+	}
+	for _, h := range wi.grams {
+		b.grams.add(h)
+	}
+	b.terms = append(b.terms, term{wi.stem, wi.weight * scale})
+}
+
+// analyzeWord: stop words are skipped; synonyms fold; generic words weigh
+// little and contribute no trigrams.
+func analyzeWord(lw string) *wordInfo {
+	if stopWords()[lw] {
+		return &wordInfo{skip: true}
 	}
 	if s, ok := synonyms()[lw]; ok {
 		lw = s
 	}
 	st := stem(lw)
-	wt := float32(weightWord)
+	wi := &wordInfo{stem: hash64(st), weight: weightWord}
 	if genericStems()[st] || genericWords()[lw] {
-		wt = weightGeneric
+		wi.weight = weightGeneric
 	} else {
-		b.trigrams(lw)
+		wi.grams = trigrams(lw)
 	}
-	b.terms = append(b.terms, term{maphash.String(seed, st), wt * scale})
+	return wi
 }
 
-// trigrams adds the character trigrams of a word, padded at both ends:
+// trigrams returns the character trigrams of a word, padded at both ends:
 // they let "serialize" meet "serialization" and "idempotent" meet
 // "idempotency" where the stemmer stops short.
-func (b *featureBuilder) trigrams(w string) {
-	b.buf = append(append(append(b.buf[:0], '^'), w...), '$')
-	for i := 0; i+3 <= len(b.buf); i++ {
-		b.grams = append(b.grams, maphash.Bytes(seed, b.buf[i:i+3]))
+func trigrams(w string) []uint64 {
+	p := "^" + w + "$"
+	out := make([]uint64, 0, len(p)-2)
+	for i := 0; i+3 <= len(p); i++ {
+		out = append(out, mix(hash64(p[i:i+3])))
 	}
+	return out
 }
 
 func (b *featureBuilder) finish() lessonFeatures {
@@ -152,8 +211,7 @@ func (b *featureBuilder) finish() lessonFeatures {
 	for _, t := range terms {
 		total += t.w
 	}
-	slices.Sort(b.grams)
-	return lessonFeatures{terms: terms, grams: slices.Compact(b.grams), total: total}
+	return lessonFeatures{terms: terms, grams: b.grams, total: total}
 }
 
 // similarity is the weighted Jaccard index of two lessons' terms.
@@ -182,21 +240,11 @@ func similarity(a, b *lessonFeatures) float32 {
 
 // gramSimilarity is the Jaccard index of two lessons' trigram sets.
 func gramSimilarity(a, b *lessonFeatures) float32 {
-	inter := 0
-	i, j := 0, 0
-	for i < len(a.grams) && j < len(b.grams) {
-		switch {
-		case a.grams[i] < b.grams[j]:
-			i++
-		case a.grams[i] > b.grams[j]:
-			j++
-		default:
-			inter++
-			i++
-			j++
-		}
+	inter, union := 0, 0
+	for i := range a.grams {
+		inter += bits.OnesCount64(a.grams[i] & b.grams[i])
+		union += bits.OnesCount64(a.grams[i] | b.grams[i])
 	}
-	union := len(a.grams) + len(b.grams) - inter
 	if union == 0 {
 		return 0
 	}
@@ -212,17 +260,179 @@ func score(a, b *lessonFeatures) float32 {
 	return s * float32(math.Sqrt(float64(size)))
 }
 
-// Matcher finds the entry in memory that a new lesson repeats. It caches the
-// features of existing entries across calls, so one Upsert of several
-// lessons extracts each entry's features once.
+// Matcher finds the entry in memory that a new lesson repeats.
+//
+// Memory can hold tens of thousands of entries and the hook has a few
+// milliseconds, so entries are not all analysed: each gets a 512-bit
+// signature of its word prefixes (one cheap pass over its text), a lesson
+// is compared in full only with the entries whose signature holds enough of
+// its key words — weighted by how rare each is in this memory, so a word
+// every entry shares does not make every entry a candidate — and
+// signatures, features and analysed words are cached across the calls of
+// one Upsert.
 type Matcher struct {
 	cache []cachedFeatures
+	df    [512]int32 // entries whose signature has each bit
+	nSigs int        // entries counted in df
+	words map[string]*wordInfo
 }
 
 type cachedFeatures struct {
-	id string
-	f  lessonFeatures
+	id     string
+	sig    signature
+	hasSig bool
+	f      *lessonFeatures // only for entries that were candidates
 }
+
+// signature is a Bloom-style set of the 4-byte lower-cased prefixes of an
+// entry's words: "retries", "retry" and "retried" share "retr".
+type signature [8]uint64
+
+// add sets the bit of a 9-bit index.
+func (s *signature) add(idx uint32) { s[idx>>6&7] |= 1 << (idx & 63) }
+
+func (s *signature) forEach(fn func(bit int)) {
+	for i, w := range s {
+		for w != 0 {
+			b := bits.TrailingZeros64(w)
+			fn(i*64 + b)
+			w &= w - 1
+		}
+	}
+}
+
+// keySignature holds only the lesson's telling words: stop words and
+// generic review vocabulary would match every entry.
+func keySignature(texts ...string) signature {
+	var sig signature
+	var buf []byte
+	for _, t := range texts {
+		forEachPrefix(t, func(h uint32, word string) {
+			buf = appendLower(buf[:0], word)
+			lw := string(buf)
+			if stopWords()[lw] || genericWords()[lw] || genericStems()[stem(lw)] {
+				return
+			}
+			sig.add(h)
+		})
+	}
+	return sig
+}
+
+// forEachPrefix calls fn with the signature index of every word of three
+// or more letters (and every number of two or more digits) in s, and the
+// word itself. Words are runs of ASCII letters and digits or non-ASCII
+// bytes.
+func forEachPrefix(s string, fn func(idx uint32, word string)) {
+	for i := 0; i < len(s); {
+		if !prefixByte[s[i]] {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && prefixByte[s[j]] {
+			j++
+		}
+		if n := j - i; n >= 3 || n == 2 && isDigits(s[i:j]) {
+			fn(prefixIndex(s[i:j]), s[i:j])
+		}
+		i = j
+	}
+}
+
+// prefixIndex maps a word's first four bytes, lower-cased, to one of 512
+// signature bits (multiplicative hashing; the top bits are the good ones).
+func prefixIndex(w string) uint32 {
+	var x uint32
+	switch {
+	case len(w) >= 4:
+		x = uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16 | uint32(w[3])<<24
+	case len(w) == 3:
+		x = uint32(w[0]) | uint32(w[1])<<8 | uint32(w[2])<<16
+	default:
+		x = uint32(w[0]) | uint32(w[1])<<8
+	}
+	// Setting bit 5 of every byte lower-cases ASCII letters and leaves
+	// digits as they are; other bytes change consistently.
+	x |= 0x20202020
+	return (x * 2654435761) >> 23
+}
+
+// signatureOf is forEachPrefix into a signature, written out: it runs over
+// every entry in memory on each capture.
+func signatureOf(texts ...string) signature {
+	var sig signature
+	for _, s := range texts {
+		for i := 0; i < len(s); {
+			if !prefixByte[s[i]] {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < len(s) && prefixByte[s[j]] {
+				j++
+			}
+			if n := j - i; n >= 3 || n == 2 && isDigits(s[i:j]) {
+				sig.add(prefixIndex(s[i:j]))
+			}
+			i = j
+		}
+	}
+	return sig
+}
+
+// prefixByte marks the bytes of words for signatures.
+var prefixByte = func() (w [256]bool) {
+	for c := 0; c < 256; c++ {
+		w[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= utf8.RuneSelf
+	}
+	return
+}()
+
+// prefilter holds a lesson's key bits with their weights in this memory.
+type prefilter struct {
+	key   signature
+	w     [512]float32
+	total float32
+	n     int
+}
+
+func (m *Matcher) prefilter(key signature) *prefilter {
+	p := &prefilter{key: key}
+	n := float64(m.nSigs + 1)
+	key.forEach(func(bit int) {
+		// Smoothed idf, never zero: a word in every entry still counts a
+		// little.
+		w := float32(math.Log(n/float64(m.df[bit]+1))) + 0.1
+		p.w[bit] = w
+		p.total += w
+		p.n++
+	})
+	return p
+}
+
+// candidate reports whether an entry's signature holds enough of the
+// lesson's key words, by weight, to be worth a full comparison. It is
+// loose on purpose: TestPrefilterKeepsMatches checks that no pair the full
+// score would fold is dropped here.
+func (p *prefilter) candidate(sig *signature) bool {
+	var got float32
+	n := 0
+	for i := range sig {
+		w := p.key[i] & sig[i]
+		for w != 0 {
+			b := bits.TrailingZeros64(w)
+			got += p.w[i*64+b]
+			n++
+			w &= w - 1
+		}
+	}
+	return n >= 2 && got >= prefilterShare*p.total
+}
+
+// prefilterShare is the weighted share of a lesson's key words an entry
+// must hold to be compared in full.
+const prefilterShare = 0.3
 
 // Match implements mdstore.MatchFunc: the index of the existing entry e
 // repeats, or -1. An entry with the same content id always matches; among
@@ -233,34 +443,60 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 			return i
 		}
 	}
-	fe := featuresOf(e.Text(), e.Fix)
+	if m.words == nil {
+		m.words = map[string]*wordInfo{}
+	}
+	fe := featuresWith(m.words, e.Text(), e.Fix)
 	if len(fe.terms) == 0 {
+		return -1
+	}
+	m.signatures(existing)
+	pf := m.prefilter(keySignature(e.Text(), e.Fix))
+	if pf.n == 0 {
 		return -1
 	}
 	best, bestScore := -1, float32(0)
 	for i := range existing {
-		if existing[i].Kind != e.Kind || existing[i].Status == mdstore.Archived {
+		x := &existing[i]
+		if x.Kind != e.Kind || x.Status == mdstore.Archived {
 			continue
 		}
-		fx := m.features(i, &existing[i])
-		if s := score(&fe, fx); s >= foldThreshold && s > bestScore {
+		c := &m.cache[i]
+		if !pf.candidate(&c.sig) {
+			continue
+		}
+		if c.f == nil {
+			f := featuresWith(m.words, x.Text(), x.Fix)
+			c.f = &f
+		}
+		if s := score(&fe, c.f); s >= foldThreshold && s > bestScore {
 			best, bestScore = i, s
 		}
 	}
 	return best
 }
 
-func (m *Matcher) features(i int, e *mdstore.Entry) *lessonFeatures {
-	if i >= len(m.cache) {
-		m.cache = slices.Grow(m.cache, i+1-len(m.cache))
-		m.cache = m.cache[:i+1]
+// signatures brings the cached signatures and their bit counts up to date
+// with existing (Upsert appends to it between calls).
+func (m *Matcher) signatures(existing []mdstore.Entry) {
+	if len(m.cache) < len(existing) {
+		m.cache = append(m.cache, make([]cachedFeatures, len(existing)-len(m.cache))...)
 	}
-	c := &m.cache[i]
-	if c.id != e.ID || c.id == "" {
-		c.id = e.ID
-		c.f = featuresOf(e.Text(), e.Fix)
+	for i := range existing {
+		x := &existing[i]
+		c := &m.cache[i]
+		if c.hasSig && c.id == x.ID {
+			continue
+		}
+		if c.hasSig {
+			// A different entry at this index: forget the old one.
+			c.sig.forEach(func(bit int) { m.df[bit]-- })
+			m.nSigs--
+		}
+		*c = cachedFeatures{id: x.ID, sig: signatureOf(x.Text(), x.Fix), hasSig: true}
+		c.sig.forEach(func(bit int) { m.df[bit]++ })
+		m.nSigs++
 	}
-	return &c.f
 }
 
 // forEachToken calls fn for every token of s: runs of letters and digits,
@@ -269,13 +505,20 @@ func (m *Matcher) features(i int, e *mdstore.Entry) *lessonFeatures {
 func forEachToken(s string, fn func(string)) {
 	start := -1
 	for i := 0; i <= len(s); {
-		var r rune
+		var inWord, joiner bool
 		size := 1
 		if i < len(s) {
-			r, size = utf8.DecodeRuneInString(s[i:])
+			c := s[i]
+			if c < utf8.RuneSelf {
+				// ASCII fast path: lessons are mostly ASCII.
+				inWord = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+				joiner = c == '.' || c == '-' || c == '/' || c == ':'
+			} else {
+				var r rune
+				r, size = utf8.DecodeRuneInString(s[i:])
+				inWord = unicode.IsLetter(r) || unicode.IsDigit(r)
+			}
 		}
-		inWord := i < len(s) && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
-		joiner := i < len(s) && (r == '.' || r == '-' || r == '/' || r == ':')
 		switch {
 		case inWord:
 			if start < 0 {
@@ -388,14 +631,14 @@ func isDigits(s string) bool {
 }
 
 // stem strips common English suffixes. It is deliberately light (no
-// dictionary, no allocation beyond the result): lessons are short and the
-// matcher only needs "retries"/"retry" and "cached"/"caching" to meet.
+// dictionary): lessons are short and the matcher only needs "retries",
+// "retried" and "retrying" to meet, or "validate" and "validation".
 func stem(w string) string {
 	if len(w) <= 3 || isDigits(w) {
 		return w
 	}
 	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
+	case strings.HasSuffix(w, "ies") || strings.HasSuffix(w, "ied"):
 		w = w[:len(w)-3] + "y"
 	case strings.HasSuffix(w, "sses"):
 		w = w[:len(w)-2]
@@ -404,10 +647,14 @@ func stem(w string) string {
 	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		w = w[:len(w)-1]
 	}
-	for _, suf := range []string{"ations", "ation", "ingly", "ings", "ing", "edly", "ed", "ly", "ment", "ness", "able", "ible", "ion", "er", "or", "e", "y"} {
-		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
-			w = w[:len(w)-len(suf)]
-			break
+	// Two passes: "validated" → "validat" → "valid", "retrying" → "retry"
+	// → "retr".
+	for pass := 0; pass < 2; pass++ {
+		for _, suf := range suffixes {
+			if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 3 {
+				w = w[:len(w)-len(suf)]
+				break
+			}
 		}
 	}
 	// Undouble a final consonant left by -ing/-ed: "running" → "run".
@@ -416,3 +663,5 @@ func stem(w string) string {
 	}
 	return w
 }
+
+var suffixes = []string{"ations", "ation", "ingly", "ings", "ing", "edly", "ed", "ly", "ment", "ness", "able", "ible", "ion", "ate", "at", "er", "or", "e", "y"}
