@@ -14,6 +14,7 @@
 package capture
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -38,8 +40,10 @@ const (
 	// hangs behind a stuck writer.
 	DefaultLockTimeout = 3 * time.Second
 	// DefaultReadTimeout bounds the wait for a complete JSON object on
-	// stdin, for a client that opens the pipe and never writes.
-	DefaultReadTimeout = 10 * time.Second
+	// stdin, for a client that opens the pipe and never writes. With the
+	// lock wait it stays under the 10 s timeout flowmem install sets, so
+	// the hook gives up before Claude Code kills it.
+	DefaultReadTimeout = 5 * time.Second
 	// MaxOutput bounds the review text read from persistedOutputPath.
 	MaxOutput = 8 << 20
 	// maxContext bounds additionalContext (Claude Code moves anything over
@@ -147,6 +151,12 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	default:
 		return skip("tool " + p.ToolName + " is not a review tool")
 	}
+	// The verdict words appear unescaped in the raw JSON, so most events
+	// are turned away here without decoding their output.
+	if !verdictHint([]byte(p.ToolResponse)) && !verdictHint([]byte(p.Error)) &&
+		!bytes.Contains(p.ToolResponse, []byte(`"persistedOutputPath"`)) {
+		return skip("no verdict in the output")
+	}
 	text := p.Text()
 	persisted := tool == toolShell && p.PersistedOutputPath() != ""
 	if !persisted && !verdictHint(text) {
@@ -230,7 +240,7 @@ func lessonsFrom(kept []review.Decision, kind, task string) []mdstore.Entry {
 		f := d.Finding
 		e := mdstore.Entry{
 			Kind:     mdstore.Pitfall,
-			Task:     task,
+			Task:     taskOrUnknown(task),
 			Source:   kind,
 			Category: d.Category,
 			Issue:    redact.String(f.Problem),
@@ -250,6 +260,16 @@ func lessonsFrom(kept []review.Decision, kind, task string) []mdstore.Entry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// taskOrUnknown: an entry's heading needs a task; "manual" would claim a
+// person added it, so a review with no task id says "unknown", as
+// flow-next's hook did.
+func taskOrUnknown(task string) string {
+	if task == "" {
+		return "unknown"
+	}
+	return task
 }
 
 func joinNonEmpty(sep string, parts ...string) string {
@@ -293,11 +313,13 @@ func decodeWithin(in io.Reader, limit int64, timeout time.Duration) (*Payload, e
 }
 
 // findProject: the payload's cwd (it follows cd and worktrees), then the
-// session root Claude Code exports.
+// session root Claude Code exports. Both are absolute when Claude Code sends
+// them; a relative one would be resolved against wherever the hook process
+// happens to run, so it is ignored.
 func findProject(cwd, projectDir string) (project.Dir, error) {
 	var errs []error
 	for _, start := range []string{cwd, projectDir} {
-		if start == "" {
+		if start == "" || !filepath.IsAbs(start) {
 			continue
 		}
 		d, err := project.Find(start)

@@ -51,6 +51,21 @@ func handle(t testing.TB, dir string, payload []byte, env ...string) (*Result, e
 	return Handle(context.Background(), bytes.NewReader(payload), optsFor(dir, env...))
 }
 
+func TestRelativeCwdIgnored(t *testing.T) {
+	// Relative to the test's working folder, "." would walk up into this
+	// repository's own .flow/.
+	for _, cwd := range []string{".", "0", "internal"} {
+		res, err := handle(t, "", withField(t, fixture(t, "bash_review"), "cwd", cwd))
+		if err != nil || res.Skip != "no flowmem project" {
+			t.Fatalf("cwd %q: %+v %v", cwd, res, err)
+		}
+	}
+	res, err := handle(t, "relative/dir", fixture(t, "bash_review"))
+	if err != nil || res.Skip != "no flowmem project" {
+		t.Fatalf("relative CLAUDE_PROJECT_DIR: %+v %v", res, err)
+	}
+}
+
 func pitfalls(t testing.TB, dir string) []mdstore.Entry {
 	t.Helper()
 	es, err := mdstore.Open(filepath.Join(dir, ".flow", "memory")).Load(mdstore.Pitfall)
@@ -549,4 +564,36 @@ func loadSecretCorpus(t testing.TB) []secretCase {
 		out = append(out, secretCase{parts[0], parts[1], text, n})
 	}
 	return out
+}
+
+// FuzzHandle runs the whole hook on arbitrary payloads against a real
+// project: it must never panic, and whatever it records must read back.
+func FuzzHandle(f *testing.F) {
+	entries, err := os.ReadDir(filepath.Join("..", "..", "testdata", "capture", "payloads"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture", "payloads", e.Name()))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		// A payload that names a folder could reach a real project on this
+		// machine (this repository has one); only CLAUDE_PROJECT_DIR, the
+		// temp project, may be used.
+		if p, err := Decode(bytes.NewReader(b)); err == nil && p.Cwd != "" {
+			return
+		}
+		dir := newProject(t, true)
+		res, err := handle(t, dir, b)
+		if err != nil || !res.Recorded() {
+			return
+		}
+		if len(pitfalls(t, dir)) == 0 {
+			t.Fatalf("recorded %d outcomes but pitfalls.md reads back empty", len(res.Outcomes))
+		}
+	})
 }

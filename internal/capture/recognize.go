@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"sync"
@@ -62,21 +63,21 @@ func isReadBack(command string) bool {
 
 // verdictHint is the cheap test every payload gets: could the text hold an
 // actionable verdict word (NEEDS_WORK, "needs work", MAJOR_RETHINK) at all?
-// It accepts a superset of what review.ParseVerdict acts on.
-func verdictHint(text string) bool {
-	return indexFold(text, "needs", func(rest string) bool {
+// It accepts a superset of what review.ParseVerdict acts on. It works on
+// the raw JSON of the payload too, where these words appear unescaped.
+func verdictHint[T string | []byte](text T) bool {
+	return indexFold(text, "needs", func(rest T) bool {
 		if len(rest) < 5 || (rest[0] != '_' && rest[0] != ' ' && rest[0] != '-') {
 			return false
 		}
-		return strings.EqualFold(rest[1:5], "work")
+		return equalFoldASCII(rest[1:5], "work")
 	}) || indexFold(text, "rethink", nil)
 }
 
 // indexFold reports whether s contains word (lower-case ASCII) in any case,
 // followed by text that then satisfies (nil: anything). It searches for the
-// word's first byte in both cases with strings.IndexByte, which is fast
-// even on a large payload.
-func indexFold(s, word string, then func(rest string) bool) bool {
+// word's first byte in both cases, which is fast even on a large payload.
+func indexFold[T string | []byte](s T, word string, then func(rest T) bool) bool {
 	lo, up := word[0], word[0]-('a'-'A')
 	for off := 0; off+len(word) <= len(s); {
 		i := indexEither(s[off:], lo, up)
@@ -84,7 +85,7 @@ func indexFold(s, word string, then func(rest string) bool) bool {
 			return false
 		}
 		i += off
-		if i+len(word) <= len(s) && strings.EqualFold(s[i:i+len(word)], word) && (then == nil || then(s[i+len(word):])) {
+		if i+len(word) <= len(s) && equalFoldASCII(s[i:i+len(word)], word) && (then == nil || then(s[i+len(word):])) {
 			return true
 		}
 		off = i + 1
@@ -92,9 +93,30 @@ func indexFold(s, word string, then func(rest string) bool) bool {
 	return false
 }
 
-func indexEither(s string, a, b byte) int {
-	i := strings.IndexByte(s, a)
-	j := strings.IndexByte(s, b)
+func equalFoldASCII[T string | []byte](s T, lower string) bool {
+	if len(s) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func indexEither[T string | []byte](s T, a, b byte) int {
+	var i, j int
+	switch v := any(s).(type) {
+	case string:
+		i, j = strings.IndexByte(v, a), strings.IndexByte(v, b)
+	case []byte:
+		i, j = bytes.IndexByte(v, a), bytes.IndexByte(v, b)
+	}
 	switch {
 	case i < 0:
 		return j
