@@ -1,6 +1,10 @@
 package recall
 
-import "github.com/kljensen/snowball/english"
+import (
+	"strings"
+
+	"github.com/kljensen/snowball/english"
+)
 
 // abbrevGroups are the abbreviations programmers write interchangeably with
 // the full word (ctx and context, db and database). Reviews and task titles
@@ -111,24 +115,66 @@ type expansion struct {
 const (
 	abbrevWeight  = 0.5
 	synonymWeight = 0.4
+	conceptWeight = 0.3
 )
 
+// memberStems are the stems that stand for one group member. A word has
+// one. A phrase ("time zone") has the stem of its words run together
+// (timezone, as in an identifier or a compound) and the stems of its words
+// concatenated (time+zone), which is how the matcher sees the phrase in
+// prose; phraseHead records the first word's stem for the latter.
+func memberStems(member string, phraseHead map[string]string) []string {
+	words := strings.Fields(member)
+	if len(words) == 1 {
+		return []string{stemOf(member)}
+	}
+	joined := stemOf(strings.Join(words, ""))
+	out := []string{joined}
+	if len(words) == 2 {
+		head := stemOf(words[0])
+		pair := head + stemOf(words[1])
+		phraseHead[pair] = head
+		if pair != joined {
+			out = append(out, pair)
+		}
+	}
+	return out
+}
+
 // expansions maps the stem of every group member to the other members'
-// stems. Built once; read-only afterwards.
-var expansions = func() map[string][]expansion {
+// stems, and phraseHeads the concatenated stems of each two-word phrase to
+// the stem of its first word. Built once; read-only afterwards.
+var expansions, phraseHeads = func() (map[string][]expansion, map[string]string) {
 	m := map[string][]expansion{}
+	heads := map[string]string{}
+	link := func(from, to string, w float64) {
+		if from == to {
+			return
+		}
+		for i, x := range m[from] {
+			if x.stem == to {
+				m[from][i].weight = max(x.weight, w)
+				return
+			}
+		}
+		m[from] = append(m[from], expansion{to, w})
+	}
 	add := func(groups [][]string, w float64) {
 		for _, g := range groups {
-			var stems []string
-			for _, word := range g {
-				if s := stemOf(word); !containsStr(stems, s) {
-					stems = append(stems, s)
-				}
+			members := make([][]string, len(g))
+			for i, word := range g {
+				members[i] = memberStems(word, heads)
 			}
-			for _, s := range stems {
-				for _, o := range stems {
-					if o != s && !hasExpansion(m[s], o) {
-						m[s] = append(m[s], expansion{o, w})
+			for i, mi := range members {
+				for _, s := range mi {
+					for j, mj := range members {
+						for _, o := range mj {
+							if i == j {
+								link(s, o, 1) // spellings of one phrase
+							} else {
+								link(s, o, w)
+							}
+						}
 					}
 				}
 			}
@@ -136,17 +182,9 @@ var expansions = func() map[string][]expansion {
 	}
 	add(abbrevGroups, abbrevWeight)
 	add(synonymGroups, synonymWeight)
-	return m
+	add(conceptGroups, conceptWeight)
+	return m, heads
 }()
-
-func hasExpansion(list []expansion, stem string) bool {
-	for _, x := range list {
-		if x.stem == stem {
-			return true
-		}
-	}
-	return false
-}
 
 // stemOf reduces a token the way documents are reduced.
 func stemOf(w string) string { return english.Stem(w, true) }

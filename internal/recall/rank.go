@@ -94,60 +94,100 @@ type query struct {
 	terms      []term
 	index      map[string]int32 // stem → term
 	slotGroup  []int32          // slot → its group
+	slotTerm   []int32          // slot → the term of the word itself
 	groupWhole []int32          // group → its joined-form slot, or -1
 	// prefix is a bitset over the first two bytes of the terms. A stem keeps
 	// the first two bytes of its word (dying/lying/tying aside), so a token
 	// whose first two bytes are not in the set cannot match, and most
 	// tokens are rejected before any map lookup or stemming.
 	prefix []uint64
+	// heads holds the stems of the first words of the two-word phrases
+	// among the terms (rate of "rate limit"): the matcher joins such a
+	// word with the next one to find the phrase in prose.
+	heads map[string]struct{}
+
+	group int32 // the group being built by parseQuery
+	open  bool  // whether the next part joins it
 }
 
 func parseQuery(s string) *query {
-	q := &query{index: map[string]int32{}, prefix: make([]uint64, 1<<16/64)}
-	var c collector
+	q := &query{index: map[string]int32{}, prefix: make([]uint64, 1<<16/64), group: -1}
+	c := collector{keepStop: true}
 	var z tokenizer
 	z.scan(s, &c)
-	group, open := int32(-1), false
 	for _, tok := range c.toks {
 		// A new group starts with each chunk; parts follow their joined
 		// form. It is opened at its first new stem, so a repeated word
 		// adds nothing.
 		if tok.kind != tokPart {
-			open = false
+			q.open = false
 		}
-		st := stemOf(tok.text)
-		if t, ok := q.index[st]; ok {
-			q.terms[t].weight = 1 // said outright, not only as an expansion
+		if tok.stop {
 			continue
 		}
-		if len(q.terms) >= maxQueryTerms {
-			break
+		w := 1.0
+		if tok.kind == tokWord && isTaskWord(tok.text) {
+			w = taskWordWeight
 		}
-		if !open {
-			if len(q.groupWhole) == maxQueryGroups {
-				break
-			}
-			group, open = int32(len(q.groupWhole)), true
-			q.groupWhole = append(q.groupWhole, -1)
+		q.word(stemOf(tok.text), w, tok.kind)
+	}
+	// Two words in a row that make a phrase of the thesaurus ("rate
+	// limit", "sign in") are one more group, which brings in the phrase's
+	// concept; the words keep their own groups.
+	for i := 0; i+1 < len(c.toks); i++ {
+		a, b := c.toks[i], c.toks[i+1]
+		if a.kind != tokWord || b.kind != tokWord || a.stop {
+			continue
 		}
-		slot := int32(len(q.slotGroup))
-		q.slotGroup = append(q.slotGroup, group)
-		if tok.kind == tokWhole {
-			q.groupWhole[group] = slot
-		}
-		q.add(st, slot, 1)
-		for _, x := range expansions[st] {
-			if _, ok := q.index[x.stem]; !ok && len(q.terms) < maxQueryTerms {
-				q.add(x.stem, slot, x.weight)
-			}
+		if pair := stemOf(a.text) + stemOf(b.text); phraseHeads[pair] != "" {
+			q.open = false
+			q.word(pair, 1, tokWord)
 		}
 	}
 	return q
 }
 
+// word adds the stem of one query word, and its expansions, to the slot
+// it opens.
+func (q *query) word(st string, w float64, kind tokenKind) {
+	if t, ok := q.index[st]; ok {
+		// Said outright, not only as an expansion.
+		q.terms[t].weight = math.Max(q.terms[t].weight, w)
+		return
+	}
+	if len(q.terms) >= maxQueryTerms {
+		return
+	}
+	if !q.open {
+		if len(q.groupWhole) == maxQueryGroups {
+			return
+		}
+		q.group, q.open = int32(len(q.groupWhole)), true
+		q.groupWhole = append(q.groupWhole, -1)
+	}
+	slot := int32(len(q.slotGroup))
+	q.slotGroup = append(q.slotGroup, q.group)
+	q.slotTerm = append(q.slotTerm, int32(len(q.terms)))
+	if kind == tokWhole {
+		q.groupWhole[q.group] = slot
+	}
+	q.add(st, slot, w)
+	for _, x := range expansions[st] {
+		if _, ok := q.index[x.stem]; !ok && len(q.terms) < maxQueryTerms {
+			q.add(x.stem, slot, w*x.weight)
+		}
+	}
+}
+
 func (q *query) add(stem string, slot int32, w float64) {
 	q.index[stem] = int32(len(q.terms))
 	q.terms = append(q.terms, term{stem: stem, slot: slot, weight: w})
+	if h := phraseHeads[stem]; h != "" {
+		if q.heads == nil {
+			q.heads = map[string]struct{}{}
+		}
+		q.heads[h] = struct{}{}
+	}
 	if len(stem) < 2 {
 		for i := range q.prefix {
 			q.prefix[i] = ^uint64(0)
@@ -170,12 +210,22 @@ func (q *query) setPrefix(a, b byte) {
 // occurs in each field.
 type matcher struct {
 	q     *query
-	memo  map[string]int32 // token → term, or -1; stems each distinct token once
+	memo  map[string]memoEntry // token → what it stems to; stems each distinct token once
 	field int
 	hits  []termCount
 	// skip is set once a chunk's joined form matched: its parts would count
 	// the same name again.
 	skip bool
+	// head is the stem of the previous word when it starts a phrase of the
+	// query; pair is scratch space for joining it with the next.
+	head string
+	pair []byte
+}
+
+type memoEntry struct {
+	stem string
+	term int32 // the query term it stems to, or -1
+	head bool  // whether its stem starts a phrase of the query
 }
 
 type termCount struct {
@@ -190,27 +240,57 @@ func (q *query) mayMatch(tok []byte) bool {
 }
 
 func (m *matcher) token(b []byte, kind tokenKind) {
+	head := m.head
+	m.head = ""
 	if kind != tokPart {
 		m.skip = false
 	} else if m.skip {
 		return
 	}
+	if head != "" && kind == tokWord {
+		// The word after a phrase head: the two may make the phrase.
+		e := m.lookup(b)
+		m.pair = append(append(m.pair[:0], head...), e.stem...)
+		if t, ok := m.q.index[string(m.pair)]; ok {
+			m.count(t)
+		}
+		m.match(e, kind)
+		return
+	}
 	if !m.q.mayMatch(b) {
 		return
 	}
-	t, ok := m.memo[string(b)]
-	if !ok {
-		s := string(b)
-		t = -1
-		if i, ok := m.q.index[english.Stem(s, true)]; ok {
-			t = i
-		}
-		m.memo[s] = t
+	m.match(m.lookup(b), kind)
+}
+
+func (m *matcher) lookup(b []byte) memoEntry {
+	if e, ok := m.memo[string(b)]; ok {
+		return e
 	}
-	if t < 0 {
+	s := string(b)
+	e := memoEntry{stem: english.Stem(s, true), term: -1}
+	if i, ok := m.q.index[e.stem]; ok {
+		e.term = i
+	}
+	if _, ok := m.q.heads[e.stem]; ok {
+		e.head = true
+	}
+	m.memo[s] = e
+	return e
+}
+
+func (m *matcher) match(e memoEntry, kind tokenKind) {
+	if e.head && kind == tokWord {
+		m.head = e.stem
+	}
+	if e.term < 0 {
 		return
 	}
 	m.skip = kind == tokWhole
+	m.count(e.term)
+}
+
+func (m *matcher) count(t int32) {
 	for i := range m.hits {
 		if m.hits[i].term == t {
 			if m.hits[i].n[m.field] < math.MaxUint16 {
@@ -227,20 +307,26 @@ func (m *matcher) token(b []byte, kind tokenKind) {
 func (m *matcher) scanEntry(z *tokenizer, e *mdstore.Entry) {
 	m.hits = m.hits[:0]
 	m.field = fMain
-	z.scan(e.Issue, m)
-	z.scan(e.Body, m)
+	m.scan(z, e.Issue)
+	m.scan(z, e.Body)
 	m.field = fFix
-	z.scan(e.Fix, m)
+	m.scan(z, e.Fix)
 	m.field = fContext
-	z.scan(e.Context, m)
+	m.scan(z, e.Context)
 	m.field = fMeta
-	z.scan(e.Category, m)
-	z.scan(e.Task, m)
+	m.scan(z, e.Category)
+	m.scan(z, e.Task)
 	for _, t := range e.Tasks {
 		if t != e.Task {
-			z.scan(t, m)
+			m.scan(z, t)
 		}
 	}
+}
+
+// scan feeds one text to the matcher; a phrase never spans two texts.
+func (m *matcher) scan(z *tokenizer, s string) {
+	m.head = ""
+	z.scan(s, m)
 }
 
 func fieldLens(e *mdstore.Entry) [nFields]int {
@@ -318,7 +404,7 @@ func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
 		}
 	}
 
-	m := &matcher{q: q, memo: make(map[string]int32, 256)}
+	m := &matcher{q: q, memo: make(map[string]memoEntry, 256)}
 	var z tokenizer
 	df := make([]int, len(q.terms))
 	var cands []candidate
@@ -355,7 +441,7 @@ func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
 	idf := make([]float64, len(q.terms))
 	for t := range idf {
 		d := float64(df[t])
-		idf[t] = q.terms[t].weight * math.Log(1+(float64(n)-d+0.5)/(d+0.5))
+		idf[t] = math.Log(1 + (float64(n)-d+0.5)/(d+0.5))
 	}
 	sc := newScorer(q)
 	top := topK{k: k, entries: entries}
@@ -378,9 +464,20 @@ func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
 
 // scorer combines an entry's postings into its score; its slices are
 // scratch space reused across entries.
+//
+// A slot (one query word with its abbreviations, synonyms and concept
+// words) is scored as one BM25 term whose frequency is the weighted sum of
+// its stems' frequencies, and whose idf is theirs, averaged with the same
+// weights: the usual way to fold synonyms into BM25. An entry saying
+// "stall", "timeout" and "forever" about the query's "hangs" thus gathers
+// evidence from all three, while saturation keeps one concept, however
+// often it is spelled, from outweighing another query word; and a stem
+// counts for the slot as much as its weight, so the word itself always
+// beats its expansions.
 type scorer struct {
 	q       *query
-	slot    []float64 // best contribution per slot
+	tf      []float64 // per slot: weighted frequency of its stems
+	idf     []float64 // per slot: weighted sum of their idf times frequency
 	whole   []float64 // per group: its joined form's contribution
 	parts   []float64 // per group: the sum of its parts' contributions
 	touched []int32
@@ -389,7 +486,8 @@ type scorer struct {
 func newScorer(q *query) *scorer {
 	return &scorer{
 		q:     q,
-		slot:  make([]float64, len(q.slotGroup)),
+		tf:    make([]float64, len(q.slotGroup)),
+		idf:   make([]float64, len(q.slotGroup)),
 		whole: make([]float64, len(q.groupWhole)),
 		parts: make([]float64, len(q.groupWhole)),
 	}
@@ -398,20 +496,22 @@ func newScorer(q *query) *scorer {
 func (s *scorer) score(ps []posting, idf []float64) float64 {
 	q := s.q
 	for _, p := range ps {
-		tf := float64(p.tf)
-		v := idf[p.term] * tf * (k1 + 1) / (k1 + tf)
-		if sl := q.terms[p.term].slot; v > s.slot[sl] {
-			s.slot[sl] = v
-		}
+		t := &q.terms[p.term]
+		// Weight relative to the word that opened the slot.
+		w := t.weight / q.terms[q.slotTerm[t.slot]].weight
+		tf := w * float64(p.tf)
+		s.tf[t.slot] += tf
+		s.idf[t.slot] += tf * idf[p.term]
 	}
 	s.touched = s.touched[:0]
 	for _, p := range ps {
 		sl := q.terms[p.term].slot
-		v := s.slot[sl]
-		if v == 0 {
+		tf := s.tf[sl]
+		if tf == 0 {
 			continue // taken already, through another stem of the slot
 		}
-		s.slot[sl] = 0
+		v := q.terms[q.slotTerm[sl]].weight * s.idf[sl] / tf * tf * (k1 + 1) / (k1 + tf)
+		s.tf[sl], s.idf[sl] = 0, 0
 		g := q.slotGroup[sl]
 		if s.whole[g] == 0 && s.parts[g] == 0 {
 			s.touched = append(s.touched, g)

@@ -61,8 +61,8 @@ func TestRankOrder(t *testing.T) {
 		{
 			name: "issue outweighs fix",
 			entries: []mdstore.Entry{
-				pit("fix", "Stalled upstream blocks workers", "Set a timeout on the client", ""),
-				pit("issue", "Client has no timeout", "Set a deadline per request", ""),
+				pit("fix", "Upstream blocks workers", "Set a timeout on the client", ""),
+				pit("issue", "Client has no timeout", "Bound each request", ""),
 			},
 			query: "timeout",
 			want:  []string{"issue", "fix"},
@@ -120,6 +120,43 @@ func TestRankOrder(t *testing.T) {
 			},
 			query: "chi router",
 			want:  []string{"dec"},
+		},
+		{
+			name: "concepts join paraphrases",
+			entries: []mdstore.Entry{
+				pit("other", "Login page shows the wrong logo", "Use the brand asset", ""),
+				pit("concept", "Sign-in endpoint has no rate limiting", "Rate-limit by IP and account", ""),
+				pit("none", "Logs rotate daily", "Keep a week", ""),
+			},
+			query: "Brute-force protection for login",
+			want:  []string{"concept", "other"},
+		},
+		{
+			name: "the word itself beats its concept",
+			entries: []mdstore.Entry{
+				pit("concept", "Worker hangs on a dead host", "Bound the call", ""),
+				pit("word", "Worker call has no timeout", "Bound the call", ""),
+			},
+			query: "timeout",
+			want:  []string{"word", "concept"},
+		},
+		{
+			name: "phrase in prose matches the identifier",
+			entries: []mdstore.Entry{
+				pit("none", "Rates are rounded", "Round half even", ""),
+				pit("prose", "Uploads have no rate limit", "Throttle per user", ""),
+			},
+			query: "rateLimiter",
+			want:  []string{"prose"},
+		},
+		{
+			name: "task words weigh little",
+			entries: []mdstore.Entry{
+				pit("verb", "Add a lock around the map", "Add it", ""),
+				pit("topic", "Webhook sender drops events", "Persist first", ""),
+			},
+			query: "Add webhook",
+			want:  []string{"topic", "verb"},
 		},
 		{
 			name: "task ids match",

@@ -221,17 +221,25 @@ func Tokens(s string) []string {
 type collected struct {
 	text string
 	kind tokenKind
+	stop bool // a stop word, kept only with keepStop
 }
 
-type collector struct{ toks []collected }
+// collector gathers the tokens of a query.
+type collector struct {
+	toks []collected
+	// keepStop keeps stop words, marked, for the query parser: they carry
+	// no topic but may finish a phrase ("sign in").
+	keepStop bool
+}
 
 // token keeps every token but stop words. Only queries need them dropped:
 // a document's stop words can never match a query term.
 func (c *collector) token(t []byte, kind tokenKind) {
-	if kind != tokWhole && isStopWord(t) {
+	stop := kind != tokWhole && isStopWord(t)
+	if stop && !c.keepStop {
 		return
 	}
-	c.toks = append(c.toks, collected{string(t), kind})
+	c.toks = append(c.toks, collected{string(t), kind, stop})
 }
 
 // isStopWord reports words that carry no topic: English function words,
@@ -264,6 +272,47 @@ var stopWords = func() map[string]struct{} {
 		"whenever", "where", "whether", "which", "while", "who", "whom", "whose", "why", "will",
 		"with", "within", "without", "would", "yet", "you", "your", "yours", "yourself",
 		"yourselves",
+	} {
+		m[w] = struct{}{}
+	}
+	return m
+}()
+
+// taskWordWeight is the weight of a task word in a query: the verbs and
+// fillers of task titles and planner requests ("Add …", "Fix …", "Support
+// …") that say what to do with a topic, not what the topic is. They count
+// a little, so that they still break ties, but an entry matching only
+// them is not pulled up. Documents keep them at full weight: "fix" in a
+// lesson is as much a word as any other.
+const taskWordWeight = 0.2
+
+func isTaskWord(b string) bool {
+	_, ok := taskWords[b]
+	return ok
+}
+
+var taskWords = func() map[string]struct{} {
+	m := map[string]struct{}{}
+	for _, w := range []string{
+		"add", "adding", "added", "adds",
+		"allow", "allows",
+		"change", "changes",
+		"create", "creating",
+		"enable", "ensure",
+		"fix", "fixes", "fixing", "fixed",
+		"get", "gets",
+		"handle", "handling",
+		"implement", "implementing", "implementation", "impl",
+		"improve", "improving",
+		"make", "makes", "making",
+		"need", "needs",
+		"new",
+		"refactor",
+		"support", "supports", "supporting",
+		"update", "updates", "updating",
+		"use", "using",
+		"want",
+		"work", "works",
 	} {
 		m[w] = struct{}{}
 	}

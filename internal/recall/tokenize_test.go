@@ -80,10 +80,12 @@ func TestParseQuery(t *testing.T) {
 		stems  []string // in order, expansions included
 		groups int
 	}{
-		{"stems and stop words", "Retrying the deliveries", []string{"retri", "deliveri"}, 2},
+		{"stems and stop words", "Formatting the invoices", []string{"format", "invoic"}, 2},
 		{"identifier is one group", "useEffect cleanup", []string{"useeffect", "use", "effect", "cleanup"}, 2},
 		{"abbreviation expands", "ctx", []string{"ctx", "context"}, 1},
-		{"repeat counts once", "retry retries", []string{"retri"}, 1},
+		{"repeat counts once", "invoice invoices", []string{"invoic"}, 1},
+		{"concept expands", "jitter", []string{"jitter", "retri", "backoff", "tryagain", "triagain", "redeliv", "redeliveri"}, 1},
+
 		{"expansion said outright joins its group", "ctx context", []string{"ctx", "context"}, 1},
 		{"only stop words", "the of and", nil, 0},
 	}
@@ -104,6 +106,44 @@ func TestParseQuery(t *testing.T) {
 	}
 	if q := parseQuery("ctx context"); q.terms[1].weight != 1 {
 		t.Errorf("a word said outright keeps full weight, got %v", q.terms[1].weight)
+	}
+	q := parseQuery("timeout")
+	for _, term := range q.terms[1:] {
+		if term.weight >= abbrevWeight {
+			t.Errorf("%s: expansion weight %v, want below %v", term.stem, term.weight, abbrevWeight)
+		}
+	}
+	if q := parseQuery("Add timeout"); q.terms[0].weight != taskWordWeight {
+		t.Errorf("task word weight %v, want %v", q.terms[0].weight, taskWordWeight)
+	}
+}
+
+// Two words that make a phrase of the thesaurus are a group of their own,
+// which brings in the phrase's concept; a stop word may end the phrase.
+func TestParseQueryPhrases(t *testing.T) {
+	tests := []struct {
+		query  string
+		groups int
+		has    []string
+	}{
+		{"rate limit", 3, []string{"rate", "limit", "ratelimit", "throttl", "bruteforc"}},
+		{"rateLimit", 1, []string{"ratelimit", "rate", "limit", "throttl"}},
+		{"log in", 2, []string{"log", "login", "signin", "authent"}},
+		{"time zone", 3, []string{"time", "zone", "timezon", "timezone", "utc"}},
+	}
+	for _, tc := range tests {
+		q := parseQuery(tc.query)
+		if len(q.groupWhole) != tc.groups {
+			t.Errorf("%q: %d groups, want %d", tc.query, len(q.groupWhole), tc.groups)
+		}
+		for _, st := range tc.has {
+			if _, ok := q.index[st]; !ok {
+				t.Errorf("%q: no term %q", tc.query, st)
+			}
+		}
+	}
+	if q := parseQuery("rate limit"); len(q.heads) == 0 {
+		t.Errorf("rate limit: no phrase heads for the matcher")
 	}
 }
 
