@@ -36,6 +36,11 @@ Example (what flowmem install writes into .claude/settings.json):
 		// error would exit 64 and Claude Code would show a hook error.
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
+			// Flags are not parsed, so help is asked for by hand; a hook
+			// entry never passes it.
+			if a := c.Args().First(); a == "--help" || a == "-h" || a == "help" {
+				return cli.ShowCommandHelp(c.Lineage()[1], c.Command.Name)
+			}
 			runHook(c.Context, e.IO)
 			return nil
 		},
