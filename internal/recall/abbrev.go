@@ -186,8 +186,30 @@ var expansions, phraseHeads = func() (map[string][]expansion, map[string]string)
 	return m, heads
 }()
 
-// stemOf reduces a token the way documents are reduced.
-func stemOf(w string) string { return english.Stem(w, true) }
+// stemOf reduces a token the way documents are reduced: with the Snowball
+// English stemmer, except for the words in stemOverrides.
+func stemOf(w string) string {
+	if s, ok := stemOverrides[w]; ok {
+		return s
+	}
+	return english.Stem(w, true)
+}
+
+// stemOverrides keep apart technical words that Snowball reduces to an
+// unrelated common word (settings to "set", production to "product",
+// authorization to "author"), which would make the thesaurus link, say,
+// every "set" in memory to configuration.
+var stemOverrides = map[string]string{
+	"setting": "setting", "settings": "setting",
+	"terminal": "terminal", "terminals": "terminal",
+	"production":    "production",
+	"authorization": "authoriz", "authorize": "authoriz", "authorized": "authoriz",
+	"accessibility": "accessib", "accessible": "accessib",
+	"localization": "localiz", "localize": "localiz", "localized": "localiz",
+	"controller": "controller", "controllers": "controller",
+	"provider": "provider", "providers": "provider",
+	"reducer": "reducer", "reducers": "reducer",
+}
 
 func containsStr(list []string, s string) bool {
 	for _, x := range list {

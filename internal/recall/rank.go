@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
-	"github.com/kljensen/snowball/english"
 )
 
 // Defaults for Options left at zero.
@@ -268,7 +267,7 @@ func (m *matcher) lookup(b []byte) memoEntry {
 		return e
 	}
 	s := string(b)
-	e := memoEntry{stem: english.Stem(s, true), term: -1}
+	e := memoEntry{stem: stemOf(s), term: -1}
 	if i, ok := m.q.index[e.stem]; ok {
 		e.term = i
 	}
