@@ -62,6 +62,12 @@ var (
 
 const (
 	k1 = 1.2
+	// idfExp sharpens idf: a rare word of the request (webhook, CSV,
+	// PgBouncer) says more about what it is after than a common one (add,
+	// test, error), and more than plain BM25 credits it for; an entry
+	// matching the one specific word should beat one matching two generic
+	// ones.
+	idfExp = 1.5
 	// maxQueryGroups and maxQueryTerms bound the work a long request can
 	// cause.
 	maxQueryGroups = 64
@@ -440,7 +446,7 @@ func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
 	idf := make([]float64, len(q.terms))
 	for t := range idf {
 		d := float64(df[t])
-		idf[t] = math.Log(1 + (float64(n)-d+0.5)/(d+0.5))
+		idf[t] = math.Pow(math.Log(1+(float64(n)-d+0.5)/(d+0.5)), idfExp)
 	}
 	sc := newScorer(q)
 	top := topK{k: k, entries: entries}
