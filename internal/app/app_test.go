@@ -1,0 +1,81 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+func testIO(dir string) (IO, *bytes.Buffer, *bytes.Buffer) {
+	var out, errb bytes.Buffer
+	return IO{In: eofReader{}, Out: &out, Err: &errb, Getenv: func(string) string { return "" },
+		Getwd: func() (string, error) { return dir, nil }}, &out, &errb
+}
+
+// TestEveryCommandHasHelpWithExample walks the whole command tree: each
+// command answers --help with exit 0 and shows at least one example.
+func TestEveryCommandHasHelpWithExample(t *testing.T) {
+	var notFound string
+	root := newApp(IO{}, &notFound)
+	var walk func(path []string, cmds []*cli.Command)
+	walk = func(path []string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			p := append(append([]string{}, path...), c.Name)
+			t.Run(strings.Join(p, " "), func(t *testing.T) {
+				std, out, _ := testIO(t.TempDir())
+				args := append(append([]string{"flowmem"}, p...), "--help")
+				if code := Main(context.Background(), args, std); code != 0 {
+					t.Fatalf("exit %d", code)
+				}
+				if !strings.Contains(out.String(), "Example") {
+					t.Errorf("help of %q has no example:\n%s", strings.Join(p, " "), out)
+				}
+			})
+			walk(p, c.Subcommands)
+		}
+	}
+	walk(nil, root.Commands)
+}
+
+func TestExitCodes(t *testing.T) {
+	tests := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--help"}, 0},
+		{[]string{"--version"}, 0},
+		{[]string{"nope"}, exitUsage},
+		{[]string{"memory", "add", "--bogus"}, exitUsage},
+		{[]string{"config", "get"}, exitUsage},
+		{[]string{"memory", "list"}, exitError}, // no project here
+	}
+	for _, tt := range tests {
+		std, _, errb := testIO(t.TempDir())
+		if got := Main(context.Background(), append([]string{"flowmem"}, tt.args...), std); got != tt.want {
+			t.Errorf("flowmem %v = %d, want %d (stderr %q)", tt.args, got, tt.want, errb)
+		}
+	}
+}
+
+func TestPermute(t *testing.T) {
+	var nf string
+	cmds := newApp(IO{}, &nf).Commands
+	tests := []struct{ in, want string }{
+		{"flowmem memory add --type pitfall text --fix f", "flowmem memory add --type pitfall --fix f -- text"},
+		{"flowmem memory add text", "flowmem memory add text"},
+		{"flowmem memory add -- -dash --type x", "flowmem memory add -- -dash --type x"},
+		{"flowmem memory read --json", "flowmem memory read --json"},
+		{"flowmem memory search pat --json", "flowmem memory search --json -- pat"},
+		{"flowmem config set k v", "flowmem config set k v"},
+		{"flowmem unknown a --b", "flowmem unknown a --b"},
+	}
+	for _, tt := range tests {
+		got := strings.Join(permute(cmds, strings.Fields(tt.in)), " ")
+		if got != tt.want {
+			t.Errorf("permute(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
