@@ -1,6 +1,9 @@
 # flowmem — `make test` is what CI runs (through .ci/run).
 
 GO            ?= go
+# urfave/cli's man-page and markdown generators (and blackfriday with them)
+# would otherwise be initialised on every hook call.
+TAGS          ?= urfave_cli_no_docs
 CLAUDE_VERSION := 2.1.330
 CLAUDE_DIR    ?= $(HOME)/.cache/flowmem/claude-code-$(CLAUDE_VERSION)
 CLAUDE_BIN    := $(CLAUDE_DIR)/node_modules/.bin/claude
@@ -27,10 +30,10 @@ help:
 	@echo "make fuzz      run every fuzz target for FUZZTIME (default 30s) each"
 
 build:
-	$(GO) build -o bin/flowmem ./cmd/flowmem
+	$(GO) build -tags '$(TAGS)' -o bin/flowmem ./cmd/flowmem
 
 install:
-	$(GO) install ./cmd/flowmem
+	$(GO) install -tags '$(TAGS)' ./cmd/flowmem
 
 setup: install
 	cd "$(PROJECT)" && "$(GOBIN_DIR)/flowmem" init --enable --install

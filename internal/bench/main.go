@@ -38,7 +38,7 @@ func run(sizeList string, runs int) error {
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "flowmem")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/flowmem").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", bin, "./cmd/flowmem").CombinedOutput(); err != nil {
 		return fmt.Errorf("build flowmem: %v\n%s", err, out)
 	}
 	decodeOnly := filepath.Join(tmp, "decodeonly")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Categories a kept finding is filed under.
@@ -202,7 +203,7 @@ func looksLikePlanReview(fs []Finding) bool {
 	n := 0
 	for _, f := range fs {
 		loc := strings.ToLower(f.Location)
-		if planLocLex.has(loc) && !pathLineRe.MatchString(f.Location) {
+		if planLocLex.has(loc) && !pathLineRe().MatchString(f.Location) {
 			n++
 		}
 	}
@@ -259,8 +260,10 @@ func vagueFix(fix string) string {
 	return ""
 }
 
-var anchorRe = regexp.MustCompile("`[^`]+`|\\b[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)+\\(?|\\b[a-z]+[A-Z][A-Za-z0-9]*\\b|\\b[A-Za-z0-9_]+\\(\\)|--[a-z][a-z-]+|\\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\\b|[\\w-]+/[\\w./-]+|\\b\\w+=\\w+")
+var anchorRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("`[^`]+`|\\b[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)+\\(?|\\b[a-z]+[A-Z][A-Za-z0-9]*\\b|\\b[A-Za-z0-9_]+\\(\\)|--[a-z][a-z-]+|\\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\\b|[\\w-]+/[\\w./-]+|\\b\\w+=\\w+")
+})
 
 // hasAnchor reports whether text names something concrete: a code span, a
 // dotted or camelCase identifier, a call, a flag, an ENV_VAR or a path.
-func hasAnchor(s string) bool { return anchorRe.MatchString(s) }
+func hasAnchor(s string) bool { return anchorRe().MatchString(s) }

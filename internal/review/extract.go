@@ -5,8 +5,6 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
-	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
@@ -28,7 +26,11 @@ const MaxReviewLen = 1 << 20
 // inline parser tables costs more than parsing a typical review, and the
 // hook runs on the agent's hot path. A goldmark parser keeps no per-document
 // state, so sharing it between goroutines is safe.
-var mdParser parser.Parser = goldmark.New(goldmark.WithExtensions(extension.Table)).Parser()
+//
+// Tables are read from paragraphs (tableRows) rather than with goldmark's
+// table extension: that package compiles its linkify expressions when the
+// program starts, a cost the hook would pay on every tool call.
+var mdParser parser.Parser = goldmark.New().Parser()
 
 // Extract splits a review text into findings. It understands the shapes real
 // reviewers write: bold-label blocks (`**Severity**: Major` /
@@ -128,13 +130,18 @@ func (x *extractor) block(n ast.Node) {
 		x.flush()
 		x.heading(n)
 	case *ast.Paragraph, *ast.TextBlock:
+		if rows, rest, ok := tableRows(n, x.src); ok {
+			x.flush()
+			x.table(rows)
+			x.lead = nil
+			if len(rest) > 0 {
+				x.paragraph(rest, false)
+			}
+			return
+		}
 		x.paragraph(inlineLines(n, x.src), false)
 	case *ast.List:
 		x.list(n)
-		x.lead = nil
-	case *east.Table:
-		x.flush()
-		x.table(n)
 		x.lead = nil
 	case *ast.ThematicBreak:
 		x.flush()
@@ -474,14 +481,100 @@ func (x *extractor) flushTitled() {
 	}
 }
 
-func (x *extractor) table(tb *east.Table) {
-	var cols []string
-	for r := tb.FirstChild(); r != nil; r = r.NextSibling() {
-		var cells []string
-		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
-			cells = append(cells, strings.TrimSpace(strings.Join(inlineLines(c, x.src), " ")))
+// tableRows reads a GFM table (header row, delimiter row, body rows) from a
+// paragraph's source lines, each cell rendered like other inline text. Lines
+// after the table's last row that hold no "|" come back as rest.
+func tableRows(n ast.Node, src []byte) (rows [][]string, rest []string, ok bool) {
+	lines := n.Lines()
+	if lines.Len() < 2 {
+		return nil, nil, false
+	}
+	raw := make([]string, lines.Len())
+	for i := range raw {
+		seg := lines.At(i)
+		raw[i] = strings.TrimSpace(string(seg.Value(src)))
+	}
+	if !strings.Contains(raw[0], "|") || !isDelimiterRow(raw[1]) {
+		return nil, nil, false
+	}
+	header := splitRow(raw[0])
+	if len(header) != len(splitRow(raw[1])) {
+		return nil, nil, false
+	}
+	rows = append(rows, header)
+	i := 2
+	for ; i < len(raw) && strings.Contains(raw[i], "|"); i++ {
+		rows = append(rows, splitRow(raw[i]))
+	}
+	for ; i < len(raw); i++ {
+		rest = append(rest, raw[i])
+	}
+	for _, r := range rows {
+		for j, c := range r {
+			r[j] = renderCell(c)
 		}
-		if _, ok := r.(*east.TableHeader); ok {
+	}
+	return rows, rest, true
+}
+
+// isDelimiterRow matches a table's "| --- | :-: |" line.
+func isDelimiterRow(l string) bool {
+	cells := splitRow(l)
+	if len(cells) == 0 {
+		return false
+	}
+	for _, c := range cells {
+		c = strings.TrimSpace(c)
+		c = strings.TrimPrefix(c, ":")
+		c = strings.TrimSuffix(c, ":")
+		if c == "" || strings.Trim(c, "-") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// splitRow splits a table line into cells on "|" that are not escaped.
+func splitRow(l string) []string {
+	l = strings.TrimSpace(l)
+	l = strings.TrimPrefix(l, "|")
+	if strings.HasSuffix(l, "|") && !strings.HasSuffix(l, `\|`) {
+		l = l[:len(l)-1]
+	}
+	var cells []string
+	var b strings.Builder
+	for i := 0; i < len(l); i++ {
+		switch {
+		case l[i] == '\\' && i+1 < len(l) && l[i+1] == '|':
+			b.WriteByte('|')
+			i++
+		case l[i] == '|':
+			cells = append(cells, strings.TrimSpace(b.String()))
+			b.Reset()
+		default:
+			b.WriteByte(l[i])
+		}
+	}
+	return append(cells, strings.TrimSpace(b.String()))
+}
+
+// renderCell turns a cell's markdown into text the way paragraphs are read.
+func renderCell(c string) string {
+	if c == "" {
+		return ""
+	}
+	src := []byte(c)
+	doc := mdParser.Parse(text.NewReader(src))
+	if p := doc.FirstChild(); p != nil {
+		return strings.TrimSpace(strings.Join(inlineLines(p, src), " "))
+	}
+	return c
+}
+
+func (x *extractor) table(rows [][]string) {
+	var cols []string
+	for ri, cells := range rows {
+		if ri == 0 {
 			for _, c := range cells {
 				cols = append(cols, tableColumn(c))
 			}
@@ -677,7 +770,7 @@ func itemHasLabels(li ast.Node, src []byte) bool {
 
 func isVerdictLine(line string) bool {
 	p := plainLine(line)
-	return keyedVerdict(p) != None || isVerdictTitle(p) || verdictTag.MatchString(line)
+	return keyedVerdict(p) != None || isVerdictTitle(p) || verdictTag().MatchString(line)
 }
 
 // glued returns where a bold Severity label starts inside a line of other

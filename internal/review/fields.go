@@ -3,6 +3,7 @@ package review
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -137,16 +138,18 @@ func cleanLocation(s string) string {
 	return clean(s)
 }
 
-var pathLineRe = regexp.MustCompile("[A-Za-z0-9_.@/~-]*[A-Za-z0-9_-]\\.[A-Za-z][A-Za-z0-9]{0,7}:\\d+(?:-\\d+)?")
-var leadingCodePathRe = regexp.MustCompile("^`([^`\\s]*[/.][^`\\s]*)`")
+var pathLineRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("[A-Za-z0-9_.@/~-]*[A-Za-z0-9_-]\\.[A-Za-z][A-Za-z0-9]{0,7}:\\d+(?:-\\d+)?")
+})
+var leadingCodePathRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^`([^`\\s]*[/.][^`\\s]*)`") })
 
 // guessLocation finds a file reference in free text: the first `path:line`,
 // else a leading code span that looks like a path.
 func guessLocation(text string) string {
-	if m := pathLineRe.FindString(text); m != "" {
+	if m := pathLineRe().FindString(text); m != "" {
 		return m
 	}
-	if m := leadingCodePathRe.FindStringSubmatch(strings.TrimSpace(text)); m != nil {
+	if m := leadingCodePathRe().FindStringSubmatch(strings.TrimSpace(text)); m != nil {
 		return m[1]
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -232,14 +233,16 @@ func kindTitle(body string) bool {
 	return true
 }
 
-var numberedTitleRe = regexp.MustCompile(`(?i)^\*\*\s*(finding|issue|problem|bug|blocker|concern|risk)\s*#?\s*\d+\s*[:.)—–-]`)
+var numberedTitleRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\*\*\s*(finding|issue|problem|bug|blocker|concern|risk)\s*#?\s*\d+\s*[:.)—–-]`)
+})
 
 // numberedTitle recognises a paragraph or item that opens with a numbered
 // bold title, "**Concern 1: the backfill runs in one transaction.** …",
 // and returns the severity its word implies ("Blocker" is critical) and the
 // text after the number.
 func numberedTitle(t string) (sev, rest string, ok bool) {
-	m := numberedTitleRe.FindStringSubmatchIndex(t)
+	m := numberedTitleRe().FindStringSubmatchIndex(t)
 	if m == nil {
 		return "", "", false
 	}
@@ -250,8 +253,10 @@ func numberedTitle(t string) (sev, rest string, ok bool) {
 	return sev, strings.TrimSpace(t[m[1]:]), true
 }
 
-var numberedFindingRe = regexp.MustCompile(`(?i)^(?:finding|issue|problem|bug|blocker|concern)\s*#?\s*\d+[.:)]?$`)
-var numberedHeadingRe = regexp.MustCompile(`^\d{1,3}[.)]\s+(.+)$`)
+var numberedFindingRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:finding|issue|problem|bug|blocker|concern)\s*#?\s*\d+[.:)]?$`)
+})
+var numberedHeadingRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{1,3}[.)]\s+(.+)$`) })
 
 // titledHeading recognises headings that are findings themselves:
 // "FINDING 1 — BLOCKER — title", "Issue 2: title", "[P1] title",
@@ -259,7 +264,7 @@ var numberedHeadingRe = regexp.MustCompile(`^\d{1,3}[.)]\s+(.+)$`)
 func titledHeading(t string) (sev, title string, ok bool) {
 	t = strings.TrimSpace(strings.ReplaceAll(t, "**", ""))
 	parts := splitDashes(t)
-	if len(parts) > 1 && numberedFindingRe.MatchString(parts[0]) {
+	if len(parts) > 1 && numberedFindingRe().MatchString(parts[0]) {
 		rest := parts[1:]
 		if s := normalizeSeverity(rest[0]); s != "" && len(strings.Fields(rest[0])) <= 2 {
 			sev, rest = s, rest[1:]
@@ -270,7 +275,7 @@ func titledHeading(t string) (sev, title string, ok bool) {
 	if s, rest := severityMarker(t); s != "" && rest != "" {
 		return s, rest, true
 	}
-	if m := numberedHeadingRe.FindStringSubmatch(t); m != nil {
+	if m := numberedHeadingRe().FindStringSubmatch(t); m != nil {
 		if s, rest := severityMarker(m[1]); s != "" && rest != "" {
 			return s, rest, true
 		}
@@ -431,7 +436,7 @@ func prescriptive(s string) bool {
 	return modalLex.has(asciiLower(s))
 }
 
-var findingsBlockRe = regexp.MustCompile(`(?is)<findings>(.*?)</findings>`)
+var findingsBlockRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<findings>(.*?)</findings>`) })
 
 // extractJSON reads `<findings>[{…}]</findings>` blocks, tolerating a code
 // fence inside the tags and an object wrapper {"findings": […]}.
@@ -440,7 +445,7 @@ func extractJSON(text string) []Finding {
 		return nil
 	}
 	var out []Finding
-	for _, m := range findingsBlockRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range findingsBlockRe().FindAllStringSubmatch(text, -1) {
 		body := strings.TrimSpace(m[1])
 		body = strings.TrimPrefix(body, "```json")
 		body = strings.TrimPrefix(body, "```")

@@ -3,6 +3,7 @@ package review
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Verdict is a reviewer's overall judgement.
@@ -21,7 +22,7 @@ const (
 // which findings are worth capturing.
 func (v Verdict) Actionable() bool { return v == NeedsWork || v == MajorRethink }
 
-var verdictTag = regexp.MustCompile(`(?i)<verdict>\s*([a-z_ -]{1,40}?)\s*</verdict>`)
+var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<verdict>\s*([a-z_ -]{1,40}?)\s*</verdict>`) })
 
 // ParseVerdict finds the verdict in a review text. The last
 // <verdict>…</verdict> tag with a known word wins, because reviewers often
@@ -46,7 +47,7 @@ func lastTagVerdict(text string) Verdict {
 		return None
 	}
 	found := None
-	for _, m := range verdictTag.FindAllStringSubmatch(text, -1) {
+	for _, m := range verdictTag().FindAllStringSubmatch(text, -1) {
 		if v, n := verdictWordAt(m[1]); v != None && n == len(m[1]) {
 			found = v
 		}
