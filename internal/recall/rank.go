@@ -6,8 +6,12 @@
 // more thing to keep in sync across git merges. Each entry's fields are
 // tokenized on the fly (identifiers split into their parts, words stemmed)
 // and scored with BM25F, so a hit in the issue counts more than one in the
-// context. Recurrence and recency lift the score a little, never enough to
-// put a frequent but off-topic lesson above a relevant one.
+// context. A request and the lesson it needs rarely share their words
+// ("brute-force protection for login", "sign-in has no rate limiting"), so
+// each query word also brings in its abbreviations, synonyms and concept
+// words (abbrev.go, concepts.go) at a lower weight. Recurrence and recency
+// lift the score a little, never enough to put a frequent but off-topic
+// lesson above a relevant one.
 package recall
 
 import (
