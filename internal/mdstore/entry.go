@@ -36,7 +36,7 @@ func ParseKind(s string) (Kind, bool) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	s = strings.TrimSuffix(s, ".md")
 	for _, k := range Kinds {
-		if s == string(k) || s == string(k)+"s" {
+		if s == string(k) || len(s) == len(k)+1 && s[len(k)] == 's' && s[:len(k)] == string(k) {
 			return k, true
 		}
 	}

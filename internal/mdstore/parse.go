@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
@@ -193,7 +194,7 @@ func scanHeadings(body []byte) ([]int, bool) {
 			}
 			inComment = !bytes.Contains(rest, []byte("-->"))
 		case rest[0] == '#':
-			if _, ok := parseHeading(strings.TrimRight(string(line), "\r")); ok {
+			if isEntryHeading(string(bytes.TrimRight(line, "\r"))) {
 				out = append(out, start)
 			}
 		}
@@ -254,6 +255,30 @@ type heading struct {
 	date, task, source, category string
 }
 
+// isEntryHeading is parseHeading's yes or no, without splitting the rest of
+// the line.
+func isEntryHeading(line string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimLeft(line, " "), "## ")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimRight(rest, " #")
+	var buf [1]string
+	for i := 0; i < len(rest); {
+		if size := spaceAt(rest, i); size > 0 {
+			i += size
+			continue
+		}
+		j := i + 1
+		for j < len(rest) && j-i <= 10 && spaceAt(rest, j) == 0 {
+			j++
+		}
+		buf[0] = rest[i:j]
+		return validDate(buf[0])
+	}
+	return false
+}
+
 // parseHeading reads "## YYYY-MM-DD task [source] [category]" in the forms
 // flowmem and flow-next write.
 func parseHeading(line string) (heading, bool) {
@@ -264,12 +289,15 @@ func parseHeading(line string) (heading, bool) {
 	if !ok {
 		return heading{}, false
 	}
-	fields := strings.Fields(strings.TrimRight(rest, " #"))
+	// Headings are split on every read of every entry: fixed buffers keep
+	// the common case free of allocations.
+	var fieldBuf, plainBuf, bracketBuf [8]string
+	fields := fieldsInto(fieldBuf[:0], strings.TrimRight(rest, " #"))
 	if len(fields) == 0 || !validDate(fields[0]) {
 		return heading{}, false
 	}
 	h := heading{date: fields[0]}
-	var plain, bracketed []string
+	plain, bracketed := plainBuf[:0], bracketBuf[:0]
 	for _, f := range fields[1:] {
 		if len(f) >= 2 && f[0] == '[' && f[len(f)-1] == ']' {
 			bracketed = append(bracketed, f[1:len(f)-1])
@@ -291,6 +319,49 @@ func parseHeading(line string) (heading, bool) {
 		}
 	}
 	return h, true
+}
+
+// fieldsInto appends the whitespace-separated fields of s to dst, as
+// strings.Fields splits them.
+func fieldsInto(dst []string, s string) []string {
+	for i := 0; i < len(s); {
+		if size := spaceAt(s, i); size > 0 {
+			i += size
+			continue
+		}
+		j := i + 1
+		for j < len(s) {
+			if c := s[j]; c < utf8.RuneSelf {
+				if c == ' ' || '\t' <= c && c <= '\r' {
+					break
+				}
+				j++
+				continue
+			}
+			if spaceAt(s, j) > 0 {
+				break
+			}
+			j++
+		}
+		dst = append(dst, s[i:j])
+		i = j
+	}
+	return dst
+}
+
+// spaceAt is the byte length of the white space rune at s[i], or 0.
+func spaceAt(s string, i int) int {
+	c := s[i]
+	if c < utf8.RuneSelf {
+		if c == ' ' || '\t' <= c && c <= '\r' {
+			return 1
+		}
+		return 0
+	}
+	if r, size := utf8.DecodeRuneInString(s[i:]); unicode.IsSpace(r) {
+		return size
+	}
+	return 0
 }
 
 // validText trims a field read from disk and replaces invalid UTF-8, which
@@ -399,7 +470,8 @@ func parseMeta(l string) (m Entry, sighting, ok bool) {
 	if !ok {
 		return Entry{}, false, false
 	}
-	fields := strings.Fields(inner)
+	var fieldBuf [8]string
+	fields := fieldsInto(fieldBuf[:0], inner)
 	if len(fields) > 0 && fields[0] == "seen" {
 		sighting, fields = true, fields[1:]
 	}
@@ -421,7 +493,9 @@ func parseMeta(l string) (m Entry, sighting, ok bool) {
 				m.LastSeen = val
 			}
 		case "tasks":
-			for _, t := range strings.Split(val, ",") {
+			for val != "" {
+				var t string
+				t, val, _ = strings.Cut(val, ",")
 				if t != "" && !contains(m.Tasks, t) {
 					m.Tasks = append(m.Tasks, t)
 				}
