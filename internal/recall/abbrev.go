@@ -2,6 +2,7 @@ package recall
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/kljensen/snowball/english"
 )
@@ -144,7 +145,10 @@ func memberStems(member string, phraseHead map[string]string) []string {
 // expansions maps the stem of every group member to the other members'
 // stems, and phraseHeads the concatenated stems of each two-word phrase to
 // the stem of its first word. Built once; read-only afterwards.
-var expansions, phraseHeads = func() (map[string][]expansion, map[string]string) {
+//
+// Built on first use, not at program start: every flowmem process (the hook
+// above all) would otherwise pay for stemming the whole thesaurus.
+var vocabulary = sync.OnceValues(func() (map[string][]expansion, map[string]string) {
 	m := map[string][]expansion{}
 	heads := map[string]string{}
 	link := func(from, to string, w float64) {
@@ -184,12 +188,12 @@ var expansions, phraseHeads = func() (map[string][]expansion, map[string]string)
 	add(synonymGroups, synonymWeight)
 	add(conceptGroups, conceptWeight)
 	return m, heads
-}()
+})
 
 // stemOf reduces a token the way documents are reduced: with the Snowball
 // English stemmer, except for the words in stemOverrides.
 func stemOf(w string) string {
-	if s, ok := stemOverrides[w]; ok {
+	if s, ok := stemOverrides()[w]; ok {
 		return s
 	}
 	return english.Stem(w, true)
@@ -199,17 +203,19 @@ func stemOf(w string) string {
 // unrelated common word (settings to "set", production to "product",
 // authorization to "author"), which would make the thesaurus link, say,
 // every "set" in memory to configuration.
-var stemOverrides = map[string]string{
-	"setting": "setting", "settings": "setting",
-	"terminal": "terminal", "terminals": "terminal",
-	"production":    "production",
-	"authorization": "authoriz", "authorize": "authoriz", "authorized": "authoriz",
-	"accessibility": "accessib", "accessible": "accessib",
-	"localization": "localiz", "localize": "localiz", "localized": "localiz",
-	"controller": "controller", "controllers": "controller",
-	"provider": "provider", "providers": "provider",
-	"reducer": "reducer", "reducers": "reducer",
-}
+var stemOverrides = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"setting": "setting", "settings": "setting",
+		"terminal": "terminal", "terminals": "terminal",
+		"production":    "production",
+		"authorization": "authoriz", "authorize": "authoriz", "authorized": "authoriz",
+		"accessibility": "accessib", "accessible": "accessib",
+		"localization": "localiz", "localize": "localiz", "localized": "localiz",
+		"controller": "controller", "controllers": "controller",
+		"provider": "provider", "providers": "provider",
+		"reducer": "reducer", "reducers": "reducer",
+	}
+})
 
 func containsStr(list []string, s string) bool {
 	for _, x := range list {

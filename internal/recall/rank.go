@@ -148,7 +148,7 @@ func parseQuery(s string) *query {
 		if a.kind != tokWord || b.kind != tokWord || a.stop {
 			continue
 		}
-		if pair := stemOf(a.text) + stemOf(b.text); phraseHeads[pair] != "" {
+		if pair := stemOf(a.text) + stemOf(b.text); phraseHeadsOf()[pair] != "" {
 			q.open = false
 			q.word(pair, 1, tokWord)
 		}
@@ -181,7 +181,7 @@ func (q *query) word(st string, w float64, kind tokenKind) {
 		q.groupWhole[q.group] = slot
 	}
 	q.add(st, slot, w)
-	for _, x := range expansions[st] {
+	for _, x := range expansionsOf()[st] {
 		if _, ok := q.index[x.stem]; !ok && len(q.terms) < maxQueryTerms {
 			q.add(x.stem, slot, w*x.weight)
 		}
@@ -191,7 +191,7 @@ func (q *query) word(st string, w float64, kind tokenKind) {
 func (q *query) add(stem string, slot int32, w float64) {
 	q.index[stem] = int32(len(q.terms))
 	q.terms = append(q.terms, term{stem: stem, slot: slot, weight: w})
-	if h := phraseHeads[stem]; h != "" {
+	if h := phraseHeadsOf()[stem]; h != "" {
 		if q.heads == nil {
 			q.heads = map[string]struct{}{}
 		}
@@ -594,3 +594,7 @@ func parseDate(s string) (time.Time, bool) {
 	}
 	return time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC), true
 }
+
+func expansionsOf() map[string][]expansion { e, _ := vocabulary(); return e }
+
+func phraseHeadsOf() map[string]string { _, h := vocabulary(); return h }

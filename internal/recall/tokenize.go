@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -249,11 +250,11 @@ func isStopWord(b []byte) bool {
 	if len(b) > 10 {
 		return false
 	}
-	_, ok := stopWords[string(b)]
+	_, ok := stopWords()[string(b)]
 	return ok
 }
 
-var stopWords = func() map[string]struct{} {
+var stopWords = sync.OnceValue(func() map[string]struct{} {
 	m := map[string]struct{}{}
 	for _, w := range []string{
 		"a", "about", "above", "across", "after", "again", "against", "all", "already", "also",
@@ -276,7 +277,7 @@ var stopWords = func() map[string]struct{} {
 		m[w] = struct{}{}
 	}
 	return m
-}()
+})
 
 // taskWordWeight is the weight of a task word in a query: the verbs and
 // fillers of task titles and planner requests ("Add …", "Fix …", "Support
@@ -287,11 +288,11 @@ var stopWords = func() map[string]struct{} {
 const taskWordWeight = 0.2
 
 func isTaskWord(b string) bool {
-	_, ok := taskWords[b]
+	_, ok := taskWords()[b]
 	return ok
 }
 
-var taskWords = func() map[string]struct{} {
+var taskWords = sync.OnceValue(func() map[string]struct{} {
 	m := map[string]struct{}{}
 	for _, w := range []string{
 		"add", "adding", "added", "adds",
@@ -317,4 +318,4 @@ var taskWords = func() map[string]struct{} {
 		m[w] = struct{}{}
 	}
 	return m
-}()
+})
