@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -94,27 +96,51 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 	// One conversion for the whole file; entries' fields are substrings of
 	// it rather than copies.
 	src := string(raw)
-	d.Entries = make([]Entry, 0, len(heads))
-	d.spans = make([]span, 0, len(heads))
+	n := len(heads)
+	d.Entries = make([]Entry, n)
+	d.spans = make([]span, n)
+	sightings := make([][]Entry, n)
+	parseRange := func(from, to int) {
+		for i := from; i < to; i++ {
+			start := offset + heads[i]
+			end := len(raw)
+			if i+1 < n {
+				end = offset + heads[i+1]
+			}
+			d.Entries[i], sightings[i] = parseEntry(k, src[start:end])
+			d.spans[i] = span{start, start + len(trimTrailingBlank(raw[start:end]))}
+		}
+	}
+	// Entries parse independently; a large memory is split across cores.
+	workers := min(runtime.GOMAXPROCS(0), n/parallelMin)
+	if workers <= 1 {
+		parseRange(0, n)
+	} else {
+		var wg sync.WaitGroup
+		per := (n + workers - 1) / workers
+		for from := 0; from < n; from += per {
+			wg.Add(1)
+			go func(from, to int) {
+				defer wg.Done()
+				parseRange(from, to)
+			}(from, min(from+per, n))
+		}
+		wg.Wait()
+	}
 	lineNo := 1 + strings.Count(src[:offset], "\n")
 	pos := offset
 	for i, h := range heads {
-		start := offset + h
-		end := len(raw)
-		if i+1 < len(heads) {
-			end = offset + heads[i+1]
-		}
-		lineNo += strings.Count(src[pos:start], "\n")
-		pos = start
-		seg := src[start:end]
-		e, sightings := parseEntry(k, seg)
-		d.Sightings = append(d.Sightings, sightings...)
-		e.Line = lineNo
-		d.Entries = append(d.Entries, e)
-		d.spans = append(d.spans, span{start, start + len(trimTrailingBlank(raw[start:end]))})
+		lineNo += strings.Count(src[pos:offset+h], "\n")
+		pos = offset + h
+		d.Entries[i].Line = lineNo
+		d.Sightings = append(d.Sightings, sightings[i]...)
 	}
 	return d, nil
 }
+
+// parallelMin is the number of entries per extra goroutine below which
+// parsing stays on one core.
+const parallelMin = 2000
 
 // splitFrontMatter returns the "---" front matter block at the start of raw
 // (both fences included) and the offset of the body after it. ok is false
