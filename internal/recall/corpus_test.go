@@ -69,6 +69,12 @@ func loadBlind(t testing.TB) []labelledQuery {
 	return readJSONL[labelledQuery](t, "queries_blind.jsonl")
 }
 
+// loadBlind2 reads the second blind set, written and labelled the same way
+// before the third tuning round and scored only before and after it.
+func loadBlind2(t testing.TB) []labelledQuery {
+	return readJSONL[labelledQuery](t, "queries_blind2.jsonl")
+}
+
 // TestCorpusWellFormed keeps the quality corpus honest: every label names
 // an active entry, and entries are unique.
 func TestCorpusWellFormed(t *testing.T) {
@@ -84,7 +90,7 @@ func TestCorpusWellFormed(t *testing.T) {
 			t.Errorf("%s: bad kind %q", e.ID, e.Kind)
 		}
 	}
-	queries := append(append(loadQueries(t), loadHoldout(t)...), loadBlind(t)...)
+	queries := append(append(append(loadQueries(t), loadHoldout(t)...), loadBlind(t)...), loadBlind2(t)...)
 	if len(queries) < 60 {
 		t.Errorf("only %d queries", len(queries))
 	}
