@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
@@ -64,13 +65,24 @@ func (s *Store) Load(kinds ...Kind) ([]Entry, error) {
 	if len(kinds) == 0 {
 		kinds = Kinds
 	}
+	// The files are independent: read and parse them at the same time.
+	docs := make([]*Doc, len(kinds))
+	errs := make([]error, len(kinds))
+	var wg sync.WaitGroup
+	for i, k := range kinds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			docs[i], errs[i] = s.ReadDoc(k)
+		}()
+	}
+	wg.Wait()
 	var out []Entry
-	for _, k := range kinds {
-		d, err := s.ReadDoc(k)
-		if err != nil {
-			return nil, err
+	for i := range kinds {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		out = append(out, d.Folded()...)
+		out = append(out, docs[i].Folded()...)
 	}
 	return out, nil
 }
