@@ -203,8 +203,13 @@ func stemOf(w string) string {
 // unrelated common word (settings to "set", production to "product",
 // authorization to "author"), which would make the thesaurus link, say,
 // every "set" in memory to configuration.
+//
+// They also send the irregular forms of common verbs to the stem of the
+// verb (thrown and threw to throw, ran to run, broken to break), which
+// Snowball, a suffix stripper, cannot do: a lesson says the error "is
+// thrown", a request that it "throws".
 var stemOverrides = sync.OnceValue(func() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"setting": "setting", "settings": "setting",
 		"terminal": "terminal", "terminals": "terminal",
 		"production":    "production",
@@ -215,6 +220,89 @@ var stemOverrides = sync.OnceValue(func() map[string]string {
 		"provider": "provider", "providers": "provider",
 		"reducer": "reducer", "reducers": "reducer",
 	}
+	for _, g := range irregularVerbs {
+		base := english.Stem(g[0], true)
+		for _, form := range g[1:] {
+			m[form] = base
+		}
+	}
+	return m
+})
+
+// irregularVerbs lists the irregular past forms of verbs common in code
+// reviews and task titles, base form first. Forms that are also common
+// words of another meaning in code are left out (bound, found, left, read,
+// set, put, hit, split, shut, fed, led, lay, saw).
+var irregularVerbs = [][]string{
+	{"begin", "began", "begun"},
+	{"break", "broke", "broken"},
+	{"bring", "brought"},
+	{"build", "built", "rebuilt"},
+	{"buy", "bought"},
+	{"catch", "caught"},
+	{"choose", "chose", "chosen"},
+	{"come", "came"},
+	{"deal", "dealt"},
+	{"draw", "drew", "drawn"},
+	{"drive", "drove", "driven"},
+	{"fall", "fell", "fallen"},
+	{"feel", "felt"},
+	{"fight", "fought"},
+	{"forbid", "forbade", "forbidden"},
+	{"forget", "forgot", "forgotten"},
+	{"freeze", "froze", "frozen"},
+	{"get", "got", "gotten"},
+	{"give", "gave", "given"},
+	{"go", "went", "gone"},
+	{"grow", "grew", "grown"},
+	{"hang", "hung"},
+	{"hide", "hid", "hidden"},
+	{"hold", "held"},
+	{"keep", "kept"},
+	{"know", "knew", "known"},
+	{"lose", "lost"},
+	{"mean", "meant"},
+	{"overwrite", "overwrote", "overwritten"},
+	{"override", "overrode", "overridden"},
+	{"rewrite", "rewrote", "rewritten"},
+	{"ride", "rode", "ridden"},
+	{"rise", "rose", "risen"},
+	{"run", "ran", "rerun"},
+	{"seek", "sought"},
+	{"sell", "sold"},
+	{"send", "sent", "resent"},
+	{"show", "showed", "shown"},
+	{"sink", "sank", "sunk"},
+	{"sleep", "slept"},
+	{"speak", "spoke", "spoken"},
+	{"spend", "spent"},
+	{"spin", "spun"},
+	{"steal", "stole", "stolen"},
+	{"stick", "stuck"},
+	{"strike", "struck"},
+	{"take", "took", "taken"},
+	{"teach", "taught"},
+	{"tear", "tore", "torn"},
+	{"think", "thought"},
+	{"throw", "threw", "thrown"},
+	{"undo", "undid", "undone"},
+	{"wake", "woke", "woken"},
+	{"wear", "wore", "worn"},
+	{"write", "wrote", "written"},
+}
+
+// irregularPrefixes maps the stem of an irregular verb to the first two
+// bytes of its forms that do not share the stem's own (ran for run, went
+// for go, caught for catch is fine): the matcher's prefilter must let them
+// through.
+var irregularPrefixes = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for form, st := range stemOverrides() {
+		if len(form) >= 2 && len(st) >= 2 && form[:2] != st[:2] && !containsStr(m[st], form[:2]) {
+			m[st] = append(m[st], form[:2])
+		}
+	}
+	return m
 })
 
 func containsStr(list []string, s string) bool {

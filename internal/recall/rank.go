@@ -208,6 +208,9 @@ func (q *query) add(stem string, slot int32, w float64) {
 	case "die", "lie", "tie":
 		q.setPrefix(stem[0], 'y')
 	}
+	for _, p := range irregularPrefixes()[stem] {
+		q.setPrefix(p[0], p[1])
+	}
 }
 
 func (q *query) setPrefix(a, b byte) {

@@ -273,6 +273,10 @@ var stopWords = sync.OnceValue(func() map[string]struct{} {
 		"whenever", "where", "whether", "which", "while", "who", "whom", "whose", "why", "will",
 		"with", "within", "without", "would", "yet", "you", "your", "yours", "yourself",
 		"yourselves",
+		// What is left of a contraction once the apostrophe splits it
+		// (doesn't, won't, we've).
+		"aren", "couldn", "didn", "doesn", "hadn", "hasn", "haven", "isn", "ll",
+		"shouldn", "ve", "wasn", "weren", "won", "wouldn",
 	} {
 		m[w] = struct{}{}
 	}
