@@ -28,19 +28,19 @@ var conceptGroups = [][]string{
 	{"password", "passphrase", "passwd", "credential"},
 	{"secret", "credential", "api key", "apikey", "private key", "access key"},
 	{"token", "jwt", "bearer", "access token"},
-	{"session", "cookie"},
+	{"session", "cookie", "httponly", "session cookie", "cookie flags", "secure cookie"},
 	{"rate limit", "throttle", "brute force", "lockout", "credential stuffing", "429", "quota"},
 	{"authorization", "authz", "permission", "access control", "rbac", "privilege", "least privilege", "scope", "scopes"},
 	{"admin", "administrator", "superuser", "is admin"},
-	{"tenant", "organization", "org", "multitenant", "cross tenant"},
+	{"tenant", "organization", "org", "multitenant", "cross tenant", "company", "companies", "customer account"},
 	{"hash", "bcrypt", "argon2", "argon2id", "scrypt", "pbkdf2"},
 	{"random", "rand", "unguessable", "entropy", "nonce"},
 	{"signature", "hmac", "signing secret", "verify signature"},
 	{"encrypt", "encryption", "decrypt", "cipher"},
-	{"tls", "https", "certificate", "cert", "x509", "cert pool"},
+	{"tls", "https", "certificate", "cert", "x509", "cert pool", "self signed", "custom ca", "internal ca", "root ca", "ca bundle", "insecureskipverify"},
 
 	// Web security.
-	{"xss", "sanitize", "dangerouslysetinnerhtml", "innerhtml", "dompurify"},
+	{"xss", "sanitize", "dangerouslysetinnerhtml", "innerhtml", "dompurify", "rich text", "wysiwyg", "raw html", "user generated content"},
 	{"csrf", "xsrf", "samesite"},
 	{"cors", "cross origin", "origin"},
 	{"injection", "inject", "sqli", "parameterized", "placeholder"},
@@ -79,7 +79,7 @@ var conceptGroups = [][]string{
 	{"cancel", "abort", "cancellation", "abortcontroller", "abortsignal", "disconnect"},
 
 	// Data, databases, migrations.
-	{"migration", "migrate", "schema change", "ddl", "alter table", "add column", "drop column", "column", "backfill"},
+	{"migration", "migrate", "schema change", "ddl", "alter table", "add column", "drop column", "rename column", "alter column", "column", "backfill"},
 	{"index", "indexes", "indices", "table scan", "seq scan"},
 	{"transaction", "tx", "commit", "rollback", "roll back", "atomic", "atomically"},
 	{"database", "db", "sql", "postgres", "postgresql", "mysql", "sqlite", "datastore"},
@@ -130,12 +130,12 @@ var conceptGroups = [][]string{
 	{"timer", "clock", "time now", "sleep", "settimeout", "setinterval", "fake timers"},
 
 	// Testing.
-	{"flaky", "flake", "intermittent", "intermittently", "nondeterministic", "sporadic", "sometimes fails", "fails randomly"},
+	{"flaky", "flake", "intermittent", "intermittently", "nondeterministic", "sporadic", "sometimes fails", "fails randomly", "randomly", "occasionally"},
 	{"mock", "stub", "fake", "spy", "monkeypatch", "test double"},
 	{"fixture", "testdata", "test data", "seed data"},
 	{"golden", "snapshot", "golden file", "expected output"},
 	{"e2e", "end to end", "integration test", "playwright", "cypress", "browser test"},
-	{"isolation", "isolated", "in isolation", "shared state", "order dependent", "test order", "run alone", "test pollution"},
+	{"isolation", "isolated", "in isolation", "shared state", "order dependent", "test order", "run alone", "test pollution", "individually", "full suite", "whole suite", "pass alone", "passes alone", "other tests"},
 	{"table driven", "table test", "subtest"},
 	{"assert", "assertion", "expect"},
 
@@ -155,7 +155,7 @@ var conceptGroups = [][]string{
 	{"git", "branch", "merge", "clone"},
 	{"environment variable", "env var", "env", "dotenv", "getenv", "setenv"},
 	{"terraform", "iac", "state file"},
-	{"cache key", "hashfiles", "restore cache"},
+	{"cache key", "hashfiles", "restore cache", "dependency cache", "cache dependencies", "actions cache"},
 	{"version", "versions", "upgrade", "bump", "toolchain"},
 	{"generate", "generated", "codegen", "code generation", "regenerate"},
 	{"makefile", "make target", "phony"},
@@ -166,7 +166,7 @@ var conceptGroups = [][]string{
 	{"react", "component", "jsx", "tsx"},
 	{"rerender", "re render", "render", "renders"},
 	{"state management", "redux", "zustand", "global state", "reducer", "dispatch", "createslice", "redux toolkit"},
-	{"server state", "react query", "tanstack query", "usequery", "swr", "data fetching"},
+	{"server state", "react query", "tanstack query", "usequery", "swr", "data fetching", "data loading", "fetch data", "load data"},
 	{"form", "input", "controlled input", "uncontrolled"},
 	{"i18n", "translate", "translation", "localize", "localization", "locale", "german", "french", "plural"},
 	{"a11y", "accessibility", "accessible", "keyboard", "screen reader", "aria", "focusable", "mouse"},
@@ -224,7 +224,7 @@ var conceptGroups = [][]string{
 	{"uuid", "guid", "ulid"},
 	{"soft delete", "deleted at", "tombstone"},
 	{"audit log", "audit trail", "activity log"},
-	{"rolling deploy", "rolling update", "zero downtime", "blue green", "canary"},
+	{"rolling deploy", "rolling update", "zero downtime", "blue green", "canary", "downtime", "without downtime", "maintenance window"},
 	{"lose", "lost", "loss", "disappear", "vanish"},
 	{"acknowledge", "ack", "acks", "ack late", "at least once", "at most once"},
 	{"dead letter", "dlq", "poison message"},
@@ -271,4 +271,33 @@ var conceptGroups = [][]string{
 	{"silently", "silent", "swallow", "swallowed", "ignored"},
 	{"startup", "boot", "cold start", "at startup"},
 	{"deprecated", "deprecation", "legacy"},
+
+	// Third pass, by going down a checklist of backend, data, frontend,
+	// infrastructure, security, testing and tooling topics and writing the
+	// usual names of each idea that the groups above lacked; names of an
+	// idea that already had a group went into that group.
+	// Backend and APIs.
+	{"not found", "404", "no rows", "errnorows", "notfound", "does not exist", "nonexistent"},
+	{"validate", "validation", "validator", "malformed", "invalid input", "bad request", "400"},
+	{"typo", "typos", "misspelled", "misspelling", "unknown field", "unknown fields", "unknown key"},
+	{"allowlist", "whitelist", "denylist", "blacklist", "blocklist"},
+	{"request id", "correlation id", "trace id"},
+	{"content type", "mime type", "mime"},
+	{"openapi", "swagger", "api schema", "json schema"},
+	{"serverless", "lambda", "cloud function", "cloud functions", "faas"},
+	{"transient", "blip", "hiccup", "glitch", "flapping", "temporary failure"},
+	{"throw", "raise", "rethrow"},
+	{"bail", "bail out", "exit early", "die"},
+	// Data and databases.
+	{"table lock", "lock table", "blocks writes", "access exclusive"},
+	{"checksum", "checksums", "go sum", "gosum", "integrity", "sri"},
+	{"archive", "zip", "tar", "tarball", "unzip", "extract", "unpack", "decompress"},
+	{"zero value", "falsy", "omitempty", "omitzero", "zero timestamp"},
+	{"report", "reporting", "analytics", "dashboard", "aggregate"},
+	// Frontend.
+	{"localstorage", "local storage", "sessionstorage", "session storage", "browser storage", "web storage", "indexeddb"},
+	{"stale closure", "stale state", "stale value", "outdated value"},
+	// Infrastructure and CI.
+	{"fork", "forks", "forked", "external contributor", "pull request target"},
+	{"github token", "workflow permissions", "token permissions", "write all"},
 }
