@@ -104,6 +104,21 @@ var synonymGroups = [][]string{
 	{"snapshot", "golden"},
 	{"translate", "translation", "localize", "i18n"},
 	{"vulnerability", "vuln", "cve"},
+	// Third pass: plain-English synonyms common in bug reports and task
+	// titles, from a list of everyday adjectives and verbs.
+	{"fast", "quick", "quickly"},
+	{"big", "large", "huge"},
+	{"wrong", "incorrect"},
+	{"reload", "refresh"},
+	{"show", "display"},
+	{"check", "verify"},
+	{"empty", "blank"},
+	{"missing", "absent"},
+	{"photo", "picture"},
+	{"begin", "start"},
+	{"stop", "halt"},
+	{"bug", "defect"},
+	{"forbid", "prohibit", "disallow"},
 }
 
 // expansion is another stem that counts for a query word, at a weight.
