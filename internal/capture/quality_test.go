@@ -12,16 +12,17 @@ import (
 // 0.9) and the false-merge rate on near misses (target ≤ 2%), per set and in
 // total. Heavy rewrites (H lines) are reported but not held to a target.
 //
-// False merges lose lessons, so their bound is enforced on the total (a
-// set of 36 queries cannot show 2%). The folding target is enforced on the
-// development set; on the real-review and
-// held-out sets lexical matching falls short of it (see the package notes
-// in recur.go), and the report says so rather than hiding it.
+// The sets: corpus.txt (development), reviews.txt (real recurrences from
+// dev reviews), holdout.txt (written after the first tuning) and blind.txt
+// (written and committed before the second matcher change, scored once
+// before and once after it). The test fails when folding over all sets is
+// below 0.9, when the development set alone is below 0.9, or when false
+// merges exceed 2% on any set or in total: a false merge loses a lesson.
 //
 //	go test -tags quality -run TestQualityFolding -v ./internal/capture
 func TestQualityFolding(t *testing.T) {
 	var total foldingResult
-	for _, name := range []string{"corpus.txt", "reviews.txt", "holdout.txt"} {
+	for _, name := range []string{"corpus.txt", "reviews.txt", "holdout.txt", "blind.txt"} {
 		groups := loadRecurrenceCorpus(t, name)
 		if groups == nil {
 			t.Errorf("%s: missing", name)
@@ -35,9 +36,15 @@ func TestQualityFolding(t *testing.T) {
 		if name == "corpus.txt" && r.foldRate() < 0.9 {
 			t.Errorf("%s: folding rate %.3f < 0.9", name, r.foldRate())
 		}
+		if r.falseMergeRate() > 0.02 {
+			t.Errorf("%s: false merge rate %.3f > 0.02", name, r.falseMergeRate())
+		}
 		total.add(r)
 	}
 	fmt.Printf("recurrence %-12s %s%s\n", "total", total, belowTarget(total))
+	if total.foldRate() < 0.9 {
+		t.Errorf("total folding rate %.3f < 0.9", total.foldRate())
+	}
 	if total.falseMergeRate() > 0.02 {
 		t.Errorf("total false merge rate %.3f > 0.02", total.falseMergeRate())
 	}
