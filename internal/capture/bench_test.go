@@ -110,7 +110,12 @@ func fiveFindingReview(t testing.TB) string {
 // to the matcher: each entry mixes the words of two lessons picked at
 // random from the recurrence corpora (so entries are about something, and a
 // topic recurs in a few dozen entries of 10,000, as in a large project),
-// with a unique identifier.
+// with a unique identifier. holdout.txt is left out: fiveFindingReview
+// takes its lessons from there, and entries made of their own words would
+// take them in as recurrences (a word salad holding most of a lesson's
+// words scores like a paraphrase), so the benchmark would measure folds
+// instead of the five new lessons it means to add, and a matcher change
+// would change what it measures.
 func generatedEntries(n int) []mdstore.Entry {
 	lessons := corpusLessons()
 	r := rand.New(rand.NewPCG(1, 2))
@@ -144,7 +149,7 @@ func corpusLessons() [][]string {
 	if corpusLessonsCache != nil {
 		return corpusLessonsCache
 	}
-	for _, name := range []string{"corpus.txt", "reviews.txt", "holdout.txt"} {
+	for _, name := range []string{"corpus.txt", "reviews.txt"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture", "recurrence", name))
 		if err != nil {
 			panic(err)
