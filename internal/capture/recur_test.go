@@ -112,3 +112,21 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 		t.Errorf("only %d folding pairs checked", checked)
 	}
 }
+
+// TestBitCounter: the bit-sliced counts equal one increment per set bit.
+func TestBitCounter(t *testing.T) {
+	var want, got [512]int32
+	var a bitCounter
+	for i, e := range generatedEntries(3000) {
+		sig := signatureOf(e.Text(), e.Fix)
+		if i%7 == 0 {
+			sig = signature{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+		}
+		sig.forEach(func(bit int) { want[bit]++ })
+		a.add(&sig)
+	}
+	a.flushInto(&got)
+	if got != want {
+		t.Errorf("bit counts differ:\n got %v\nwant %v", got[:16], want[:16])
+	}
+}

@@ -39,7 +39,7 @@ issue problem fix suggestion finding severity location major minor critical bloc
 // synonyms fold the different words reviewers use for one idea. Only
 // unambiguous pairs: a wrong fold here makes different lessons look alike.
 var synonyms = sync.OnceValue(func() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"absent": "missing", "lacks": "missing", "lacking": "missing", "omits": "missing", "omitted": "missing",
 		"omit": "missing", "forgot": "missing", "forgets": "missing", "forgotten": "missing", "unset": "missing",
 		"without":   "missing",
@@ -77,7 +77,52 @@ var synonyms = sync.OnceValue(func() map[string]string {
 		"pr": "pullrequest", "prs": "pullrequest",
 		"ci": "ci", "pipeline": "ci",
 	}
+	for _, line := range strings.Split(thesaurus, "\n") {
+		head, words, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		for _, w := range strings.Fields(words) {
+			if _, dup := m[w]; !dup {
+				m[w] = strings.TrimSpace(head)
+			}
+		}
+	}
+	return m
 })
+
+// thesaurus is the review vocabulary that names one failure, risk or remedy
+// in several words, grouped by what the reviewer means (written from the
+// kinds of findings reviews make, not from any labelled pair). Each line is
+// "canonical: words that fold into it"; inflections the stemmer already
+// joins are left out. A group only holds words that are interchangeable in
+// a finding: "block" is "hang" in "blocks the event loop", but "check" is
+// not "verify" often enough to fold.
+const thesaurus = `
+hang: block blocks blocked stalled stalling freezing frozen stuck unresponsive indefinitely
+leak: expose exposes exposed exposing exposure reveal reveals revealed disclose discloses disclosed disclosure
+missing: lack lacked neglects skips skipped
+fail: panic panics panicked throw throws threw thrown raises
+verify: validate validates validated validating validation validator verification verifies verified verifying
+untrusted: attacker attackers malicious spoofable
+forge: forged forges forging spoof spoofs spoofed spoofing fake faked
+unbounded: unlimited limitless uncapped
+flaky: nondeterministic intermittent intermittently randomly randomized randomizes randomised randomises
+duplicate: duplicates duplicated duplicating twice
+overwrite: overwrites overwritten overwriting clobber clobbers clobbered clobbering
+ignore: ignores ignored ignoring discard discards discarded discarding swallow swallows swallowed swallowing
+lose: lost loses losing loss
+wait: await awaits awaited awaiting waits waited waiting
+secret: secrets credential credentials
+permission: permissions privilege privileges
+timezone: timezones tz
+fd: fds descriptor descriptors
+conn: conns connection connections
+request: req reqs requests
+response: resp responses
+bypass: bypasses bypassed circumvent circumvents
+escape: escapes escaped escaping sanitize sanitizes sanitized sanitise sanitised
+`
 
 // genericWords appear in lessons of every kind; sharing them says little.
 // Matched on the stem and on the lower-cased word.
