@@ -16,6 +16,8 @@ package recall
 
 import (
 	"math"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -386,6 +388,85 @@ type candidate struct {
 	off, n int32 // its postings
 }
 
+// scanAll tokenizes every eligible entry and returns the query terms'
+// document frequencies and, per matching entry, its postings. Large memories
+// are split across cores; each worker has its own matcher, and the parts are
+// joined in entry order, so the result is the same as one pass.
+func scanAll(entries []mdstore.Entry, q *query, opt Options, avg [nFields]float64) ([]int, []candidate, []posting) {
+	type part struct {
+		df    []int
+		cands []candidate
+		posts []posting
+	}
+	scan := func(from, to int) part {
+		m := &matcher{q: q, memo: make(map[string]memoEntry, 256)}
+		var z tokenizer
+		p := part{df: make([]int, len(q.terms))}
+		for i := from; i < to; i++ {
+			e := &entries[i]
+			if !eligible(e, opt.Kinds) {
+				continue
+			}
+			m.scanEntry(&z, e)
+			if len(m.hits) == 0 {
+				continue
+			}
+			lens := fieldLens(e)
+			off := len(p.posts)
+			for _, h := range m.hits {
+				var tf float64
+				for f, c := range h.n {
+					if c == 0 {
+						continue
+					}
+					norm := 1 - fieldB[f] + fieldB[f]*float64(lens[f])/avg[f]
+					tf += fieldWeight[f] * float64(c) / norm
+				}
+				p.df[h.term]++
+				p.posts = append(p.posts, posting{term: h.term, tf: float32(tf)})
+			}
+			p.cands = append(p.cands, candidate{entry: int32(i), off: int32(off), n: int32(len(p.posts) - off)})
+		}
+		return p
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(entries)/parallelMin)
+	if workers <= 1 {
+		p := scan(0, len(entries))
+		return p.df, p.cands, p.posts
+	}
+	parts := make([]part, workers)
+	per := (len(entries) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for w := range parts {
+		from, to := w*per, min((w+1)*per, len(entries))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w] = scan(from, to)
+		}()
+	}
+	wg.Wait()
+	df := make([]int, len(q.terms))
+	var cands []candidate
+	var posts []posting
+	for _, p := range parts {
+		for t, d := range p.df {
+			df[t] += d
+		}
+		base := int32(len(posts))
+		for _, c := range p.cands {
+			c.off += base
+			cands = append(cands, c)
+		}
+		posts = append(posts, p.posts...)
+	}
+	return df, cands, posts
+}
+
+// parallelMin is the number of entries per extra scanning goroutine below
+// which ranking stays on one core.
+const parallelMin = 2500
+
 func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
 	if len(q.terms) == 0 || k <= 0 {
 		return nil
@@ -416,36 +497,7 @@ func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
 		}
 	}
 
-	m := &matcher{q: q, memo: make(map[string]memoEntry, 256)}
-	var z tokenizer
-	df := make([]int, len(q.terms))
-	var cands []candidate
-	var posts []posting
-	for i := range entries {
-		e := &entries[i]
-		if !eligible(e, opt.Kinds) {
-			continue
-		}
-		m.scanEntry(&z, e)
-		if len(m.hits) == 0 {
-			continue
-		}
-		lens := fieldLens(e)
-		off := len(posts)
-		for _, h := range m.hits {
-			var tf float64
-			for f, c := range h.n {
-				if c == 0 {
-					continue
-				}
-				norm := 1 - fieldB[f] + fieldB[f]*float64(lens[f])/avg[f]
-				tf += fieldWeight[f] * float64(c) / norm
-			}
-			df[h.term]++
-			posts = append(posts, posting{term: h.term, tf: float32(tf)})
-		}
-		cands = append(cands, candidate{entry: int32(i), off: int32(off), n: int32(len(posts) - off)})
-	}
+	df, cands, posts := scanAll(entries, q, opt, avg)
 	if len(cands) == 0 {
 		return nil
 	}
