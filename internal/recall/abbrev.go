@@ -208,6 +208,11 @@ var vocabulary = sync.OnceValues(func() (map[string][]expansion, map[string]stri
 // stemOf reduces a token the way documents are reduced: with the Snowball
 // English stemmer, except for the words in stemOverrides.
 func stemOf(w string) string {
+	if len(w) <= 2 || allDigits(w) {
+		// Snowball leaves these as they are; skip its rune conversion for
+		// the many line numbers, codes and versions in a memory.
+		return w
+	}
 	if s, ok := stemOverrides()[w]; ok {
 		return s
 	}
@@ -327,4 +332,13 @@ func containsStr(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func allDigits(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return w != ""
 }
