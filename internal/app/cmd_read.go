@@ -64,6 +64,12 @@ Examples:
 				return e.writeJSON(map[string]any{"entries": nonNil(active), "count": len(active)})
 			}
 			var b strings.Builder
+			size := 0
+			for i := range active {
+				en := &active[i]
+				size += 80 + len(en.Issue) + len(en.Fix) + len(en.Context) + len(en.Body)
+			}
+			b.Grow(size)
 			var last mdstore.Kind
 			for i := range active {
 				en := &active[i]
@@ -101,7 +107,9 @@ func display(b *strings.Builder, en *mdstore.Entry) {
 		b.WriteByte(' ')
 		b.WriteString(en.Source)
 	}
-	fmt.Fprintf(b, " [%s]\n", orKind(en))
+	b.WriteString(" [")
+	b.WriteString(orKind(en))
+	b.WriteString("]\n")
 	if en.Seen > 1 {
 		where := ""
 		if len(en.Tasks) > 0 {
@@ -111,7 +119,12 @@ func display(b *strings.Builder, en *mdstore.Entry) {
 	}
 	for _, f := range [...]struct{ label, val string }{{"Issue", en.Issue}, {"Fix", en.Fix}, {"Context", en.Context}} {
 		if f.val != "" {
-			fmt.Fprintf(b, "**%s**: %s\n", f.label, f.val)
+			// Plain writes, not fmt: read prints every entry of memory.
+			b.WriteString("**")
+			b.WriteString(f.label)
+			b.WriteString("**: ")
+			b.WriteString(f.val)
+			b.WriteByte('\n')
 		}
 	}
 	if en.Body != "" {
