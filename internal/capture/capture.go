@@ -14,7 +14,6 @@
 package capture
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,6 +27,7 @@ import (
 	"time"
 
 	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/hookevent"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/project"
 	"github.com/flowmem/flowmem/internal/redact"
@@ -76,7 +76,7 @@ func (o *Options) defaults() {
 		o.ReadTimeout = DefaultReadTimeout
 	}
 	if o.MaxPayload <= 0 {
-		o.MaxPayload = MaxPayload
+		o.MaxPayload = hookevent.MaxPayload
 	}
 }
 
@@ -121,7 +121,7 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	if disabled(opt.Getenv("FLOWMEM_DISABLE")) {
 		return &Result{Skip: "FLOWMEM_DISABLE is set"}, nil
 	}
-	p, err := decodeWithin(in, opt.MaxPayload, opt.ReadTimeout)
+	p, err := hookevent.DecodeWithin(in, opt.MaxPayload, opt.ReadTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -131,37 +131,13 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 		return res, nil
 	}
 
-	// Everything up to the verdict hint works on the decoded payload only:
-	// this is the path every non-review tool call takes.
-	switch res.Event {
-	case "PostToolUse", "PostToolUseFailure":
-	default:
-		return skip("event " + res.Event + " is not handled")
+	// The path every non-review tool call takes ends here, on the decoded
+	// payload alone.
+	c, why := hookevent.Screen(p)
+	if why != "" {
+		return skip(why)
 	}
-	if isScout(p.AgentType) || isScout(p.SubagentType()) {
-		return skip("memory-scout reads memory; it is never a review")
-	}
-	tool := toolKindOf(p.ToolName)
-	switch tool {
-	case toolShell:
-		if isReadBack(p.Command()) {
-			return skip("command reads memory back")
-		}
-	case toolAgent:
-	default:
-		return skip("tool " + p.ToolName + " is not a review tool")
-	}
-	// The verdict words appear unescaped in the raw JSON, so most events
-	// are turned away here without decoding their output.
-	if !verdictHint([]byte(p.ToolResponse)) && !verdictHint([]byte(p.Error)) &&
-		!bytes.Contains(p.ToolResponse, []byte(`"persistedOutputPath"`)) {
-		return skip("no verdict in the output")
-	}
-	text := p.Text()
-	persisted := tool == toolShell && p.PersistedOutputPath() != ""
-	if !persisted && !verdictHint(text) {
-		return skip("no verdict in the output")
-	}
+	text, persisted := c.Text, c.Persisted
 
 	dir, err := findProject(p.Cwd, opt.Getenv("CLAUDE_PROJECT_DIR"))
 	if err != nil {
@@ -175,8 +151,8 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	if !cfg.Bool("memory.enabled") {
 		return skip("memory is disabled")
 	}
-	switch tool {
-	case toolShell:
+	switch c.Tool {
+	case hookevent.ToolShell:
 		ok, err := matchesAny(cfg.Strings("capture.review_patterns"), p.Command())
 		if err != nil {
 			return nil, err
@@ -185,7 +161,7 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 			return skip("command is not a review command")
 		}
 		res.Kind = kindFromCommand(p.Command())
-	case toolAgent:
+	case hookevent.ToolAgent:
 		if !matchesGlob(cfg.Strings("capture.agent_types"), p.SubagentType()) {
 			return skip("subagent " + p.SubagentType() + " is not a reviewer")
 		}
@@ -194,9 +170,9 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	if persisted {
 		full, err := readBounded(p.PersistedOutputPath(), MaxOutput)
 		if err == nil {
-			text = full + "\n" + p.resp().Stderr
+			text = full + "\n" + p.Stderr()
 		}
-		if !verdictHint(text) {
+		if !hookevent.VerdictHint(text) {
 			return skip("no verdict in the output")
 		}
 	}
@@ -288,28 +264,6 @@ func disabled(v string) bool {
 		return false
 	}
 	return true
-}
-
-// decodeWithin decodes the payload, giving up after timeout: a client that
-// opens stdin and never completes the object must not hang the hook.
-func decodeWithin(in io.Reader, limit int64, timeout time.Duration) (*Payload, error) {
-	type result struct {
-		p   *Payload
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		p, err := decode(in, limit)
-		ch <- result{p, err}
-	}()
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	select {
-	case r := <-ch:
-		return r.p, r.err
-	case <-t.C:
-		return nil, fmt.Errorf("decode hook payload: no complete JSON object on stdin after %v", timeout)
-	}
 }
 
 // findProject: the payload's cwd (it follows cd and worktrees), then the

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flowmem/flowmem/internal/hookevent"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/gofrs/flock"
 )
@@ -584,7 +585,7 @@ func FuzzHandle(f *testing.F) {
 		// A payload that names a folder could reach a real project on this
 		// machine (this repository has one); only CLAUDE_PROJECT_DIR, the
 		// temp project, may be used.
-		if p, err := Decode(bytes.NewReader(b)); err == nil && p.Cwd != "" {
+		if p, err := hookevent.Decode(bytes.NewReader(b)); err == nil && p.Cwd != "" {
 			return
 		}
 		dir := newProject(t, true)

@@ -1,59 +1,15 @@
 package capture
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/hookevent"
 	"github.com/flowmem/flowmem/internal/review"
 )
-
-func TestIsReadBack(t *testing.T) {
-	tests := []struct {
-		command string
-		want    bool
-	}{
-		{"cat .flow/memory/pitfalls.md", true},
-		{"head -50 .flow/memory/conventions.md", true},
-		{"grep -n docker .flow/memory/*.md", true},
-		{"rg -i retry pitfalls.md decisions.md", true},
-		{`flowmem memory read --relevant "fn-1.2: retries"`, true},
-		{`"$CLAUDE_PROJECT_DIR"/.claude/bin/flowmem memory list --json`, true},
-		{"./bin/flowmem.exe memory search x", true},
-		{"flowctl memory read --type pitfalls", true},
-		{"cd sub && flowmem memory read", true},
-		{"flowctl codex impl-review fn-1.2", false},
-		{"ls /opt/flowmem-tools", false},
-		{"go test ./internal/flowmemory/...", false},
-		{"", false},
-	}
-	for _, tt := range tests {
-		if got := isReadBack(tt.command); got != tt.want {
-			t.Errorf("isReadBack(%q) = %v, want %v", tt.command, got, tt.want)
-		}
-	}
-}
-
-func TestVerdictHint(t *testing.T) {
-	tests := []struct {
-		text string
-		want bool
-	}{
-		{"<verdict>NEEDS_WORK</verdict>", true},
-		{"**Verdict:** needs work", true},
-		{"VERDICT: Needs-Work", true},
-		{"Overall verdict: MAJOR_RETHINK.", true},
-		{"This needs more work", false},
-		{"<verdict>SHIP</verdict>", false},
-		{"needs_wor", false},
-		{"", false},
-	}
-	for _, tt := range tests {
-		if got := verdictHint(tt.text); got != tt.want {
-			t.Errorf("verdictHint(%q) = %v, want %v", tt.text, got, tt.want)
-		}
-	}
-}
 
 // TestVerdictHintCoversParser: every text review.ParseVerdict calls
 // actionable must pass the cheap pre-check, or reviews would be missed.
@@ -64,7 +20,7 @@ func TestVerdictHintCoversParser(t *testing.T) {
 		"Overall verdict: NEEDS_WORK.", "SOL_VERDICT: NEEDS_WORK", "## Verdict\n\n**NEEDS_WORK**",
 		"verdict=major-rethink", "- **Verdict:** `Needs_Work`",
 	} {
-		if review.ParseVerdict(text).Actionable() && !verdictHint(text) {
+		if review.ParseVerdict(text).Actionable() && !hookevent.VerdictHint(text) {
 			t.Errorf("parser acts on %q but the pre-check rejects it", text)
 		}
 	}
@@ -172,4 +128,13 @@ func TestDefaultPatterns(t *testing.T) {
 			t.Errorf("agent type %q: reviewer = %v, want %v", name, got, want)
 		}
 	}
+}
+
+func fixture(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture", "payloads", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

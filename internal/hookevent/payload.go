@@ -1,4 +1,10 @@
-package capture
+// Package hookevent reads the events Claude Code (and Codex CLI) send to a
+// hook on stdin and makes the payload-only part of the capture decision:
+// could this tool call be a review at all? It is kept free of markdown,
+// store and CLI dependencies because it runs on every tool call of the
+// agent, in the small flowmem-hook process as well as in flowmem hook, and
+// package initialisation is most of a short-lived Go process's cost.
+package hookevent
 
 import (
 	"bytes"
@@ -7,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -69,6 +76,30 @@ type toolResponse struct {
 // the hook's stdin open. At most MaxPayload bytes are read.
 func Decode(r io.Reader) (*Payload, error) {
 	return decode(r, MaxPayload)
+}
+
+// DecodeWithin decodes one payload of at most limit bytes, giving up after
+// timeout: a client that opens stdin and never completes the object must
+// not hang the hook. The reading goroutine is left behind on timeout; the
+// process exits soon after, which ends it.
+func DecodeWithin(in io.Reader, limit int64, timeout time.Duration) (*Payload, error) {
+	type result struct {
+		p   *Payload
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		p, err := decode(in, limit)
+		ch <- result{p, err}
+	}()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case r := <-ch:
+		return r.p, r.err
+	case <-t.C:
+		return nil, fmt.Errorf("decode hook payload: no complete JSON object on stdin after %v", timeout)
+	}
 }
 
 func decode(r io.Reader, limit int64) (*Payload, error) {
@@ -152,6 +183,9 @@ func (p *Payload) SubagentType() string {
 	}
 	return p.resp().AgentType
 }
+
+// Stderr is a Bash command's stderr.
+func (p *Payload) Stderr() string { return p.resp().Stderr }
 
 // Description is the tool_input description (Bash and Agent).
 func (p *Payload) Description() string { return p.input.Description }

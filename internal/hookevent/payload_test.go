@@ -1,4 +1,4 @@
-package capture
+package hookevent
 
 import (
 	"bytes"
@@ -24,29 +24,29 @@ func TestDecodeFixtures(t *testing.T) {
 	tests := []struct {
 		name      string
 		event     string
-		tool      toolKind
+		tool      Tool
 		command   string
 		subagent  string
 		agentType string
 		text      string // substring of Text()
 		persisted bool
 	}{
-		{name: "bash_nonreview", event: "PostToolUse", tool: toolShell, command: "ls -la src", text: "main.go"},
-		{name: "bash_review", event: "PostToolUse", tool: toolShell, command: "flowctl codex impl-review fn-1.2 --receipt /tmp/fn-1.2-receipt.json", text: "<verdict>NEEDS_WORK</verdict>"},
-		{name: "bash_review_failure", event: "PostToolUseFailure", tool: toolShell, command: "./scripts/impl-review fn-1.2", text: "Exit code 3\n"},
-		{name: "scout_readback", event: "PostToolUse", tool: toolShell, command: "cat .flow/memory/pitfalls.md", agentType: "memory-scout", text: "**Issue**"},
-		{name: "agent_reviewer", event: "PostToolUse", tool: toolAgent, subagent: "code-reviewer", text: "docker exec --user agent"},
-		{name: "agent_scout_result", event: "PostToolUse", tool: toolAgent, subagent: "memory-scout", text: "## Relevant Memory"},
-		{name: "task_reviewer_legacy", event: "PostToolUse", tool: toolAgent, subagent: "plan-reviewer", text: "NEEDS_WORK"},
-		{name: "bash_mid2025", event: "PostToolUse", tool: toolShell, command: "flowctl rp chat-send --message-file /tmp/review-prompt.md", text: "Chat Send"},
-		{name: "codex_string_response", event: "PostToolUse", tool: toolShell, command: "flowctl copilot impl-review fn-1.2", text: "<verdict>NEEDS_WORK</verdict>"},
-		{name: "session_start", event: "SessionStart", tool: toolOther},
-		{name: "bash_persisted_preview", event: "PostToolUse", tool: toolShell, command: "flowctl codex impl-review fn-1.2", text: "output truncated", persisted: true},
-		{name: "invalid_utf8", event: "PostToolUse", tool: toolShell, command: "flowctl codex impl-review fn-1.2 --receipt /tmp/fn-1.2-receipt.json", text: "\uFFFD"},
+		{name: "bash_nonreview", event: "PostToolUse", tool: ToolShell, command: "ls -la src", text: "main.go"},
+		{name: "bash_review", event: "PostToolUse", tool: ToolShell, command: "flowctl codex impl-review fn-1.2 --receipt /tmp/fn-1.2-receipt.json", text: "<verdict>NEEDS_WORK</verdict>"},
+		{name: "bash_review_failure", event: "PostToolUseFailure", tool: ToolShell, command: "./scripts/impl-review fn-1.2", text: "Exit code 3\n"},
+		{name: "scout_readback", event: "PostToolUse", tool: ToolShell, command: "cat .flow/memory/pitfalls.md", agentType: "memory-scout", text: "**Issue**"},
+		{name: "agent_reviewer", event: "PostToolUse", tool: ToolAgent, subagent: "code-reviewer", text: "docker exec --user agent"},
+		{name: "agent_scout_result", event: "PostToolUse", tool: ToolAgent, subagent: "memory-scout", text: "## Relevant Memory"},
+		{name: "task_reviewer_legacy", event: "PostToolUse", tool: ToolAgent, subagent: "plan-reviewer", text: "NEEDS_WORK"},
+		{name: "bash_mid2025", event: "PostToolUse", tool: ToolShell, command: "flowctl rp chat-send --message-file /tmp/review-prompt.md", text: "Chat Send"},
+		{name: "codex_string_response", event: "PostToolUse", tool: ToolShell, command: "flowctl copilot impl-review fn-1.2", text: "<verdict>NEEDS_WORK</verdict>"},
+		{name: "session_start", event: "SessionStart", tool: ToolOther},
+		{name: "bash_persisted_preview", event: "PostToolUse", tool: ToolShell, command: "flowctl codex impl-review fn-1.2", text: "output truncated", persisted: true},
+		{name: "invalid_utf8", event: "PostToolUse", tool: ToolShell, command: "flowctl codex impl-review fn-1.2 --receipt /tmp/fn-1.2-receipt.json", text: "\uFFFD"},
 		// Fields of the wrong type are skipped; the rest still decodes.
-		{name: "wrong_types", event: "PostToolUse", tool: toolShell},
+		{name: "wrong_types", event: "PostToolUse", tool: ToolShell},
 		// One object is read; what follows it is never looked at.
-		{name: "trailing_garbage", event: "PostToolUse", tool: toolShell, command: "ls", text: "a"},
+		{name: "trailing_garbage", event: "PostToolUse", tool: ToolShell, command: "ls", text: "a"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,7 +57,7 @@ func TestDecodeFixtures(t *testing.T) {
 			if p.Event() != tt.event {
 				t.Errorf("event %q, want %q", p.Event(), tt.event)
 			}
-			if k := toolKindOf(p.ToolName); k != tt.tool {
+			if k := KindOf(p.ToolName); k != tt.tool {
 				t.Errorf("tool kind %v, want %v", k, tt.tool)
 			}
 			if p.Command() != tt.command {
@@ -147,7 +147,7 @@ func TestDecodeWithinGivesUp(t *testing.T) {
 	r, w := io.Pipe()
 	defer w.Close()
 	go func() { _, _ = w.Write([]byte(`{"tool_name": "Ba`)) }()
-	_, err := decodeWithin(r, MaxPayload, 50*time.Millisecond)
+	_, err := DecodeWithin(r, MaxPayload, 50*time.Millisecond)
 	if err == nil || !strings.Contains(err.Error(), "no complete JSON object") {
 		t.Fatalf("err = %v", err)
 	}
@@ -181,8 +181,8 @@ func FuzzDecode(f *testing.F) {
 		_ = p.PersistedOutputPath()
 		_ = p.ErrorText()
 		text := p.Text()
-		_ = verdictHint(text)
-		_ = isReadBack(p.Command())
-		_ = taskID("", p.Command(), p.Description(), p.Prompt(), text)
+		_ = VerdictHint(text)
+		_ = IsReadBack(p.Command())
+		_, _ = Screen(p)
 	})
 }
