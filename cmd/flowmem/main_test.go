@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/flowmem/flowmem/internal/app"
+	"github.com/flowmem/flowmem/internal/hookfront"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -19,6 +20,10 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"flowmem": func() {
 			os.Exit(app.Main(context.Background(), os.Args, app.SystemIO()))
+		},
+		// The front end hands reviews to the flowmem above, found on PATH.
+		"flowmem-hook": func() {
+			os.Exit(hookfront.Main(context.Background(), os.Args, hookfront.Options{}))
 		},
 	})
 }

@@ -1,0 +1,196 @@
+// Package hookfront is the flowmem-hook program: the capture hook's front
+// end. Claude Code starts the hook after every Bash and Agent call, and for
+// a short-lived Go process most of the cost is starting up — loading the
+// binary and initialising its packages (the markdown parser alone takes
+// longer than deciding that an event is not a review). So the decision is
+// made in this small program, which links only the payload decoder and the
+// screen (internal/hookevent); the rare event that may hold a review is
+// handed, byte for byte, to `flowmem hook` in the full binary, which makes
+// the same decision again and records what it finds.
+package hookfront
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/flowmem/flowmem/internal/hookevent"
+)
+
+// Version is reported by --version; it matches the flowmem release it ships
+// with.
+const Version = "dev"
+
+// Defaults for Options.
+const (
+	// DefaultReadTimeout: as in flowmem hook, a client that opens stdin and
+	// never completes the object must not hang the hook.
+	DefaultReadTimeout = 5 * time.Second
+	// DefaultRunTimeout bounds the hand-over to flowmem hook, under the
+	// 10 s timeout flowmem install sets, so the front end ends its child
+	// itself rather than being killed with it still running.
+	DefaultRunTimeout = 9 * time.Second
+)
+
+// Options are the program's inputs. Zero values mean the process's own.
+type Options struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	// Exe is this program's path, used to find the flowmem binary installed
+	// beside it; "" means os.Executable.
+	Exe string
+	// Flowmem is the flowmem binary to hand reviews to; "" means the one
+	// beside Exe, else flowmem on PATH.
+	Flowmem     string
+	ReadTimeout time.Duration
+	RunTimeout  time.Duration
+}
+
+const usage = `flowmem-hook: flowmem's Claude Code capture hook, in a small binary.
+
+Reads one PostToolUse or PostToolUseFailure event (JSON) from stdin. Events
+that cannot be a review (most tool calls) end here at once; the others are
+handed unchanged to 'flowmem hook', found beside this program or on PATH,
+which records the lessons of a NEEDS_WORK review. It behaves as
+'flowmem hook' does: arguments are ignored, FLOWMEM_DISABLE=1 turns it off,
+errors are one line on stderr, and the exit code is always 0.
+
+Example (what flowmem install writes into .claude/settings.json when
+flowmem-hook is installed beside flowmem):
+   {"hooks": {"PostToolUse": [{"matcher": "Bash|Agent",
+     "hooks": [{"type": "command", "command": "/usr/local/bin/flowmem-hook", "timeout": 10}]}]}}
+`
+
+// Main runs the program and returns its exit code, which is always 0: exit
+// 2 would make Claude Code show the model an error, and any other code
+// an error notice to the user.
+func Main(ctx context.Context, args []string, o Options) int {
+	o.defaults()
+	if len(args) > 1 {
+		switch args[1] {
+		case "--version", "-v", "version":
+			fmt.Fprintln(o.Stdout, "flowmem-hook version", Version)
+			return 0
+		case "--help", "-h", "help":
+			fmt.Fprint(o.Stdout, usage)
+			return 0
+		}
+	}
+	if err := run(ctx, o); err != nil {
+		fmt.Fprintf(o.Stderr, "flowmem-hook: %s\n", oneLine(err.Error()))
+	}
+	return 0
+}
+
+func (o *Options) defaults() {
+	if o.Stdin == nil {
+		o.Stdin = os.Stdin
+	}
+	if o.Stdout == nil {
+		o.Stdout = os.Stdout
+	}
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.ReadTimeout <= 0 {
+		o.ReadTimeout = DefaultReadTimeout
+	}
+	if o.RunTimeout <= 0 {
+		o.RunTimeout = DefaultRunTimeout
+	}
+}
+
+func run(ctx context.Context, o Options) error {
+	if disabled(o.Getenv("FLOWMEM_DISABLE")) {
+		return nil
+	}
+	// The bytes the decoder consumed are kept so that flowmem hook gets
+	// exactly what Claude Code sent.
+	var raw bytes.Buffer
+	p, err := hookevent.DecodeWithin(io.TeeReader(o.Stdin, &raw), hookevent.MaxPayload, o.ReadTimeout)
+	if err != nil {
+		return err
+	}
+	if _, skip := hookevent.Screen(p); skip != "" {
+		return nil
+	}
+	bin, err := o.flowmem()
+	if err != nil {
+		return fmt.Errorf("a possible review was not recorded: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.RunTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "hook")
+	cmd.Stdin = &raw
+	cmd.Stdout = o.Stdout
+	cmd.Stderr = o.Stderr
+	cmd.WaitDelay = time.Second
+	cmd.SysProcAttr = childAttr()
+	// The child is tied to this thread where the OS supports it (see
+	// childAttr), so the thread must outlive it.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	err = cmd.Run()
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s hook did not finish within %v; it was stopped", bin, o.RunTimeout)
+	case errors.As(err, new(*exec.ExitError)):
+		// flowmem hook always exits 0; anything else was reported on stderr
+		// by it, or is a crash that is.
+		return nil
+	case err != nil:
+		return fmt.Errorf("run %s hook: %w", bin, err)
+	}
+	return nil
+}
+
+// flowmem finds the full binary: the one installed beside this program
+// first, so a hook keeps running the flowmem it was installed with, then
+// the one on PATH.
+func (o Options) flowmem() (string, error) {
+	if o.Flowmem != "" {
+		return o.Flowmem, nil
+	}
+	name := "flowmem"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	exe := o.Exe
+	if exe == "" {
+		exe, _ = os.Executable()
+	}
+	if exe != "" {
+		cand := filepath.Join(filepath.Dir(exe), name)
+		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() {
+			return cand, nil
+		}
+	}
+	if p, err := exec.LookPath("flowmem"); err == nil {
+		return p, nil
+	}
+	return "", errors.New("flowmem not found beside flowmem-hook or on PATH; install both (make install)")
+}
+
+func disabled(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "0", "false", "no", "off":
+		return false
+	}
+	return true
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,160 @@
+package hookfront
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as a stand-in for the full flowmem binary: with
+// FAKE_FLOWMEM_OUT set it records its arguments and stdin there, and with
+// FAKE_FLOWMEM_SLEEP it hangs, writing its pid first.
+func TestMain(m *testing.M) {
+	if out := os.Getenv("FAKE_FLOWMEM_OUT"); out != "" {
+		in, _ := io.ReadAll(os.Stdin)
+		rec := strings.Join(os.Args[1:], " ") + "\n" + string(in)
+		_ = os.WriteFile(out, []byte(rec), 0o644)
+		if os.Getenv("FAKE_FLOWMEM_SLEEP") != "" {
+			_ = os.WriteFile(out+".pid", []byte(strconv.Itoa(os.Getpid())), 0o644)
+			time.Sleep(time.Minute)
+		}
+		os.Stdout.WriteString(`{"systemMessage":"fake"}` + "\n")
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func payload(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture", "payloads", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+type outcome struct {
+	code           int
+	stdout, stderr string
+	record         string // what the stand-in flowmem received; "" if it never ran
+}
+
+func runFront(t *testing.T, stdin io.Reader, env map[string]string, o Options) outcome {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "fake.out")
+	for k, v := range map[string]string{"FAKE_FLOWMEM_OUT": out} {
+		t.Setenv(k, v)
+	}
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var so, se bytes.Buffer
+	o.Stdin, o.Stdout, o.Stderr = stdin, &so, &se
+	if o.Flowmem == "" {
+		o.Flowmem = exe
+	}
+	code := Main(context.Background(), []string{"flowmem-hook"}, o)
+	rec, _ := os.ReadFile(out)
+	return outcome{code, so.String(), se.String(), string(rec)}
+}
+
+func TestNonReviewEndsHere(t *testing.T) {
+	for _, name := range []string{"bash_nonreview", "session_start", "scout_readback", "main_cat_memory", "agent_scout_result"} {
+		r := runFront(t, bytes.NewReader(payload(t, name)), nil, Options{})
+		if r.code != 0 || r.record != "" || r.stdout != "" || r.stderr != "" {
+			t.Errorf("%s: %+v, want exit 0, silent, flowmem never run", name, r)
+		}
+	}
+}
+
+func TestReviewIsHandedOverUnchanged(t *testing.T) {
+	for _, name := range []string{"bash_review", "bash_review_failure", "agent_reviewer", "codex_string_response"} {
+		in := payload(t, name)
+		r := runFront(t, bytes.NewReader(in), nil, Options{})
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d", name, r.code)
+		}
+		want := "hook\n" + string(in)
+		if r.record != want {
+			t.Errorf("%s: flowmem got %q, want %q", name, r.record, want)
+		}
+		if !strings.Contains(r.stdout, `"systemMessage"`) {
+			t.Errorf("%s: flowmem's output not passed on: %q", name, r.stdout)
+		}
+	}
+}
+
+func TestBadInputIsOneLineAndExitZero(t *testing.T) {
+	for _, name := range []string{"malformed", "truncated", "not_object"} {
+		r := runFront(t, bytes.NewReader(payload(t, name)), nil, Options{})
+		if r.code != 0 || r.record != "" {
+			t.Errorf("%s: %+v", name, r)
+		}
+		if !strings.HasPrefix(r.stderr, "flowmem-hook: ") || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%s: stderr %q, want one line", name, r.stderr)
+		}
+	}
+}
+
+func TestDisabled(t *testing.T) {
+	r := runFront(t, bytes.NewReader(payload(t, "bash_review")), map[string]string{"FLOWMEM_DISABLE": "1"}, Options{})
+	if r.code != 0 || r.record != "" || r.stderr != "" {
+		t.Errorf("%+v", r)
+	}
+}
+
+func TestStdinLeftOpen(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go func() { _, _ = pw.Write([]byte(`{"tool_name": "Bash", "tool_in`)) }()
+	r := runFront(t, pr, nil, Options{ReadTimeout: 50 * time.Millisecond})
+	if r.code != 0 || r.record != "" || !strings.Contains(r.stderr, "no complete JSON object") {
+		t.Errorf("%+v", r)
+	}
+}
+
+func TestFlowmemMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	o := Options{Exe: filepath.Join(t.TempDir(), "flowmem-hook")}
+	if _, err := o.flowmem(); err == nil || !strings.Contains(err.Error(), "install both") {
+		t.Errorf("flowmem() = %v, want a not-found error saying what to do", err)
+	}
+}
+
+func TestFindsFlowmemBesideItself(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "flowmem")
+	if err := os.WriteFile(full, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	got, err := Options{Exe: filepath.Join(dir, "flowmem-hook")}.flowmem()
+	if err != nil || got != full {
+		t.Errorf("flowmem() = %q, %v; want %q", got, err, full)
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	for _, arg := range []string{"--version", "--help"} {
+		var so bytes.Buffer
+		code := Main(context.Background(), []string{"flowmem-hook", arg}, Options{Stdin: strings.NewReader(""), Stdout: &so, Stderr: io.Discard})
+		if code != 0 || so.Len() == 0 {
+			t.Errorf("%s: exit %d, %q", arg, code, so.String())
+		}
+	}
+	var so bytes.Buffer
+	Main(context.Background(), []string{"flowmem-hook", "--help"}, Options{Stdout: &so})
+	if !strings.Contains(so.String(), "Example") {
+		t.Error("help has no example")
+	}
+}
