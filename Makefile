@@ -30,10 +30,10 @@ help:
 	@echo "make fuzz      run every fuzz target for FUZZTIME (default 30s) each"
 
 build:
-	$(GO) build -tags '$(TAGS)' -o bin/flowmem ./cmd/flowmem
+	$(GO) build -tags '$(TAGS)' -o bin/ ./cmd/flowmem ./cmd/flowmem-hook
 
 install:
-	$(GO) install -tags '$(TAGS)' ./cmd/flowmem
+	$(GO) install -tags '$(TAGS)' ./cmd/flowmem ./cmd/flowmem-hook
 
 setup: install
 	cd "$(PROJECT)" && "$(GOBIN_DIR)/flowmem" init --enable --install

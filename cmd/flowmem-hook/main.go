@@ -5,15 +5,12 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/flowmem/flowmem/internal/hookfront"
 )
 
+// Signals are handled inside hookfront, and only while it runs flowmem hook:
+// setting up signal delivery at start would cost every tool call.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := hookfront.Main(ctx, os.Args, hookfront.Options{})
-	stop()
-	os.Exit(code)
+	os.Exit(hookfront.Main(context.Background(), os.Args, hookfront.Options{}))
 }

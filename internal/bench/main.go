@@ -50,6 +50,11 @@ func run(sizeList string, runs int) error {
 	if out, err := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", bin, "./cmd/flowmem").CombinedOutput(); err != nil {
 		return fmt.Errorf("build flowmem: %v\n%s", err, out)
 	}
+	// Beside flowmem, as make install puts it, so it finds flowmem there.
+	front := filepath.Join(tmp, "flowmem-hook")
+	if out, err := exec.Command("go", "build", "-o", front, "./cmd/flowmem-hook").CombinedOutput(); err != nil {
+		return fmt.Errorf("build flowmem-hook: %v\n%s", err, out)
+	}
 	decodeOnly := filepath.Join(tmp, "decodeonly")
 	haveDecode := false
 	if _, err := os.Stat("internal/bench/decodeonly/main.go"); err == nil {
@@ -100,7 +105,7 @@ func run(sizeList string, runs int) error {
 			fmt.Printf("| %s | %d | %d | %s | %s |\n", c.name, n, r, ms(m.median), mb(m.peakKB))
 		}
 		if n == 10000 {
-			if err := benchHook(tmp, dir, bin, decodeOnly, haveDecode, runs); err != nil {
+			if err := benchHook(dir, bin, front, decodeOnly, haveDecode, runs); err != nil {
 				return err
 			}
 		}
@@ -110,23 +115,36 @@ func run(sizeList string, runs int) error {
 
 // benchHook measures the hook on a non-review event next to a program that
 // only decodes the same stdin, and a capture of a 5-finding review into the
-// 10,000-entry store.
-func benchHook(tmp, dir, bin, decodeOnly string, haveDecode bool, runs int) error {
+// 10,000-entry store: through flowmem-hook, the command flowmem install
+// writes when it is installed, and through flowmem hook.
+func benchHook(dir, bin, front, decodeOnly string, haveDecode bool, runs int) error {
 	payload := fmt.Sprintf(`{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":%q,"prompt_id":"p1","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"go test ./...","description":"Run tests"},"tool_response":{"stdout":%q,"stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},"tool_use_id":"toolu_1","duration_ms":1234}`,
 		dir, strings.Repeat("ok  \tgithub.com/example/pkg\t0.123s\n", 60))
 	hookRuns := runs * 4
-	m, err := measure(hookRuns, dir, bin, []string{"hook"}, []byte(payload))
-	if err != nil {
-		return fmt.Errorf("hook non-review: %w", err)
+	type hookCmd struct {
+		name string
+		bin  string
+		args []string
 	}
-	fmt.Printf("| hook, non-review Bash event | 10000 | %d | %s | %s |\n", hookRuns, ms(m.median), mb(m.peakKB))
+	hooks := []hookCmd{{"flowmem-hook", front, nil}, {"flowmem hook", bin, []string{"hook"}}}
+	var d result
 	if haveDecode {
-		d, err := measure(hookRuns, dir, decodeOnly, nil, []byte(payload))
-		if err != nil {
+		var err error
+		if d, err = measure(hookRuns, dir, decodeOnly, nil, []byte(payload)); err != nil {
 			return fmt.Errorf("decode-only: %w", err)
 		}
 		fmt.Printf("| minimal Go program decoding the same stdin | – | %d | %s | %s |\n", hookRuns, ms(d.median), mb(d.peakKB))
-		fmt.Printf("| ratio hook / decode-only | | | %.2fx | |\n", float64(m.median)/float64(d.median))
+	}
+	for _, h := range hooks {
+		m, err := measure(hookRuns, dir, h.bin, h.args, []byte(payload))
+		if err != nil {
+			return fmt.Errorf("%s non-review: %w", h.name, err)
+		}
+		ratio := ""
+		if haveDecode {
+			ratio = fmt.Sprintf(" (%.2fx decode-only)", float64(m.median)/float64(d.median))
+		}
+		fmt.Printf("| %s, non-review Bash event%s | 10000 | %d | %s | %s |\n", h.name, ratio, hookRuns, ms(m.median), mb(m.peakKB))
 	}
 	review, err := os.ReadFile("internal/bench/testdata/review-5.md")
 	if err != nil {
@@ -140,13 +158,15 @@ func benchHook(tmp, dir, bin, decodeOnly string, haveDecode bool, runs int) erro
 		return err
 	}
 	restore := func() error { return os.WriteFile(pitfalls, orig, 0o644) }
-	c, err := measureWith(runs, dir, bin, []string{"hook"}, []byte(reviewPayload), restore)
-	if err != nil {
-		return fmt.Errorf("hook capture: %w", err)
+	for _, h := range hooks {
+		c, err := measureWith(runs, dir, h.bin, h.args, []byte(reviewPayload), restore)
+		if err != nil {
+			return fmt.Errorf("%s capture: %w", h.name, err)
+		}
+		after, _ := os.ReadFile(pitfalls)
+		added := bytes.Count(after, []byte("\n## ")) - bytes.Count(orig, []byte("\n## "))
+		fmt.Printf("| %s, capture of a 5-finding review (%d lessons written) | 10000 | %d | %s | %s |\n", h.name, added, runs, ms(c.median), mb(c.peakKB))
 	}
-	after, _ := os.ReadFile(pitfalls)
-	added := bytes.Count(after, []byte("\n## ")) - bytes.Count(orig, []byte("\n## "))
-	fmt.Printf("| hook, capture of a 5-finding review (%d lessons written) | 10000 | %d | %s | %s |\n", added, runs, ms(c.median), mb(c.peakKB))
 	return restore()
 }
 

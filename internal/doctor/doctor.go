@@ -418,6 +418,16 @@ func (d *doctor) checkHookBinary() {
 				bad = append(bad, fmt.Sprintf("%s (%s hook) does not run: %v", resolved, place, err))
 				continue
 			}
+			if isFront(resolved) {
+				// The front end hands reviews to flowmem beside it or on
+				// PATH; without one it records nothing.
+				if _, err := d.resolve(filepath.Join(filepath.Dir(resolved), "flowmem")); err != nil {
+					if _, err := install.LookPath("flowmem", d.opts.PathEnv); err != nil {
+						bad = append(bad, fmt.Sprintf("%s (%s hook) finds no flowmem beside it or on PATH to record reviews with", resolved, place))
+						continue
+					}
+				}
+			}
 			good = append(good, fmt.Sprintf("%s (%s)", resolved, strings.TrimSpace(out)))
 		}
 	}
@@ -453,6 +463,11 @@ func (d *doctor) expand(prog string) string {
 
 // resolve finds prog as the hook's shell would: a bare name on PATH, a path
 // as given.
+func isFront(prog string) bool {
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(prog)), ".exe")
+	return base == install.FrontName
+}
+
 func (d *doctor) resolve(prog string) (string, error) {
 	if !strings.ContainsAny(prog, `/\`) {
 		p, err := install.LookPath(prog, d.opts.PathEnv)
@@ -560,7 +575,7 @@ func hasName(b []byte, name string) bool {
 func (d *doctor) checkPath() {
 	p, err := install.LookPath("flowmem", d.opts.PathEnv)
 	if err != nil {
-		fix := "put flowmem on PATH: go install github.com/flowmem/flowmem/cmd/flowmem@latest (and add $(go env GOPATH)/bin to PATH)"
+		fix := "put flowmem on PATH: go install github.com/flowmem/flowmem/cmd/...@latest (flowmem and flowmem-hook; add $(go env GOPATH)/bin to PATH)"
 		if d.opts.Exe != "" {
 			fix += ", or link this binary: ln -s " + d.opts.Exe + " /usr/local/bin/flowmem"
 		}

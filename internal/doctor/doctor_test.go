@@ -220,6 +220,33 @@ func TestDoctor(t *testing.T) {
 			check: "hook binary", status: Fail, detail: "does not run: exec format error",
 		},
 		{
+			name: "front end without flowmem",
+			change: func(t *testing.T, o *Options, proj string) {
+				front := filepath.Join(t.TempDir(), "flowmem-hook")
+				write(t, front, "#!/bin/sh\n")
+				os.Chmod(front, 0o755)
+				if _, err := install.Run(install.Options{Project: proj, Command: front, NoScout: true}); err != nil {
+					t.Fatal(err)
+				}
+				o.PathEnv = ""
+			},
+			check: "hook binary", status: Fail, detail: "finds no flowmem beside it or on PATH",
+		},
+		{
+			name: "front end with flowmem beside it",
+			change: func(t *testing.T, o *Options, proj string) {
+				dir := t.TempDir()
+				for _, n := range []string{"flowmem-hook", "flowmem"} {
+					write(t, filepath.Join(dir, n), "#!/bin/sh\n")
+					os.Chmod(filepath.Join(dir, n), 0o755)
+				}
+				if _, err := install.Run(install.Options{Project: proj, Command: filepath.Join(dir, "flowmem-hook"), NoScout: true}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: "hook binary", status: OK, detail: "flowmem-hook (",
+		},
+		{
 			name: "plugin hook needs flowmem on PATH",
 			change: func(t *testing.T, o *Options, proj string) {
 				write(t, filepath.Join(proj, ".claude", "settings.json"), `{"enabledPlugins": {"flowmem@mkt": true}}`)

@@ -17,9 +17,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/flowmem/flowmem/internal/hookevent"
@@ -130,6 +132,10 @@ func run(ctx context.Context, o Options) error {
 	if err != nil {
 		return fmt.Errorf("a possible review was not recorded: %w", err)
 	}
+	// Claude Code stops a hook with SIGTERM (or the user with ^C); the child
+	// goes with it.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, o.RunTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "hook")

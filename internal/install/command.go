@@ -7,11 +7,19 @@ import (
 	"runtime"
 )
 
+// FrontName is the front-end hook binary installed beside flowmem
+// (cmd/flowmem-hook): the same hook, in a binary small enough to start in
+// about the time it takes to decode the event.
+const FrontName = "flowmem-hook"
+
 // HookCommand returns the shell command that runs exe's hook: the binary's
 // absolute path, quoted for sh when needed, then " hook". If a flowmem on
 // pathEnv is the same file as exe (typically a symlink such as
 // /usr/local/bin/flowmem or ~/go/bin/flowmem), that path is used instead, so
-// an upgrade that moves the real file keeps the hook working.
+// an upgrade that moves the real file keeps the hook working. When
+// flowmem-hook is installed beside that flowmem, the command runs it
+// instead: Claude Code starts the hook after every Bash and Agent call, and
+// the front end ends most of them before the full binary would have started.
 func HookCommand(exe, pathEnv string) (string, error) {
 	abs, err := filepath.Abs(exe)
 	if err != nil {
@@ -35,8 +43,27 @@ func HookCommand(exe, pathEnv string) (string, error) {
 			break
 		}
 	}
-	// Hooks run through sh (Git Bash on Windows), which wants forward slashes.
+	front := FrontName
+	if runtime.GOOS == "windows" {
+		front += ".exe"
+	}
+	for _, dir := range []string{filepath.Dir(abs), filepath.Dir(exe)} {
+		if p := filepath.Join(dir, front); isExecutable(p) {
+			abs, err = filepath.Abs(p)
+			if err != nil {
+				break
+			}
+			// Hooks run through sh (Git Bash on Windows), which wants
+			// forward slashes.
+			return ShellQuote(filepath.ToSlash(abs)), nil
+		}
+	}
 	return ShellQuote(filepath.ToSlash(abs)) + " hook", nil
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0)
 }
 
 // LookPath finds an executable named name in the folders of pathEnv (the
@@ -52,8 +79,7 @@ func LookPath(name, pathEnv string) (string, error) {
 			continue
 		}
 		for _, n := range names {
-			p := filepath.Join(dir, n)
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0) {
+			if p := filepath.Join(dir, n); isExecutable(p) {
 				return p, nil
 			}
 		}

@@ -266,4 +266,23 @@ func TestHookCommand(t *testing.T) {
 	if _, err := HookCommand(filepath.Join(dir, "missing"), ""); err == nil {
 		t.Error("missing binary accepted")
 	}
+
+	// With flowmem-hook installed beside flowmem, the hook runs it.
+	front := filepath.Join(filepath.Dir(real), FrontName)
+	if err := os.WriteFile(front, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := HookCommand(real, ""); got != filepath.ToSlash(real)+" hook" {
+		t.Errorf("a non-executable flowmem-hook was used: %q", got)
+	}
+	if err := os.Chmod(front, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err = HookCommand(real, "")
+	if err != nil || got != filepath.ToSlash(front) {
+		t.Errorf("HookCommand with flowmem-hook beside = %q, %v; want %q", got, err, front)
+	}
+	if !IsFlowmemCommand(got) || HookProgram(got) != front {
+		t.Errorf("front-end command not recognised: %q → %q", got, HookProgram(got))
+	}
 }

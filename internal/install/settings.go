@@ -268,37 +268,37 @@ func Installed(src []byte, isOurs func(string) bool) (map[string][]string, error
 	return out, nil
 }
 
-// IsFlowmemCommand reports whether a hook command runs `flowmem hook`: its
+// IsFlowmemCommand reports whether a hook command runs flowmem's hook: its
 // last words are a program named flowmem (any directory, quoted or not,
-// .exe allowed) and the word hook, optionally followed by flags. This is
-// how uninstall and doctor find flowmem's handlers without a marker field,
-// which the settings schema does not allow.
-func IsFlowmemCommand(cmd string) bool {
+// .exe allowed) and the word hook, or a program named flowmem-hook;
+// either optionally followed by flags. This is how uninstall and doctor
+// find flowmem's handlers without a marker field, which the settings
+// schema does not allow.
+func IsFlowmemCommand(cmd string) bool { return HookProgram(cmd) != "" }
+
+// HookProgram returns the program a flowmem hook command runs (flowmem
+// before "hook", or flowmem-hook), unquoted, or "" when cmd is not one.
+func HookProgram(cmd string) string {
 	words := shellWords(cmd)
 	for len(words) > 0 && strings.HasPrefix(words[len(words)-1], "-") {
 		words = words[:len(words)-1]
 	}
-	if len(words) < 2 || words[len(words)-1] != "hook" {
-		return false
-	}
-	prog := strings.ReplaceAll(words[len(words)-2], `\`, "/")
-	base := strings.ToLower(path.Base(prog))
-	return base == "flowmem" || base == "flowmem.exe"
-}
-
-// HookProgram returns the program a flowmem hook command runs (the word
-// before "hook"), unquoted, or "" when cmd is not one.
-func HookProgram(cmd string) string {
-	if !IsFlowmemCommand(cmd) {
+	if len(words) == 0 {
 		return ""
 	}
-	words := shellWords(cmd)
-	for i := len(words) - 1; i > 0; i-- {
-		if words[i] == "hook" {
-			return words[i-1]
-		}
+	last := words[len(words)-1]
+	if programIs(last, FrontName) {
+		return last
 	}
-	return ""
+	if len(words) < 2 || last != "hook" || !programIs(words[len(words)-2], "flowmem") {
+		return ""
+	}
+	return words[len(words)-2]
+}
+
+func programIs(word, name string) bool {
+	base := strings.ToLower(path.Base(strings.ReplaceAll(word, `\`, "/")))
+	return base == name || base == name+".exe"
 }
 
 // shellWords splits a command line roughly as sh would: whitespace and ;&|
