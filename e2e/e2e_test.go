@@ -41,6 +41,10 @@ func reviewProject(t *testing.T, enable bool, exitCode int) *project {
 		if out, err := p.flowmemErr("doctor"); err != nil {
 			t.Fatalf("flowmem doctor after init --enable --install: %v\n%s", err, out)
 		}
+		settings, err := os.ReadFile(filepath.Join(p.Dir, ".claude", "settings.json"))
+		if err != nil || !strings.Contains(string(settings), `/flowmem-hook"`) {
+			t.Fatalf("install did not register flowmem-hook (installed beside flowmem): %v\n%s", err, settings)
+		}
 	} else {
 		p.flowmem("init", "--install")
 	}

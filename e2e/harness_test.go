@@ -58,7 +58,7 @@ func claudeBin(t *testing.T) string {
 	return bin
 }
 
-// flowmemBin builds ./cmd/flowmem once per test run.
+// flowmemBin builds ./cmd/flowmem and ./cmd/flowmem-hook once per test run.
 func flowmemBin(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -70,9 +70,13 @@ func flowmemBin(t *testing.T) string {
 		if err != nil {
 			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
 		}
-		cmd := exec.Command(goTool, "build", "-o", filepath.Join(binDir, "flowmem"), "github.com/flowmem/flowmem/cmd/flowmem")
+		// Both binaries, side by side as make install puts them: flowmem
+		// install then registers flowmem-hook, which hands reviews to
+		// flowmem, so the tests run the hook the way users get it.
+		cmd := exec.Command(goTool, "build", "-o", binDir+string(filepath.Separator),
+			"github.com/flowmem/flowmem/cmd/flowmem", "github.com/flowmem/flowmem/cmd/flowmem-hook")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/flowmem: %v\n%s", err, out)
+			buildErr = fmt.Errorf("go build ./cmd/flowmem ./cmd/flowmem-hook: %v\n%s", err, out)
 		}
 	})
 	if buildErr != nil {
