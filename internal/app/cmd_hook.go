@@ -29,7 +29,12 @@ findings are redacted and recorded in .flow/memory/pitfalls.md; a lesson seen
 before updates its entry instead. Anything else exits at once. FLOWMEM_DISABLE=1
 turns the hook off. Errors are one line on stderr; the exit code is always 0.
 
-Example (what flowmem install writes into .claude/settings.json):
+flowmem install registers flowmem-hook instead when it is installed beside this
+binary: a small front end that starts faster, ends ordinary tool calls itself
+and hands possible reviews to this command.
+
+Example (what flowmem install writes into .claude/settings.json without
+flowmem-hook):
    {"hooks": {"PostToolUse": [{"matcher": "Bash|Agent",
      "hooks": [{"type": "command", "command": "/usr/local/bin/flowmem hook", "timeout": 10}]}]}}`,
 		// Arguments and flags are ignored rather than rejected: a usage
