@@ -90,7 +90,7 @@ func FuzzHeadings(f *testing.F) {
 	f.Add([]byte("para\n## 2026-01-01 x\n<!--\n## 2026-01-02 y\n-->\n   ## 2026-01-03 z\n    ## 2026-01-04 code\n"))
 	f.Add([]byte("<!-- a --> b\n## 2026-01-01 x\n<div>\n## 2026-01-02 y\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		fast, ok := scanHeadings(body)
+		fast, ok, _ := scanHeadingsState(body)
 		if !ok {
 			return
 		}

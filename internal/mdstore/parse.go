@@ -58,6 +58,13 @@ type Doc struct {
 	// id rather than by position (see Store.Upsert).
 	Sightings []Entry
 	spans     []span
+	// appendable: the heading scan took the fast path and ended outside
+	// any comment, so bytes appended after a line end can be parsed on
+	// their own (see parseTail).
+	appendable bool
+	// uniqueIDs: known that no two entries share an id (the cache says
+	// so), so Folded need not look.
+	uniqueIDs bool
 }
 
 // span is an entry's bytes: [start, end) runs from its heading to the end of
@@ -78,6 +85,14 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // Parse reads a memory file of kind k. Files written by flow-next (no front
 // matter, no metadata lines, free-text bodies) are read too.
 func Parse(k Kind, raw []byte) (*Doc, error) {
+	// One conversion for the whole file; entries' fields are substrings of
+	// it rather than copies.
+	return parseSrc(k, raw, string(raw))
+}
+
+// parseSrc is Parse with the file also given as a string holding the same
+// bytes: entries' fields are substrings of src.
+func parseSrc(k Kind, raw []byte, src string) (*Doc, error) {
 	d := &Doc{Kind: k, Raw: raw}
 	body, offset := raw, 0
 	if fm, n, ok := splitFrontMatter(raw); ok {
@@ -89,16 +104,25 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 	} else if n != 0 {
 		return nil, &ParseError{Line: 1, Err: errors.New("front matter: no closing --- line")}
 	}
-	heads := entryHeadings(body)
+	heads, ok, inComment := scanHeadingsState(body)
+	if !ok {
+		heads = markdownHeadings(body)
+	}
+	d.appendable = ok && !inComment
 	if len(heads) == 0 {
 		return d, nil
 	}
-	// One conversion for the whole file; entries' fields are substrings of
-	// it rather than copies.
-	src := string(raw)
+	d.Entries, d.spans, d.Sightings = parseEntries(k, raw, src, offset, heads, 1+strings.Count(src[:offset], "\n"))
+	return d, nil
+}
+
+// parseEntries reads the entries that start at offset+heads[i] in src (raw
+// holds the same bytes); each runs to the next heading or the end of src.
+// line is the line number at offset.
+func parseEntries(k Kind, raw []byte, src string, offset int, heads []int, line int) ([]Entry, []span, []Entry) {
 	n := len(heads)
-	d.Entries = make([]Entry, n)
-	d.spans = make([]span, n)
+	entries := make([]Entry, n)
+	spans := make([]span, n)
 	sightings := make([][]Entry, n)
 	parseRange := func(from, to int) {
 		for i := from; i < to; i++ {
@@ -107,8 +131,8 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 			if i+1 < n {
 				end = offset + heads[i+1]
 			}
-			d.Entries[i], sightings[i] = parseEntry(k, src[start:end])
-			d.spans[i] = span{start, start + len(trimTrailingBlank(raw[start:end]))}
+			entries[i], sightings[i] = parseEntry(k, src[start:end])
+			spans[i] = span{start, start + len(trimTrailingBlank(raw[start:end]))}
 		}
 	}
 	// Entries parse independently; a large memory is split across cores.
@@ -127,15 +151,15 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 		}
 		wg.Wait()
 	}
-	lineNo := 1 + strings.Count(src[:offset], "\n")
+	var all []Entry
 	pos := offset
 	for i, h := range heads {
-		lineNo += strings.Count(src[pos:offset+h], "\n")
+		line += strings.Count(src[pos:offset+h], "\n")
 		pos = offset + h
-		d.Entries[i].Line = lineNo
-		d.Sightings = append(d.Sightings, sightings[i]...)
+		entries[i].Line = line
+		all = append(all, sightings[i]...)
 	}
-	return d, nil
+	return entries, spans, all
 }
 
 // parallelMin is the number of entries per extra goroutine below which
@@ -164,23 +188,16 @@ func splitFrontMatter(raw []byte) (fm []byte, n int, ok bool) {
 	return nil, len(raw), false
 }
 
-// entryHeadings returns the byte offsets, within body, of the lines that
-// start entries: level-2 ATX headings whose first word is a date.
-func entryHeadings(body []byte) []int {
-	if heads, ok := scanHeadings(body); ok {
-		return heads
-	}
-	return markdownHeadings(body)
-}
-
-// scanHeadings is the fast path for files without code fences or HTML
-// other than comments, which is every file flowmem writes: there, a line is
-// an ATX heading exactly when it starts with up to three spaces and "##",
-// so a line scan finds what goldmark would. It reports false as soon as it
-// meets anything that needs the full parser.
-func scanHeadings(body []byte) ([]int, bool) {
+// scanHeadingsState returns the byte offsets, within body, of the lines
+// that start entries: level-2 ATX headings whose first word is a date. It
+// is the fast path for files without code fences or HTML other than
+// comments, which is every file flowmem writes: there, a line is an ATX
+// heading exactly when it starts with up to three spaces and "##", so a
+// line scan finds what goldmark would. ok is false as soon as it meets
+// anything that needs the full parser (markdownHeadings); inComment says
+// whether body ends inside an HTML comment.
+func scanHeadingsState(body []byte) (heads []int, ok, inComment bool) {
 	var out []int
-	inComment := false
 	for pos := 0; pos < len(body); {
 		end := bytes.IndexByte(body[pos:], '\n')
 		if end < 0 {
@@ -203,7 +220,7 @@ func scanHeadings(body []byte) ([]int, bool) {
 			// Indented code cannot hold a heading, but a tab would need
 			// goldmark's column rules.
 			if indent < 4 {
-				return nil, false
+				return nil, false, false
 			}
 			continue
 		}
@@ -212,11 +229,11 @@ func scanHeadings(body []byte) ([]int, bool) {
 		case len(rest) == 0:
 		case rest[0] == '`' || rest[0] == '~':
 			if bytes.HasPrefix(rest, []byte("```")) || bytes.HasPrefix(rest, []byte("~~~")) {
-				return nil, false
+				return nil, false, false
 			}
 		case rest[0] == '<':
 			if !bytes.HasPrefix(rest, []byte("<!--")) {
-				return nil, false
+				return nil, false, false
 			}
 			inComment = !bytes.Contains(rest, []byte("-->"))
 		case rest[0] == '#':
@@ -225,7 +242,7 @@ func scanHeadings(body []byte) ([]int, bool) {
 			}
 		}
 	}
-	return out, true
+	return out, true, inComment
 }
 
 // markdownHeadings finds entry headings with goldmark, for files that hold
@@ -559,12 +576,19 @@ func fold(a, b Entry) Entry {
 
 // Folded is the document's entries as readers see them: copies of one
 // lesson merged (Fold) and every sighting counted.
-func (d *Doc) Folded() []Entry {
-	out := Fold(d.Entries)
+func (d *Doc) Folded() []Entry { return d.fold(false) }
+
+// fold is Folded; inPlace lets it count sightings in d.Entries rather than
+// in a copy, when nothing else will read them.
+func (d *Doc) fold(inPlace bool) []Entry {
+	out := d.Entries
+	if !d.uniqueIDs {
+		out = Fold(d.Entries)
+	}
 	if len(d.Sightings) == 0 {
 		return out
 	}
-	if len(out) > 0 && &out[0] == &d.Entries[0] {
+	if !inPlace && len(out) > 0 && &out[0] == &d.Entries[0] {
 		out = append([]Entry(nil), out...)
 	}
 	index := make(map[string]int, len(out))
