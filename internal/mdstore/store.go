@@ -60,31 +60,76 @@ func (s *Store) ReadDoc(k Kind) (*Doc, error) {
 }
 
 // Load returns the entries of the given kinds (all kinds when none given),
-// with entries that share an id folded into one, in file order.
+// with entries that share an id folded into one, in file order. Large files
+// are read through the parse cache (cache.go).
 func (s *Store) Load(kinds ...Kind) ([]Entry, error) {
 	if len(kinds) == 0 {
 		kinds = Kinds
 	}
-	// The files are independent: read and parse them at the same time.
-	docs := make([]*Doc, len(kinds))
+	// The files are independent: read them at the same time.
+	files := make([]*loaded, len(kinds))
 	errs := make([]error, len(kinds))
 	var wg sync.WaitGroup
 	for i, k := range kinds {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			docs[i], errs[i] = s.ReadDoc(k)
+			files[i], errs[i] = s.readKind(k)
 		}()
 	}
 	wg.Wait()
-	var out []Entry
-	for i := range kinds {
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	// Then decode each into its part of one slice, so that large memories
+	// are not copied again to be concatenated.
+	total := 0
+	for _, f := range files {
+		total += f.count()
+	}
+	out := make([]Entry, total)
+	folded := make([][]Entry, len(files))
+	off := 0
+	for i, f := range files {
+		n := f.count()
+		dst := out[off : off+n : off+n]
+		off += n
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			folded[i], errs[i] = f.entries(dst)
+			if errs[i] == nil && f.save != nil {
+				f.save()
+			}
+		}()
+	}
+	wg.Wait()
+	sum := 0
+	for i, f := range folded {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		out = append(out, docs[i].Folded()...)
+		sum += len(f)
 	}
-	return out, nil
+	if sum > len(out) {
+		// A cache that failed to decode: its file was parsed instead.
+		out = make([]Entry, sum)
+	}
+	n := 0
+	for _, f := range folded {
+		// Entries that folding merged, or a file that was parsed, leave
+		// their part of out short or unused: close the gaps.
+		if len(f) > 0 && &f[0] != &out[n] {
+			copy(out[n:], f)
+		}
+		n += len(f)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	return out[:n:n], nil
 }
 
 // Init creates the memory folder and any missing kind files from templates.
@@ -187,16 +232,29 @@ func (s *Store) Upsert(ctx context.Context, k Kind, lessons []Entry, match Match
 			return nil, errors.New("an entry needs some text")
 		}
 	}
+	outcomes, save, err := s.upsertLocked(ctx, k, lessons, match, today)
+	if save != nil {
+		// After the lock is released: the cache describes the file as it
+		// was read, a prefix of what it is now, and stays valid.
+		save()
+	}
+	return outcomes, err
+}
+
+func (s *Store) upsertLocked(ctx context.Context, k Kind, lessons []Entry, match MatchFunc, today string) ([]Outcome, func(), error) {
 	unlock, err := s.lock(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer unlock()
-	doc, err := s.ReadDoc(k)
+	file, err := s.readKind(k)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	existing := doc.Folded()
+	existing, err := file.entries(nil)
+	if err != nil {
+		return nil, nil, err
+	}
 	outcomes := make([]Outcome, 0, len(lessons))
 	var added strings.Builder
 	for _, l := range lessons {
@@ -224,21 +282,21 @@ func (s *Store) Upsert(ctx context.Context, k Kind, lessons []Entry, match Match
 		outcomes = append(outcomes, Outcome{Entry: l})
 	}
 	if added.Len() == 0 {
-		return outcomes, nil
+		return outcomes, file.save, nil
 	}
-	return outcomes, s.appendRaw(k, doc, added.String())
+	return outcomes, file.save, s.appendRaw(k, file, added.String())
 }
 
 // appendRaw adds text at the end of the file, creating it from the template
 // when missing. The caller holds the lock.
-func (s *Store) appendRaw(k Kind, doc *Doc, text string) error {
+func (s *Store) appendRaw(k Kind, file *loaded, text string) error {
 	path := s.Path(k)
 	prefix := ""
-	if doc.Raw == nil {
+	if !file.exists {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			prefix = Header(k)
 		}
-	} else if len(doc.Raw) > 0 && doc.Raw[len(doc.Raw)-1] != '\n' {
+	} else if file.size > 0 && !file.lastNL {
 		prefix = "\n"
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)

@@ -1,0 +1,298 @@
+package mdstore
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// The parse cache: derived data that lets Load skip parsing a large memory
+// file, never a source of truth. It lives in CacheDir (.flow/memory/.cache/,
+// with a .gitignore of "*", so it is never committed), one file per kind
+// (pitfalls.cache…), written best-effort: a failed, raced or unwritable
+// cache only means the next reader parses the markdown again.
+//
+// A cache is used only for the exact bytes it was built from: their length
+// and CRC-32C, never a timestamp. Since flowmem only appends, a file that
+// has grown past a cached prefix with the same checksum is read by parsing
+// just the new bytes, when they start at a record boundary (see parseTail).
+// Anything else is a full parse, after which the cache is rewritten. Files
+// below cacheMinSize are always parsed, which is cheaper than the check.
+//
+// ReadDoc, Search and doctor parse the files themselves; Load and Upsert
+// go through the cache.
+
+// CacheDir is the folder, inside the memory folder, that holds the cache.
+const CacheDir = ".cache"
+
+// cacheMinSize: smaller files are parsed (≈0.3 ms at this size) and get no
+// cache.
+var cacheMinSize = 64 << 10
+
+// cacheRewriteTail: while no more than this many bytes were appended after
+// a cached prefix, readers parse them on each read and leave the cache as
+// it is; a longer tail is worth a new cache (about 200 entries).
+var cacheRewriteTail = 64 << 10
+
+// loaded is a memory file as Load and Upsert need it, read in two steps:
+// readKind checks the cache (or parses the file), then entries decodes the
+// cache into memory the caller chooses and folds the entries there.
+type loaded struct {
+	k      Kind
+	path   string
+	exists bool
+	size   int
+	lastNL bool // the file ends with a newline
+	// via says how it was read: "small" (parsed, no cache), "hit",
+	// "tail" (cache plus the appended bytes) or "parse".
+	via string
+	// save writes a cache for what was read; nil when the cache is
+	// current or not wanted. Callers run it after entries, and after
+	// releasing any lock.
+	save func()
+
+	doc *Doc // the parse, or the decoded cache once entries ran
+	// A cache that matched, not decoded yet:
+	s          *Store
+	raw        []byte
+	src        string // raw as a string, without a copy
+	dec        *decoder
+	h          cacheHeader // the cache as read
+	tail       []Entry     // entries and sightings appended after it
+	tailSights []Entry
+	next       cacheHeader // all of raw, once the tail is merged
+}
+
+func (s *Store) cachePath(k Kind) string {
+	return filepath.Join(s.Dir, CacheDir, string(k)+"s.cache")
+}
+
+// readKind reads kind k's file and, for a large one, its cache.
+func (s *Store) readKind(k Kind) (*loaded, error) {
+	l := &loaded{k: k, path: s.Path(k), s: s}
+	raw, err := os.ReadFile(l.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		l.doc = &Doc{Kind: k}
+		return l, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read memory: %w", err)
+	}
+	l.exists, l.size, l.lastNL = true, len(raw), len(raw) > 0 && raw[len(raw)-1] == '\n'
+	if len(raw) < cacheMinSize {
+		l.via = "small"
+		l.doc, err = Parse(k, raw)
+		return l, l.pathError(err)
+	}
+	// raw is never written to: fields can be substrings of it without a
+	// copy of the whole file.
+	l.raw, l.src = raw, unsafe.String(unsafe.SliceData(raw), len(raw))
+	if c, err := os.ReadFile(s.cachePath(k)); err == nil {
+		// Nor is c: inline strings of the cache are substrings of it.
+		if l.useCache(unsafe.String(unsafe.SliceData(c), len(c))) {
+			return l, nil
+		}
+	}
+	return l, l.pathError(l.parse())
+}
+
+func (l *loaded) pathError(err error) error {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		pe.Path = l.path
+	}
+	return err
+}
+
+// parse reads the whole file and arranges for its cache to be written.
+func (l *loaded) parse() error {
+	l.via, l.dec = "parse", nil
+	d, err := parseSrc(l.k, l.raw, l.src)
+	if err != nil {
+		return err
+	}
+	d.Raw = nil
+	l.doc = d
+	h := cacheHeader{kind: l.k, stamp: buildStamp(), srcLen: len(l.raw), srcCRC: crcString(0, l.src),
+		srcLines: bytes.Count(l.raw, []byte{'\n'})}
+	if d.appendable {
+		h.flags |= flagAppendable
+	}
+	l.save = l.s.saver(l.k, h, l.src, d)
+	return nil
+}
+
+// useCache takes the cache c if it describes the file or a prefix of it
+// that the bytes after can be added to (see parseTail).
+func (l *loaded) useCache(c string) bool {
+	h, dec, ok := decodeCacheHeader(c)
+	if !ok || h.kind != l.k || h.stamp != buildStamp() || h.srcLen <= 0 || h.srcLen > len(l.raw) ||
+		crcString(0, l.src[:h.srcLen]) != h.srcCRC {
+		return false
+	}
+	l.h, l.dec, l.via = h, dec, "hit"
+	if h.srcLen == len(l.raw) {
+		return true
+	}
+	// Appended bytes: parse only them when the cached prefix ends at a
+	// line start outside any comment.
+	if h.flags&flagAppendable == 0 || l.src[h.srcLen-1] != '\n' {
+		return false
+	}
+	te, ts, appendable, ok := parseTail(l.k, l.raw, l.src, h.srcLen, 1+h.srcLines, h.nEntries > 0)
+	if !ok {
+		return false
+	}
+	l.via, l.tail, l.tailSights = "tail", te, ts
+	l.next = cacheHeader{kind: l.k, stamp: h.stamp, srcLen: len(l.raw), srcCRC: crcString(h.srcCRC, l.src[h.srcLen:]),
+		srcLines: h.srcLines + bytes.Count(l.raw[h.srcLen:], []byte{'\n'})}
+	if appendable {
+		l.next.flags |= flagAppendable
+	}
+	return true
+}
+
+// count is the number of entries before folding.
+func (l *loaded) count() int {
+	if l.doc != nil {
+		return len(l.doc.Entries)
+	}
+	return l.h.nEntries + len(l.tail)
+}
+
+// entries returns the file's entries, folded. dst, if not nil, has length
+// count(): a cache is decoded into it, and the result is a prefix of it
+// unless entries had to be merged or the file was parsed.
+func (l *loaded) entries(dst []Entry) ([]Entry, error) {
+	if err := l.decode(dst); err != nil {
+		return nil, err
+	}
+	return l.doc.fold(true), nil
+}
+
+// decode sets l.doc: the cache decoded into dst, plus the tail.
+func (l *loaded) decode(dst []Entry) error {
+	if l.doc != nil {
+		return nil
+	}
+	if len(dst) < l.count() {
+		dst = make([]Entry, l.count())
+	}
+	entries, sightings, ok := l.dec.entries(l.src[:l.h.srcLen], dst[:0])
+	if !ok {
+		return l.pathError(l.parse())
+	}
+	entries = append(entries, l.tail...)
+	if len(entries) == 0 {
+		entries = nil // as Parse leaves it
+	}
+	l.doc = &Doc{Kind: l.k, Entries: entries, Sightings: append(sightings, l.tailSights...),
+		uniqueIDs: len(l.tail) == 0 && l.h.flags&flagUniqueIDs != 0}
+	if l.via == "tail" && len(l.raw)-l.h.srcLen > cacheRewriteTail {
+		l.save = l.s.saver(l.k, l.next, l.src, l.doc)
+	}
+	return nil
+}
+
+// parseTail reads raw[b:], bytes appended after a prefix whose heading scan
+// took the fast path and ended, at a line start, outside any comment; line
+// is the line number at b, afterEntry whether the prefix holds an entry. ok
+// is false unless the result is exactly what a parse of all of raw adds to
+// the prefix's entries and sightings.
+func parseTail(k Kind, raw []byte, src string, b, line int, afterEntry bool) (entries, sightings []Entry, appendable, ok bool) {
+	tail := raw[b:]
+	heads, fast, inComment := scanHeadingsState(tail)
+	if !fast {
+		return nil, nil, false, false
+	}
+	pre := src[b:]
+	if len(heads) > 0 {
+		pre = pre[:heads[0]]
+	}
+	if afterEntry {
+		// Lines before the first new heading belong to the last cached
+		// entry: only blank lines and sighting records leave it as it was.
+		for pre != "" {
+			var l string
+			l, pre, _ = strings.Cut(pre, "\n")
+			l = strings.TrimRight(l, "\r")
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			if !strings.HasPrefix(l, metaPrefix) {
+				return nil, nil, false, false
+			}
+			m, sighting, ok := parseMeta(l)
+			if !ok || !sighting {
+				return nil, nil, false, false
+			}
+			sightings = append(sightings, m)
+		}
+	}
+	if len(heads) > 0 {
+		es, _, ss := parseEntries(k, raw, src, b, heads, line)
+		entries, sightings = es, append(sightings, ss...)
+	}
+	return entries, sightings, !inComment, true
+}
+
+// saver encodes the cache of d, parsed from src, now, before callers fold
+// or change its entries, and returns the function that writes it.
+func (s *Store) saver(k Kind, h cacheHeader, src string, d *Doc) func() {
+	data := encodeCache(h, src, d.Entries, d.Sightings)
+	return func() { s.writeCache(k, data) }
+}
+
+// writeCache replaces kind k's cache with data: temp file and rename, so a
+// reader sees the old cache or the new one. No fsync: a cache torn by a
+// crash fails its checksum and is ignored. Errors are dropped.
+func (s *Store) writeCache(k Kind, data []byte) {
+	dir := filepath.Join(s.Dir, CacheDir)
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return
+	}
+	if f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+		_, werr := f.WriteString("# flowmem's parse cache: derived from the memory files, never committed.\n*\n")
+		if cerr := f.Close(); werr != nil || cerr != nil {
+			return
+		}
+	}
+	f, err := os.CreateTemp(dir, "."+string(k)+"s.tmp-*")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), s.cachePath(k))
+	}
+	if err != nil {
+		_ = os.Remove(f.Name())
+	}
+}
+
+var stampOnce = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return strconv.FormatInt(fi.Size(), 36) + "." + strconv.FormatInt(fi.ModTime().UnixNano(), 36)
+})
+
+// buildStamp names the running executable (size and modification time), so
+// a rebuilt or upgraded flowmem, whose parser may read files differently,
+// never trusts a cache an older one wrote. cacheVersion covers the format.
+func buildStamp() string { return stampOnce() }
