@@ -199,7 +199,7 @@ func (g *storeGen) file(k Kind) string {
 // (by Upsert and by hand), same-size rewrites, truncations, rewrites and
 // damaged caches, a read through the cache is exactly a fresh parse.
 func TestCacheMatchesParse(t *testing.T) {
-	seeds := 60
+	seeds := 40
 	if testing.Short() {
 		seeds = 15
 	}
@@ -740,4 +740,94 @@ func TestCacheBadPayload(t *testing.T) {
 	if err != nil || len(all) != 60 {
 		t.Fatalf("load: %d entries, %v", len(all), err)
 	}
+}
+
+// TestCacheProcesses: processes appending under the lock and reading
+// through the cache at once, on a memory large enough to be cached, lose
+// nothing, and the cache they leave reads as a fresh parse.
+func TestCacheProcesses(t *testing.T) {
+	if dir := os.Getenv("MDSTORE_CACHE_CHILD"); dir != "" {
+		cacheChild(dir, os.Getenv("MDSTORE_CACHE_CHILD_ID"))
+		return
+	}
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	s := Open(t.TempDir())
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base := genFile(300)
+	if len(base) < cacheMinSize {
+		t.Fatalf("store of %d bytes is below the cache threshold", len(base))
+	}
+	if err := os.WriteFile(s.Path(Pitfall), base, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const procs = 16
+	var wg sync.WaitGroup
+	for i := 0; i < procs; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestCacheProcesses$")
+			cmd.Env = append(os.Environ(), "MDSTORE_CACHE_CHILD="+s.Dir, fmt.Sprint("MDSTORE_CACHE_CHILD_ID=", i))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("child %d: %v\n%s", i, err, out)
+			}
+		}()
+	}
+	wg.Wait()
+	entries, err := s.Load(Pitfall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 300 + procs*cacheChildLessons; len(entries) != want {
+		t.Errorf("%d entries, want %d", len(entries), want)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Issue, "child") && e.Seen != 2 {
+			t.Errorf("%s: seen %d, want 2 (one recurrence each)", e.Issue, e.Seen)
+		}
+	}
+	checkCached(t, s, Pitfall, "after concurrent processes")
+}
+
+const cacheChildLessons = 4
+
+// cacheChild adds lessons one at a time, each twice, reading the memory
+// between writes and checking it holds what this process wrote. Half the
+// children rewrite the cache whenever it is stale, so that rewrites race.
+func cacheChild(dir, id string) {
+	if id[len(id)-1]%2 == 1 {
+		cacheRewriteTail = 0 // rewrite the cache on every read that finds it stale
+	}
+	s := Open(dir)
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	for i := 0; i < cacheChildLessons; i++ {
+		l := Entry{Issue: fmt.Sprintf("child %s lesson %d about retries", id, i), Fix: "back off", Tasks: []string{"fn-" + id + ".1"}}
+		for rep := 0; rep < 2; rep++ {
+			l.Tasks = []string{fmt.Sprintf("fn-%s.%d", id, rep)}
+			if _, err := s.Upsert(context.Background(), Pitfall, []Entry{l}, nil, time.Now()); err != nil {
+				fail(err)
+			}
+		}
+		entries, err := s.Load()
+		if err != nil {
+			fail(err)
+		}
+		mine := 0
+		for _, e := range entries {
+			if strings.HasPrefix(e.Issue, "child "+id+" ") {
+				mine++
+			}
+		}
+		if mine != i+1 {
+			fail(fmt.Errorf("child %s sees %d of its %d lessons", id, mine, i+1))
+		}
+	}
+	os.Exit(0)
 }
