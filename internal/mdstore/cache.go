@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -277,8 +278,29 @@ func (s *Store) writeCache(k Kind, data []byte) {
 	}
 	if err != nil {
 		_ = os.Remove(f.Name())
+		return
+	}
+	removeStaleTemps(dir)
+}
+
+// removeStaleTemps deletes temp files that a process killed while writing
+// a cache left behind; a temp file younger than staleTemp may still be in
+// use.
+func removeStaleTemps(dir string) {
+	list, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range list {
+		if name := e.Name(); name[0] == '.' && strings.Contains(name, ".tmp-") {
+			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleTemp {
+				_ = os.Remove(filepath.Join(dir, name))
+			}
+		}
 	}
 }
+
+const staleTemp = 10 * time.Minute
 
 var stampOnce = sync.OnceValue(func() string {
 	exe, err := os.Executable()

@@ -402,6 +402,27 @@ func TestCacheAppendParsesTail(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "\n*\n") {
 		t.Errorf("cache .gitignore: %q, %v", b, err)
 	}
+
+	// Temp files of a writer killed mid-write go with the next write;
+	// one being written now stays.
+	stale, fresh := filepath.Join(s.Dir, CacheDir, ".pitfalls.tmp-1"), filepath.Join(s.Dir, CacheDir, ".pitfalls.tmp-2")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(s.cachePath(Pitfall))
+	checkCached(t, s, Pitfall, "rewrite")
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("stale temp file left")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("a fresh temp file was removed")
+	}
 }
 
 func upsertN(t *testing.T, s *Store, n int, tag string) {
