@@ -186,16 +186,58 @@ func (l *loaded) decode(dst []Entry) error {
 	if len(dst) < l.count() {
 		dst = make([]Entry, l.count())
 	}
-	entries, sightings, ok := l.dec.entries(l.src[:l.h.srcLen], dst[:0])
+	entries, sightings, targets, ok := l.dec.entries(l.src[:l.h.srcLen], dst[:0])
 	if !ok {
 		return l.pathError(l.parse())
 	}
+	n := len(entries)
+	unique := l.h.flags&flagUniqueIDs != 0
+	var tailIDs map[string]int
+	if unique && len(l.tail) > 0 {
+		// Appended entries keep ids unique unless one repeats an id.
+		tailIDs = make(map[string]int, len(l.tail))
+		for i := range l.tail {
+			id := l.tail[i].ID
+			if _, dup := tailIDs[id]; dup || l.dec.lookup(entries, id) >= 0 {
+				unique = false
+				break
+			}
+			tailIDs[id] = n + i
+		}
+	}
 	entries = append(entries, l.tail...)
+	if unique {
+		find := func(id string) int32 {
+			if t := l.dec.lookup(entries[:n], id); t >= 0 {
+				return int32(t)
+			}
+			if t, ok := tailIDs[id]; ok {
+				return int32(t)
+			}
+			return -1
+		}
+		if tailIDs != nil {
+			// A sighting counts for its id's entry wherever in the
+			// file that entry is, appended ones included.
+			for i, t := range targets {
+				if t < 0 {
+					if t, ok := tailIDs[sightings[i].ID]; ok {
+						targets[i] = int32(t)
+					}
+				}
+			}
+		}
+		for i := range l.tailSights {
+			targets = append(targets, find(l.tailSights[i].ID))
+		}
+	}
 	if len(entries) == 0 {
 		entries = nil // as Parse leaves it
 	}
-	l.doc = &Doc{Kind: l.k, Entries: entries, Sightings: append(sightings, l.tailSights...),
-		uniqueIDs: len(l.tail) == 0 && l.h.flags&flagUniqueIDs != 0}
+	l.doc = &Doc{Kind: l.k, Entries: entries, Sightings: append(sightings, l.tailSights...), uniqueIDs: unique}
+	if unique {
+		l.doc.sightingAt = targets
+	}
 	if l.via == "tail" && len(l.raw)-l.h.srcLen > cacheRewriteTail {
 		l.save = l.s.saver(l.k, l.next, l.src, l.doc)
 	}

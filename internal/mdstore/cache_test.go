@@ -607,12 +607,26 @@ func TestCacheRoundTrip(t *testing.T) {
 		if !ok {
 			t.Fatal("header does not decode")
 		}
-		entries, sightings, ok := dec.entries(raw, nil)
+		entries, sightings, targets, ok := dec.entries(raw, nil)
 		if len(entries) == 0 {
 			entries = nil
 		}
 		if !ok || !reflect.DeepEqual(entries, d.Entries) || !reflect.DeepEqual(sightings, d.Sightings) {
 			t.Fatalf("round trip: ok=%v\n got %s\nwant %s", ok, dump(entries), dump(d.Entries))
+		}
+		cached := &Doc{Entries: entries, Sightings: sightings, uniqueIDs: dec.h.flags&flagUniqueIDs != 0, sightingAt: targets}
+		if got, want := cached.Folded(), d.Folded(); !reflect.DeepEqual(got, want) {
+			t.Fatalf("folded round trip:\n got %s\nwant %s", dump(got), dump(want))
+		}
+		if dec.h.flags&flagUniqueIDs != 0 {
+			for i := range entries {
+				if j := dec.lookup(entries, entries[i].ID); j != i {
+					t.Fatalf("id index finds %s at %d, not %d", entries[i].ID, j, i)
+				}
+			}
+			if j := dec.lookup(entries, "p-none"); j != -1 {
+				t.Fatalf("id index finds an unknown id at %d", j)
+			}
 		}
 		if len(raw) > 10000 && len(c) > len(raw)/4 {
 			t.Errorf("cache of %d bytes for a %d-byte file: text is not referenced", len(c), len(raw))
@@ -646,9 +660,12 @@ func FuzzCacheDecode(f *testing.F) {
 		if !ok {
 			return
 		}
-		entries, sightings, ok := dec.entries(src, nil)
+		entries, sightings, _, ok := dec.entries(src, nil)
 		if !ok {
 			return
+		}
+		for i := range entries {
+			dec.lookup(entries, entries[i].ID)
 		}
 		for _, list := range [][]Entry{entries, sightings} {
 			for _, e := range list {
@@ -662,7 +679,7 @@ func FuzzCacheDecode(f *testing.F) {
 		if !ok {
 			t.Fatal("re-encoded cache does not decode")
 		}
-		e2, s2, ok := dec2.entries(src, nil)
+		e2, s2, _, ok := dec2.entries(src, nil)
 		if !ok || !reflect.DeepEqual(e2, entries) || !reflect.DeepEqual(s2, sightings) {
 			t.Fatalf("re-encoded cache decodes differently: ok=%v", ok)
 		}

@@ -3,6 +3,8 @@ package mdstore
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"slices"
+	"sort"
 	"unsafe"
 )
 
@@ -22,6 +24,9 @@ import (
 //	          | field date, task, source, category, id, last-seen
 //	          | [nTasks field*nTasks]      (when eflags has tasksSet)
 //	          | field issue, fix, context, body
+//	        then, when flags has uniqueIDs:
+//	          | (target+1)*nSightings        the entry each sighting counts for
+//	          | (crc32c(id) u32le, index u32le)*nEntries, sorted: the id index
 //	field   = 0 (empty) | 1..len(consts) (a constant)
 //	          | 8 + (n<<7 | gap<<2 | 0): n bytes of the file, gap (< 32) bytes
 //	            after the end of the previous field taken from the file
@@ -37,7 +42,9 @@ import (
 // srcLen, srcCRC (Castagnoli) and srcLines describe the exact bytes of the
 // markdown file the cache was built from; flags says whether bytes appended
 // after them can be parsed on their own, and whether no two entries share
-// an id (then Fold has nothing to do).
+// an id. Then Fold has nothing to do, sightings are counted by the index
+// stored with them, and entries or sightings appended after the cached
+// bytes are looked up in the id index: no map of every id is built.
 const (
 	cacheMagic   = "FMDCACHE"
 	cacheVersion = 1
@@ -92,7 +99,8 @@ func encodeCache(h cacheHeader, src string, entries, sightings []Entry) []byte {
 		}
 	}
 	h.flags &^= flagUniqueIDs
-	if uniqueIDs(entries) {
+	index := idIndex(entries)
+	if index != nil {
 		h.flags |= flagUniqueIDs
 	}
 	e := encoder{buf: make([]byte, 0, 64+len(entries)*40+len(sightings)*24+nTasks*4), src: src}
@@ -142,20 +150,42 @@ func encodeCache(h cacheHeader, src string, entries, sightings []Entry) []byte {
 			e.field(x.Body)
 		}
 	}
+	if index != nil {
+		for i := range sightings {
+			target, ok := index[sightings[i].ID]
+			if !ok {
+				target = -1
+			}
+			e.uvarint(uint64(target + 1))
+		}
+		recs := make([]uint64, len(entries))
+		for i := range entries {
+			recs[i] = uint64(idHash(entries[i].ID))<<32 | uint64(i)
+		}
+		slices.Sort(recs)
+		for _, r := range recs {
+			e.buf = binary.LittleEndian.AppendUint32(e.buf, uint32(r>>32))
+			e.buf = binary.LittleEndian.AppendUint32(e.buf, uint32(r))
+		}
+	}
 	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli))
 	return e.buf
 }
 
-func uniqueIDs(entries []Entry) bool {
-	seen := make(map[string]struct{}, len(entries))
+// idIndex maps each entry's id to its index, or is nil when two entries
+// share an id.
+func idIndex(entries []Entry) map[string]int {
+	index := make(map[string]int, len(entries))
 	for i := range entries {
-		if _, dup := seen[entries[i].ID]; dup {
-			return false
+		if _, dup := index[entries[i].ID]; dup {
+			return nil
 		}
-		seen[entries[i].ID] = struct{}{}
+		index[entries[i].ID] = i
 	}
-	return true
+	return index
 }
+
+func idHash(id string) uint32 { return crcString(0, id) }
 
 func (e *encoder) uvarint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
 
@@ -218,6 +248,8 @@ type decoder struct {
 	prevOff int
 	bad     bool
 	h       cacheHeader
+	// ids is the id index of a cache with unique ids: 8-byte records.
+	ids string
 }
 
 // minEntryBytes is the least an encoded entry takes: flags, seen, line
@@ -257,8 +289,9 @@ func decodeCacheHeader(c string) (cacheHeader, *decoder, bool) {
 
 // entries decodes the entries and sightings against src (the markdown
 // file, at least h.srcLen long), the entries into dst's memory when it has
-// room for them. It can run once.
-func (d *decoder) entries(src string, dst []Entry) (entries, sightings []Entry, ok bool) {
+// room for them. When ids are unique, targets holds the entry each
+// sighting counts for (-1: none). It can run once.
+func (d *decoder) entries(src string, dst []Entry) (entries, sightings []Entry, targets []int32, ok bool) {
 	d.src = src
 	n, ns, nt := d.h.nEntries, d.h.nSightings, d.h.nTasks
 	if cap(dst) < n {
@@ -292,7 +325,7 @@ func (d *decoder) entries(src string, dst []Entry) (entries, sightings []Entry, 
 			if fl&eflagTasksSet != 0 {
 				k := d.int()
 				if d.bad || k > nt-used {
-					return nil, nil, false
+					return nil, nil, nil, false
 				}
 				tasks := pool[used : used+k : used+k]
 				used += k
@@ -308,14 +341,55 @@ func (d *decoder) entries(src string, dst []Entry) (entries, sightings []Entry, 
 			x.Context = d.field()
 			x.Body = d.field()
 			if d.bad || fl > eflagLegacy|eflagTasksSet {
-				return nil, nil, false
+				return nil, nil, nil, false
 			}
 		}
 	}
-	if d.pos != len(d.c) || used != nt {
-		return nil, nil, false
+	if used != nt {
+		return nil, nil, nil, false
 	}
-	return entries, sightings, true
+	if d.h.flags&flagUniqueIDs != 0 {
+		targets = make([]int32, ns)
+		for i := range targets {
+			t := d.uvarint()
+			if d.bad || t > uint64(n) {
+				return nil, nil, nil, false
+			}
+			targets[i] = int32(t) - 1
+		}
+		if len(d.c)-d.pos != 8*n {
+			return nil, nil, nil, false
+		}
+		d.ids = d.c[d.pos:]
+		d.pos = len(d.c)
+	}
+	if d.pos != len(d.c) {
+		return nil, nil, nil, false
+	}
+	return entries, sightings, targets, true
+}
+
+// lookup returns the index of the entry with this id in entries (as
+// decoded), or -1, using the id index.
+func (d *decoder) lookup(entries []Entry, id string) int {
+	h := idHash(id)
+	rec := func(i int) (uint32, int) {
+		r := d.ids[8*i : 8*i+8]
+		return uint32(r[0]) | uint32(r[1])<<8 | uint32(r[2])<<16 | uint32(r[3])<<24,
+			int(uint32(r[4]) | uint32(r[5])<<8 | uint32(r[6])<<16 | uint32(r[7])<<24)
+	}
+	n := len(d.ids) / 8
+	i := sort.Search(n, func(i int) bool { hi, _ := rec(i); return hi >= h })
+	for ; i < n; i++ {
+		hi, idx := rec(i)
+		if hi != h {
+			break
+		}
+		if idx < len(entries) && entries[idx].ID == id {
+			return idx
+		}
+	}
+	return -1
 }
 
 func (d *decoder) u32() uint32 {

@@ -63,8 +63,10 @@ type Doc struct {
 	// their own (see parseTail).
 	appendable bool
 	// uniqueIDs: known that no two entries share an id (the cache says
-	// so), so Folded need not look.
-	uniqueIDs bool
+	// so), so Folded need not look; then sightingAt, when set, holds the
+	// entry each sighting counts for (-1: none).
+	uniqueIDs  bool
+	sightingAt []int32
 }
 
 // span is an entry's bytes: [start, end) runs from its heading to the end of
@@ -582,6 +584,18 @@ func (d *Doc) Folded() []Entry { return d.fold(false) }
 // in a copy, when nothing else will read them.
 func (d *Doc) fold(inPlace bool) []Entry {
 	out := d.Entries
+	if d.uniqueIDs && len(d.sightingAt) == len(d.Sightings) {
+		// The cache knows which entry each sighting counts for.
+		if len(d.Sightings) > 0 && !inPlace {
+			out = append([]Entry(nil), out...)
+		}
+		for i, t := range d.sightingAt {
+			if t >= 0 {
+				countSighting(&out[t], &d.Sightings[i])
+			}
+		}
+		return out
+	}
 	if !d.uniqueIDs {
 		out = Fold(d.Entries)
 	}
@@ -595,23 +609,25 @@ func (d *Doc) fold(inPlace bool) []Entry {
 	for i := range out {
 		index[out[i].ID] = i
 	}
-	for _, s := range d.Sightings {
-		i, ok := index[s.ID]
-		if !ok {
-			continue
-		}
-		e := &out[i]
-		e.Seen++
-		if s.LastSeen > e.LastSeen {
-			e.LastSeen = s.LastSeen
-		}
-		for _, t := range s.Tasks {
-			if !contains(e.Tasks, t) {
-				e.Tasks = append(e.Tasks, t)
-			}
+	for i := range d.Sightings {
+		if j, ok := index[d.Sightings[i].ID]; ok {
+			countSighting(&out[j], &d.Sightings[i])
 		}
 	}
 	return out
+}
+
+// countSighting adds one recorded recurrence s to entry e.
+func countSighting(e, s *Entry) {
+	e.Seen++
+	if s.LastSeen > e.LastSeen {
+		e.LastSeen = s.LastSeen
+	}
+	for _, t := range s.Tasks {
+		if !contains(e.Tasks, t) {
+			e.Tasks = append(e.Tasks, t)
+		}
+	}
 }
 
 // RenderSighting records one recurrence of e on day by task.
