@@ -1,6 +1,19 @@
 package capture
 
 import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -53,6 +66,7 @@ func TestMatcher(t *testing.T) {
 		entry("`docker exec --user agent` runs without setting HOME, so `~` resolves to /root", "Pass `-e HOME=/home/agent` on every `docker exec --user agent` call"),
 		entry("Tests create scratch files with os.MkdirTemp and never remove them", "Use t.TempDir(), which the testing package removes"),
 		entry("archived lesson about HOME in docker exec --user agent", "set HOME"),
+		entry("The handler calls context.WithTimeout but never calls the returned cancel function, so the timer leaks until the deadline fires", "Capture cancel and `defer cancel()` right after context.WithTimeout"),
 	}
 	memory[2].Status = mdstore.Archived
 	tests := []struct {
@@ -63,7 +77,9 @@ func TestMatcher(t *testing.T) {
 		{"same text", memory[0].Issue, memory[0].Fix, 0},
 		{"re-wrapped text, same id", strings.ToUpper(memory[1].Issue) + ".", "", 1},
 		{"paraphrase", "The sync test runs `docker exec --user agent` without HOME, so `~` still resolves to /root", "Add `-e HOME=/home/agent` to each `docker exec --user agent` call", 0},
+		{"paraphrase, same remedy in other words", "context.WithTimeout is called and its cancel func is thrown away, so the context lives until the timeout", "Keep the cancel function and defer cancel() right after creating the context", 3},
 		{"near miss", "The container is started as root and files created by the setup step are owned by root, so `docker exec --user agent` cannot write them", "chown the fixtures to agent in the setup step", -1},
+		{"near miss, same subject, other remedy", "The handler creates its context with context.Background() instead of the request's context, so a client disconnect does not cancel the query", "Derive the context from r.Context() so cancellation propagates", -1},
 		{"unrelated", "The CSV importer fails on a UTF-8 BOM in the header", "Strip the BOM before parsing", -1},
 	}
 	for _, tt := range tests {
@@ -77,14 +93,120 @@ func TestMatcher(t *testing.T) {
 	}
 }
 
+// TestWeights: rare and specific terms weigh more than everyday ones, from
+// the background list alone (an empty memory), and a word that most of a
+// large memory uses stops counting for much.
+func TestWeights(t *testing.T) {
+	var empty Matcher
+	w := func(m *Matcher, text string) float32 {
+		f := m.features(text, "")
+		if len(f.terms) != 1 {
+			t.Fatalf("%q: %d terms", text, len(f.terms))
+		}
+		return f.terms[0].w
+	}
+	for _, pair := range [][2]string{
+		{"returns", "omitempty"},
+		{"value", "goroutine"},
+		{"file", "fsync"},
+		{"request", "Slowloris"},
+	} {
+		if common, rare := w(&empty, pair[0]), w(&empty, pair[1]); !(rare > 1.5*common) {
+			t.Errorf("weight(%q) = %.2f, weight(%q) = %.2f: the rare word should weigh far more", pair[1], rare, pair[0], common)
+		}
+	}
+	// In a memory where every entry mentions "zeppelin", it weighs little.
+	memory := generatedEntries(2000)
+	for i := range memory {
+		memory[i].Issue += " zeppelin"
+		memory[i].ID = ""
+		memory[i].Normalize()
+	}
+	var full Matcher
+	full.sync(memory)
+	if a, b := w(&empty, "zeppelin"), w(&full, "zeppelin"); !(b < a/3) {
+		t.Errorf("weight of a word in every entry: %.2f, in an empty memory %.2f", b, a)
+	}
+	if a, b := w(&empty, "kubelet"), w(&full, "kubelet"); !(b > a*0.8) {
+		t.Errorf("weight of a word in no entry: %.2f, in an empty memory %.2f", b, a)
+	}
+	// The same matcher on another memory forgets the first one's counts.
+	full.sync(generatedEntries(2000))
+	if a, b := w(&empty, "zeppelin"), w(&full, "zeppelin"); !(b > a*0.8) {
+		t.Errorf("weight after switching to a memory without the word: %.2f, in an empty memory %.2f", b, a)
+	}
+}
+
+// TestScoreParts: each part of the score moves it the way the design says.
+func TestScoreParts(t *testing.T) {
+	var m Matcher
+	sc := func(a, b [2]string) float32 {
+		fa, fb := m.features(a[0], a[1]), m.features(b[0], b[1])
+		return score(&fa, &fb)
+	}
+	base := [2]string{"The handler never closes resp.Body, so connections leak", "defer resp.Body.Close() after the error check"}
+	sameFix := [2]string{"The client code forgets the response body and the connections pile up", "defer resp.Body.Close() after checking the error"}
+	otherFix := [2]string{"The client code forgets the response body and the connections pile up", "Drain the body with io.Copy before returning it to the pool"}
+	if a, b := sc(base, sameFix), sc(base, otherFix); !(a > b) {
+		t.Errorf("same remedy %.3f, other remedy %.3f: sharing the fix should count", a, b)
+	}
+	// Short lessons need more than identity to be sure of (the size
+	// factor), but a lesson always folds into itself.
+	if s := sc(base, base); s < foldThreshold+0.2 {
+		t.Errorf("a lesson against itself scores %.3f", s)
+	}
+	if s := sc(base, [2]string{"", ""}); s != 0 {
+		t.Errorf("against an empty lesson: %.3f", s)
+	}
+	// Without fixes the score rests on the rest alone, not on a fix part
+	// of zero.
+	noFix := sc([2]string{base[0], ""}, [2]string{base[0], ""})
+	if noFix < foldThreshold+0.2 {
+		t.Errorf("a fixless lesson against itself scores %.3f", noFix)
+	}
+}
+
+// TestCounts: the memory's counts estimate how many entries hold a word:
+// exactly in a small memory, within sampling error in a large one.
+func TestCounts(t *testing.T) {
+	for _, n := range []int{500, 10000} {
+		memory := generatedEntries(n)
+		var m Matcher
+		m.sync(memory)
+		exact := map[string]int{}
+		for i := range memory {
+			seen := map[string]bool{}
+			forEachWord(memory[i].Text()+" "+memory[i].Fix, func(w string) {
+				lw := strings.ToLower(w)
+				if len(lw) > 5 {
+					lw = lw[:5]
+				}
+				if !seen[lw] {
+					seen[lw] = true
+					exact[lw]++
+				}
+			})
+		}
+		for _, w := range []string{"omitempty", "docker", "hook", "the", "kubelet"} {
+			k := w[:min(5, len(w))]
+			got, want := float64(m.count(countCell(w))), float64(exact[k])
+			// Sampling one entry in `every`: a binomial count, scaled up.
+			slack := 1 + 4*math.Sqrt(want*float64(m.every))
+			if math.Abs(got-want) > slack {
+				t.Errorf("%d entries: count(%q) = %.1f, %v entries hold it", n, w, got, want)
+			}
+		}
+	}
+}
+
 // TestPrefilterKeepsMatches: the signature prefilter must never drop a
 // paraphrase (S or H line) that the full score would fold into its lesson,
-// on any corpus. (Dropping a near miss is fine.) The memory behind the
-// prefilter's word weights is the corpus's lessons among 2,000 generated
+// on any development corpus. (Dropping a near miss is fine.) The memory
+// behind the word weights is the corpus's lessons among 2,000 generated
 // entries, as in a project with a large memory.
 func TestPrefilterKeepsMatches(t *testing.T) {
 	checked := 0
-	for _, name := range []string{"corpus.txt", "reviews.txt", "holdout.txt"} {
+	for _, name := range []string{"corpus.txt", "reviews.txt", "holdout.txt", "blind.txt"} {
 		groups := loadRecurrenceCorpus(t, name)
 		memory := generatedEntries(2000)
 		first := len(memory)
@@ -92,17 +214,17 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 			memory = append(memory, g.a.entry())
 		}
 		var m Matcher
-		m.signatures(memory)
+		m.sync(memory)
 		for gi, g := range groups {
-			fa := featuresOf(g.a.issue, g.a.fix)
+			fa := m.features(g.a.issue, g.a.fix)
 			for _, l := range append(append([]lesson{g.a}, g.same...), g.hard...) {
-				fl := featuresOf(l.issue, l.fix)
+				fl := m.features(l.issue, l.fix)
 				if score(&fl, &fa) < foldThreshold {
 					continue
 				}
 				checked++
-				pf := m.prefilter(keySignature(l.issue, l.fix))
-				if !pf.candidate(&m.cache[first+gi].sig) {
+				pf := m.prefilterOf(l.issue, l.fix)
+				if !pf.candidate(&m.sigs[first+gi]) {
 					t.Errorf("%s: prefilter drops a pair scoring %.2f:\n  %s\n  %s", name, score(&fl, &fa), l.issue, g.a.issue)
 				}
 			}
@@ -113,20 +235,306 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 	}
 }
 
-// TestBitCounter: the bit-sliced counts equal one increment per set bit.
-func TestBitCounter(t *testing.T) {
-	var want, got [512]int32
-	var a bitCounter
-	for i, e := range generatedEntries(3000) {
-		sig := signatureOf(e.Text(), e.Fix)
-		if i%7 == 0 {
-			sig = signature{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+// TestMatcherAppends: Upsert appends the lessons it adds to the slice it
+// passes back in; the matcher counts each entry once and sees the new one.
+func TestMatcherAppends(t *testing.T) {
+	memory := generatedEntries(50)
+	var m Matcher
+	l := entry("The hook reads stdin with io.ReadAll and hangs when Claude Code leaves stdin open", "Decode one JSON object with json.Decoder")
+	if m.Match(memory, &l) >= 0 {
+		t.Fatal("matched before it was added")
+	}
+	memory = append(memory, l)
+	again := entry("The hook uses io.ReadAll on stdin and hangs, because Claude Code does not always close stdin", "Decode one JSON object with json.Decoder and stop there")
+	if got := m.Match(memory, &again); got != len(memory)-1 {
+		t.Errorf("Match = %d, want the appended entry %d", got, len(memory)-1)
+	}
+	if m.nDocs != len(memory) || len(m.sigs) != len(memory) {
+		t.Errorf("counted %d entries, memory holds %d", m.nDocs, len(memory))
+	}
+	// A different memory (another kind's file, say) starts over.
+	other := generatedEntries(10)
+	m.Match(other, &again)
+	if m.nDocs != len(other) {
+		t.Errorf("after switching memories: counted %d entries, memory holds %d", m.nDocs, len(other))
+	}
+}
+
+// BenchmarkMatcher is the matcher's share of capturing a 5-finding review
+// into a 10,000-entry memory: a cold matcher (as every hook process has)
+// matching five new lessons, each appended as Upsert does.
+func BenchmarkMatcher(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			base := generatedEntries(n)
+			var lessons []mdstore.Entry
+			for _, g := range loadRecurrenceCorpus(b, "holdout.txt")[:5] {
+				lessons = append(lessons, g.a.entry())
+			}
+			// Room for the five, so appending does not copy the memory
+			// (Upsert's own cost, not the matcher's).
+			base = append(base, lessons...)[:n]
+			b.ReportAllocs()
+			for b.Loop() {
+				memory := base[:n]
+				var m Matcher
+				for i := range lessons {
+					if m.Match(memory, &lessons[i]) < 0 {
+						memory = append(memory, lessons[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestGenerateBackground rebuilds the background word list in words.go
+// from programming prose on this machine: Go's standard library comments,
+// Python's standard library docstrings and comments, npm's documentation
+// and code comments, and the manual pages. Each source counts equally; a
+// document is one comment block, docstring paragraph or manual paragraph.
+// It prints the Go literal to paste into words.go.
+//
+//	FLOWMEM_GEN_BACKGROUND=1 go test -run TestGenerateBackground ./internal/capture > /tmp/bg.txt
+func TestGenerateBackground(t *testing.T) {
+	if os.Getenv("FLOWMEM_GEN_BACKGROUND") == "" {
+		t.Skip("set FLOWMEM_GEN_BACKGROUND=1 to rebuild the background list")
+	}
+	goroot := filepath.Join(strings.TrimSpace(runOut(t, "go", "env", "GOROOT")), "src")
+	sources := map[string]*docCounts{}
+	add := func(src, text string) {
+		c := sources[src]
+		if c == nil {
+			c = &docCounts{df: map[string]int{}}
+			sources[src] = c
 		}
-		sig.forEach(func(bit int) { want[bit]++ })
-		a.add(&sig)
+		c.doc(text)
 	}
-	a.flushInto(&got)
-	if got != want {
-		t.Errorf("bit counts differ:\n got %v\nwant %v", got[:16], want[:16])
+	fset := token.NewFileSet()
+	walk(goroot, ".go", func(p string, b []byte) {
+		if strings.Contains(p, "/testdata/") || strings.Contains(p, "/vendor/") {
+			return
+		}
+		f, err := parser.ParseFile(fset, p, b, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return
+		}
+		for _, cg := range f.Comments {
+			add("go", cg.Text())
+		}
+	})
+	pyDoc := regexp.MustCompile(`(?s)"""(.*?)"""|'''(.*?)'''`)
+	pys, _ := filepath.Glob("/usr/lib/python3*")
+	for _, root := range pys {
+		walk(root, ".py", func(p string, b []byte) {
+			if strings.Contains(p, "/test/") || strings.Contains(p, "-packages/") {
+				return
+			}
+			for _, m := range pyDoc.FindAllStringSubmatch(string(b), -1) {
+				for _, para := range paragraphs(m[1] + m[2]) {
+					add("python", para)
+				}
+			}
+			for _, c := range lineComments(string(b), "#") {
+				add("python", c)
+			}
+		})
 	}
+	jsBlock := regexp.MustCompile(`(?s)/\*(.*?)\*/`)
+	walk("/usr/lib/node_modules/npm", "", func(p string, b []byte) {
+		switch {
+		case strings.HasSuffix(p, ".md"):
+			for _, para := range paragraphs(string(b)) {
+				add("npm", para)
+			}
+		case strings.HasSuffix(p, ".js") && len(b) < 400000:
+			for _, m := range jsBlock.FindAllStringSubmatch(string(b), -1) {
+				add("npm", strings.ReplaceAll(m[1], "*", " "))
+			}
+			for _, c := range lineComments(string(b), "//") {
+				add("npm", c)
+			}
+		}
+	})
+	troff := regexp.MustCompile(`\\f[BIRP]|\\\(..|\\[-&e|^]|\\s[-+]?\d`)
+	mans, _ := filepath.Glob("/usr/share/man/man[158]/*.gz")
+	for _, p := range mans {
+		for _, para := range manParagraphs(p, troff) {
+			add("man", para)
+		}
+	}
+	if len(sources) < 2 {
+		t.Fatalf("found only %d sources", len(sources))
+	}
+	// p(w): the mean over sources of the share of documents holding w.
+	p := map[string]float64{}
+	var names []string
+	for name := range sources {
+		names = append(names, name)
+	}
+	sort.Strings(names) // the same sums, in the same order, every run
+	for _, name := range names {
+		c := sources[name]
+		t.Logf("%s: %d documents, %d words", name, c.docs, len(c.df))
+		for w, n := range c.df {
+			p[w] += float64(n) / float64(c.docs) / float64(len(sources))
+		}
+	}
+	bands := map[float64][]string{}
+	for w, v := range p {
+		if v < backgroundCutoff || stopWords()[w] {
+			continue
+		}
+		b := math.Round(-math.Log(v)*2) / 2
+		bands[b] = append(bands[b], w)
+	}
+	var keys []float64
+	for b := range bands {
+		keys = append(keys, b)
+	}
+	sort.Float64s(keys)
+	var out strings.Builder
+	for _, b := range keys {
+		ws := bands[b]
+		sort.Strings(ws)
+		line := fmt.Sprintf("%.1f:", b)
+		for _, w := range ws {
+			if len(line)+1+len(w) > 110 {
+				out.WriteString(line + "\n")
+				line = fmt.Sprintf("%.1f:", b)
+			}
+			line += " " + w
+		}
+		out.WriteString(line + "\n")
+	}
+	fmt.Print(out.String())
+}
+
+// backgroundCutoff: words in fewer than 3 in 10,000 background documents
+// are left out of the list and count as rare.
+const backgroundCutoff = 3e-4
+
+type docCounts struct {
+	docs int
+	df   map[string]int
+}
+
+// doc counts the plain words (not identifiers) of one document of six or
+// more words.
+func (c *docCounts) doc(text string) {
+	seen := map[string]bool{}
+	n := 0
+	forEachToken(text, func(tok string) {
+		if isAnchor(tok) {
+			return
+		}
+		lw := strings.ToLower(tok)
+		if len(lw) < 2 || !isLetters(lw) {
+			return
+		}
+		n++
+		seen[lw] = true
+	})
+	if n < 6 {
+		return
+	}
+	c.docs++
+	for w := range seen {
+		c.df[w]++
+	}
+}
+
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+func runOut(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(name, args...).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+func walk(root, ext string, fn func(path string, b []byte)) {
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ext) {
+			return nil
+		}
+		if b, err := os.ReadFile(p); err == nil {
+			fn(p, b)
+		}
+		return nil
+	})
+}
+
+func paragraphs(s string) []string {
+	return regexp.MustCompile(`\n\s*\n`).Split(s, -1)
+}
+
+// lineComments joins runs of consecutive line comments into one text each.
+func lineComments(src, prefix string) []string {
+	var out, cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.Join(cur, " "))
+			cur = nil
+		}
+	}
+	for _, l := range strings.Split(src, "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, prefix) {
+			cur = append(cur, strings.TrimPrefix(t, prefix))
+			continue
+		}
+		flush()
+	}
+	flush()
+	return out
+}
+
+// manParagraphs is the running text of a gzipped manual page, by
+// paragraph, with troff requests dropped and font escapes removed.
+func manParagraphs(path string, escapes *regexp.Regexp) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		return nil
+	}
+	b, _ := io.ReadAll(z)
+	var out, para []string
+	flush := func() {
+		if len(para) > 0 {
+			out = append(out, strings.Join(para, " "))
+			para = nil
+		}
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(b)))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case strings.HasPrefix(l, ".") || strings.HasPrefix(l, "'"):
+			for _, req := range []string{".PP", ".SH", ".TP", ".IP", ".P", ".LP"} {
+				if strings.HasPrefix(l, req) {
+					flush()
+				}
+			}
+		case strings.TrimSpace(l) == "":
+			flush()
+		default:
+			para = append(para, escapes.ReplaceAllString(l, " "))
+		}
+	}
+	flush()
+	return out
 }
