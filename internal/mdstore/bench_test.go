@@ -76,7 +76,9 @@ func BenchmarkLoad(b *testing.B) {
 			s := newStore(b)
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
+				b.StopTimer()
 				os.RemoveAll(filepath.Join(s.Dir, CacheDir))
+				b.StartTimer()
 				load(b, s)
 			}
 		})

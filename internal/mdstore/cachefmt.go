@@ -26,7 +26,7 @@ import (
 //	          | field issue, fix, context, body
 //	        then, when flags has uniqueIDs:
 //	          | (target+1)*nSightings        the entry each sighting counts for
-//	          | (crc32c(id) u32le, index u32le)*nEntries, sorted: the id index
+//	          | (fnv1a32(id) u32le, index u32le)*nEntries, sorted: the id index
 //	field   = 0 (empty) | 1..len(consts) (a constant)
 //	          | 8 + (n<<7 | gap<<2 | 0): n bytes of the file, gap (< 32) bytes
 //	            after the end of the previous field taken from the file
@@ -99,8 +99,8 @@ func encodeCache(h cacheHeader, src string, entries, sightings []Entry) []byte {
 		}
 	}
 	h.flags &^= flagUniqueIDs
-	index := idIndex(entries)
-	if index != nil {
+	recs, unique := sortedIDs(entries)
+	if unique {
 		h.flags |= flagUniqueIDs
 	}
 	e := encoder{buf: make([]byte, 0, 64+len(entries)*40+len(sightings)*24+nTasks*4), src: src}
@@ -150,19 +150,10 @@ func encodeCache(h cacheHeader, src string, entries, sightings []Entry) []byte {
 			e.field(x.Body)
 		}
 	}
-	if index != nil {
+	if unique {
 		for i := range sightings {
-			target, ok := index[sightings[i].ID]
-			if !ok {
-				target = -1
-			}
-			e.uvarint(uint64(target + 1))
+			e.uvarint(uint64(findID(recs, entries, sightings[i].ID) + 1))
 		}
-		recs := make([]uint64, len(entries))
-		for i := range entries {
-			recs[i] = uint64(idHash(entries[i].ID))<<32 | uint64(i)
-		}
-		slices.Sort(recs)
 		for _, r := range recs {
 			e.buf = binary.LittleEndian.AppendUint32(e.buf, uint32(r>>32))
 			e.buf = binary.LittleEndian.AppendUint32(e.buf, uint32(r))
@@ -172,20 +163,48 @@ func encodeCache(h cacheHeader, src string, entries, sightings []Entry) []byte {
 	return e.buf
 }
 
-// idIndex maps each entry's id to its index, or is nil when two entries
-// share an id.
-func idIndex(entries []Entry) map[string]int {
-	index := make(map[string]int, len(entries))
+// sortedIDs returns the id index of entries: (idHash, index) pairs in
+// order, and whether no two entries share an id.
+func sortedIDs(entries []Entry) ([]uint64, bool) {
+	recs := make([]uint64, len(entries))
 	for i := range entries {
-		if _, dup := index[entries[i].ID]; dup {
-			return nil
-		}
-		index[entries[i].ID] = i
+		recs[i] = uint64(idHash(entries[i].ID))<<32 | uint64(i)
 	}
-	return index
+	slices.Sort(recs)
+	for i := 1; i < len(recs); i++ {
+		if recs[i]>>32 != recs[i-1]>>32 {
+			continue
+		}
+		// Equal hashes: compare these ids with every other of that hash.
+		for j := i - 1; j >= 0 && recs[j]>>32 == recs[i]>>32; j-- {
+			if entries[uint32(recs[i])].ID == entries[uint32(recs[j])].ID {
+				return recs, false
+			}
+		}
+	}
+	return recs, true
 }
 
-func idHash(id string) uint32 { return crcString(0, id) }
+// findID is the index of the entry with this id, or -1.
+func findID(recs []uint64, entries []Entry, id string) int {
+	h := uint64(idHash(id))
+	i, _ := slices.BinarySearch(recs, h<<32)
+	for ; i < len(recs) && recs[i]>>32 == h; i++ {
+		if j := int(uint32(recs[i])); entries[j].ID == id {
+			return j
+		}
+	}
+	return -1
+}
+
+// idHash is 32-bit FNV-1a: ids are short, and this stays in line.
+func idHash(id string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(id); i++ {
+		h = (h ^ uint32(id[i])) * 16777619
+	}
+	return h
+}
 
 func (e *encoder) uvarint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
 
