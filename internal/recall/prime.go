@@ -60,7 +60,8 @@ func topConfirmed(entries []mdstore.Entry, opt Options, k int) []Hit {
 		if !opt.Now.IsZero() {
 			r = recency(e, opt.Now)
 		}
-		top.offer(int32(i), (1+math.Log(seen))*(0.5+0.5*r))
+		sc := (1 + math.Log(seen)) * (0.5 + 0.5*r)
+		top.offer(int32(i), sc, sc)
 	}
 	return top.sorted()
 }

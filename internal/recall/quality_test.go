@@ -182,7 +182,7 @@ func shared(e *mdstore.Entry, query string) int {
 	words := map[int32]bool{}
 	for _, h := range m.hits {
 		tm := q.terms[h.term]
-		if q.slotTerm[tm.slot] == h.term && tm.weight == 1 && len(tm.stem) > 2 && !allDigits(tm.stem) {
+		if tm.slot >= 0 && q.slotTerm[tm.slot] == h.term && tm.weight == 1 && len(tm.stem) > 2 && !allDigits(tm.stem) {
 			words[q.slotGroup[tm.slot]] = true
 		}
 	}

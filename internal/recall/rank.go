@@ -9,13 +9,16 @@
 // context. A request and the lesson it needs rarely share their words
 // ("brute-force protection for login", "sign-in has no rate limiting"), so
 // each query word also brings in its abbreviations, synonyms and concept
-// words (abbrev.go, concepts.go) at a lower weight. Recurrence and recency
-// lift the score a little, never enough to put a frequent but off-topic
-// lesson above a relevant one.
+// words (abbrev.go, concepts.go) at a lower weight. A request that names a
+// kind of work ("cache the catalog") also brings in, lower still, the words
+// of that work's usual pitfalls (missing TTL, stampede; risks.go).
+// Recurrence and recency lift the score a little, never enough to put a
+// frequent but off-topic lesson above a relevant one.
 package recall
 
 import (
 	"math"
+	"math/bits"
 	"runtime"
 	"sync"
 	"time"
@@ -99,6 +102,9 @@ type term struct {
 	stem   string
 	slot   int32
 	weight float64
+	// areas has bit k set when the stem is a risk of the query's k-th
+	// task area (risks.go). A term that is only a risk has slot -1.
+	areas uint8
 }
 
 type query struct {
@@ -107,6 +113,7 @@ type query struct {
 	slotGroup  []int32          // slot → its group
 	slotTerm   []int32          // slot → the term of the word itself
 	groupWhole []int32          // group → its joined-form slot, or -1
+	areas      int              // task areas the request triggers (risks.go)
 	// prefix is a bitset over the first two bytes of the terms. A stem keeps
 	// the first two bytes of its word (dying/lying/tying aside), so a token
 	// whose first two bytes are not in the set cannot match, and most
@@ -122,6 +129,15 @@ type query struct {
 }
 
 func parseQuery(s string) *query {
+	q, toks := parseWords(s)
+	// The risks of the kinds of work the request names (risks.go).
+	q.expandRisks(toks)
+	return q
+}
+
+// parseWords is parseQuery without the risks: the request's own words,
+// their expansions and phrases. It returns the request's tokens too.
+func parseWords(s string) (*query, []collected) {
 	q := &query{index: map[string]int32{}, prefix: make([]uint64, 1<<16/64), group: -1}
 	c := collector{keepStop: true}
 	var z tokenizer
@@ -155,7 +171,7 @@ func parseQuery(s string) *query {
 			q.word(pair, 1, tokWord)
 		}
 	}
-	return q
+	return q, c.toks
 }
 
 // word adds the stem of one query word, and its expansions, to the slot
@@ -194,10 +210,7 @@ func (q *query) add(stem string, slot int32, w float64) {
 	q.index[stem] = int32(len(q.terms))
 	q.terms = append(q.terms, term{stem: stem, slot: slot, weight: w})
 	if h := phraseHeadsOf()[stem]; h != "" {
-		if q.heads == nil {
-			q.heads = map[string]struct{}{}
-		}
-		q.heads[h] = struct{}{}
+		q.addHead(h)
 	}
 	if len(stem) < 2 {
 		for i := range q.prefix {
@@ -213,6 +226,15 @@ func (q *query) add(stem string, slot int32, w float64) {
 	for _, p := range irregularPrefixes()[stem] {
 		q.setPrefix(p[0], p[1])
 	}
+}
+
+// addHead tells the matcher that a word with stem h may start a phrase of
+// the query.
+func (q *query) addHead(h string) {
+	if q.heads == nil {
+		q.heads = map[string]struct{}{}
+	}
+	q.heads[h] = struct{}{}
 }
 
 func (q *query) setPrefix(a, b byte) {
@@ -510,24 +532,31 @@ func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
 	sc := newScorer(q)
 	top := topK{k: k, entries: entries}
 	for _, c := range cands {
-		score := sc.score(posts[c.off:c.off+c.n], idf)
-		top.offer(c.entry, score*lift(&entries[c.entry], opt.Now))
+		score, risk := sc.score(posts[c.off:c.off+c.n], idf)
+		l := lift(&entries[c.entry], opt.Now)
+		// The floor judges a match of a task area's risks as it would the
+		// same words said in the request: a lesson that shares only a
+		// specific risk with the request is what the areas are for, and
+		// at riskWeight it would fall under the floor of any strong hit.
+		top.offer(c.entry, score*l, (score-risk+risk/riskWeight)*l)
 	}
 	hits := top.sorted()
 	if len(hits) > 0 {
 		floor := hits[0].Score * relFloor
+		kept := hits[:0]
 		for i, h := range hits {
-			if h.Score < floor {
-				hits = hits[:i]
-				break
+			if top.heap[i].pass >= floor {
+				kept = append(kept, h)
 			}
 		}
+		hits = kept
 	}
 	return hits
 }
 
-// scorer combines an entry's postings into its score; its slices are
-// scratch space reused across entries.
+// scorer combines an entry's postings into its score, and says how much of
+// it comes from task areas' risks; its slices are scratch space reused
+// across entries.
 //
 // A slot (one query word with its abbreviations, synonyms and concept
 // words) is scored as one BM25 term whose frequency is the weighted sum of
@@ -545,6 +574,9 @@ type scorer struct {
 	whole   []float64 // per group: its joined form's contribution
 	parts   []float64 // per group: the sum of its parts' contributions
 	touched []int32
+	// Per task area, as tf and idf per slot: its risks' frequency and
+	// idf times frequency.
+	areaTf, areaIdf [8]float64
 }
 
 func newScorer(q *query) *scorer {
@@ -557,10 +589,18 @@ func newScorer(q *query) *scorer {
 	}
 }
 
-func (s *scorer) score(ps []posting, idf []float64) float64 {
+func (s *scorer) score(ps []posting, idf []float64) (score, risk float64) {
 	q := s.q
 	for _, p := range ps {
 		t := &q.terms[p.term]
+		for a := t.areas; a != 0; a &= a - 1 {
+			k := bits.TrailingZeros8(a)
+			s.areaTf[k] += float64(p.tf)
+			s.areaIdf[k] += float64(p.tf) * idf[p.term]
+		}
+		if t.slot < 0 {
+			continue
+		}
 		// Weight relative to the word that opened the slot.
 		w := t.weight / q.terms[q.slotTerm[t.slot]].weight
 		tf := w * float64(p.tf)
@@ -570,6 +610,9 @@ func (s *scorer) score(ps []posting, idf []float64) float64 {
 	s.touched = s.touched[:0]
 	for _, p := range ps {
 		sl := q.terms[p.term].slot
+		if sl < 0 {
+			continue
+		}
 		tf := s.tf[sl]
 		if tf == 0 {
 			continue // taken already, through another stem of the slot
@@ -586,12 +629,19 @@ func (s *scorer) score(ps []posting, idf []float64) float64 {
 			s.parts[g] += v
 		}
 	}
-	var score float64
 	for _, g := range s.touched {
 		score += math.Max(s.whole[g], s.parts[g])
 		s.whole[g], s.parts[g] = 0, 0
 	}
-	return score
+	// Each task area the request names is one more term, of its risks
+	// together, at riskWeight.
+	for k := 0; k < q.areas; k++ {
+		if tf := s.areaTf[k]; tf > 0 {
+			risk += riskWeight * s.areaIdf[k] / tf * tf * (k1 + 1) / (k1 + tf)
+			s.areaTf[k], s.areaIdf[k] = 0, 0
+		}
+	}
+	return score + risk, risk
 }
 
 // lift is the modest boost for lessons that keep coming back and for those

@@ -110,7 +110,10 @@ func TestRankOrder(t *testing.T) {
 				pit("two", "Webhook retry has no backoff", "Add jitter", ""),
 			},
 			query: "webhook retry",
-			want:  []string{"two", "one"},
+			// "one" may fall under the relevance floor: in a memory of two
+			// entries that both say webhook, the word is worth next to
+			// nothing, while "two" also names the retry area's risks.
+			want: []string{"two"},
 		},
 		{
 			name: "kinds other than pitfalls rank on their body",
@@ -201,7 +204,7 @@ func TestRankLift(t *testing.T) {
 	frequent := pit("frequent", "Retries are logged too verbosely", "Log once", "")
 	frequent.Seen, frequent.LastSeen = 100, "2026-02-01"
 	got := ids(Rank([]mdstore.Entry{frequent, relevant}, "webhook retries", Options{Now: testNow}))
-	if !slices.Equal(got, []string{"relevant", "frequent"}) {
+	if len(got) == 0 || got[0] != "relevant" {
 		t.Errorf("a frequent, recent but less relevant lesson must not win: got %q", got)
 	}
 

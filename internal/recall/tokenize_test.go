@@ -91,7 +91,7 @@ func TestParseQuery(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			q := parseQuery(tc.query)
+			q, _ := parseWords(tc.query)
 			var stems []string
 			for _, term := range q.terms {
 				stems = append(stems, term.stem)
@@ -132,7 +132,7 @@ func TestParseQueryPhrases(t *testing.T) {
 		{"time zone", 3, []string{"time", "zone", "timezon", "timezone", "utc"}},
 	}
 	for _, tc := range tests {
-		q := parseQuery(tc.query)
+		q, _ := parseWords(tc.query)
 		if len(q.groupWhole) != tc.groups {
 			t.Errorf("%q: %d groups, want %d", tc.query, len(q.groupWhole), tc.groups)
 		}

@@ -17,6 +17,7 @@ type topK struct {
 type scored struct {
 	entry int32
 	score float64
+	pass  float64 // what rank tests against its relevance floor
 }
 
 // better orders hits: higher score, then seen more often, then seen more
@@ -45,8 +46,8 @@ func lastSeen(e *mdstore.Entry) string {
 	return e.Date
 }
 
-func (t *topK) offer(entry int32, score float64) {
-	s := scored{entry, score}
+func (t *topK) offer(entry int32, score, pass float64) {
+	s := scored{entry, score, pass}
 	if len(t.heap) < t.k {
 		t.heap = append(t.heap, s)
 		// Sift up: the worst entry rises to the root.
@@ -82,7 +83,8 @@ func (t *topK) offer(entry int32, score float64) {
 	}
 }
 
-// sorted returns the kept entries as hits, best first.
+// sorted returns the kept entries as hits, best first; t.heap is left in
+// the same order.
 func (t *topK) sorted() []Hit {
 	sort.Slice(t.heap, func(i, j int) bool { return t.better(t.heap[i], t.heap[j]) })
 	hits := make([]Hit, len(t.heap))
