@@ -75,6 +75,13 @@ func loadBlind2(t testing.TB) []labelledQuery {
 	return readJSONL[labelledQuery](t, "queries_blind2.jsonl")
 }
 
+// loadBlind3 reads the third blind set: queries phrased as feature requests
+// and task titles, written before the fifth round and scored only before
+// and after it; development data from the sixth round on.
+func loadBlind3(t testing.TB) []labelledQuery {
+	return readJSONL[labelledQuery](t, "queries_blind3.jsonl")
+}
+
 // TestCorpusWellFormed keeps the quality corpus honest: every label names
 // an active entry, and entries are unique.
 func TestCorpusWellFormed(t *testing.T) {
@@ -90,7 +97,7 @@ func TestCorpusWellFormed(t *testing.T) {
 			t.Errorf("%s: bad kind %q", e.ID, e.Kind)
 		}
 	}
-	queries := append(append(append(loadQueries(t), loadHoldout(t)...), loadBlind(t)...), loadBlind2(t)...)
+	queries := append(append(append(append(loadQueries(t), loadHoldout(t)...), loadBlind(t)...), loadBlind2(t)...), loadBlind3(t)...)
 	if len(queries) < 60 {
 		t.Errorf("only %d queries", len(queries))
 	}
