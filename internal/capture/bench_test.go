@@ -35,32 +35,49 @@ func BenchmarkHookNonReview(b *testing.B) {
 // BenchmarkCaptureReview records a 5-finding NEEDS_WORK review into a store
 // of 10,000 entries: decode, recognise, redact, extract, classify, match
 // against every entry, and append under the lock. The store is restored
-// before each run so every run adds the same five new lessons.
+// before each run so every run adds the same five new lessons. The match
+// cache (matchcache.go) is as the previous capture left it ("warm": it
+// describes the store) or missing ("cold": the matcher's pass over every
+// entry, and the cache written after).
 func BenchmarkCaptureReview(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
-			dir := newProject(b, true)
-			mem := filepath.Join(dir, ".flow", "memory")
-			if err := os.MkdirAll(mem, 0o755); err != nil {
-				b.Fatal(err)
-			}
-			store := generatedStore(n)
-			file := filepath.Join(mem, "pitfalls.md")
-			p := withField(b, fixture(b, "bash_review"), "tool_response", map[string]any{"stdout": fiveFindingReview(b), "stderr": ""})
-			opt := optsFor(dir)
-			b.ReportAllocs()
-			for b.Loop() {
-				b.StopTimer()
+		for _, cache := range []string{"warm", "cold"} {
+			b.Run(fmt.Sprintf("entries=%d/cache=%s", n, cache), func(b *testing.B) {
+				dir := newProject(b, true)
+				mem := filepath.Join(dir, ".flow", "memory")
+				if err := os.MkdirAll(mem, 0o755); err != nil {
+					b.Fatal(err)
+				}
+				store := generatedStore(n)
+				file := filepath.Join(mem, "pitfalls.md")
+				p := withField(b, fixture(b, "bash_review"), "tool_response", map[string]any{"stdout": fiveFindingReview(b), "stderr": ""})
+				p = withField(b, p, "cwd", "/nonexistent")
+				opt := optsFor(dir)
+				run := func() {
+					res, err := Handle(context.Background(), bytes.NewReader(p), opt)
+					if err != nil || len(res.Outcomes) != 5 {
+						b.Fatalf("%+v %v", res, err)
+					}
+				}
+				// One capture writes the parse cache and the match cache.
 				if err := os.WriteFile(file, store, 0o644); err != nil {
 					b.Fatal(err)
 				}
-				b.StartTimer()
-				res, err := Handle(context.Background(), bytes.NewReader(p), opt)
-				if err != nil || len(res.Outcomes) != 5 {
-					b.Fatalf("%+v %v", res, err)
+				run()
+				b.ReportAllocs()
+				for b.Loop() {
+					b.StopTimer()
+					if err := os.WriteFile(file, store, 0o644); err != nil {
+						b.Fatal(err)
+					}
+					if cache == "cold" {
+						_ = os.Remove(MatchCachePath(mem, mdstore.Pitfall))
+					}
+					b.StartTimer()
+					run()
 				}
-			}
-		})
+			})
+		}
 	}
 }
 

@@ -197,11 +197,12 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 
 	store := mdstore.Open(dir.MemoryDir())
 	store.LockTimeout = opt.LockTimeout
-	var m Matcher
+	m := Matcher{CachePath: MatchCachePath(dir.MemoryDir(), mdstore.Pitfall)}
 	outcomes, err := store.Upsert(ctx, mdstore.Pitfall, lessons, m.Match, opt.Now())
 	if err != nil {
 		return nil, fmt.Errorf("record lessons: %w", err)
 	}
+	m.SaveCache() // after the lock is released; best-effort
 	res.Outcomes = outcomes
 	return res, nil
 }

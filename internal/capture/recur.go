@@ -344,6 +344,12 @@ type Matcher struct {
 	anchors map[string]*anchorInfo
 	scratch []term // features' working space
 	buf     []byte
+
+	// CachePath, when set, is the match cache (matchcache.go) the first
+	// pass over a memory reads, and SaveCache writes.
+	CachePath string
+	save      *matchState // what SaveCache writes; nil when the cache is current
+	reused    int         // entries whose signature came from the cache
 }
 
 // anchorInfo is what one identifier token contributes to a lesson's
@@ -537,7 +543,7 @@ func prefixIndex(w string) uint32 {
 // t is not nil, its words added to t's counts once each (stamp marks the
 // cells this entry has counted). Written out rather than through
 // forEachWord: it runs over every entry in memory.
-func scanEntry(sig *signature, t *countTable, stamp uint16, texts ...string) {
+func scanEntry(sig *signature, t *countTable, stamp uint32, texts ...string) {
 	for _, s := range texts {
 		for i := 0; i < len(s); {
 			if !prefixByte[s[i]] {
@@ -585,41 +591,62 @@ var prefixByte = func() (w [256]bool) {
 
 // sync brings the per-entry state and the memory's counts up to date with
 // existing: Upsert appends to it between calls, so normally only the new
-// tail is scanned. Anything else (an entry replaced) starts over.
+// tail is scanned. Anything else (an entry replaced) starts over. The
+// first pass over a memory goes through the match cache when the matcher
+// has a CachePath (matchcache.go).
 func (m *Matcher) sync(existing []mdstore.Entry) {
 	// Upsert only appends to the slice it passes back in. Anything else
 	// (another memory, an entry replaced) starts over; the ends of what was
 	// seen tell, without reading every entry again.
 	if n := len(m.idHash); n > 0 && (n > len(existing) || existing[0].ID != m.firstID || existing[n-1].ID != m.lastID) {
 		// The analysed words stay; their weights are recomputed (ver).
-		*m = Matcher{words: m.words, anchors: m.anchors, ver: m.ver}
+		*m = Matcher{CachePath: m.CachePath, words: m.words, anchors: m.anchors, ver: m.ver}
 	}
 	from := len(m.idHash)
 	if from == len(existing) {
 		return
 	}
-	if m.table == nil {
-		m.table = newCountTable()
+	if from == 0 {
+		// The sampling step is fixed by the memory's size when it is
+		// first seen: the lessons Upsert appends later are counted at
+		// the same step.
 		m.every = max(1, len(existing)/countSample)
 		m.feats = map[int]*lessonFeatures{}
+		m.save = nil
 	}
-	for i := from; i < len(existing); i++ {
-		m.idHash = append(m.idHash, hash64(existing[i].ID))
+	if from == 0 && m.CachePath != "" && len(existing) >= matchCacheMinEntries {
+		m.syncFromCache(existing)
+	} else {
+		if m.table == nil {
+			m.table = newCountTable()
+		}
+		for i := from; i < len(existing); i++ {
+			m.idHash = append(m.idHash, hash64(existing[i].ID))
+		}
+		m.sigs = slices.Grow(m.sigs, len(existing)-from)[:len(existing)]
+		m.scan(existing, len(existing)-from, func(k int) int { return from + k })
 	}
 	m.firstID, m.lastID = existing[0].ID, existing[len(existing)-1].ID
-	m.sigs = slices.Grow(m.sigs, len(existing)-from)[:len(existing)]
-	// One pass for signatures and counts, split across the cores for a
-	// large memory: this pass is most of a cold match. Each part counts
-	// into its own table; the parts are added up after.
-	parts := parallelChunks(len(existing)-from, m.table, func(lo, hi int, t *countTable) {
-		for i := from + lo; i < from+hi; i++ {
+	m.nDocs = len(existing)
+	m.ver++
+}
+
+// scan is the pass over n entries, the k-th at index at(k): each one's
+// signature and, for every every-th entry of memory, its words counted.
+// It is split across the cores for a large memory: each part counts into
+// its own table, and the parts are added up after. Counts are exact (one
+// per sampled entry holding a word), so the split does not change them.
+func (m *Matcher) scan(existing []mdstore.Entry, n int, at func(k int) int) {
+	parts := parallelChunks(n, m.table, func(lo, hi int, t *countTable) {
+		for k := lo; k < hi; k++ {
+			i := at(k)
 			m.sigs[i] = signature{}
 			var ct *countTable
 			if i%m.every == 0 {
 				ct = t
 				t.sampled++
 			}
-			scanEntry(&m.sigs[i], ct, uint16(i)+1, existing[i].Text(), existing[i].Fix)
+			scanEntry(&m.sigs[i], ct, uint32(i)+1, existing[i].Text(), existing[i].Fix)
 		}
 	})
 	for _, t := range parts {
@@ -632,13 +659,27 @@ func (m *Matcher) sync(existing []mdstore.Entry) {
 		m.table.n += t.n
 		m.table.sampled += t.sampled
 	}
-	m.nDocs = len(existing)
-	m.ver++
 }
 
-// parallelChunks runs fn over [0, n) in one chunk per core, the first
+// parallelFor runs fn over [0, n) in one chunk per core, or in one call
+// when n is too small for goroutines to pay.
+func parallelFor(n int, fn func(lo, hi int)) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/2000))
+	if workers == 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Go(func() { fn(lo, hi) })
+	}
+	wg.Wait()
+}
+
+// parallelChunks runs fn over [0, n) as parallelFor does, the first chunk
 // with the matcher's own count table and the others with tables of their
-// own, or in one call when n is too small for goroutines to pay.
+// own, which it returns (nil when it made none).
 func parallelChunks(n int, own *countTable, fn func(lo, hi int, t *countTable)) []*countTable {
 	workers := max(1, min(runtime.GOMAXPROCS(0), n/2000))
 	if workers == 1 {
@@ -662,13 +703,13 @@ func parallelChunks(n int, own *countTable, fn func(lo, hi int, t *countTable)) 
 // countTable is the word counts of one part of the pass.
 type countTable struct {
 	counts  []uint16
-	stamp   []uint16 // the entry (index+1, wrapping) last counted in a cell
+	stamp   []uint32 // the entry (index+1) last counted in a cell
 	n       int      // increments
 	sampled int      // entries counted
 }
 
 func newCountTable() *countTable {
-	return &countTable{counts: make([]uint16, 1<<countBits), stamp: make([]uint16, 1<<countBits)}
+	return &countTable{counts: make([]uint16, 1<<countBits), stamp: make([]uint32, 1<<countBits)}
 }
 
 // prefilter holds a lesson's telling words as signature bits, each with

@@ -262,22 +262,38 @@ func TestMatcherAppends(t *testing.T) {
 
 // BenchmarkMatcher is the matcher's share of capturing a 5-finding review
 // into a 10,000-entry memory: a cold matcher (as every hook process has)
-// matching five new lessons, each appended as Upsert does.
+// matching five new lessons, each appended as Upsert does. With
+// "cache=warm" the matcher reads a match cache that describes the memory,
+// as the hook's does after an earlier capture.
 func BenchmarkMatcher(b *testing.B) {
-	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
-			base := generatedEntries(n)
+	for _, tc := range []struct {
+		n     int
+		cache bool
+	}{{1000, false}, {10000, false}, {10000, true}} {
+		name := fmt.Sprintf("entries=%d", tc.n)
+		if tc.cache {
+			name += "/cache=warm"
+		}
+		b.Run(name, func(b *testing.B) {
+			base := generatedEntries(tc.n)
 			var lessons []mdstore.Entry
 			for _, g := range loadRecurrenceCorpus(b, "holdout.txt")[:5] {
 				lessons = append(lessons, g.a.entry())
 			}
+			path := ""
+			if tc.cache {
+				path = filepath.Join(b.TempDir(), "pitfalls.match")
+				m := Matcher{CachePath: path}
+				m.sync(base)
+				m.SaveCache()
+			}
 			// Room for the five, so appending does not copy the memory
 			// (Upsert's own cost, not the matcher's).
-			base = append(base, lessons...)[:n]
+			base = append(base, lessons...)[:tc.n]
 			b.ReportAllocs()
 			for b.Loop() {
-				memory := base[:n]
-				var m Matcher
+				memory := base[:tc.n]
+				m := Matcher{CachePath: path}
 				for i := range lessons {
 					if m.Match(memory, &lessons[i]) < 0 {
 						memory = append(memory, lessons[i])
