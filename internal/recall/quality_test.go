@@ -139,7 +139,7 @@ func TestQualityTuning(t *testing.T) {
 	for i := range entries {
 		byID[entries[i].ID] = &entries[i]
 	}
-	dev, blind2, holdout, blind := loadQueries(t), loadBlind2(t), loadHoldout(t), loadBlind(t)
+	dev, blind2, holdout, blind, blind3 := loadQueries(t), loadBlind2(t), loadHoldout(t), loadBlind(t), loadBlind3(t)
 	opt := Options{Limit: 10, Now: corpusNow}
 	rank := func(q string) []Hit { return Rank(entries, q, opt) }
 	for _, set := range []struct {
@@ -150,8 +150,10 @@ func TestQualityTuning(t *testing.T) {
 		{"blind2", blind2},
 		{"held-out", holdout},
 		{"blind", blind},
+		{"blind3", blind3},
 		{"A: development+blind2", append(append([]labelledQuery{}, dev...), blind2...)},
 		{"B: held-out+blind", append(append([]labelledQuery{}, holdout...), blind...)},
+		{"all: A+B+blind3", append(append(append(append(append([]labelledQuery{}, dev...), blind2...), holdout...), blind...), blind3...)},
 	} {
 		single := !strings.Contains(set.name, "+")
 		r, misses := measureMisses(t, set.queries, rank, testing.Verbose() && single)

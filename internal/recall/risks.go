@@ -69,7 +69,7 @@ var taskAreas = []taskArea{
 
 	// Files.
 	{"file upload",
-		[]string{"upload", "file upload", "attachment", "multipart", "dropzone", "image upload", "avatar", "profile picture"},
+		[]string{"upload", "file upload", "file attachment", "email attachment", "attach files", "multipart", "dropzone", "image upload", "avatar", "profile picture"},
 		[]string{"max size", "size limit", "content type", "mime", "magic bytes", "extension", "filename", "path traversal", "sanitize", "malware", "virus scan", "presigned", "svg", "stream", "storage quota"}},
 	{"serving and downloading files",
 		[]string{"download", "serve file", "file download", "static files", "signed url", "presigned url", "content disposition", "file server", "send file"},
@@ -127,7 +127,7 @@ var taskAreas = []taskArea{
 		[]string{"account balance", "user balance", "credit balance", "wallet balance", "counter", "inventory", "stock", "quantity", "wallet", "credits", "loyalty points", "reward points", "ledger", "view count", "like count", "votes", "increment"},
 		[]string{"race condition", "lost update", "atomic", "transaction", "row lock", "for update", "optimistic locking", "version column", "negative", "check constraint", "isolation level", "double spend", "idempotency", "read modify"}},
 	{"bookings and reservations",
-		[]string{"booking", "reservation", "seat", "time slot", "appointment", "ticketing"},
+		[]string{"booking", "reservation", "seat", "time slot", "appointment", "ticket booking", "event tickets", "ticket sales"},
 		[]string{"double booking", "race", "overlap", "unique constraint", "exclusion constraint", "lock", "transaction", "hold", "expiry", "time zone", "dst", "concurrency"}},
 
 	// Authentication and access.
@@ -176,7 +176,7 @@ var taskAreas = []taskArea{
 		[]string{"email address", "email validation", "validate email", "change email"},
 		[]string{"case insensitive", "normalize", "unicode", "plus addressing", "unique", "lowercase", "verification", "regex", "idn", "trim"}},
 	{"SMS and push notifications",
-		[]string{"sms", "text message", "push notification", "notification", "notify", "twilio", "apns", "fcm", "reminder", "alert users"},
+		[]string{"sms", "text message", "push notification", "notification", "notify users", "notify customers", "twilio", "apns", "fcm", "reminder", "alert users"},
 		[]string{"rate limit", "cost", "opt out", "consent", "duplicate", "retry", "quiet hours", "time zone", "phone number", "e164", "device token", "batching", "queue", "fan out"}},
 	{"real-time updates",
 		[]string{"websocket", "web socket", "socket io", "realtime", "real time", "live updates", "sse", "server sent events", "push updates", "chat", "presence", "collaborative", "live feed"},
@@ -268,16 +268,16 @@ var taskAreas = []taskArea{
 		[]string{"tracing", "opentelemetry", "otel", "jaeger", "zipkin", "distributed tracing"},
 		[]string{"context propagation", "context", "span end", "sampling", "attribute", "pii", "cardinality", "async", "overhead", "baggage", "headers"}},
 	{"health checks",
-		[]string{"health check", "healthcheck", "health endpoint", "readiness", "liveness", "status page", "uptime check", "probe"},
+		[]string{"health check", "healthcheck", "health endpoint", "readiness probe", "readiness check", "liveness probe", "liveness check", "status page", "uptime check", "probe"},
 		[]string{"dependency check", "cascading", "timeout", "cheap", "database ping", "restart loop", "readiness", "liveness", "startup probe", "auth"}},
 	{"configuration",
-		[]string{"config", "configuration", "env var", "environment variable", "settings", "dotenv", "config file", "feature config"},
+		[]string{"config", "configuration", "env var", "environment variable", "settings file", "app settings", "dotenv", "config file", "feature config"},
 		[]string{"default", "validation", "fail fast", "startup", "missing", "typo", "unknown key", "precedence", "override", "secret", "string to", "parse", "documented", "example", "empty string"}},
 	{"secrets",
 		[]string{"secret", "api key", "credentials", "vault", "kms", "secrets manager", "private key", "encryption key", "key rotation", "service account key"},
 		[]string{"commit", "git history", "log", "redact", "rotate", "leak", "plaintext", "least privilege", "gitignore", "env file", "secret scanning", "gitleaks", "expose"}},
 	{"encryption and hashing",
-		[]string{"encrypt", "decrypt", "crypto", "cryptography", "signing", "hmac", "aes", "rsa", "checksum"},
+		[]string{"encrypt", "decrypt", "crypto", "cryptography", "code signing", "request signing", "hmac", "aes", "rsa", "checksum"},
 		[]string{"iv", "nonce reuse", "ecb", "random", "key rotation", "key management", "constant time", "authenticated encryption", "gcm", "md5", "sha1", "salt", "padding", "timing"}},
 	{"random tokens and codes",
 		[]string{"generate token", "random token", "random id", "invite code", "short code", "short link", "url shortener", "one time code", "unique code", "reference number", "public id"},
@@ -362,7 +362,7 @@ var taskAreas = []taskArea{
 		[]string{"large file", "big file", "millions of", "large dataset", "huge", "bulk", "large payload", "large response"},
 		[]string{"memory", "oom", "stream", "buffer", "read all", "chunk", "batch", "pagination", "backpressure", "limit", "timeout", "max size"}},
 	{"performance work",
-		[]string{"speed up", "faster", "optimize", "optimise", "performance", "slow", "latency", "throughput", "p99", "hot path"},
+		[]string{"speed up", "faster", "optimize", "optimise", "performance issue", "performance problem", "improve performance", "performance regression", "slow", "latency", "throughput", "p99", "hot path"},
 		[]string{"profile", "pprof", "benchmark", "measure", "allocation", "cache", "index", "batch", "regression", "flame graph", "baseline"}},
 
 	// Frontend.

@@ -46,6 +46,14 @@ func TestTriggeredAreas(t *testing.T) {
 		{"useEffect", []string{"React pages and data fetching"}},
 		// Inflections share the stem.
 		{"Caching invoices", []string{"caching", "subscriptions and billing"}},
+		// The phrases that replaced ambiguous one-word triggers.
+		{"Add a liveness probe", []string{"health checks"}},
+		{"Accept file attachments", []string{"file upload"}},
+		{"Read the app settings at startup", []string{"configuration", "services starting and stopping"}},
+		{"Notify users when the export is ready", []string{"SMS and push notifications", "data export"}},
+		{"Add a readiness probe", []string{"health checks"}},
+		{"Improve performance of the search page", []string{"performance work", "search and filtering"}},
+		{"Add code signing to the release", []string{"encryption and hashing", "deploys and releases"}},
 	}
 	for _, tc := range tests {
 		if got := areaNames(tc.query); !slices.Equal(got, tc.want) {
@@ -76,6 +84,19 @@ func TestTriggeredAreasNone(t *testing.T) {
 		"import cycle",
 		"relative path",
 		"Node API process",
+		// Round 6 audit of single-word triggers whose stem is another
+		// common word: liveness → live, attachment → attach, ticketing →
+		// ticket, signing → sign, performance → perform, readiness →
+		// ready, and the bare
+		// settings and notify.
+		"live quotes",
+		"ready for review",
+		"attach the task id",
+		"open a support ticket",
+		"users stay signed",
+		"perform the check",
+		"a settings page for users",
+		"notify partner systems",
 	} {
 		if got := areaNames(q); len(got) > 0 {
 			t.Errorf("%q: areas %q, want none", q, got)
