@@ -82,6 +82,12 @@ func loadBlind3(t testing.TB) []labelledQuery {
 	return readJSONL[labelledQuery](t, "queries_blind3.jsonl")
 }
 
+// loadBlind4 reads the fourth blind set (feature requests, like blind3),
+// written before the sixth round and scored only before and after it.
+func loadBlind4(t testing.TB) []labelledQuery {
+	return readJSONL[labelledQuery](t, "queries_blind4.jsonl")
+}
+
 // TestCorpusWellFormed keeps the quality corpus honest: every label names
 // an active entry, and entries are unique.
 func TestCorpusWellFormed(t *testing.T) {
@@ -97,7 +103,7 @@ func TestCorpusWellFormed(t *testing.T) {
 			t.Errorf("%s: bad kind %q", e.ID, e.Kind)
 		}
 	}
-	queries := append(append(append(append(loadQueries(t), loadHoldout(t)...), loadBlind(t)...), loadBlind2(t)...), loadBlind3(t)...)
+	queries := append(append(append(append(append(loadQueries(t), loadHoldout(t)...), loadBlind(t)...), loadBlind2(t)...), loadBlind3(t)...), loadBlind4(t)...)
 	if len(queries) < 60 {
 		t.Errorf("only %d queries", len(queries))
 	}
