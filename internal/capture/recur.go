@@ -1,12 +1,14 @@
 package capture
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -123,8 +125,23 @@ type wordInfo struct {
 	bg      float32 // background idf
 	key     uint32  // memory-count cell of the word
 	grams   []uint64
-	w       float32 // idf, for the matcher's counts of version ver-1
-	ver     uint32
+	w       cachedWeight
+}
+
+// cachedWeight is an idf and the version of the matcher's counts it was
+// computed for (ver+1), packed in one word: builders running side by side
+// (featuresOf) read and refresh it without a lock.
+type cachedWeight struct{ v atomic.Uint64 }
+
+// get returns the weight for version ver, computing and keeping it with
+// compute when it is for another.
+func (c *cachedWeight) get(ver uint32, compute func() float32) float32 {
+	if v := c.v.Load(); uint32(v>>32) == ver+1 {
+		return math.Float32frombits(uint32(v))
+	}
+	w := compute()
+	c.v.Store(uint64(ver+1)<<32 | uint64(math.Float32bits(w)))
+	return w
 }
 
 // analyzeWord: stop words are skipped; synonyms fold; generic review words
@@ -178,59 +195,104 @@ type featureBuilder struct {
 	terms []term
 	grams gramSet
 	buf   []byte
+	// own, for a builder running beside others, holds the words and
+	// identifiers it analysed that the matcher's lexicon lacks (which it
+	// then only reads); nil when the builder adds them there.
+	own *lexicon
 }
 
 func (b *featureBuilder) add(text string, fix bool) {
 	forEachToken(text, func(tok string) {
 		if isAnchor(tok) {
-			a := b.m.anchor(tok)
-			if a.word != "" {
-				b.word(a.word, fix)
-				return
-			}
+			a := b.anchor(tok)
 			if a.h != 0 {
-				b.terms = append(b.terms, term{a.h, a.w, fix})
+				b.terms = append(b.terms, term{a.h, b.m.anchorWeight(a, tok), fix})
 			}
-			splitIdent(tok, func(part string) { b.word(part, fix) })
+			for _, wi := range a.parts {
+				b.addWord(wi, fix)
+			}
 			return
 		}
-		b.word(tok, fix)
+		if wi := b.word(tok); wi != nil {
+			b.addWord(wi, fix)
+		}
 	})
 }
 
-func (b *featureBuilder) word(w string, fix bool) {
+// word is the analysis of a word as the lesson spells it; nil for one
+// that does not count (too short, or a stop word).
+func (b *featureBuilder) word(w string) *wordInfo {
 	if len(w) < 2 && !isDigits(w) {
-		return
+		return nil
 	}
 	b.buf = appendLower(b.buf[:0], w)
-	wi := b.m.word(b.buf)
-	if wi.skip {
-		return
+	var wi *wordInfo
+	if b.own == nil {
+		wi = b.m.lex.word(b.buf)
+	} else if wi = b.m.lex.words[string(b.buf)]; wi == nil {
+		wi = b.own.word(b.buf)
 	}
+	if wi.skip {
+		return nil
+	}
+	return wi
+}
+
+func (b *featureBuilder) addWord(wi *wordInfo, fix bool) {
 	for _, h := range wi.grams {
 		b.grams.add(h)
 	}
 	b.terms = append(b.terms, term{wi.stem, b.m.wordWeight(wi), fix})
 }
 
-func (b *featureBuilder) finish() lessonFeatures {
-	slices.SortFunc(b.terms, func(x, y term) int {
-		switch {
-		case x.h < y.h:
-			return -1
-		case x.h > y.h:
-			return 1
-		case x.w > y.w: // heaviest first, so dedup keeps it
-			return -1
-		case x.w < y.w:
-			return 1
+// anchor is the analysis of an identifier token, cached: its own term,
+// when it has one, and the words it counts as. "sign-in" is a spelling of
+// a word; t.TempDir counts whole and as "t", "temp" and "dir".
+func (b *featureBuilder) anchor(tok string) *anchorInfo {
+	if a := b.m.lex.anchors[tok]; a != nil {
+		return a
+	}
+	l := &b.m.lex
+	if b.own != nil {
+		if a := b.own.anchors[tok]; a != nil {
+			return a
 		}
-		return 0
+		l = b.own
+	}
+	a := &anchorInfo{}
+	whole := strings.ToLower(strings.Trim(tok, "-./:"))
+	switch {
+	case len(whole) < 2:
+	case synonyms()[whole] != "":
+		if wi := b.word(synonyms()[whole]); wi != nil {
+			a.parts = []*wordInfo{wi}
+		}
+		l.addAnchor(tok, a)
+		return a
+	default:
+		a.h = hash64("§" + whole)
+		a.bg = anchorIDF
+		if v, ok := background()[whole]; ok {
+			a.bg = v // HOME, JSON: an identifier that is also a word
+		}
+	}
+	splitIdent(tok, func(part string) {
+		if wi := b.word(part); wi != nil {
+			a.parts = append(a.parts, wi)
+		}
 	})
-	// A term counts once; it belongs to the fix if any occurrence does.
+	l.addAnchor(tok, a)
+	return a
+}
+
+func (b *featureBuilder) finish() lessonFeatures {
+	sortTerms(b.terms)
+	// A term counts once, with its heaviest weight; it belongs to the fix
+	// if any occurrence does.
 	out := b.terms[:0]
 	for _, t := range b.terms {
 		if n := len(out); n > 0 && out[n-1].h == t.h {
+			out[n-1].w = max(out[n-1].w, t.w)
 			out[n-1].fix = out[n-1].fix || t.fix
 			continue
 		}
@@ -244,6 +306,23 @@ func (b *featureBuilder) finish() lessonFeatures {
 		}
 	}
 	return f
+}
+
+// sortTerms sorts terms by hash. A lesson has a few dozen, where an
+// insertion sort beats a general one, whose comparisons are calls.
+func sortTerms(ts []term) {
+	if len(ts) > 64 {
+		slices.SortFunc(ts, func(x, y term) int { return cmp.Compare(x.h, y.h) })
+		return
+	}
+	for i := 1; i < len(ts); i++ {
+		t := ts[i]
+		j := i
+		for ; j > 0 && ts[j-1].h > t.h; j-- {
+			ts[j] = ts[j-1]
+		}
+		ts[j] = t
+	}
 }
 
 // overlap is what two lessons' terms share: the lighter weight of each
@@ -340,8 +419,7 @@ type Matcher struct {
 	nDocs   int         // entries in memory
 	every   int         // every how many entries one is counted
 	ver     uint32      // changes whenever the counts do
-	words   map[string]*wordInfo
-	anchors map[string]*anchorInfo
+	lex     lexicon
 	scratch []term // features' working space
 	buf     []byte
 
@@ -355,11 +433,17 @@ type Matcher struct {
 // anchorInfo is what one identifier token contributes to a lesson's
 // features, cached like wordInfo.
 type anchorInfo struct {
-	h    uint64
-	bg   float32
-	word string // the word it spells ("sign-in"), when it is one
-	w    float32
-	ver  uint32
+	h     uint64 // 0 when the token is a spelling of a word, or too short
+	bg    float32
+	w     cachedWeight
+	parts []*wordInfo // the words it counts as, in order
+}
+
+// lexicon caches the analysis of words and identifiers, which depends on
+// nothing but their spelling.
+type lexicon struct {
+	words   map[string]*wordInfo
+	anchors map[string]*anchorInfo
 }
 
 // countSample is how many entries the pass counts words of: enough for
@@ -428,53 +512,53 @@ func (m *Matcher) idf(bg, df float32) float32 {
 
 // wordWeight is a word's idf, cached until the counts change.
 func (m *Matcher) wordWeight(wi *wordInfo) float32 {
-	if wi.ver != m.ver+1 {
-		wi.w = m.idf(wi.bg, m.count(wi.key))
-		wi.ver = m.ver + 1
-	}
-	return wi.w
+	return wi.w.get(m.ver, func() float32 { return m.idf(wi.bg, m.count(wi.key)) })
+}
+
+// anchorWeight is an identifier's idf, cached until the counts change.
+func (m *Matcher) anchorWeight(a *anchorInfo, tok string) float32 {
+	return a.w.get(m.ver, func() float32 { return m.idf(a.bg, m.anchorCount(tok)) })
 }
 
 // word is the analysis of a lower-cased word, cached. (Indexing the map
 // with string(lw) does not copy lw; only a new word is copied, to keep.)
-func (m *Matcher) word(lw []byte) *wordInfo {
-	if wi := m.words[string(lw)]; wi != nil {
+func (l *lexicon) word(lw []byte) *wordInfo {
+	if wi := l.words[string(lw)]; wi != nil {
 		return wi
 	}
 	wi := analyzeWord(string(lw))
-	if m.words == nil {
-		m.words = map[string]*wordInfo{}
+	if l.words == nil {
+		l.words = map[string]*wordInfo{}
 	}
-	m.words[string(lw)] = wi
+	l.words[string(lw)] = wi
 	return wi
 }
 
-func (m *Matcher) anchor(tok string) *anchorInfo {
-	a := m.anchors[tok]
-	if a == nil {
-		a = &anchorInfo{}
-		whole := strings.ToLower(strings.Trim(tok, "-./:"))
-		switch {
-		case len(whole) < 2:
-		case synonyms()[whole] != "":
-			a.word = synonyms()[whole] // "sign-in", "e-mail": a spelling of a word
-		default:
-			a.h = hash64("§" + whole)
-			a.bg = anchorIDF
-			if v, ok := background()[whole]; ok {
-				a.bg = v // HOME, JSON: an identifier that is also a word
-			}
-		}
-		if m.anchors == nil {
-			m.anchors = map[string]*anchorInfo{}
-		}
-		m.anchors[tok] = a
+func (l *lexicon) addAnchor(tok string, a *anchorInfo) {
+	if l.anchors == nil {
+		l.anchors = map[string]*anchorInfo{}
 	}
-	if a.h != 0 && a.ver != m.ver+1 {
-		a.w = m.idf(a.bg, m.anchorCount(tok))
-		a.ver = m.ver + 1
+	l.anchors[tok] = a
+}
+
+// merge adds to l what o has and l lacks (the same analysis either way).
+func (l *lexicon) merge(o *lexicon) {
+	for k, v := range o.words {
+		if l.words == nil {
+			l.words = make(map[string]*wordInfo, len(o.words))
+		}
+		if l.words[k] == nil {
+			l.words[k] = v
+		}
 	}
-	return a
+	for k, v := range o.anchors {
+		if l.anchors == nil {
+			l.anchors = make(map[string]*anchorInfo, len(o.anchors))
+		}
+		if l.anchors[k] == nil {
+			l.anchors[k] = v
+		}
+	}
 }
 
 func (m *Matcher) features(issue, fix string) lessonFeatures {
@@ -600,7 +684,7 @@ func (m *Matcher) sync(existing []mdstore.Entry) {
 	// seen tell, without reading every entry again.
 	if n := len(m.idHash); n > 0 && (n > len(existing) || existing[0].ID != m.firstID || existing[n-1].ID != m.lastID) {
 		// The analysed words stay; their weights are recomputed (ver).
-		*m = Matcher{CachePath: m.CachePath, words: m.words, anchors: m.anchors, ver: m.ver}
+		*m = Matcher{CachePath: m.CachePath, lex: m.lex, ver: m.ver}
 	}
 	from := len(m.idHash)
 	if from == len(existing) {
@@ -731,7 +815,7 @@ func (m *Matcher) prefilterOf(texts ...string) *prefilter {
 	for _, t := range texts {
 		forEachWord(t, func(word string) {
 			buf = appendLower(buf[:0], word)
-			wi := m.word(buf)
+			wi := m.lex.word(buf)
 			if wi.skip || wi.generic || wi.folded {
 				return
 			}
@@ -807,8 +891,9 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 	if pf.total == 0 {
 		return -1
 	}
-	var fe *lessonFeatures
-	best, bestScore := -1, float32(0)
+	// The candidates first, then the features of those not analysed yet
+	// (on several cores when there are many), then the scores in order.
+	var cands, todo []int
 	for i := range m.sigs {
 		if !pf.candidate(&m.sigs[i]) {
 			continue
@@ -817,21 +902,67 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 		if x.Kind != e.Kind || x.Status == mdstore.Archived {
 			continue
 		}
-		if fe == nil {
-			f := m.features(e.Text(), e.Fix)
-			fe = &f
+		cands = append(cands, i)
+		if m.feats[i] == nil {
+			todo = append(todo, i)
 		}
-		fx := m.feats[i]
-		if fx == nil {
-			f := m.features(x.Text(), x.Fix)
-			fx = &f
-			m.feats[i] = fx
-		}
-		if s := score(fe, fx); s >= foldThreshold && s > bestScore {
+	}
+	if len(cands) == 0 {
+		return -1
+	}
+	fe := m.features(e.Text(), e.Fix)
+	m.featuresOf(existing, todo)
+	best, bestScore := -1, float32(0)
+	for _, i := range cands {
+		if s := score(&fe, m.feats[i]); s >= foldThreshold && s > bestScore {
 			best, bestScore = i, s
 		}
 	}
 	return best
+}
+
+// featuresPerWorker is the fewest entries worth a goroutine of featuresOf
+// (a variable for tests).
+var featuresPerWorker = 48
+
+// featuresOf analyses the entries at idx into m.feats. Many are split
+// across the cores: each part analyses with the matcher's lexicon, which
+// it only reads, and a lexicon of its own for what that lacks; the ones of
+// the parts are added to the matcher's after. Features depend on nothing
+// but the text and the counts, so the split does not change them.
+func (m *Matcher) featuresOf(existing []mdstore.Entry, idx []int) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(idx)/featuresPerWorker))
+	if workers == 1 {
+		for _, i := range idx {
+			f := m.features(existing[i].Text(), existing[i].Fix)
+			m.feats[i] = &f
+		}
+		return
+	}
+	out := make([]lessonFeatures, len(idx))
+	own := make([]lexicon, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := len(idx)*w/workers, len(idx)*(w+1)/workers
+		wg.Go(func() {
+			b := featureBuilder{m: m, own: &own[w]}
+			for k := lo; k < hi; k++ {
+				x := &existing[idx[k]]
+				b.terms, b.grams = b.terms[:0], gramSet{}
+				b.add(x.Text(), false)
+				b.add(x.Fix, true)
+				out[k] = b.finish()
+				out[k].terms = slices.Clone(out[k].terms)
+			}
+		})
+	}
+	wg.Wait()
+	for w := range own {
+		m.lex.merge(&own[w])
+	}
+	for k, i := range idx {
+		m.feats[i] = &out[k]
+	}
 }
 
 // forEachToken calls fn for every token of s: runs of letters and digits,

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -553,4 +554,118 @@ func manParagraphs(path string, escapes *regexp.Regexp) []string {
 	}
 	flush()
 	return out
+}
+
+// referenceFeatures is features written plainly, as it was before the
+// lexicon cached identifiers' words and terms were sorted by insertion:
+// the optimised builder must give exactly this.
+func referenceFeatures(m *Matcher, issue, fix string) lessonFeatures {
+	var terms []term
+	var grams gramSet
+	word := func(w string, fix bool) {
+		if len(w) < 2 && !isDigits(w) {
+			return
+		}
+		wi := analyzeWord(strings.ToLower(w))
+		if wi.skip {
+			return
+		}
+		for _, h := range wi.grams {
+			grams.add(h)
+		}
+		terms = append(terms, term{wi.stem, m.idf(wi.bg, m.count(wi.key)), fix})
+	}
+	add := func(text string, fix bool) {
+		forEachToken(text, func(tok string) {
+			if !isAnchor(tok) {
+				word(tok, fix)
+				return
+			}
+			whole := strings.ToLower(strings.Trim(tok, "-./:"))
+			switch {
+			case len(whole) < 2:
+			case synonyms()[whole] != "":
+				word(synonyms()[whole], fix)
+				return
+			default:
+				bg := float32(anchorIDF)
+				if v, ok := background()[whole]; ok {
+					bg = v
+				}
+				terms = append(terms, term{hash64("§" + whole), m.idf(bg, m.anchorCount(tok)), fix})
+			}
+			splitIdent(tok, func(part string) { word(part, fix) })
+		})
+	}
+	add(issue, false)
+	add(fix, true)
+	sort.SliceStable(terms, func(i, j int) bool {
+		if terms[i].h != terms[j].h {
+			return terms[i].h < terms[j].h
+		}
+		return terms[i].w > terms[j].w
+	})
+	var out []term
+	for _, t := range terms {
+		if n := len(out); n > 0 && out[n-1].h == t.h {
+			out[n-1].fix = out[n-1].fix || t.fix
+			continue
+		}
+		out = append(out, t)
+	}
+	f := lessonFeatures{terms: out, grams: grams}
+	for _, t := range out {
+		f.total += t.w
+		if t.fix {
+			f.fixTotal += t.w
+		}
+	}
+	return f
+}
+
+// TestFeaturesExact: the builder (lexicon, cached identifier parts, the
+// insertion sort) and featuresOf split across goroutines give exactly the
+// plain computation's features, for every lesson of the corpora and
+// entries of a large generated memory.
+func TestFeaturesExact(t *testing.T) {
+	memory := generatedEntries(3000)
+	var texts [][2]string
+	for _, name := range []string{"corpus.txt", "reviews.txt", "holdout.txt", "blind.txt"} {
+		for _, g := range loadRecurrenceCorpus(t, name) {
+			for _, l := range append(append(append([]lesson{g.a}, g.same...), g.near...), g.hard...) {
+				texts = append(texts, [2]string{l.issue, l.fix})
+				memory = append(memory, l.entry())
+			}
+		}
+	}
+	texts = append(texts, [2]string{"Use `t.TempDir()` with --workdir /home/agent, HOME=/x, %w, sign-in, e-mail and fn-1.2 in a_b-c.d:e", "x y 42 Ünïcode naïve-café"})
+	var m Matcher
+	m.sync(memory)
+	same := func(what string, got, want lessonFeatures) {
+		t.Helper()
+		if !slices.Equal(got.terms, want.terms) || got.grams != want.grams || got.total != want.total || got.fixTotal != want.fixTotal {
+			t.Fatalf("%s: features differ from the plain computation", what)
+		}
+	}
+	for _, tx := range texts {
+		same(tx[0], m.features(tx[0], tx[1]), referenceFeatures(&m, tx[0], tx[1]))
+	}
+	// The same entries analysed in parallel parts, from a fresh lexicon.
+	old := featuresPerWorker
+	t.Cleanup(func() { featuresPerWorker = old })
+	for _, per := range []int{1, 7, 1 << 30} {
+		featuresPerWorker = per
+		var p Matcher
+		p.sync(memory)
+		idx := make([]int, 0, len(memory))
+		for i := range memory {
+			if i%3 != 1 {
+				idx = append(idx, i)
+			}
+		}
+		p.featuresOf(memory, idx)
+		for _, i := range idx {
+			same(fmt.Sprintf("entry %d, %d per worker", i, per), *p.feats[i], referenceFeatures(&p, memory[i].Text(), memory[i].Fix))
+		}
+	}
 }
