@@ -404,7 +404,10 @@ func score(a, b *lessonFeatures) float32 {
 // whose signature holds enough of its telling words, by weight. Counts,
 // signatures, analysed words and the features of compared entries are
 // kept across the calls of one Upsert, so after the pass the cost scales
-// with the candidates, not with the memory.
+// with the candidates, not with the memory. With a CachePath the pass
+// itself is kept between processes (matchcache.go): a hook then only
+// checks each entry against it and scans what was appended since.
+// A zero Matcher works without one.
 type Matcher struct {
 	// Per entry of the memory, by index: kept in separate slices so the
 	// signatures, most of the matcher's memory, hold no pointers for the
