@@ -150,8 +150,10 @@ func run(ctx context.Context, o Options) error {
 	defer runtime.UnlockOSThread()
 	err = cmd.Run()
 	switch {
-	case ctx.Err() != nil:
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fmt.Errorf("%s hook did not finish within %v; it was stopped", bin, o.RunTimeout)
+	case ctx.Err() != nil:
+		return fmt.Errorf("stopped while %s hook was running", bin)
 	case errors.As(err, new(*exec.ExitError)):
 		// flowmem hook always exits 0; anything else was reported on stderr
 		// by it, or is a crash that is.
