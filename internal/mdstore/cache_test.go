@@ -869,3 +869,71 @@ func cacheChild(dir, id string) {
 	}
 	os.Exit(0)
 }
+
+// TestCacheBadPayloadBesideFolding: a cache that fails to decode makes its
+// file parsed into more entries than the cache announced while another
+// file folds a duplicate, so the total still fits: Load must not let the
+// parsed entries spill over the next file's (it once returned a pitfall in
+// place of the first convention).
+func TestCacheBadPayloadBesideFolding(t *testing.T) {
+	withCache(t, 1<<20)
+	s := Open(t.TempDir())
+	if _, err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range Kinds {
+		var lessons []Entry
+		for i := 0; i < 20; i++ {
+			lessons = append(lessons, Entry{Body: fmt.Sprintf("%s lesson %d", k, i), Issue: fmt.Sprintf("%s issue %d", k, i)})
+		}
+		if _, err := s.Upsert(context.Background(), k, lessons, nil, time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The last kind gets one entry twice (a hand copy): it folds to 20.
+	last := Kinds[len(Kinds)-1]
+	raw, err := os.ReadFile(s.Path(last))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.Index(string(raw), "\n## ")
+	second := strings.Index(string(raw)[first+1:], "\n## ") + first + 1
+	appendFile(t, s.Path(last), string(raw)[first:second])
+	if _, err := s.Load(); err != nil { // writes every cache
+		t.Fatal(err)
+	}
+	// The first kind's cache now announces 19 entries and fails to decode.
+	k := Kinds[0]
+	raw, err = os.ReadFile(s.Path(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(raw)
+	d, err := parseSrc(k, raw, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := encodeCache(cacheHeader{kind: k, stamp: buildStamp(), srcLen: len(src), srcCRC: crcString(0, src),
+		srcLines: strings.Count(src, "\n"), flags: flagAppendable}, src, d.Entries[:19], nil)
+	body := append(c[:len(c)-4:len(c)-4], 0, 0, 0)
+	crc := crcString(0, string(body))
+	c = append(body, byte(crc), byte(crc>>8), byte(crc>>16), byte(crc>>24))
+	if err := os.WriteFile(s.cachePath(k), c, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []Entry
+	for _, kk := range Kinds {
+		d, err := s.ReadDoc(kk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, d.Folded()...)
+	}
+	if !reflect.DeepEqual(all, want) {
+		t.Fatalf("Load with a bad cache beside a folding file differs from a parse\n got %s\nwant %s", dump(all), dump(want))
+	}
+}

@@ -91,10 +91,12 @@ func (s *Store) Load(kinds ...Kind) ([]Entry, error) {
 	}
 	out := make([]Entry, total)
 	folded := make([][]Entry, len(files))
+	slot := make([][2]int, len(files)) // each file's part of out: start, length
 	off := 0
 	for i, f := range files {
 		n := f.count()
 		dst := out[off : off+n : off+n]
+		slot[i] = [2]int{off, n}
 		off += n
 		wg.Add(1)
 		go func() {
@@ -107,20 +109,35 @@ func (s *Store) Load(kinds ...Kind) ([]Entry, error) {
 	}
 	wg.Wait()
 	sum := 0
+	inPlace := true
 	for i, f := range folded {
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
 		sum += len(f)
+		if len(f) > 0 && (len(f) > slot[i][1] || &f[0] != &out[slot[i][0]]) {
+			inPlace = false
+		}
 	}
-	if sum > len(out) {
-		// A cache that failed to decode: its file was parsed instead.
-		out = make([]Entry, sum)
+	if !inPlace {
+		// A cache that failed to decode: its file was parsed instead, into
+		// memory of its own and perhaps into more entries than the cache
+		// announced. Compacting in place could overwrite the next file's
+		// entries, so everything is copied once.
+		all := make([]Entry, 0, sum)
+		for _, f := range folded {
+			all = append(all, f...)
+		}
+		if len(all) == 0 {
+			return nil, nil
+		}
+		return all, nil
 	}
 	n := 0
 	for _, f := range folded {
-		// Entries that folding merged, or a file that was parsed, leave
-		// their part of out short or unused: close the gaps.
+		// Entries that folding merged leave their part of out short:
+		// close the gaps (each part starts at or after n, so this only
+		// moves entries forward).
 		if len(f) > 0 && &f[0] != &out[n] {
 			copy(out[n:], f)
 		}
