@@ -36,9 +36,9 @@ const (
 	// DefaultReadTimeout: as in flowmem hook, a client that opens stdin and
 	// never completes the object must not hang the hook.
 	DefaultReadTimeout = 5 * time.Second
-	// DefaultRunTimeout bounds the hand-over to flowmem hook, under the
-	// 10 s timeout flowmem install sets, so the front end ends its child
-	// itself rather than being killed with it still running.
+	// DefaultRunTimeout bounds the whole run, the hand-over to flowmem hook
+	// included, under the 10 s timeout flowmem install sets, so the front
+	// end ends its child itself rather than being killed with it running.
 	DefaultRunTimeout = 9 * time.Second
 )
 
@@ -118,6 +118,9 @@ func run(ctx context.Context, o Options) error {
 	if disabled(o.Getenv("FLOWMEM_DISABLE")) {
 		return nil
 	}
+	// The run timeout counts from the start, stdin read included, so the
+	// whole hook ends before Claude Code's own timeout does.
+	deadline := time.Now().Add(o.RunTimeout)
 	// The bytes the decoder consumed are kept so that flowmem hook gets
 	// exactly what Claude Code sent.
 	var raw bytes.Buffer
@@ -136,7 +139,7 @@ func run(ctx context.Context, o Options) error {
 	// goes with it.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ctx, cancel := context.WithTimeout(ctx, o.RunTimeout)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "hook")
 	cmd.Stdin = &raw
@@ -181,7 +184,7 @@ func (o Options) flowmem() (string, error) {
 	}
 	if exe != "" {
 		cand := filepath.Join(filepath.Dir(exe), name)
-		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() {
+		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0) {
 			return cand, nil
 		}
 	}

@@ -158,3 +158,20 @@ func TestVersionAndHelp(t *testing.T) {
 		t.Error("help has no example")
 	}
 }
+
+func TestNonExecutableBesideFallsBackToPath(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "flowmem"), []byte("not a program"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	onPath := filepath.Join(bin, "flowmem")
+	if err := os.WriteFile(onPath, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	got, err := Options{Exe: filepath.Join(dir, "flowmem-hook")}.flowmem()
+	if err != nil || got != onPath {
+		t.Errorf("flowmem() = %q, %v; want %q from PATH", got, err, onPath)
+	}
+}
