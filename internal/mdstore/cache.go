@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -95,13 +96,37 @@ func (s *Store) readKind(k Kind) (*loaded, error) {
 	// raw is never written to: fields can be substrings of it without a
 	// copy of the whole file.
 	l.raw, l.src = raw, unsafe.String(unsafe.SliceData(raw), len(raw))
-	if c, err := os.ReadFile(s.cachePath(k)); err == nil {
+	if c, err := readCache(s.cachePath(k), len(raw)); err == nil {
 		// Nor is c: inline strings of the cache are substrings of it.
 		if l.useCache(unsafe.String(unsafe.SliceData(c), len(c))) {
 			return l, nil
 		}
 	}
 	return l, l.pathError(l.parse())
+}
+
+// readCache reads a cache file unless it is larger than any cache of a
+// srcLen-byte file can be (a cache stores offsets into the file, not its
+// text: a tenth of its size, with headroom here for small entries): junk
+// of gigabytes in .cache must not become one huge allocation.
+func readCache(path string, srcLen int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > int64(2*srcLen+1<<20) {
+		return nil, errors.New("cache larger than its file allows")
+	}
+	c := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, c); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 func (l *loaded) pathError(err error) error {

@@ -937,3 +937,36 @@ func TestCacheBadPayloadBesideFolding(t *testing.T) {
 		t.Fatalf("Load with a bad cache beside a folding file differs from a parse\n got %s\nwant %s", dump(all), dump(want))
 	}
 }
+
+// TestCacheOversizedIgnored: a cache larger than any cache of its file can
+// be is not read at all (a sparse file here; junk of gigabytes must not
+// become one allocation), and the file is parsed.
+func TestCacheOversizedIgnored(t *testing.T) {
+	withCache(t, 1<<20)
+	s := Open(t.TempDir())
+	if _, err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	upsertN(t, s, 30, "big")
+	raw, err := os.ReadFile(s.Path(Pitfall))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(s.cachePath(Pitfall)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(s.cachePath(Pitfall))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(int64(2*len(raw) + 1<<20 + 1)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := readCache(s.cachePath(Pitfall), len(raw)); err == nil {
+		t.Fatal("oversized cache was read")
+	}
+	if via := checkCached(t, s, Pitfall, "oversized cache"); via != "parse" {
+		t.Errorf("read via %q, want parse", via)
+	}
+}
