@@ -278,7 +278,9 @@ func loadMatchCache(path string, want int) *matchState {
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil || fi.Size() < matchHeaderSize || fi.Size() > 1<<31 {
+	// A cache describes at most the entries in memory now (entries are only
+	// appended): anything larger is junk, not worth an allocation.
+	if err != nil || fi.Size() < matchHeaderSize || fi.Size() > int64(matchCacheSize(want)) {
 		return nil
 	}
 	// A cache is replaced by rename, never written in place: the open
