@@ -62,7 +62,7 @@ func runHook(ctx context.Context, std IO) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if getenv("GOGC") == "" {
+	if getenv("GOGC") == "" && getenv("GOMEMLIMIT") == "" {
 		// A hook process lives for milliseconds with a heap of a few
 		// megabytes, and collecting it cost about a tenth of a capture into
 		// a 10,000-entry memory. The limit still bounds a huge memory.
