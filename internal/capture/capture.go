@@ -180,25 +180,52 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	// Redact before anything else reads the review: extraction, matching
 	// and the store only ever see the masked text.
 	text = redact.String(text)
+	if v := review.ParseVerdict(text); !v.Actionable() {
+		res.Verdict = v
+		return skip(fmt.Sprintf("verdict %q asks for no changes", v))
+	}
+
+	// A review that asks for changes: the memory is locked and read, and
+	// the matcher readied on it, on one core while the review is analysed
+	// on the other — together they are most of a capture into a large
+	// memory.
+	store := mdstore.Open(dir.MemoryDir())
+	store.LockTimeout = opt.LockTimeout
+	m := Matcher{CachePath: MatchCachePath(dir.MemoryDir(), mdstore.Pitfall)}
+	type holding struct {
+		h   *mdstore.Held
+		err error
+	}
+	held := make(chan holding, 1)
+	go func() {
+		h, err := store.Hold(ctx, mdstore.Pitfall)
+		if err == nil {
+			m.Prepare(h.Entries())
+		}
+		held <- holding{h, err}
+	}()
+	release := func() (*mdstore.Held, error) {
+		r := <-held
+		return r.h, r.err
+	}
 	opts := review.Options{MinSeverity: cfg.String("capture.min_severity"), PlanReview: res.Kind == "plan-review"}
 	a := review.AnalyzeWith(text, opts)
 	res.Verdict = a.Verdict
-	if !a.Verdict.Actionable() {
-		return skip(fmt.Sprintf("verdict %q asks for no changes", a.Verdict))
-	}
 	res.Task = taskID(opt.Getenv("FLOW_TASK_ID"), p.Command(), p.Description(), p.Prompt(), text)
 	res.Findings = len(a.Findings)
 	kept := a.Kept()
 	res.Kept = len(kept)
+	h, err := release()
+	if err != nil {
+		return nil, fmt.Errorf("record lessons: %w", err)
+	}
 	if len(kept) == 0 {
+		h.Close()
 		return skip(fmt.Sprintf("none of %d findings is a learnable lesson", len(a.Findings)))
 	}
 	lessons := lessonsFrom(kept, res.Kind, res.Task)
-
-	store := mdstore.Open(dir.MemoryDir())
-	store.LockTimeout = opt.LockTimeout
-	m := Matcher{CachePath: MatchCachePath(dir.MemoryDir(), mdstore.Pitfall)}
-	outcomes, err := store.Upsert(ctx, mdstore.Pitfall, lessons, m.Match, opt.Now())
+	outcomes, err := h.Upsert(lessons, m.Match, opt.Now())
+	h.Close()
 	if err != nil {
 		return nil, fmt.Errorf("record lessons: %w", err)
 	}

@@ -879,6 +879,12 @@ const (
 	prefilterJaccard = 0.15
 )
 
+// Prepare readies the matcher on existing — the pass over every entry, or
+// the match cache — ahead of Match, which then only matches. Match calls it
+// itself; a caller may call it earlier, on another goroutine, before any
+// Match.
+func (m *Matcher) Prepare(existing []mdstore.Entry) { m.sync(existing) }
+
 // Match implements mdstore.MatchFunc: the index of the existing entry e
 // repeats, or -1. An entry with the same content id always matches; among
 // paraphrases the most similar one wins.

@@ -299,3 +299,48 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestHeld: the lock is held from Hold to Close, Upsert works once on what
+// was read, and the held memory cannot be written after Close.
+func TestHeld(t *testing.T) {
+	s := Open(t.TempDir())
+	if _, err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := s.Upsert(context.Background(), Pitfall, []Entry{{Issue: "first", Fix: "one"}}, nil, now); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.Hold(context.Background(), Pitfall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Entries()) != 1 {
+		t.Fatalf("held %d entries, want 1", len(h.Entries()))
+	}
+	other := Open(s.Dir)
+	other.LockTimeout = 50 * time.Millisecond
+	if _, err := other.Hold(context.Background(), Pitfall); err == nil {
+		t.Fatal("a second Hold got the lock while the first held it")
+	}
+	out, err := h.Upsert([]Entry{{Issue: "second", Fix: "two"}, {Issue: "first", Fix: "one"}}, nil, now)
+	if err != nil || len(out) != 2 || out[0].Recurred || !out[1].Recurred {
+		t.Fatalf("Upsert = %+v, %v", out, err)
+	}
+	if _, err := h.Upsert([]Entry{{Issue: "third"}}, nil, now); err == nil {
+		t.Error("a second Upsert on one Hold was accepted")
+	}
+	h.Close()
+	h.Close() // twice is harmless
+	if _, err := h.Upsert([]Entry{{Issue: "third"}}, nil, now); err == nil {
+		t.Error("Upsert after Close was accepted")
+	}
+	h2, err := other.Hold(context.Background(), Pitfall)
+	if err != nil {
+		t.Fatalf("lock not released by Close: %v", err)
+	}
+	defer h2.Close()
+	if len(h2.Entries()) != 2 || h2.Entries()[0].Seen != 2 {
+		t.Fatalf("after the held write: %s", dump(h2.Entries()))
+	}
+}

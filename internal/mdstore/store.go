@@ -233,9 +233,21 @@ type Outcome struct {
 // so a git union merge of two branches that both wrote to it only ever
 // concatenates whole additions, and readers fold them by id.
 func (s *Store) Upsert(ctx context.Context, k Kind, lessons []Entry, match MatchFunc, now time.Time) ([]Outcome, error) {
-	if match == nil {
-		match = MatchID
+	today, err := prepareLessons(k, lessons, now)
+	if err != nil {
+		return nil, err
 	}
+	h, err := s.Hold(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	return h.upsert(lessons, match, today)
+}
+
+// prepareLessons fills in what Upsert adds to every lesson, and rejects an
+// empty one before the lock is taken.
+func prepareLessons(k Kind, lessons []Entry, now time.Time) (string, error) {
 	today := now.UTC().Format("2006-01-02")
 	for i := range lessons {
 		l := &lessons[i]
@@ -246,35 +258,85 @@ func (s *Store) Upsert(ctx context.Context, k Kind, lessons []Entry, match Match
 		l.LastSeen = today
 		l.Normalize()
 		if l.Text() == "" {
-			return nil, errors.New("an entry needs some text")
+			return "", errors.New("an entry needs some text")
 		}
 	}
-	outcomes, save, err := s.upsertLocked(ctx, k, lessons, match, today)
-	if save != nil {
-		// After the lock is released: the cache describes the file as it
-		// was read, a prefix of what it is now, and stays valid.
-		save()
-	}
-	return outcomes, err
+	return today, nil
 }
 
-func (s *Store) upsertLocked(ctx context.Context, k Kind, lessons []Entry, match MatchFunc, today string) ([]Outcome, func(), error) {
+// Held is one kind of memory, locked and read, so that a writer can work
+// out its lessons while the memory loads: the hook analyses the review on
+// one core while the store is read on the other. Close must always be
+// called; Upsert at most once before it.
+type Held struct {
+	s        *Store
+	k        Kind
+	file     *loaded
+	existing []Entry
+	unlock   func()
+	written  bool
+}
+
+// holdRoom is the room left after the entries for new lessons, so that the
+// first append does not copy every entry of a large memory.
+const holdRoom = 32
+
+// Hold takes the memory lock and reads kind k.
+func (s *Store) Hold(ctx context.Context, k Kind) (*Held, error) {
 	unlock, err := s.lock(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	defer unlock()
 	file, err := s.readKind(k)
 	if err != nil {
-		return nil, nil, err
+		unlock()
+		return nil, err
 	}
-	// Room for the new lessons up front: the first append would otherwise
-	// copy every entry of a large memory (2 ms at 10,000 entries).
 	n := file.count()
-	existing, err := file.entries(make([]Entry, n, n+len(lessons)))
+	existing, err := file.entries(make([]Entry, n, n+holdRoom))
 	if err != nil {
-		return nil, nil, err
+		unlock()
+		return nil, err
 	}
+	return &Held{s: s, k: k, file: file, existing: existing, unlock: unlock}, nil
+}
+
+// Entries are the memory's entries as read, folded. They are the slice a
+// MatchFunc is given, so a matcher may prepare on them; they must not be
+// changed.
+func (h *Held) Entries() []Entry { return h.existing }
+
+// Upsert is Store.Upsert on the held memory.
+func (h *Held) Upsert(lessons []Entry, match MatchFunc, now time.Time) ([]Outcome, error) {
+	today, err := prepareLessons(h.k, lessons, now)
+	if err != nil {
+		return nil, err
+	}
+	return h.upsert(lessons, match, today)
+}
+
+// Close releases the lock, then writes the parse cache: it describes the
+// file as it was read, a prefix of what it is now, and stays valid.
+func (h *Held) Close() {
+	if h.unlock == nil {
+		return
+	}
+	h.unlock()
+	h.unlock = nil
+	if h.file.save != nil {
+		h.file.save()
+	}
+}
+
+func (h *Held) upsert(lessons []Entry, match MatchFunc, today string) ([]Outcome, error) {
+	if h.unlock == nil || h.written {
+		return nil, errors.New("memory no longer held: Upsert after Close or twice")
+	}
+	h.written = true
+	if match == nil {
+		match = MatchID
+	}
+	existing := h.existing
 	outcomes := make([]Outcome, 0, len(lessons))
 	var added strings.Builder
 	for _, l := range lessons {
@@ -301,10 +363,11 @@ func (s *Store) upsertLocked(ctx context.Context, k Kind, lessons []Entry, match
 		added.WriteString(Render(&l))
 		outcomes = append(outcomes, Outcome{Entry: l})
 	}
+	h.existing = existing
 	if added.Len() == 0 {
-		return outcomes, file.save, nil
+		return outcomes, nil
 	}
-	return outcomes, file.save, s.appendRaw(k, file, added.String())
+	return outcomes, h.s.appendRaw(h.k, h.file, added.String())
 }
 
 // appendRaw adds text at the end of the file, creating it from the template
