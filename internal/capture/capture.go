@@ -118,7 +118,7 @@ func Run(ctx context.Context, in io.Reader, out, errOut io.Writer, opt Options) 
 // Result.Skip set means the event was not for flowmem.
 func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	opt.defaults()
-	if disabled(opt.Getenv("FLOWMEM_DISABLE")) {
+	if hookevent.Disabled(opt.Getenv("FLOWMEM_DISABLE")) {
 		return &Result{Skip: "FLOWMEM_DISABLE is set"}, nil
 	}
 	p, err := hookevent.DecodeWithin(in, opt.MaxPayload, opt.ReadTimeout)
@@ -284,14 +284,6 @@ func joinNonEmpty(sep string, parts ...string) string {
 		}
 	}
 	return strings.Join(keep, sep)
-}
-
-func disabled(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "", "0", "false", "no", "off":
-		return false
-	}
-	return true
 }
 
 // findProject: the payload's cwd (it follows cd and worktrees), then the

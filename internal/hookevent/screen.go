@@ -177,3 +177,13 @@ func Screen(p *Payload) (Candidate, string) {
 	}
 	return c, ""
 }
+
+// Disabled reports whether FLOWMEM_DISABLE's value turns the hook off:
+// anything but empty, 0, false, no or off. Both hook binaries read it.
+func Disabled(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "0", "false", "no", "off":
+		return false
+	}
+	return true
+}

@@ -110,3 +110,11 @@ func TestScreenReadBackAndOtherTools(t *testing.T) {
 		}
 	}
 }
+
+func TestDisabled(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "0": false, " false ": false, "No": false, "off": false, "1": true, "true": true, "yes": true} {
+		if got := Disabled(v); got != want {
+			t.Errorf("Disabled(%q) = %v, want %v", v, got, want)
+		}
+	}
+}

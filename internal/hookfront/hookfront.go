@@ -115,7 +115,7 @@ func (o *Options) defaults() {
 }
 
 func run(ctx context.Context, o Options) error {
-	if disabled(o.Getenv("FLOWMEM_DISABLE")) {
+	if hookevent.Disabled(o.Getenv("FLOWMEM_DISABLE")) {
 		return nil
 	}
 	// The run timeout counts from the start, stdin read included, so the
@@ -192,14 +192,6 @@ func (o Options) flowmem() (string, error) {
 		return p, nil
 	}
 	return "", errors.New("flowmem not found beside flowmem-hook or on PATH; install both (make install)")
-}
-
-func disabled(v string) bool {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "", "0", "false", "no", "off":
-		return false
-	}
-	return true
 }
 
 func oneLine(s string) string {

@@ -733,6 +733,27 @@ func FuzzCacheAppend(f *testing.F) {
 	})
 }
 
+// badPayloadCache forges a cache for kind k that passes its checksum and
+// header checks but does not decode: it announces the first n entries and
+// trailing bytes follow them.
+func badPayloadCache(t *testing.T, s *Store, k Kind, n int) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(s.Path(k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(raw)
+	d, err := parseSrc(k, raw, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := encodeCache(cacheHeader{kind: k, stamp: buildStamp(), srcLen: len(src), srcCRC: crcString(0, src),
+		srcLines: strings.Count(src, "\n"), flags: flagAppendable}, src, d.Entries[:n], nil)
+	body := append(c[:len(c)-4:len(c)-4], 0, 0, 0) // entries do not end where the cache does
+	crc := crcString(0, string(body))
+	return append(body, byte(crc), byte(crc>>8), byte(crc>>16), byte(crc>>24))
+}
+
 // TestCacheBadPayload: a cache whose checksum and header are right but
 // whose entries do not decode (here: a header promising fewer entries than
 // follow) is dropped mid-Load, and the file parsed instead.
@@ -751,20 +772,7 @@ func TestCacheBadPayload(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	raw, err := os.ReadFile(s.Path(Convention))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := string(raw)
-	d, err := parseSrc(Convention, raw, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := encodeCache(cacheHeader{kind: Convention, stamp: buildStamp(), srcLen: len(src), srcCRC: crcString(0, src),
-		srcLines: strings.Count(src, "\n"), flags: flagAppendable}, src, d.Entries[:2], nil)
-	body := append(c[:len(c)-4:len(c)-4], 0, 0, 0) // trailing bytes: entries do not end where the cache does
-	crc := crcString(0, string(body))
-	c = append(body, byte(crc), byte(crc>>8), byte(crc>>16), byte(crc>>24))
+	c := badPayloadCache(t, s, Convention, 2)
 	if err := os.WriteFile(s.cachePath(Convention), c, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -904,20 +912,7 @@ func TestCacheBadPayloadBesideFolding(t *testing.T) {
 	}
 	// The first kind's cache now announces 19 entries and fails to decode.
 	k := Kinds[0]
-	raw, err = os.ReadFile(s.Path(k))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := string(raw)
-	d, err := parseSrc(k, raw, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := encodeCache(cacheHeader{kind: k, stamp: buildStamp(), srcLen: len(src), srcCRC: crcString(0, src),
-		srcLines: strings.Count(src, "\n"), flags: flagAppendable}, src, d.Entries[:19], nil)
-	body := append(c[:len(c)-4:len(c)-4], 0, 0, 0)
-	crc := crcString(0, string(body))
-	c = append(body, byte(crc), byte(crc>>8), byte(crc>>16), byte(crc>>24))
+	c := badPayloadCache(t, s, k, 19)
 	if err := os.WriteFile(s.cachePath(k), c, 0o644); err != nil {
 		t.Fatal(err)
 	}
