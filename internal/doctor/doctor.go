@@ -518,7 +518,7 @@ func (d *doctor) checkScout() {
 	if d.opts.Home != "" {
 		places = append(places, filepath.Join(d.opts.Home, ".claude", "agents", install.ScoutFile))
 	}
-	var current, modified, broken []string
+	var current, outdated, modified, broken []string
 	for _, p := range places {
 		state, err := install.ScoutState(p)
 		if err != nil {
@@ -528,6 +528,8 @@ func (d *doctor) checkScout() {
 		switch state {
 		case "current":
 			current = append(current, d.rel(p))
+		case "outdated":
+			outdated = append(outdated, d.rel(p))
 		case "modified":
 			if b, _ := os.ReadFile(p); !hasName(b, "memory-scout") {
 				broken = append(broken, d.rel(p)+" has no 'name: memory-scout' in its front matter, so Claude Code skips it")
@@ -541,6 +543,9 @@ func (d *doctor) checkScout() {
 		d.add("scout", Fail, strings.Join(broken, "; "), "flowmem install --force (replaces it with flowmem's copy)")
 	case len(current) > 0:
 		d.add("scout", OK, strings.Join(current, ", "), "")
+	case len(outdated) > 0:
+		d.add("scout", Warn, strings.Join(outdated, ", ")+" is an earlier flowmem's copy (unedited)",
+			"flowmem install (updates it)")
 	case len(modified) > 0:
 		d.add("scout", Warn, strings.Join(modified, ", ")+" differs from this flowmem's copy (edited, or from another version)",
 			"keep your edits, or take flowmem's copy: flowmem install --force")

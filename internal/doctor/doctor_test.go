@@ -269,6 +269,17 @@ func TestDoctor(t *testing.T) {
 			check: "scout", status: Warn, fix: "--force",
 		},
 		{
+			name: "scout from an earlier flowmem",
+			change: func(t *testing.T, o *Options, proj string) {
+				old, err := os.ReadFile(filepath.Join("..", "install", "testdata", "memory-scout.c7e2b0d.md"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				write(t, filepath.Join(proj, ".claude", "agents", "memory-scout.md"), string(old))
+			},
+			check: "scout", status: Warn, detail: "earlier flowmem's copy", fix: "flowmem install (updates it)",
+		},
+		{
 			name: "scout without a name",
 			change: func(t *testing.T, o *Options, proj string) {
 				write(t, filepath.Join(proj, ".claude", "agents", "memory-scout.md"), "---\ndescription: x\n---\nmine\n")

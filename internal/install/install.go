@@ -7,6 +7,8 @@ package install
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -299,8 +301,19 @@ func planChange(path, label string, before, after []byte, exists, dryRun bool) C
 	return c
 }
 
+// earlierScouts holds the SHA-256 of every memory-scout.md an earlier
+// flowmem installed. A file that matches one was never edited, so install
+// may update it and uninstall remove it without --force. Add the old
+// copy's sum here whenever agents/memory-scout.md changes (TestScoutHistory
+// checks the current copy is not listed, so the list cannot go stale
+// silently).
+var earlierScouts = map[string]bool{
+	"e5ae2f4479693a6da4fa3fe0372ce9b30051178fcda3b6fbfe0d542dc23fe509": true, // c7e2b0d
+}
+
 // ScoutState compares a scout file with the embedded copy: "absent",
-// "current" or "modified".
+// "current", "outdated" (an earlier flowmem's copy, unedited) or
+// "modified".
 func ScoutState(path string) (string, error) {
 	have, exists, err := readFile(path)
 	switch {
@@ -311,7 +324,15 @@ func ScoutState(path string) (string, error) {
 	case bytes.Equal(have, flowmem.ScoutAgent):
 		return "current", nil
 	}
-	return "modified", nil
+	return scoutVersion(have), nil
+}
+
+func scoutVersion(have []byte) string {
+	sum := sha256.Sum256(have)
+	if earlierScouts[hex.EncodeToString(sum[:])] {
+		return "outdated"
+	}
+	return "modified"
 }
 
 func planScout(path, label string, force, dryRun bool) (Change, []byte, error) {
@@ -326,7 +347,7 @@ func planScout(path, label string, force, dryRun bool) (Change, []byte, error) {
 		c.Action = "created"
 	case bytes.Equal(have, want):
 		c.Action = "unchanged"
-	case !force:
+	case !force && scoutVersion(have) == "modified":
 		c.Action = "kept"
 		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to replace it"
 		return c, nil, nil
@@ -351,7 +372,7 @@ func planScoutRemoval(path string, force bool) (Change, error) {
 	switch {
 	case state == "absent":
 		c.Action = "absent"
-	case state == "current" || force:
+	case state == "current" || state == "outdated" || force:
 		c.Action = "removed"
 	default:
 		c.Action = "kept"

@@ -1,0 +1,93 @@
+package install
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/flowmem/flowmem"
+)
+
+// earlierScoutFiles are copies of memory-scout.md that earlier flowmem
+// versions installed, kept in testdata/ as memory-scout.<commit>.md.
+func earlierScoutFiles(t *testing.T) [][]byte {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join("testdata", "memory-scout.*.md"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no earlier scouts in testdata/ (%v)", err)
+	}
+	var out [][]byte
+	for _, n := range names {
+		out = append(out, read(t, n))
+	}
+	return out
+}
+
+// TestScoutHistory keeps earlierScouts in step with the scout: the copy
+// this flowmem embeds is not listed as an earlier one, and every earlier
+// copy kept in testdata/ is.
+func TestScoutHistory(t *testing.T) {
+	sum := sha256.Sum256(flowmem.ScoutAgent)
+	if earlierScouts[hex.EncodeToString(sum[:])] {
+		t.Error("the embedded scout is listed in earlierScouts")
+	}
+	for _, b := range earlierScoutFiles(t) {
+		if got := scoutVersion(b); got != "outdated" {
+			t.Errorf("an earlier scout is %q, want outdated: add its sum to earlierScouts", got)
+		}
+	}
+	if len(earlierScouts) != len(earlierScoutFiles(t)) {
+		t.Errorf("%d sums in earlierScouts, %d copies in testdata/: keep one copy per sum", len(earlierScouts), len(earlierScoutFiles(t)))
+	}
+}
+
+// An unedited scout from an earlier flowmem is flowmem's own file: install
+// brings it up to date and uninstall removes it, both without --force.
+func TestOutdatedScoutIsUpdated(t *testing.T) {
+	for _, old := range earlierScoutFiles(t) {
+		dir := t.TempDir()
+		scout := filepath.Join(dir, ".claude", "agents", "memory-scout.md")
+		if err := os.MkdirAll(filepath.Dir(scout), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(scout, old, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := ScoutState(scout); err != nil || st != "outdated" {
+			t.Fatalf("ScoutState = %q, %v; want outdated", st, err)
+		}
+		res, err := Run(opts(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Scout.Action != "updated" || !bytes.Equal(read(t, scout), flowmem.ScoutAgent) {
+			t.Errorf("install over an earlier scout: %+v", *res.Scout)
+		}
+
+		if err := os.WriteFile(scout, old, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err = Uninstall(opts(dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Scout.Action != "removed" || exists(scout) {
+			t.Errorf("uninstall of an earlier scout: %+v", *res.Scout)
+		}
+
+		// One changed byte makes it the user's file again.
+		edited := append(bytes.Clone(old), '\n')
+		if err := os.MkdirAll(filepath.Dir(scout), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(scout, edited, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if res, err = Run(opts(dir)); err != nil || res.Scout.Action != "kept" {
+			t.Errorf("install over an edited earlier scout: %+v %v", res.Scout, err)
+		}
+	}
+}
