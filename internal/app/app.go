@@ -94,14 +94,17 @@ func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 func newApp(std IO, notFound *string) *cli.App {
 	e := &env{IO: std}
 	a := &cli.App{
-		Name:                 "flowmem",
-		Usage:                "a project memory for coding agents that learns from code review",
-		Version:              version,
-		Reader:               std.In,
-		Writer:               std.Out,
-		ErrWriter:            std.Err,
-		HideHelpCommand:      true,
-		EnableBashCompletion: false,
+		Name:            "flowmem",
+		Usage:           "a project memory for coding agents that learns from code review",
+		Version:         version,
+		Reader:          std.In,
+		Writer:          std.Out,
+		ErrWriter:       std.Err,
+		HideHelpCommand: true,
+		// A query is free text: "--relevant 'retries, timeouts'" is one query,
+		// not two.
+		DisableSliceFlagSeparator: true,
+		EnableBashCompletion:      false,
 		// urfave/cli v2 would call os.Exit itself for errors that carry a
 		// code; exits belong to Main alone.
 		ExitErrHandler: func(*cli.Context, error) {},

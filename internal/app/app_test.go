@@ -71,6 +71,8 @@ func TestPermute(t *testing.T) {
 		{"flowmem memory search pat --json", "flowmem memory search --json -- pat"},
 		{"flowmem config set k v", "flowmem config set k v"},
 		{"flowmem unknown a --b", "flowmem unknown a --b"},
+		{"flowmem memory read -r a --relevant b -r=c --json", "flowmem memory read --relevant a --relevant b --relevant=c --json"},
+		{"flowmem memory read -t pitfall", "flowmem memory read -t pitfall"},
 	}
 	for _, tt := range tests {
 		got := strings.Join(permute(cmds, strings.Fields(tt.in)), " ")

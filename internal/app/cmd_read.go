@@ -13,15 +13,19 @@ func memoryReadCommand(e *env, typeFlag cli.Flag) *cli.Command {
 		Name:  "read",
 		Usage: "print active entries, or only the most relevant ones",
 		Description: `Without --relevant every active entry is printed. With --relevant, entries are
-ranked by how well they match QUERY and only the best are printed.
+ranked by how well they match QUERY and only the best are printed. Give
+--relevant more than once to search the same work from several sides (the
+task, its technical terms, what usually goes wrong in it): the lists are
+merged by rank, so an entry found by several queries comes first.
 
 Examples:
    flowmem memory read --type pitfall
    flowmem memory read --relevant "fn-4.1: migrate auth middleware to chi" --limit 5
-   flowmem memory read --relevant "webhook retries" --json`,
+   flowmem memory read --relevant "webhook retries" --json
+   flowmem memory read -r "fn-2.3: nightly sales report email" -r "cron time zone daylight saving"`,
 		Flags: []cli.Flag{
 			typeFlag,
-			&cli.StringFlag{Name: "relevant", Aliases: []string{"r"}, Usage: "rank entries by relevance to `QUERY`"},
+			&cli.StringSliceFlag{Name: "relevant", Aliases: []string{"r"}, Usage: "rank entries by relevance to `QUERY` (repeat to merge several queries)"},
 			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` entries (default: recall.limit with --relevant, all otherwise)"},
 			jsonFlag,
 		},
@@ -49,7 +53,7 @@ Examples:
 				if c.IsSet("limit") {
 					limit = c.Int("limit")
 				}
-				return e.printRelevant(c, entries, c.String("relevant"), limit, cfg.Int("recall.max_chars"), kinds)
+				return e.printRelevant(c, entries, c.StringSlice("relevant"), limit, cfg.Int("recall.max_chars"), kinds)
 			}
 			active := entries[:0]
 			for _, en := range entries {

@@ -18,15 +18,23 @@ type scoredEntry struct {
 	Score float64 `json:"score"`
 }
 
-func (e *env) printRelevant(c *cli.Context, entries []mdstore.Entry, query string, limit, maxChars int, kinds []mdstore.Kind) error {
+// printRelevant ranks entries for one query or, merged, for several. With
+// several, --json gives "queries" and each entry's merged score.
+func (e *env) printRelevant(c *cli.Context, entries []mdstore.Entry, queries []string, limit, maxChars int, kinds []mdstore.Kind) error {
 	opt := recall.Options{Limit: limit, MaxChars: maxChars, Kinds: kinds, Now: e.Now()}
-	hits := recall.Rank(entries, query, opt)
+	hits := recall.RankAll(entries, queries, opt)
 	if c.Bool("json") {
 		out := make([]scoredEntry, 0, len(hits))
 		for _, h := range hits {
 			out = append(out, scoredEntry{h.Entry, h.Score})
 		}
-		return e.writeJSON(map[string]any{"query": query, "entries": out, "count": len(out)})
+		res := map[string]any{"entries": out, "count": len(out)}
+		if len(queries) == 1 {
+			res["query"] = queries[0]
+		} else {
+			res["queries"] = queries
+		}
+		return e.writeJSON(res)
 	}
 	return recall.Format(e.Out, hits, opt)
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -40,6 +41,7 @@ func permute(cmds []*cli.Command, args []string) []string {
 			positional = append(positional, rest[i:]...)
 			i = len(rest)
 		case len(a) > 1 && strings.HasPrefix(a, "-"):
+			a = sliceFlagName(leaf, a)
 			flags = append(flags, a)
 			name := strings.TrimLeft(a, "-")
 			if !strings.Contains(name, "=") && takesValue(leaf, name) && i+1 < len(rest) {
@@ -85,4 +87,22 @@ func takesValue(c *cli.Command, name string) bool {
 		}
 	}
 	return false
+}
+
+// sliceFlagName spells a repeatable flag by its full name: urfave/cli v2
+// refuses `-r A --relevant B` ("two forms of the same flag"), though both
+// name one list.
+func sliceFlagName(c *cli.Command, arg string) string {
+	name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+	for _, f := range c.Flags {
+		if _, ok := f.(*cli.StringSliceFlag); !ok || !slices.Contains(f.Names(), name) {
+			continue
+		}
+		arg = "--" + f.Names()[0]
+		if hasValue {
+			arg += "=" + value
+		}
+		return arg
+	}
+	return arg
 }
