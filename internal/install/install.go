@@ -309,6 +309,7 @@ func planChange(path, label string, before, after []byte, exists, dryRun bool) C
 // silently).
 var earlierScouts = map[string]bool{
 	"e5ae2f4479693a6da4fa3fe0372ce9b30051178fcda3b6fbfe0d542dc23fe509": true, // c7e2b0d
+	"1325c56e3485601242dda095bd139970efd254d44fbeb0880a9bd34b8dae2f2b": true, // 1eab748
 }
 
 // ScoutState compares a scout file with the embedded copy: "absent",

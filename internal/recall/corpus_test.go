@@ -88,6 +88,13 @@ func loadBlind4(t testing.TB) []labelledQuery {
 	return readJSONL[labelledQuery](t, "queries_blind4.jsonl")
 }
 
+// loadBlind5 reads the fifth blind set (planner requests and task titles),
+// written from the memory alone before the seventh round and scored only
+// before and after it.
+func loadBlind5(t testing.TB) []labelledQuery {
+	return readJSONL[labelledQuery](t, "queries_blind5.jsonl")
+}
+
 // TestCorpusWellFormed keeps the quality corpus honest: every label names
 // an active entry, and entries are unique.
 func TestCorpusWellFormed(t *testing.T) {
@@ -103,7 +110,7 @@ func TestCorpusWellFormed(t *testing.T) {
 			t.Errorf("%s: bad kind %q", e.ID, e.Kind)
 		}
 	}
-	queries := append(append(append(append(append(loadQueries(t), loadHoldout(t)...), loadBlind(t)...), loadBlind2(t)...), loadBlind3(t)...), loadBlind4(t)...)
+	queries := append(append(append(append(append(append(loadQueries(t), loadHoldout(t)...), loadBlind(t)...), loadBlind2(t)...), loadBlind3(t)...), loadBlind4(t)...), loadBlind5(t)...)
 	if len(queries) < 60 {
 		t.Errorf("only %d queries", len(queries))
 	}

@@ -22,15 +22,15 @@ import (
 // rank of the first labelled entry in the top 10.
 func TestQualityRecall(t *testing.T) {
 	entries := loadCorpus(t)
-	dev, holdout, blind, blind2, blind3, blind4 := loadQueries(t), loadHoldout(t), loadBlind(t), loadBlind2(t), loadBlind3(t), loadBlind4(t)
+	dev, holdout, blind, blind2, blind3, blind4, blind5 := loadQueries(t), loadHoldout(t), loadBlind(t), loadBlind2(t), loadBlind3(t), loadBlind4(t), loadBlind5(t)
 	tuned := append(append([]labelledQuery{}, dev...), holdout...)
-	all := append(append(append(append(append([]labelledQuery{}, tuned...), blind...), blind2...), blind3...), blind4...)
+	all := append(append(append(append(append(append([]labelledQuery{}, tuned...), blind...), blind2...), blind3...), blind4...), blind5...)
 	opt := Options{Limit: 10, Now: corpusNow}
 	rank := func(q string) []Hit { return Rank(entries, q, opt) }
 	substring := func(q string) []Hit { return Substring(entries, q, 10) }
 
-	t.Logf("corpus: %d entries; %d development, %d held-out, %d blind, %d blind2, %d blind3 and %d blind4 queries",
-		len(entries), len(dev), len(holdout), len(blind), len(blind2), len(blind3), len(blind4))
+	t.Logf("corpus: %d entries; %d development, %d held-out, %d blind, %d blind2, %d blind3, %d blind4 and %d blind5 queries",
+		len(entries), len(dev), len(holdout), len(blind), len(blind2), len(blind3), len(blind4), len(blind5))
 	t.Logf("%-30s %10s %8s", "", "recall@5", "MRR@10")
 	var overall float64
 	for _, set := range []struct {
@@ -43,6 +43,7 @@ func TestQualityRecall(t *testing.T) {
 		{"blind2", blind2},
 		{"blind3", blind3},
 		{"blind4", blind4},
+		{"blind5", blind5},
 		{"dev+held-out+blind", append(append([]labelledQuery{}, tuned...), blind...)},
 		{"development+held-out", tuned},
 		{"all", all},

@@ -19,12 +19,12 @@ type scoutSearch struct {
 // usually goes wrong in that kind of work in a reviewer's words. Those
 // searches were written, for every request of a query set, by a model
 // that followed the scout's instructions without seeing the memory or the
-// labels (testdata/recall/README.md, "Seventh round"). The scout then
-// reads every search's hits and keeps what bears on the request; with no
-// model here to choose, the hits are merged by rank — every search's first
-// hit, then every second, … — which is what a scout that could not judge
-// at all would answer. Its first 5 and 8 (the scout answers at most 8) are
-// scored. The request alone through Rank is the baseline beside it.
+// labels (testdata/recall/README.md, "Seventh round"). The scout runs them
+// as one `flowmem memory read --relevant Q1 --relevant Q2 …`, which merges
+// the lists (RankAll), and then keeps what bears on the request; with no
+// model here to choose, the merged list's first 5 and 8 (the scout answers
+// at most 8) are scored, which is what a scout that could not judge at all
+// would answer. The request alone through Rank is the baseline beside it.
 //
 //	go test -tags quality -run QualityScout -v ./internal/recall/
 func TestQualityScout(t *testing.T) {
@@ -60,40 +60,11 @@ func TestQualityScout(t *testing.T) {
 			byQuery[s.Query] = s.Searches
 			n += len(s.Searches)
 		}
-		scout := func(q string) []Hit {
-			var lists [][]Hit
-			for _, s := range byQuery[q] {
-				lists = append(lists, rank(s))
-			}
-			return interleave(lists)
-		}
+		scout := func(q string) []Hit { return RankAll(entries, byQuery[q], opt) }
 		single := measure(t, queries, rank, false)
 		at5 := measure(t, queries, scout, false)
 		at8 := measureAt(queries, scout, 8)
 		t.Logf("%-22s %9.3f %9.3f %9.3f %8.1f", set.name, single.recall5, at5.recall5, at8, float64(n)/float64(len(queries)))
-	}
-}
-
-// interleave merges ranked lists by rank, first hits first, dropping
-// entries already taken.
-func interleave(lists [][]Hit) []Hit {
-	var out []Hit
-	seen := map[string]bool{}
-	for i := 0; ; i++ {
-		more := false
-		for _, l := range lists {
-			if i >= len(l) {
-				continue
-			}
-			more = true
-			if id := l[i].Entry.ID; !seen[id] {
-				seen[id] = true
-				out = append(out, l[i])
-			}
-		}
-		if !more {
-			return out
-		}
 	}
 }
 
