@@ -149,10 +149,13 @@ var rules = []rule{
 
 var assignmentWords = []string{"password", "passwd", "passphrase", "secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "auth_key", "authkey", "private_key", "privatekey", "credential", "signing", "encryption", "session_key", "sessionkey"}
 
-var compiled = sync.OnceValue(func() []*regexp.Regexp {
-	out := make([]*regexp.Regexp, len(rules))
-	for i, r := range rules {
-		out[i] = regexp.MustCompile(r.pattern)
+// compiled holds each rule's expression, compiled when a text first has
+// one of its keywords: a review triggers a few rules, and compiling all
+// of them cost the capture hook more than a millisecond and a megabyte.
+var compiled = sync.OnceValue(func() []func() *regexp.Regexp {
+	out := make([]func() *regexp.Regexp, len(rules))
+	for i := range rules {
+		out[i] = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(rules[i].pattern) })
 	}
 	return out
 })
@@ -181,7 +184,7 @@ func String(s string) string {
 		if !anyContains(lower, r.keywords) {
 			continue
 		}
-		next := apply(res[i], r, s)
+		next := apply(res[i](), r, s)
 		if next != s {
 			s = next
 			lower = strings.ToLower(s)

@@ -145,3 +145,13 @@ func BenchmarkStringClean(b *testing.B) {
 		String(text)
 	}
 }
+
+// TestRulesCompile: the rules are compiled only when a text needs one,
+// so each is compiled here once.
+func TestRulesCompile(t *testing.T) {
+	for i, c := range compiled() {
+		if c() == nil {
+			t.Errorf("rule %d (%s) did not compile", i, rules[i].kind)
+		}
+	}
+}
