@@ -215,6 +215,12 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	res.Findings = len(a.Findings)
 	kept := a.Kept()
 	res.Kept = len(kept)
+	// The lessons too are made while the memory loads: folding the
+	// review's own repeats builds the matcher's word tables.
+	var lessons []mdstore.Entry
+	if len(kept) > 0 {
+		lessons = lessonsFrom(kept, res.Kind, res.Task)
+	}
 	h, err := release()
 	if err != nil {
 		return nil, fmt.Errorf("record lessons: %w", err)
@@ -223,7 +229,6 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 		h.Close()
 		return skip(fmt.Sprintf("none of %d findings is a learnable lesson", len(a.Findings)))
 	}
-	lessons := lessonsFrom(kept, res.Kind, res.Task)
 	outcomes, err := h.Upsert(lessons, m.Match, opt.Now())
 	h.Close()
 	if err != nil {
