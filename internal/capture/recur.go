@@ -900,34 +900,95 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 	if pf.total == 0 {
 		return -1
 	}
-	// The candidates first, then the features of those not analysed yet
-	// (on several cores when there are many), then the scores in order.
-	var cands, todo []int
-	for i := range m.sigs {
-		if !pf.candidate(&m.sigs[i]) {
-			continue
-		}
-		x := &existing[i]
-		if x.Kind != e.Kind || x.Status == mdstore.Archived {
-			continue
-		}
-		cands = append(cands, i)
+	// The candidates first, then the features of those not analysed yet,
+	// then the scores in order, each on several cores when there are many.
+	cands := m.candidates(existing, e, pf)
+	if len(cands) == 0 {
+		return -1
+	}
+	var todo []int
+	for _, i := range cands {
 		if m.feats[i] == nil {
 			todo = append(todo, i)
 		}
 	}
-	if len(cands) == 0 {
-		return -1
-	}
 	fe := m.features(e.Text(), e.Fix)
 	m.featuresOf(existing, todo)
-	best, bestScore := -1, float32(0)
-	for _, i := range cands {
-		if s := score(&fe, m.feats[i]); s >= foldThreshold && s > bestScore {
-			best, bestScore = i, s
+	return m.best(&fe, cands)
+}
+
+// candidates are the entries of e's kind, not archived, that pass e's
+// prefilter, in memory order.
+func (m *Matcher) candidates(existing []mdstore.Entry, e *mdstore.Entry, pf *prefilter) []int {
+	var parts [][]int
+	inParts(len(m.sigs), candidatesPerWorker, func(n int) { parts = make([][]int, n) }, func(w, lo, hi int) {
+		var out []int
+		for i := lo; i < hi; i++ {
+			if !pf.candidate(&m.sigs[i]) {
+				continue
+			}
+			if x := &existing[i]; x.Kind == e.Kind && x.Status != mdstore.Archived {
+				out = append(out, i)
+			}
+		}
+		parts[w] = out
+	})
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return slices.Concat(parts...)
+}
+
+// best is the candidate scoring highest with fe, at or above the fold
+// threshold, the first of equals; -1 when none does.
+func (m *Matcher) best(fe *lessonFeatures, cands []int) int {
+	type pick struct {
+		i int
+		s float32
+	}
+	var parts []pick
+	inParts(len(cands), scoresPerWorker, func(n int) { parts = make([]pick, n) }, func(w, lo, hi int) {
+		p := pick{-1, 0}
+		for _, i := range cands[lo:hi] {
+			if s := score(fe, m.feats[i]); s >= foldThreshold && s > p.s {
+				p = pick{i, s}
+			}
+		}
+		parts[w] = p
+	})
+	// Parts in order, the first of equals kept: as one pass in order.
+	best := pick{-1, 0}
+	for _, p := range parts {
+		if p.i >= 0 && p.s > best.s {
+			best = p
 		}
 	}
-	return best
+	return best.i
+}
+
+// The fewest items worth a goroutine of candidates and best (variables
+// for tests).
+var (
+	candidatesPerWorker = 2000
+	scoresPerWorker     = 200
+)
+
+// inParts runs fn over [0, n) in consecutive parts, one per core and at
+// least per items each, or in one call when n is too small for goroutines
+// to pay; setup learns the number of parts first.
+func inParts(n, per int, setup func(parts int), fn func(part, lo, hi int)) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/per))
+	setup(workers)
+	if workers == 1 {
+		fn(0, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		wg.Go(func() { fn(w, lo, hi) })
+	}
+	wg.Wait()
 }
 
 // featuresPerWorker is the fewest entries worth a goroutine of featuresOf

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -666,6 +667,69 @@ func TestFeaturesExact(t *testing.T) {
 		p.featuresOf(memory, idx)
 		for _, i := range idx {
 			same(fmt.Sprintf("entry %d, %d per worker", i, per), *p.feats[i], referenceFeatures(&p, memory[i].Text(), memory[i].Fix))
+		}
+	}
+}
+
+// TestMatchSplitExact: candidates found and scored in parts on several
+// cores give the entry one pass in order gives — the first of equal
+// scores included — for lessons that fold and lessons that do not.
+func TestMatchSplitExact(t *testing.T) {
+	memory := generatedEntries(3000)
+	var lessons []mdstore.Entry
+	for _, g := range loadRecurrenceCorpus(t, "corpus.txt") {
+		for _, l := range append([]lesson{g.a}, g.same...) {
+			memory = append(memory, l.entry())
+			if len(g.near) > 0 {
+				lessons = append(lessons, g.near[0].entry())
+			}
+		}
+		for _, l := range g.same {
+			l.issue += " (again)"
+			lessons = append(lessons, l.entry())
+		}
+	}
+	// Exact duplicates under other ids: equal scores, the first wins.
+	for i := range 40 {
+		e := memory[i*7]
+		e.ID = fmt.Sprintf("p-dup%d", i)
+		memory = append(memory, e)
+		l := e
+		l.Issue += " (again)"
+		l.Normalize()
+		lessons = append(lessons, l)
+	}
+	match := func() []int {
+		var m Matcher
+		out := make([]int, len(lessons))
+		for i := range lessons {
+			out[i] = m.Match(memory, &lessons[i])
+		}
+		return out
+	}
+	oldC, oldS, oldP := candidatesPerWorker, scoresPerWorker, runtime.GOMAXPROCS(0)
+	t.Cleanup(func() {
+		candidatesPerWorker, scoresPerWorker = oldC, oldS
+		runtime.GOMAXPROCS(oldP)
+	})
+	candidatesPerWorker, scoresPerWorker = 1<<30, 1<<30
+	want := match()
+	folded := 0
+	for _, w := range want {
+		if w >= 0 {
+			folded++
+		}
+	}
+	if folded < 40 {
+		t.Fatalf("only %d of %d lessons fold: the test does not exercise the scores", folded, len(lessons))
+	}
+	for _, procs := range []int{2, 3, 8} {
+		runtime.GOMAXPROCS(procs)
+		for _, per := range []int{1, 5, 300} {
+			candidatesPerWorker, scoresPerWorker = per*10, per
+			if got := match(); !slices.Equal(got, want) {
+				t.Fatalf("GOMAXPROCS %d, %d per worker: matches differ from one pass", procs, per)
+			}
 		}
 	}
 }
