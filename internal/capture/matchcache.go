@@ -46,9 +46,9 @@ import (
 // A cache describes the entries the matcher read from the file, not the
 // lessons Upsert appended after them: the next capture finds those as new
 // entries and scans them (microseconds each), and the cache is rewritten
-// only once more than matchCacheRewrite entries had to be scanned, the
-// table counted again, or there was no usable cache. So a warm capture
-// reads the cache and writes nothing.
+// only once more than matchCacheRewrite entries had to be scanned or
+// analysed (featcache.go), the table counted again, or there was no usable
+// cache. So a warm capture reads the cache and writes nothing.
 //
 // Layout (little-endian):
 //
@@ -56,10 +56,11 @@ import (
 //	 8  version u32 | sigBits u32 | countBits u32 | countSample u32
 //	24  scanVersion u32 | scanFingerprint u32
 //	32  every u32 | entries u32 | sampled u32 | crc32c u32
-//	48  increments u64 | 0 u64
+//	48  increments u64 | analysis bytes u64
 //	64  count (u16) * 2^countBits
 //	    id hash (u64) * entries
 //	    checksum (u32) * entries | 0 u32 when entries is odd
+//	    the analysed entries (featcache.go), analysis bytes long
 //	    signature ([16]u64) * entries
 //
 // The crc32c covers every byte but its own. The signatures, nine tenths of
@@ -74,7 +75,7 @@ import (
 // the scan that forgets to bump scanVersion still invalidates old caches.
 const (
 	matchCacheMagic   = "FMMATCH\x00"
-	matchCacheVersion = 1
+	matchCacheVersion = 2
 	// scanVersion names the scan (prefixByte, prefixIndex, cellOf, the
 	// per-entry word dedup and the texts scanned): bump it whenever
 	// anything changes what scanEntry derives from a text.
@@ -83,11 +84,19 @@ const (
 	sigSize         = int(unsafe.Sizeof(signature{}))
 )
 
-// matchCacheSize is the size of a cache of n entries, and sigsAt where its
-// signatures start.
-func matchCacheSize(n int) int { return sigsAt(n) + n*sigSize }
+// matchCacheSize is the size of a cache of n entries with an analysis
+// section of feat bytes, featAt where that section starts and sigsAt where
+// the signatures do.
+func matchCacheSize(n, feat int) int { return sigsAt(n, feat) + n*sigSize }
 
-func sigsAt(n int) int { return matchHeaderSize + 2<<countBits + 8*n + 4*n + 4*(n&1) }
+func featAt(n int) int { return matchHeaderSize + 2<<countBits + 8*n + 4*n + 4*(n&1) }
+
+func sigsAt(n, feat int) int { return featAt(n) + feat }
+
+// maxFeatBytes bounds the analysis section of a cache for a memory of n
+// entries, far above what real lessons give (a few hundred bytes each), so
+// that junk in .cache is not read.
+func maxFeatBytes(n int) int { return 1<<20 + n*(16<<10) }
 
 // matchCacheMinEntries: smaller memories are scanned (well under a
 // millisecond) and get no cache. A variable for tests.
@@ -115,6 +124,7 @@ type matchState struct {
 	sums    []uint32 // entryChecksum per entry
 	idHash  []uint64
 	sigs    []signature
+	feat    *featSection // nil when no entry's analysis is kept
 }
 
 // entryChecksum covers what the pass reads from an entry: its id (for the
@@ -165,13 +175,18 @@ var scanFingerprint = sync.OnceValue(func() uint32 {
 func encodeMatchCache(s *matchState) []byte {
 	le := binary.LittleEndian
 	n := len(s.sigs)
-	b := make([]byte, matchCacheSize(n))
+	feat := 0
+	if s.feat != nil {
+		feat = s.feat.size()
+	}
+	b := make([]byte, matchCacheSize(n, feat))
 	copy(b, matchCacheMagic)
 	for i, v := range []uint32{matchCacheVersion, sigBits, countBits, countSample, scanVersion, scanFingerprint(),
 		uint32(s.every), uint32(n), uint32(s.sampled)} {
 		le.PutUint32(b[8+4*i:], v)
 	}
 	le.PutUint64(b[48:], uint64(s.incs))
+	le.PutUint64(b[56:], uint64(feat))
 	p := b[matchHeaderSize:]
 	for i, c := range s.counts {
 		le.PutUint16(p[2*i:], c)
@@ -184,7 +199,10 @@ func encodeMatchCache(s *matchState) []byte {
 	for i, c := range s.sums {
 		le.PutUint32(p[4*i:], c)
 	}
-	p = b[sigsAt(n):]
+	if s.feat != nil {
+		s.feat.encode(b[featAt(n) : featAt(n)+feat])
+	}
+	p = b[sigsAt(n, feat):]
 	if littleEndian {
 		copy(p, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.sigs))), n*sigSize))
 	} else {
@@ -227,8 +245,12 @@ func decodeMatchCache(b []byte, room int) (s *matchState, ok bool) {
 		}
 	}
 	every, n, sampled := int(u32(32)), int(u32(36)), int(u32(40))
-	if every < 1 || sampled != (n+every-1)/every || le.Uint64(b[56:]) != 0 || len(b) != matchCacheSize(n) ||
-		n&1 == 1 && u32(sigsAt(n)-4) != 0 {
+	feat64 := le.Uint64(b[56:])
+	if every < 1 || sampled != (n+every-1)/every || feat64%8 != 0 || feat64 > uint64(len(b)) {
+		return nil, false
+	}
+	feat := int(feat64)
+	if len(b) != matchCacheSize(n, feat) || n&1 == 1 && u32(featAt(n)-4) != 0 {
 		return nil, false
 	}
 	if u32(44) != matchCacheCRC(b) || u32(28) != scanFingerprint() {
@@ -255,7 +277,12 @@ func decodeMatchCache(b []byte, room int) (s *matchState, ok bool) {
 	for i := range s.sums {
 		s.sums[i] = le.Uint32(p[4*i:])
 	}
-	at := sigsAt(n)
+	if feat > 0 {
+		if s.feat, ok = decodeFeatSection(b[featAt(n):sigsAt(n, feat)], n); !ok {
+			return nil, false
+		}
+	}
+	at := sigsAt(n, feat)
 	if p := unsafe.Pointer(unsafe.SliceData(b)); littleEndian && n > 0 && (uintptr(p)+uintptr(at))%8 == 0 && cap(b) >= len(b)+room*sigSize {
 		s.sigs = unsafe.Slice((*signature)(unsafe.Add(p, at)), n+room)[:n]
 		return s, true
@@ -278,18 +305,27 @@ func loadMatchCache(path string, want int) *matchState {
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	// A cache describes at most the entries in memory now (entries are only
-	// appended): anything larger is junk, not worth an allocation.
-	if err != nil || fi.Size() < matchHeaderSize || fi.Size() > int64(matchCacheSize(want)) {
+	var head [matchHeaderSize]byte
+	if err != nil || fi.Size() < matchHeaderSize {
 		return nil
 	}
-	// A cache is replaced by rename, never written in place: the open
-	// file keeps its size.
+	if _, err := io.ReadFull(f, head[:]); err != nil {
+		return nil
+	}
+	// A cache describes at most the entries in memory now (entries are only
+	// appended), and what its header says it holds is its size: anything
+	// else is junk, not worth an allocation. (A cache is replaced by
+	// rename, never written in place: the open file keeps its size.)
+	n, feat := int(binary.LittleEndian.Uint32(head[36:])), binary.LittleEndian.Uint64(head[56:])
+	if string(head[:8]) != matchCacheMagic || n > want || feat > uint64(maxFeatBytes(want)) ||
+		fi.Size() != int64(matchCacheSize(n, int(feat))) {
+		return nil
+	}
 	size := int(fi.Size())
-	entries := (size - matchCacheSize(0)) / (8 + 4 + sigSize) // the padding is less than one
-	room := max(0, want-entries)
+	room := want - n
 	b := make([]byte, size, size+room*sigSize)
-	if _, err := io.ReadFull(f, b); err != nil {
+	copy(b, head[:])
+	if _, err := io.ReadFull(f, b[matchHeaderSize:]); err != nil {
 		return nil
 	}
 	s, ok := decodeMatchCache(b, room)
@@ -356,23 +392,36 @@ func (m *Matcher) syncFromCache(existing []mdstore.Entry) {
 		}
 	}
 	m.scan(existing, len(todo), func(k int) int { return todo[k] })
+	// The state of the memory as read, which a rewrite writes: when the
+	// signatures or counts call for one now, or once matching has
+	// analysed many entries the cache lacks (SaveCache).
+	t := m.table
+	m.base = &matchState{every: m.every, sampled: t.sampled, incs: t.n, counts: append([]uint16(nil), t.counts...),
+		sums: sums, idHash: m.idHash[:n:n], sigs: m.sigs[:n:n]}
 	if c == nil || !tableOK || scanned > matchCacheRewrite {
-		t := m.table
-		m.save = &matchState{every: m.every, sampled: t.sampled, incs: t.n, counts: append([]uint16(nil), t.counts...),
-			sums: sums, idHash: m.idHash[:n:n], sigs: m.sigs[:n:n]}
+		m.save = m.base
+	}
+	if c != nil {
+		m.useFeatCache(c.feat, reuse)
 	}
 }
 
 // SaveCache writes the match cache when the last pass found it missing or
-// stale, best-effort: call it after Upsert returns, outside the memory
+// stale, or matching analysed more than matchCacheRewrite entries it
+// lacked, best-effort: call it after Upsert returns, outside the memory
 // lock. It writes what the matcher read from the memory file, not the
 // lessons Upsert appended after, which the next reader scans as new.
 func (m *Matcher) SaveCache() {
 	s := m.save
+	if s == nil && len(m.fresh) > matchCacheRewrite {
+		s = m.base
+	}
 	m.save = nil
 	if s == nil || m.CachePath == "" {
 		return
 	}
+	s.feat = m.featSectionFor(len(s.sigs))
+	m.base, m.fresh = nil, nil
 	writeMatchCache(m.CachePath, encodeMatchCache(s))
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -51,9 +50,11 @@ func withCacheSettings(t testing.TB, minEntries, rewrite int) {
 
 // TestMatchCacheEquivalence: whatever the cache holds — nothing, the same
 // memory, a shorter or longer one, one edited in the middle, a memory whose
-// sampling step has since changed, a damaged or forged file — a matcher
-// reading it ends in exactly the state of a matcher without a cache fed the
-// same entries, and matches (and appends) every lesson the same way.
+// sampling step has since changed, analyses written by another build, a
+// damaged or forged file — a matcher reading it ends in exactly the state
+// of a matcher without a cache fed the same entries, and matches (and
+// appends) every lesson the same way, rebuilding the features of the
+// entries whose analysis the cache kept.
 func TestMatchCacheEquivalence(t *testing.T) {
 	pool := generatedEntries(10000)
 	var lessons []mdstore.Entry // recur in some stores, new in others
@@ -81,8 +82,9 @@ func TestMatchCacheEquivalence(t *testing.T) {
 		return e
 	}
 	ops := []string{"same", "append", "append-across-step", "edit", "edit-sampled", "edit-id", "delete", "insert", "truncate", "other", "empty-cache-file",
-		"flip-byte", "truncate-file", "extend-file", "forged-constant", "forged-counts"}
-	for trial := range 160 {
+		"flip-byte", "truncate-file", "extend-file", "forged-constant", "forged-counts", "forged-analysis", "other-build"}
+	kept := 0
+	for trial := range 180 {
 		op := ops[trial%len(ops)]
 		withCacheSettings(t, rng.IntN(3)*40, []int{0, 3, 64}[rng.IntN(3)])
 		path := filepath.Join(t.TempDir(), mdstore.CacheDir, "pitfalls.match")
@@ -100,9 +102,26 @@ func TestMatchCacheEquivalence(t *testing.T) {
 			i := rng.IntN(len(a) + 1)
 			a = slices.Insert(a, i, lessons[rng.IntN(len(lessons))])
 		}
-		// The cache of a, built as the hook builds it.
+		// The lessons Upsert is given below: from the corpus, or close
+		// rewordings of entries in memory, which have many candidates.
+		seq := make([]mdstore.Entry, 5)
+		for k := range seq {
+			if rng.IntN(2) == 0 {
+				seq[k] = lessons[rng.IntN(len(lessons))]
+				continue
+			}
+			e := a[rng.IntN(len(a))]
+			e.Issue, e.ID = "Again: "+e.Issue, ""
+			e.Normalize()
+			seq[k] = e
+		}
+		// The cache of a, built as the hook builds it: the pass, then the
+		// analyses of the lessons' candidates.
 		mc := Matcher{CachePath: path}
 		mc.sync(a)
+		for k := range seq {
+			mc.Match(a, &seq[k])
+		}
 		mc.SaveCache()
 
 		b := slices.Clone(a)
@@ -131,14 +150,25 @@ func TestMatchCacheEquivalence(t *testing.T) {
 		case "other":
 			o := rng.IntN(len(pool) - n0)
 			b = slices.Clone(pool[o : o+n0])
+		case "other-build":
 		default:
 			corruptMatchCache(t, path, op, rng)
 		}
 
 		c := Matcher{CachePath: path}
 		var u Matcher
-		c.sync(b)
+		if op == "other-build" {
+			stamp := featStamp
+			featStamp = func() string { return "another build" }
+			c.sync(b)
+			featStamp = stamp
+		} else {
+			c.sync(b)
+		}
 		u.sync(b)
+		if op == "other-build" && c.fc != nil {
+			t.Fatalf("trial %d: analyses of another build used", trial)
+		}
 		if d := sameState(&c, &u); d != "" {
 			t.Fatalf("trial %d (%s, %d → %d entries): with the cache: %s", trial, op, len(a), len(b), d)
 		}
@@ -152,13 +182,22 @@ func TestMatchCacheEquivalence(t *testing.T) {
 				t.Errorf("trial %d (append): %d of %d signatures reused", trial, c.reused, len(a))
 			}
 		}
+		for i := range c.cachedAt {
+			if c.cached(i) {
+				kept++
+			}
+		}
 		// Upsert's calls: lessons matched in turn, the new ones appended.
 		bc, bu := slices.Clone(b), slices.Clone(b)
-		for range 5 {
-			l := lessons[rng.IntN(len(lessons))]
+		for k, l := range seq {
 			gc, gu := c.Match(bc, &l), u.Match(bu, &l)
 			if gc != gu {
 				t.Fatalf("trial %d (%s): Match = %d with the cache, %d without", trial, op, gc, gu)
+			}
+			// The same memory, before any append: every candidate was
+			// analysed when the cache was written.
+			if k == 0 && op == "same" && len(b) >= matchCacheMinEntries && len(c.fresh) > 0 {
+				t.Errorf("trial %d (same memory): %d entries analysed again", trial, len(c.fresh))
 			}
 			if gc < 0 {
 				bc, bu = append(bc, l), append(bu, l)
@@ -177,9 +216,19 @@ func TestMatchCacheEquivalence(t *testing.T) {
 		if d := sameState(&c2, &u2); d != "" {
 			t.Fatalf("trial %d (%s): from the rewritten cache: %s", trial, op, d)
 		}
+		for _, l := range seq[:2] {
+			l.Issue += " (later)"
+			l.Normalize()
+			if gc, gu := c2.Match(bc, &l), u2.Match(bc, &l); gc != gu {
+				t.Fatalf("trial %d (%s): from the rewritten cache: Match = %d with the cache, %d without", trial, op, gc, gu)
+			}
+		}
 		if left := tempFiles(t, filepath.Dir(path)); len(left) > 0 {
 			t.Fatalf("temp files left: %v", left)
 		}
+	}
+	if kept < 1000 {
+		t.Errorf("only %d entries with analyses in the cache: the test does not exercise the analyses", kept)
 	}
 }
 
@@ -206,7 +255,26 @@ func corruptMatchCache(t *testing.T, path, op string, rng *rand.Rand) {
 	case "forged-counts":
 		// Counts that do not add up to the increments, with a valid
 		// checksum.
-		b[len(b)-6]++
+		b[matchHeaderSize+2*rng.IntN(1<<countBits)]++
+		reseal(b)
+	case "forged-analysis":
+		// An analysis naming a source the cache does not have, with a
+		// valid checksum.
+		n := int(binary.LittleEndian.Uint32(b[36:]))
+		if binary.LittleEndian.Uint64(b[56:]) == 0 {
+			return // no analysis kept
+		}
+		sec := b[featAt(n):]
+		var c [6]int
+		for i := range c {
+			c[i] = int(binary.LittleEndian.Uint32(sec[4*i:]))
+		}
+		nSrc, nCells, nIdx, nRefs := c[1], c[2], c[4], c[5]
+		if nRefs == 0 {
+			return
+		}
+		refs := featHeaderSize + 8*nSrc + 4*(nSrc+2*(nSrc+1)+nCells+2*nIdx+1)
+		binary.LittleEndian.PutUint32(sec[refs+4*rng.IntN(nRefs):], uint32(nSrc)<<1)
 		reseal(b)
 	}
 	if err := os.WriteFile(path, b, 0o644); err != nil {
@@ -214,10 +282,11 @@ func corruptMatchCache(t *testing.T, path, op string, rng *rand.Rand) {
 	}
 }
 
-// reseal gives a cache file a valid trailing checksum.
+// reseal gives a match cache a valid checksum (at 44, over every other
+// byte), so that what is forged is what the decoder has to catch.
 func reseal(b []byte) {
-	if len(b) >= 4 {
-		binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli))
+	if len(b) >= matchHeaderSize {
+		binary.LittleEndian.PutUint32(b[44:], matchCacheCRC(b))
 	}
 }
 
@@ -549,6 +618,21 @@ func FuzzMatchCacheDecode(f *testing.F) {
 		f.Add(good[:len(good)/2], true)
 		f.Add(good[:matchHeaderSize], true)
 	}
+	// Caches with analyses kept, as a hook writes them.
+	withCacheSettings(f, 1, 0)
+	for _, n := range []int{1, 3, 40} {
+		es := generatedEntries(n)
+		m := Matcher{CachePath: filepath.Join(f.TempDir(), "pitfalls.match")}
+		m.sync(es)
+		m.featuresOf(es, []int{0, n - 1})
+		m.SaveCache()
+		good := mustRead(f, m.CachePath)
+		f.Add(good, false)
+		f.Add(good[:len(good)-8], true)
+		b := slices.Clone(good)
+		b[featAt(n)+featHeaderSize+8] ^= 1 // in the section
+		f.Add(b, true)
+	}
 	f.Add([]byte(matchCacheMagic), true)
 	f.Fuzz(func(t *testing.T, c []byte, resealIt bool) {
 		if resealIt {
@@ -565,6 +649,18 @@ func FuzzMatchCacheDecode(f *testing.F) {
 		}
 		if len(s.sigs) != len(s.sums) || len(s.idHash) != len(s.sums) || len(s.counts) != 1<<countBits {
 			t.Fatal("inconsistent lengths")
+		}
+		if f := s.feat; f != nil {
+			// What the matcher indexes with is in range.
+			for k := range f.idx {
+				for _, r := range f.refs[f.off[k]:f.off[k+1]] {
+					src := r >> 1
+					_, _, _ = f.srcH[src], f.cells[f.srcCell[src]:f.srcCell[src+1]], f.grams[f.srcGram[src]:f.srcGram[src+1]]
+				}
+				if int(f.idx[k]) >= len(s.sigs) {
+					t.Fatal("analysis of an entry the cache does not have")
+				}
+			}
 		}
 	})
 }

@@ -199,6 +199,10 @@ type featureBuilder struct {
 	// identifiers it analysed that the matcher's lexicon lacks (which it
 	// then only reads); nil when the builder adds them there.
 	own *lexicon
+	// record keeps in refs what each term came from, for the match
+	// cache to keep the analysis (featcache.go).
+	record bool
+	refs   []featRef
 }
 
 func (b *featureBuilder) add(text string, fix bool) {
@@ -206,7 +210,10 @@ func (b *featureBuilder) add(text string, fix bool) {
 		if isAnchor(tok) {
 			a := b.anchor(tok)
 			if a.h != 0 {
-				b.terms = append(b.terms, term{a.h, b.m.anchorWeight(a, tok), fix})
+				b.terms = append(b.terms, term{a.h, b.m.anchorWeight(a), fix})
+				if b.record {
+					b.refs = append(b.refs, featRef{a: a, fix: fix})
+				}
 			}
 			for _, wi := range a.parts {
 				b.addWord(wi, fix)
@@ -243,6 +250,9 @@ func (b *featureBuilder) addWord(wi *wordInfo, fix bool) {
 		b.grams.add(h)
 	}
 	b.terms = append(b.terms, term{wi.stem, b.m.wordWeight(wi), fix})
+	if b.record {
+		b.refs = append(b.refs, featRef{w: wi, fix: fix})
+	}
 }
 
 // anchor is the analysis of an identifier token, cached: its own term,
@@ -275,6 +285,7 @@ func (b *featureBuilder) anchor(tok string) *anchorInfo {
 		if v, ok := background()[whole]; ok {
 			a.bg = v // HOME, JSON: an identifier that is also a word
 		}
+		a.cells = anchorCells(tok)
 	}
 	splitIdent(tok, func(part string) {
 		if wi := b.word(part); wi != nil {
@@ -286,11 +297,19 @@ func (b *featureBuilder) anchor(tok string) *anchorInfo {
 }
 
 func (b *featureBuilder) finish() lessonFeatures {
-	sortTerms(b.terms)
+	f := lessonFeatures{grams: b.grams}
+	f.finishTerms(b.terms)
+	return f
+}
+
+// finishTerms makes f's terms of ts, in place: the analysis and the match
+// cache's rebuild of it (featcache.go) end here alike.
+func (f *lessonFeatures) finishTerms(ts []term) {
+	sortTerms(ts)
 	// A term counts once, with its heaviest weight; it belongs to the fix
 	// if any occurrence does.
-	out := b.terms[:0]
-	for _, t := range b.terms {
+	out := ts[:0]
+	for _, t := range ts {
 		if n := len(out); n > 0 && out[n-1].h == t.h {
 			out[n-1].w = max(out[n-1].w, t.w)
 			out[n-1].fix = out[n-1].fix || t.fix
@@ -298,14 +317,13 @@ func (b *featureBuilder) finish() lessonFeatures {
 		}
 		out = append(out, t)
 	}
-	f := lessonFeatures{terms: out, grams: b.grams}
+	f.terms, f.total, f.fixTotal = out, 0, 0
 	for _, t := range out {
 		f.total += t.w
 		if t.fix {
 			f.fixTotal += t.w
 		}
 	}
-	return f
 }
 
 // sortTerms sorts terms by hash. A lesson has a few dozen, where an
@@ -431,6 +449,16 @@ type Matcher struct {
 	CachePath string
 	save      *matchState // what SaveCache writes; nil when the cache is current
 	reused    int         // entries whose signature came from the cache
+	// base is the cache's state of the memory as read, which SaveCache
+	// also writes when matching analysed many entries the cache lacked:
+	// fresh, the analyses of the entries of the memory as read
+	// (featcache.go). nil without a cache.
+	base  *matchState
+	fresh []freshFeat
+	// fc holds the analyses the cache kept, and cachedAt the place of
+	// each entry's in it, or -1; nil when there are none.
+	fc       *featCache
+	cachedAt []int32
 }
 
 // anchorInfo is what one identifier token contributes to a lesson's
@@ -440,6 +468,7 @@ type anchorInfo struct {
 	bg    float32
 	w     cachedWeight
 	parts []*wordInfo // the words it counts as, in order
+	cells []uint32    // its words' count cells (anchorCells), when h != 0
 }
 
 // lexicon caches the analysis of words and identifiers, which depends on
@@ -506,6 +535,31 @@ func (m *Matcher) anchorCount(tok string) float32 {
 	return n
 }
 
+// anchorCells are the count cells of an identifier's words, the ones
+// anchorCount reads: kept with the identifier so that its weight, here
+// and from the match cache, is computed from them alone.
+func anchorCells(tok string) []uint32 {
+	var cells []uint32
+	var buf [64]byte
+	forEachWord(tok, func(w string) {
+		cells = append(cells, countCell(string(appendLower(buf[:0], w))))
+	})
+	return cells
+}
+
+// cellsCount is anchorCount from an identifier's cells; for a word's one
+// cell it is count, exactly.
+func (m *Matcher) cellsCount(cells []uint32) float32 {
+	n := float32(math.MaxFloat32)
+	for _, c := range cells {
+		n = min(n, m.count(c))
+	}
+	if n == math.MaxFloat32 {
+		return 0
+	}
+	return n
+}
+
 // idf of a term: the background is worth priorDocs lessons, each holding
 // the term with its background probability.
 func (m *Matcher) idf(bg, df float32) float32 {
@@ -519,8 +573,8 @@ func (m *Matcher) wordWeight(wi *wordInfo) float32 {
 }
 
 // anchorWeight is an identifier's idf, cached until the counts change.
-func (m *Matcher) anchorWeight(a *anchorInfo, tok string) float32 {
-	return a.w.get(m.ver, func() float32 { return m.idf(a.bg, m.anchorCount(tok)) })
+func (m *Matcher) anchorWeight(a *anchorInfo) float32 {
+	return a.w.get(m.ver, func() float32 { return m.idf(a.bg, m.cellsCount(a.cells)) })
 }
 
 // word is the analysis of a lower-cased word, cached. (Indexing the map
@@ -900,20 +954,22 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 	if pf.total == 0 {
 		return -1
 	}
-	// The candidates first, then the features of those not analysed yet,
-	// then the scores in order, each on several cores when there are many.
+	// The candidates first, then the features of those not analysed yet
+	// (nor kept by the match cache), then the scores in order, each on
+	// several cores when there are many.
 	cands := m.candidates(existing, e, pf)
 	if len(cands) == 0 {
 		return -1
 	}
 	var todo []int
 	for _, i := range cands {
-		if m.feats[i] == nil {
+		if m.feats[i] == nil && !m.cached(i) {
 			todo = append(todo, i)
 		}
 	}
 	fe := m.features(e.Text(), e.Fix)
 	m.featuresOf(existing, todo)
+	m.weighCached(cands)
 	return m.best(&fe, cands)
 }
 
@@ -949,8 +1005,15 @@ func (m *Matcher) best(fe *lessonFeatures, cands []int) int {
 	var parts []pick
 	inParts(len(cands), scoresPerWorker, func(n int) { parts = make([]pick, n) }, func(w, lo, hi int) {
 		p := pick{-1, 0}
+		var kept lessonFeatures // an entry's features rebuilt from the match cache
+		var ts []term
 		for _, i := range cands[lo:hi] {
-			if s := score(fe, m.feats[i]); s >= foldThreshold && s > p.s {
+			f := m.feats[i]
+			if f == nil {
+				ts = m.rebuild(i, &kept, ts)
+				f = &kept
+			}
+			if s := score(fe, f); s >= foldThreshold && s > p.s {
 				p = pick{i, s}
 			}
 		}
@@ -1001,28 +1064,51 @@ var featuresPerWorker = 48
 // the parts are added to the matcher's after. Features depend on nothing
 // but the text and the counts, so the split does not change them.
 func (m *Matcher) featuresOf(existing []mdstore.Entry, idx []int) {
+	// What the analyses of the entries the match cache describes are made
+	// of is kept, for SaveCache to keep in the cache (featcache.go).
+	nFile := 0
+	if m.base != nil {
+		nFile = len(m.base.sigs)
+	}
+	keep := func(b *featureBuilder, i int) {
+		if i < nFile {
+			m.fresh = append(m.fresh, freshFeat{i, slices.Clone(b.refs)})
+		}
+	}
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(idx)/featuresPerWorker))
 	if workers == 1 {
+		b := featureBuilder{m: m, terms: m.scratch[:0], buf: m.buf[:0], record: nFile > 0}
 		for _, i := range idx {
-			f := m.features(existing[i].Text(), existing[i].Fix)
+			x := &existing[i]
+			b.terms, b.grams, b.refs = b.terms[:0], gramSet{}, b.refs[:0]
+			b.add(x.Text(), false)
+			b.add(x.Fix, true)
+			f := b.finish()
+			f.terms = slices.Clone(f.terms)
 			m.feats[i] = &f
+			keep(&b, i)
 		}
+		m.scratch, m.buf = b.terms[:0], b.buf
 		return
 	}
 	out := make([]lessonFeatures, len(idx))
+	refs := make([][]featRef, len(idx))
 	own := make([]lexicon, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		lo, hi := len(idx)*w/workers, len(idx)*(w+1)/workers
 		wg.Go(func() {
-			b := featureBuilder{m: m, own: &own[w]}
+			b := featureBuilder{m: m, own: &own[w], record: nFile > 0}
 			for k := lo; k < hi; k++ {
 				x := &existing[idx[k]]
-				b.terms, b.grams = b.terms[:0], gramSet{}
+				b.terms, b.grams, b.refs = b.terms[:0], gramSet{}, b.refs[:0]
 				b.add(x.Text(), false)
 				b.add(x.Fix, true)
 				out[k] = b.finish()
 				out[k].terms = slices.Clone(out[k].terms)
+				if idx[k] < nFile {
+					refs[k] = slices.Clone(b.refs)
+				}
 			}
 		})
 	}
@@ -1032,6 +1118,9 @@ func (m *Matcher) featuresOf(existing []mdstore.Entry, idx []int) {
 	}
 	for k, i := range idx {
 		m.feats[i] = &out[k]
+		if i < nFile {
+			m.fresh = append(m.fresh, freshFeat{i, refs[k]})
+		}
 	}
 }
 

@@ -385,3 +385,8 @@ var stampOnce = sync.OnceValue(func() string {
 // a rebuilt or upgraded flowmem, whose parser may read files differently,
 // never trusts a cache an older one wrote. cacheVersion covers the format.
 func buildStamp() string { return stampOnce() }
+
+// BuildStamp is buildStamp for the other caches of derived data that must
+// not outlive the code that derived it (capture's match cache keeps the
+// analysis of entries there).
+func BuildStamp() string { return stampOnce() }
