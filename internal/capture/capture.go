@@ -198,7 +198,15 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	}
 	held := make(chan holding, 1)
 	go func() {
-		h, err := store.Hold(ctx, mdstore.Pitfall)
+		h, err := store.HoldRead(ctx, mdstore.Pitfall)
+		if err == nil {
+			// The match cache is read while the entries are decoded.
+			m.Preload(h.Count())
+			if err = h.Decode(); err != nil {
+				h.Close()
+				h = nil
+			}
+		}
 		if err == nil {
 			m.Prepare(h.Entries())
 		}

@@ -341,7 +341,18 @@ func loadMatchCache(path string, want int) *matchState {
 func (m *Matcher) syncFromCache(existing []mdstore.Entry) {
 	n := len(existing)
 	// Room for the lessons Upsert appends, without copying the signatures.
-	c := loadMatchCache(m.CachePath, n+16)
+	var c *matchState
+	if m.pre != nil {
+		c = <-m.pre
+		m.pre = nil
+		// Read for at most as many entries as there are now, or it would
+		// not have been for this memory.
+		if c != nil && len(c.sigs) > n+16 {
+			c = nil
+		}
+	} else {
+		c = loadMatchCache(m.CachePath, n+16)
+	}
 	sums := make([]uint32, n)
 	parallelFor(n, func(lo, hi int) {
 		var buf []byte
@@ -404,6 +415,19 @@ func (m *Matcher) syncFromCache(existing []mdstore.Entry) {
 	if c != nil {
 		m.useFeatCache(c.feat, reuse)
 	}
+}
+
+// Preload starts reading the match cache for a memory of at most n
+// entries on another goroutine, for Prepare (or the first Match) to use:
+// the hook has it read while the memory's entries are decoded.
+func (m *Matcher) Preload(n int) {
+	if m.CachePath == "" || n < matchCacheMinEntries || m.pre != nil || len(m.idHash) > 0 {
+		return
+	}
+	pre := make(chan *matchState, 1)
+	path := m.CachePath
+	go func() { pre <- loadMatchCache(path, n+16) }()
+	m.pre = pre
 }
 
 // SaveCache writes the match cache when the last pass found it missing or

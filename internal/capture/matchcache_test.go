@@ -342,6 +342,46 @@ func TestMatchCacheTail(t *testing.T) {
 	}
 }
 
+// TestMatchCachePreload: a cache read ahead by Preload serves the first
+// pass as a cache read by it; one read for a memory larger than the one
+// the pass is given is not used, and the state is the uncached one.
+func TestMatchCachePreload(t *testing.T) {
+	withCacheSettings(t, 256, 64)
+	es := generatedEntries(1100)
+	path := MatchCachePath(t.TempDir(), mdstore.Pitfall)
+	w := Matcher{CachePath: path}
+	w.sync(es[:1000])
+	w.SaveCache()
+	for _, tc := range []struct {
+		name      string
+		preload   int // the count Preload is told
+		n         int // the entries the pass is given
+		reused    int
+		preloaded bool
+	}{
+		{"the same memory", 1000, 1000, 1000, true},
+		{"a count above the folded entries", 1010, 1000, 1000, true},
+		{"appended since", 1030, 1030, 1000, true},
+		{"a shorter memory", 1000, 900, 0, true},
+		{"too small to cache", 200, 200, 0, false},
+	} {
+		m := Matcher{CachePath: path}
+		m.Preload(tc.preload)
+		if (m.pre != nil) != tc.preloaded {
+			t.Errorf("%s: preloading %v, want %v", tc.name, m.pre != nil, tc.preloaded)
+		}
+		m.sync(es[:tc.n])
+		var u Matcher
+		u.sync(es[:tc.n])
+		if d := sameState(&m, &u); d != "" {
+			t.Errorf("%s: %s", tc.name, d)
+		}
+		if m.reused != tc.reused || m.pre != nil {
+			t.Errorf("%s: %d signatures reused, want %d", tc.name, m.reused, tc.reused)
+		}
+	}
+}
+
 // TestMatchCacheWriteFails: a cache that cannot be written is skipped
 // without a trace: no error, no temp file, the matcher still right.
 func TestMatchCacheWriteFails(t *testing.T) {

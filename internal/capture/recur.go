@@ -459,6 +459,7 @@ type Matcher struct {
 	// each entry's in it, or -1; nil when there are none.
 	fc       *featCache
 	cachedAt []int32
+	pre      chan *matchState // the cache Preload is reading
 }
 
 // anchorInfo is what one identifier token contributes to a lesson's

@@ -3,9 +3,11 @@ package mdstore
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -342,5 +344,65 @@ func TestHeld(t *testing.T) {
 	defer h2.Close()
 	if len(h2.Entries()) != 2 || h2.Entries()[0].Seen != 2 {
 		t.Fatalf("after the held write: %s", dump(h2.Entries()))
+	}
+}
+
+// TestHoldRead: HoldRead holds the lock and knows the count before the
+// entries are decoded; Decode gives what Hold gives, through the cache or
+// not, and Upsert decodes when nobody did.
+func TestHoldRead(t *testing.T) {
+	for _, size := range []int{3, 400} { // parsed; through the parse cache
+		s := Open(t.TempDir())
+		if _, err := s.Init(); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+		var es []Entry
+		for i := range size {
+			es = append(es, Entry{Issue: fmt.Sprintf("lesson %d about the webhook worker's retries and the deadline it ignores", i), Fix: "fix it"})
+		}
+		es = append(es, es[0]) // folded into the first
+		if _, err := s.Upsert(context.Background(), Pitfall, es, nil, now); err != nil {
+			t.Fatal(err)
+		}
+		for pass := range 2 { // the second one reads the cache the first wrote
+			want, err := s.Hold(context.Background(), Pitfall)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantEntries := slices.Clone(want.Entries())
+			want.Close()
+			h, err := s.HoldRead(context.Background(), Pitfall)
+			if err != nil {
+				t.Fatal(err)
+			}
+			other := Open(s.Dir)
+			other.LockTimeout = 20 * time.Millisecond
+			if _, err := other.HoldRead(context.Background(), Pitfall); err == nil {
+				t.Fatal("a second HoldRead got the lock while the first held it")
+			}
+			if h.Count() < len(wantEntries) {
+				t.Errorf("%d entries, pass %d: Count %d below the %d entries", size, pass, h.Count(), len(wantEntries))
+			}
+			if err := h.Decode(); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.Decode(); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(h.Entries(), wantEntries) {
+				t.Fatalf("%d entries, pass %d: Decode gives other entries than Hold", size, pass)
+			}
+			h.Close()
+		}
+		h, err := s.HoldRead(context.Background(), Pitfall)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := h.Upsert([]Entry{{Issue: "lesson 1 about the webhook worker's retries and the deadline it ignores", Fix: "fix it"}}, nil, now)
+		h.Close()
+		if err != nil || len(out) != 1 || !out[0].Recurred {
+			t.Fatalf("Upsert without Decode = %+v, %v", out, err)
+		}
 	}
 }

@@ -273,6 +273,7 @@ type Held struct {
 	k        Kind
 	file     *loaded
 	existing []Entry
+	decoded  bool
 	unlock   func()
 	written  bool
 }
@@ -283,6 +284,21 @@ const holdRoom = 32
 
 // Hold takes the memory lock and reads kind k.
 func (s *Store) Hold(ctx context.Context, k Kind) (*Held, error) {
+	h, err := s.HoldRead(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.Decode(); err != nil {
+		h.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// HoldRead is Hold up to the decoding of the entries, which Decode then
+// does: the file and its parse cache are read and checked, so Count is
+// known, and a caller can start work that needs it beside the decoding.
+func (s *Store) HoldRead(ctx context.Context, k Kind) (*Held, error) {
 	unlock, err := s.lock(ctx)
 	if err != nil {
 		return nil, err
@@ -292,18 +308,31 @@ func (s *Store) Hold(ctx context.Context, k Kind) (*Held, error) {
 		unlock()
 		return nil, err
 	}
-	n := file.count()
-	existing, err := file.entries(make([]Entry, n, n+holdRoom))
-	if err != nil {
-		unlock()
-		return nil, err
-	}
-	return &Held{s: s, k: k, file: file, existing: existing, unlock: unlock}, nil
+	return &Held{s: s, k: k, file: file, unlock: unlock}, nil
 }
 
-// Entries are the memory's entries as read, folded. They are the slice a
-// MatchFunc is given, so a matcher may prepare on them; they must not be
-// changed.
+// Count is the number of entries in the file before folding, as its
+// cache or parse gives it: Entries holds no more, unless a cache that
+// failed to decode had the file parsed again.
+func (h *Held) Count() int { return h.file.count() }
+
+// Decode decodes the entries HoldRead read; once is enough.
+func (h *Held) Decode() error {
+	if h.decoded {
+		return nil
+	}
+	n := h.file.count()
+	existing, err := h.file.entries(make([]Entry, n, n+holdRoom))
+	if err != nil {
+		return err
+	}
+	h.existing, h.decoded = existing, true
+	return nil
+}
+
+// Entries are the memory's entries as read, folded (after Decode). They
+// are the slice a MatchFunc is given, so a matcher may prepare on them;
+// they must not be changed.
 func (h *Held) Entries() []Entry { return h.existing }
 
 // Upsert is Store.Upsert on the held memory.
@@ -331,6 +360,9 @@ func (h *Held) Close() {
 func (h *Held) upsert(lessons []Entry, match MatchFunc, today string) ([]Outcome, error) {
 	if h.unlock == nil || h.written {
 		return nil, errors.New("memory no longer held: Upsert after Close or twice")
+	}
+	if err := h.Decode(); err != nil {
+		return nil, err
 	}
 	h.written = true
 	if match == nil {
