@@ -177,18 +177,10 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 		}
 	}
 
-	// Redact before anything else reads the review: extraction, matching
-	// and the store only ever see the masked text.
-	text = redact.String(text)
-	if v := review.ParseVerdict(text); !v.Actionable() {
-		res.Verdict = v
-		return skip(fmt.Sprintf("verdict %q asks for no changes", v))
-	}
-
 	// A review that asks for changes: the memory is locked and read, and
-	// the matcher readied on it, on one core while the review is analysed
-	// on the other — together they are most of a capture into a large
-	// memory.
+	// the matcher readied on it, on one core while the review is masked
+	// and analysed on the other — together they are most of a capture
+	// into a large memory.
 	store := mdstore.Open(dir.MemoryDir())
 	store.LockTimeout = opt.LockTimeout
 	m := Matcher{CachePath: MatchCachePath(dir.MemoryDir(), mdstore.Pitfall)}
@@ -197,24 +189,51 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 		err error
 	}
 	held := make(chan holding, 1)
-	go func() {
-		h, err := store.HoldRead(ctx, mdstore.Pitfall)
-		if err == nil {
-			// The match cache is read while the entries are decoded.
-			m.Preload(h.Count())
-			if err = h.Decode(); err != nil {
-				h.Close()
-				h = nil
+	hold := func() {
+		go func() {
+			h, err := store.HoldRead(ctx, mdstore.Pitfall)
+			if err == nil {
+				// The match cache is read while the entries are decoded.
+				m.Preload(h.Count())
+				if err = h.Decode(); err != nil {
+					h.Close()
+					h = nil
+				}
 			}
-		}
-		if err == nil {
-			m.Prepare(h.Entries())
-		}
-		held <- holding{h, err}
-	}()
+			if err == nil {
+				m.Prepare(h.Entries())
+			}
+			held <- holding{h, err}
+		}()
+	}
 	release := func() (*mdstore.Held, error) {
 		r := <-held
 		return r.h, r.err
+	}
+
+	// Redact before anything else reads the review: extraction, matching
+	// and the store only ever see the masked text. Only the verdict is
+	// read from the text as written, to start loading the memory while
+	// the text is masked: the masked text's verdict decides, and should
+	// masking change it (a verdict inside <private>), the memory is
+	// released as it was read. A memory not created yet is left for the
+	// masked verdict to create.
+	early := review.ParseVerdict(text).Actionable() && fileExists(store.Path(mdstore.Pitfall))
+	if early {
+		hold()
+	}
+	text = redact.String(text)
+	if v := review.ParseVerdict(text); !v.Actionable() {
+		res.Verdict = v
+		if early {
+			if h, err := release(); err == nil {
+				h.Close()
+			}
+		}
+		return skip(fmt.Sprintf("verdict %q asks for no changes", v))
+	}
+	if !early {
+		hold()
 	}
 	opts := review.Options{MinSeverity: cfg.String("capture.min_severity"), PlanReview: res.Kind == "plan-review"}
 	a := review.AnalyzeWith(text, opts)
@@ -319,6 +338,11 @@ func findProject(cwd, projectDir string) (project.Dir, error) {
 		return "", project.ErrNotFound
 	}
 	return "", errors.Join(errs...)
+}
+
+func fileExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
 }
 
 // readBounded reads at most limit bytes of a file.

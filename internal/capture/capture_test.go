@@ -598,3 +598,33 @@ func FuzzHandle(f *testing.F) {
 		}
 	})
 }
+
+// TestVerdictMaskedAway: a review whose verdict asks for changes only as
+// written — the verdict sits in a <private> block — has the memory loaded
+// while it is masked, then records nothing: the file is as it was, and the
+// lock is released for the next capture.
+func TestVerdictMaskedAway(t *testing.T) {
+	dir := newProject(t, true)
+	if res, err := handle(t, dir, fixture(t, "bash_review")); err != nil || !res.Recorded() {
+		t.Fatalf("first capture: %+v %v", res, err)
+	}
+	file := filepath.Join(dir, ".flow", "memory", "pitfalls.md")
+	before, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	review := "1. **Severity: Major**\n   **File:Line:** `src/a.go:3`\n   **Problem:** The cache key ignores the tenant, so tenants read each other's entries.\n" +
+		"   **Suggestion:** Add the tenant id to the cache key.\n\n<private>internal notes <verdict>NEEDS_WORK</verdict></private>\n"
+	p := withField(t, fixture(t, "bash_review"), "tool_response", map[string]any{"stdout": review, "stderr": ""})
+	res, err := handle(t, dir, p)
+	if err != nil || res.Recorded() || !strings.Contains(res.Skip, "asks for no changes") {
+		t.Fatalf("masked verdict: %+v %v", res, err)
+	}
+	if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {
+		t.Error("the memory changed")
+	}
+	p = withField(t, p, "tool_response", map[string]any{"stdout": strings.Replace(review, "<private>internal notes ", "", 1), "stderr": ""})
+	if res, err := handle(t, dir, p); err != nil || !res.Recorded() {
+		t.Fatalf("next capture: %+v %v", res, err)
+	}
+}
