@@ -138,10 +138,11 @@ func entryChecksum(buf []byte, e *mdstore.Entry) (uint32, []byte) {
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(text)))
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(e.Fix)))
 	buf = append(append(append(buf, e.ID...), text...), e.Fix...)
-	return crc32.Update(0, castagnoli, buf), buf
+	return crc32.Update(0, castagnoli(), buf), buf
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, made on first use (see mdstore's).
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // scanProbe exercises every branch of scanEntry: cases, digits, two-byte
 // numbers and words, non-ASCII, punctuation, underscores, long words and
@@ -162,10 +163,10 @@ var scanFingerprint = sync.OnceValue(func() uint32 {
 		b = binary.LittleEndian.AppendUint64(b, w)
 	}
 	b = binary.LittleEndian.AppendUint64(b, uint64(t.n))
-	c := crc32.Update(0, castagnoli, b)
+	c := crc32.Update(0, castagnoli(), b)
 	for cell, n := range t.counts {
 		if n != 0 {
-			c = crc32.Update(c, castagnoli, binary.LittleEndian.AppendUint32(nil, uint32(cell)<<16|uint32(n)))
+			c = crc32.Update(c, castagnoli(), binary.LittleEndian.AppendUint32(nil, uint32(cell)<<16|uint32(n)))
 		}
 	}
 	return c
@@ -218,7 +219,7 @@ func encodeMatchCache(s *matchState) []byte {
 
 // matchCacheCRC is the checksum of a cache: every byte but its own.
 func matchCacheCRC(b []byte) uint32 {
-	return crc32.Update(crc32.Checksum(b[:44], castagnoli), castagnoli, b[48:])
+	return crc32.Update(crc32.Checksum(b[:44], castagnoli()), castagnoli(), b[48:])
 }
 
 // littleEndian: signatures are stored as the machine holds them.

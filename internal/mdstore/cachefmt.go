@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"slices"
 	"sort"
+	"sync"
 	"unsafe"
 )
 
@@ -62,7 +63,10 @@ const (
 	eflagTasksSet = 2
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, made on first use: making it takes a
+// fifth of a millisecond, which every flowmem process paid at start, most
+// of them (the hook on every tool call that is not a review) for nothing.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // consts are field values that are not in the file text: kinds, statuses
 // and the defaults parseEntry fills in.
@@ -159,7 +163,7 @@ func encodeCache(h cacheHeader, src string, entries, sightings []Entry) []byte {
 			e.buf = binary.LittleEndian.AppendUint32(e.buf, uint32(r))
 		}
 	}
-	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli))
+	e.buf = binary.LittleEndian.AppendUint32(e.buf, crc32.Checksum(e.buf, castagnoli()))
 	return e.buf
 }
 
@@ -534,5 +538,5 @@ func crcString(crc uint32, s string) uint32 {
 	if s == "" {
 		return crc
 	}
-	return crc32.Update(crc, castagnoli, unsafe.Slice(unsafe.StringData(s), len(s)))
+	return crc32.Update(crc, castagnoli(), unsafe.Slice(unsafe.StringData(s), len(s)))
 }
