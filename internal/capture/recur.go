@@ -861,6 +861,10 @@ type prefilter struct {
 	w     [1 << sigBits]float32
 	total float32
 	sig   signature
+	// words are the indexes of key's words that hold a bit, in order: a
+	// lesson's telling words are in a few of them, and candidate runs
+	// for every entry of memory.
+	words []uint8
 }
 
 // prefilterOf: stop words, generic review vocabulary and thesaurus words
@@ -888,6 +892,11 @@ func (m *Matcher) prefilterOf(texts ...string) *prefilter {
 			p.w[bit] = w
 		})
 	}
+	for i, w := range p.key {
+		if w != 0 {
+			p.words = append(p.words, uint8(i))
+		}
+	}
 	return p
 }
 
@@ -897,20 +906,18 @@ func (m *Matcher) prefilterOf(texts ...string) *prefilter {
 // Both tests are loose on purpose: TestPrefilterKeepsMatches checks that
 // no pair the full score would fold is dropped here.
 func (p *prefilter) candidate(sig *signature) bool {
-	var both signature
 	n := 0
-	for i := range sig {
-		both[i] = sig[i] & p.key[i]
-		n += bits.OnesCount64(both[i])
+	for _, i := range p.words {
+		n += bits.OnesCount64(sig[i] & p.key[i])
 	}
 	if n < 2 {
 		return false
 	}
+	// In the order of the bits, as always: the same sum to the last bit.
 	var got float32
-	for i, w := range both {
-		for w != 0 {
-			got += p.w[i*64+bits.TrailingZeros64(w)]
-			w &= w - 1
+	for _, i := range p.words {
+		for w := sig[i] & p.key[i]; w != 0; w &= w - 1 {
+			got += p.w[int(i)*64+bits.TrailingZeros64(w)]
 		}
 	}
 	if got < prefilterShare*p.total {

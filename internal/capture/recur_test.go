@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"math/bits"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -234,6 +235,63 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 	}
 	if checked < 100 {
 		t.Errorf("only %d folding pairs checked", checked)
+	}
+}
+
+// TestPrefilterExact: the prefilter that reads only the signature words
+// holding a telling word decides as the plain test over every word does,
+// its weight sum to the last bit, for every lesson of the corpora against
+// every entry of a generated memory.
+func TestPrefilterExact(t *testing.T) {
+	plain := func(p *prefilter, sig *signature) bool {
+		var both signature
+		n := 0
+		for i := range sig {
+			both[i] = sig[i] & p.key[i]
+			n += bits.OnesCount64(both[i])
+		}
+		if n < 2 {
+			return false
+		}
+		var got float32
+		for i, w := range both {
+			for w != 0 {
+				got += p.w[i*64+bits.TrailingZeros64(w)]
+				w &= w - 1
+			}
+		}
+		if got < prefilterShare*p.total {
+			return false
+		}
+		inter, union := 0, 0
+		for i := range sig {
+			inter += bits.OnesCount64(sig[i] & p.sig[i])
+			union += bits.OnesCount64(sig[i] | p.sig[i])
+		}
+		return float32(inter) >= prefilterJaccard*float32(union)
+	}
+	memory := generatedEntries(3000)
+	var m Matcher
+	m.sync(memory)
+	passed := 0
+	for _, name := range []string{"corpus.txt", "holdout.txt"} {
+		for _, g := range loadRecurrenceCorpus(t, name) {
+			for _, l := range append([]lesson{g.a}, g.near...) {
+				pf := m.prefilterOf(l.issue, l.fix)
+				for i := range m.sigs {
+					got, want := pf.candidate(&m.sigs[i]), plain(pf, &m.sigs[i])
+					if got != want {
+						t.Fatalf("%q against entry %d: candidate %v, the plain test %v", l.issue, i, got, want)
+					}
+					if got {
+						passed++
+					}
+				}
+			}
+		}
+	}
+	if passed < 1000 {
+		t.Errorf("only %d candidates: the test does not exercise the weights", passed)
 	}
 }
 
