@@ -2,16 +2,12 @@ package capture
 
 import (
 	"encoding/binary"
-	"errors"
 	"hash/crc32"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
-	"time"
 	"unsafe"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -447,55 +443,5 @@ func (m *Matcher) SaveCache() {
 	}
 	s.feat = m.featSectionFor(len(s.sigs))
 	m.base, m.fresh = nil, nil
-	writeMatchCache(m.CachePath, encodeMatchCache(s))
-}
-
-// writeMatchCache replaces the cache at path with data: temp file and
-// rename, so a reader sees the old cache or the new one, never part of
-// one. No fsync: a cache torn by a crash fails its checksum and is
-// ignored. Every error is dropped, and no temp file is left behind.
-func writeMatchCache(path string, data []byte) {
-	dir := filepath.Dir(path)
-	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return
-	}
-	// The same .gitignore as mdstore's cache writes, whoever is first.
-	if f, err := os.OpenFile(filepath.Join(dir, ".gitignore"), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
-		_, werr := f.WriteString("# flowmem's parse cache: derived from the memory files, never committed.\n*\n")
-		if cerr := f.Close(); werr != nil || cerr != nil {
-			return
-		}
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(f.Name())
-		return
-	}
-	removeStaleMatchTemps(dir, filepath.Base(path))
-}
-
-// removeStaleMatchTemps deletes temp files of this cache that a process
-// killed while writing left behind; a younger one may still be in use.
-func removeStaleMatchTemps(dir, base string) {
-	list, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range list {
-		if strings.HasPrefix(e.Name(), "."+base+".tmp-") {
-			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > 10*time.Minute {
-				_ = os.Remove(filepath.Join(dir, e.Name()))
-			}
-		}
-	}
+	mdstore.WriteCacheFile(m.CachePath, encodeMatchCache(s))
 }

@@ -743,7 +743,7 @@ func BenchmarkMatchCacheLoad(b *testing.B) {
 			s = mm.save
 		}
 		for b.Loop() {
-			writeMatchCache(path, encodeMatchCache(s))
+			mdstore.WriteCacheFile(path, encodeMatchCache(s))
 		}
 	})
 }

@@ -318,11 +318,18 @@ func (s *Store) saver(k Kind, h cacheHeader, src string, d *Doc) func() {
 	return func() { s.writeCache(k, data) }
 }
 
-// writeCache replaces kind k's cache with data: temp file and rename, so a
-// reader sees the old cache or the new one. No fsync: a cache torn by a
-// crash fails its checksum and is ignored. Errors are dropped.
-func (s *Store) writeCache(k Kind, data []byte) {
-	dir := filepath.Join(s.Dir, CacheDir)
+// writeCache replaces kind k's cache with data.
+func (s *Store) writeCache(k Kind, data []byte) { WriteCacheFile(s.cachePath(k), data) }
+
+// WriteCacheFile replaces a file of derived data in a cache folder (the
+// parse cache here, capture's match cache): temp file and rename, so a
+// reader sees the old file or the new one, never part of one. No fsync: a
+// file torn by a crash fails its checksum and is ignored. The folder is
+// made, with a .gitignore that keeps it out of git, on first use. Every
+// error is dropped, since a cache that cannot be written is only slower,
+// and no temp file is left behind.
+func WriteCacheFile(path string, data []byte) {
+	dir := filepath.Dir(path)
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return
 	}
@@ -332,7 +339,7 @@ func (s *Store) writeCache(k Kind, data []byte) {
 			return
 		}
 	}
-	f, err := os.CreateTemp(dir, "."+string(k)+"s.tmp-*")
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return
 	}
@@ -341,7 +348,7 @@ func (s *Store) writeCache(k Kind, data []byte) {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), s.cachePath(k))
+		err = os.Rename(f.Name(), path)
 	}
 	if err != nil {
 		_ = os.Remove(f.Name())
@@ -350,8 +357,8 @@ func (s *Store) writeCache(k Kind, data []byte) {
 	removeStaleTemps(dir)
 }
 
-// removeStaleTemps deletes temp files that a process killed while writing
-// a cache left behind; a temp file younger than staleTemp may still be in
+// removeStaleTemps deletes temp files (of any cache in dir) that a process
+// killed while writing left behind; a temp file younger than staleTemp may still be in
 // use.
 func removeStaleTemps(dir string) {
 	list, err := os.ReadDir(dir)
