@@ -754,10 +754,9 @@ func badPayloadCache(t *testing.T, s *Store, k Kind, n int) []byte {
 	return append(body, byte(crc), byte(crc>>8), byte(crc>>16), byte(crc>>24))
 }
 
-// TestCacheBadPayload: a cache whose checksum and header are right but
-// whose entries do not decode (here: a header promising fewer entries than
-// follow) is dropped mid-Load, and the file parsed instead.
-func TestCacheBadPayload(t *testing.T) {
+// twentyOfEach is a cached memory of 20 lessons in each file.
+func twentyOfEach(t *testing.T) *Store {
+	t.Helper()
 	withCache(t, 1<<20)
 	s := Open(t.TempDir())
 	if _, err := s.Init(); err != nil {
@@ -772,6 +771,14 @@ func TestCacheBadPayload(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return s
+}
+
+// TestCacheBadPayload: a cache whose checksum and header are right but
+// whose entries do not decode (here: a header promising fewer entries than
+// follow) is dropped mid-Load, and the file parsed instead.
+func TestCacheBadPayload(t *testing.T) {
+	s := twentyOfEach(t)
 	c := badPayloadCache(t, s, Convention, 2)
 	if err := os.WriteFile(s.cachePath(Convention), c, 0o644); err != nil {
 		t.Fatal(err)
@@ -884,20 +891,7 @@ func cacheChild(dir, id string) {
 // parsed entries spill over the next file's (it once returned a pitfall in
 // place of the first convention).
 func TestCacheBadPayloadBesideFolding(t *testing.T) {
-	withCache(t, 1<<20)
-	s := Open(t.TempDir())
-	if _, err := s.Init(); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range Kinds {
-		var lessons []Entry
-		for i := 0; i < 20; i++ {
-			lessons = append(lessons, Entry{Body: fmt.Sprintf("%s lesson %d", k, i), Issue: fmt.Sprintf("%s issue %d", k, i)})
-		}
-		if _, err := s.Upsert(context.Background(), k, lessons, nil, time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s := twentyOfEach(t)
 	// The last kind gets one entry twice (a hand copy): it folds to 20.
 	last := Kinds[len(Kinds)-1]
 	raw, err := os.ReadFile(s.Path(last))
