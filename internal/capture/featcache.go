@@ -302,14 +302,26 @@ func (m *Matcher) weighCached(idx []int) {
 	}
 }
 
+// keepCached gives every candidate at idx that the match cache analysed
+// its features, rebuilt at the weights of this moment and kept for the
+// rest of the matcher's life, as an entry analysed here keeps the ones it
+// got when first analysed. Rebuilt anew for each lesson instead, its
+// weights would follow the counts that every lesson added before moves,
+// and a warm cache would fold differently from a cold one.
+func (m *Matcher) keepCached(idx []int) {
+	m.weighCached(idx)
+	for _, i := range idx {
+		if m.feats[i] == nil && m.cached(i) {
+			f := new(lessonFeatures)
+			m.rebuild(i, f, nil)
+			m.feats[i] = f
+		}
+	}
+}
+
 // rebuild makes f the features of entry i from the analysis the cache
-// kept, its terms in ts's space (returned for the next call): they are
-// only good until then. The weights must have been weighed.
-//
-// Rebuilding is cheap enough to do for each lesson an entry is a
-// candidate for, and keeping nothing spares the memory that keeping
-// features for hundreds of candidates would take, whose first touch
-// costs more than the rebuild.
+// kept, its terms in ts's space (returned for the next call). The weights
+// must have been weighed.
 func (m *Matcher) rebuild(i int, f *lessonFeatures, ts []term) []term {
 	fc := m.fc
 	k := m.cachedAt[i]

@@ -977,7 +977,7 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 	}
 	fe := m.features(e.Text(), e.Fix)
 	m.featuresOf(existing, todo)
-	m.weighCached(cands)
+	m.keepCached(cands)
 	return m.best(&fe, cands)
 }
 
@@ -1013,15 +1013,8 @@ func (m *Matcher) best(fe *lessonFeatures, cands []int) int {
 	var parts []pick
 	inParts(len(cands), scoresPerWorker, func(n int) { parts = make([]pick, n) }, func(w, lo, hi int) {
 		p := pick{-1, 0}
-		var kept lessonFeatures // an entry's features rebuilt from the match cache
-		var ts []term
 		for _, i := range cands[lo:hi] {
-			f := m.feats[i]
-			if f == nil {
-				ts = m.rebuild(i, &kept, ts)
-				f = &kept
-			}
-			if s := score(fe, f); s >= foldThreshold && s > p.s {
+			if s := score(fe, m.feats[i]); s >= foldThreshold && s > p.s {
 				p = pick{i, s}
 			}
 		}
