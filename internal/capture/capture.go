@@ -218,7 +218,13 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	// masking change it (a verdict inside <private>), the memory is
 	// released as it was read. A memory not created yet is left for the
 	// masked verdict to create.
-	early := review.ParseVerdict(text).Actionable() && fileExists(store.Path(mdstore.Pitfall))
+	// Only a review small enough to be masked and analysed in moments
+	// overlaps them with the load: the lock is held from the start of the
+	// load, and a huge review (a persisted output of megabytes takes
+	// seconds to mask) would make every other hook wait for it, up to
+	// their lock timeout and the loss of their lessons.
+	overlap := len(text) <= overlapMax
+	early := overlap && review.ParseVerdict(text).Actionable() && fileExists(store.Path(mdstore.Pitfall))
 	if early {
 		hold()
 	}
@@ -232,7 +238,7 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 		}
 		return skip(fmt.Sprintf("verdict %q asks for no changes", v))
 	}
-	if !early {
+	if !early && overlap {
 		hold()
 	}
 	opts := review.Options{MinSeverity: cfg.String("capture.min_severity"), PlanReview: res.Kind == "plan-review"}
@@ -247,6 +253,10 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	var lessons []mdstore.Entry
 	if len(kept) > 0 {
 		lessons = lessonsFrom(kept, res.Kind, res.Task)
+	}
+	if !overlap {
+		analysed()
+		hold()
 	}
 	h, err := release()
 	if err != nil {
@@ -265,6 +275,16 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	res.Outcomes = outcomes
 	return res, nil
 }
+
+// overlapMax is the largest review text whose masking and analysis run
+// while the memory loads (under the lock); real reviews are a few to a
+// few dozen kilobytes, and masking costs up to about a microsecond a byte.
+const overlapMax = 128 << 10
+
+// analysed runs, for a review too large to overlap, once it is masked and
+// analysed and before the memory is locked: a seam for the test that
+// checks the lock is free until then.
+var analysed = func() {}
 
 // lessonsFrom turns kept findings into pitfall entries, redacted, with
 // repeats inside one review folded (a reviewer that makes one point twice
