@@ -310,12 +310,37 @@ func (m *Matcher) weighCached(idx []int) {
 // and a warm cache would fold differently from a cold one.
 func (m *Matcher) keepCached(idx []int) {
 	m.weighCached(idx)
+	var todo []int
+	size := 0
 	for _, i := range idx {
 		if m.feats[i] == nil && m.cached(i) {
-			f := new(lessonFeatures)
-			m.rebuild(i, f, nil)
-			m.feats[i] = f
+			todo = append(todo, i)
+			k := m.cachedAt[i]
+			size += int(m.fc.off[k+1] - m.fc.off[k])
 		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	// One block for the features and one for their terms, each part of
+	// the split rebuilding into its own stretch of both.
+	feats := make([]lessonFeatures, len(todo))
+	terms := make([]term, size)
+	inParts(len(todo), scoresPerWorker, func(int) {}, func(_, lo, hi int) {
+		at := 0
+		for _, i := range todo[:lo] {
+			k := m.cachedAt[i]
+			at += int(m.fc.off[k+1] - m.fc.off[k])
+		}
+		for j := lo; j < hi; j++ {
+			k := m.cachedAt[todo[j]]
+			n := int(m.fc.off[k+1] - m.fc.off[k])
+			m.rebuild(todo[j], &feats[j], terms[at:at:at+n])
+			at += n
+		}
+	})
+	for j, i := range todo {
+		m.feats[i] = &feats[j]
 	}
 }
 
