@@ -1,0 +1,297 @@
+package capture
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Kinds of lesson. Reviewers keep finding the same few hundred mistakes —
+// the loop variable a goroutine captures, the response body never closed,
+// %v where %w was meant — and a later reviewer words each one freely. Two
+// lessons of the same kind are very likely the same lesson even when they
+// share few words; two of different kinds that share many words (the
+// goroutine never waited on, beside the goroutine that captures the loop
+// variable) are very likely not. Word overlap cannot tell these apart, so
+// the matcher also asks which kinds each lesson is of.
+//
+// The catalog (kinds/*.txt) is written by hand, one file per field, and
+// recognises a kind by its words, not by a model: each kind lists groups of
+// terms, and a lesson is of that kind when every group has a term in it.
+// The format:
+//
+//	== go-loop-var-capture
+//	about: a goroutine or closure in a loop captures the shared loop variable
+//	all: goroutine, go func, closure, func literal
+//	all: loop variable, range variable, iteration variable
+//	none: waitgroup
+//	ex: the goroutines capture the range variable, so all see the last item
+//	no: goroutines launched in the loop are never waited on
+//
+// A term is one or more words, matched after stemming and without stop
+// words, consecutively; a word ending in * matches any word it begins; a
+// term holding other characters than letters, digits, spaces and hyphens
+// (%w, :=, 1.22) matches the lesson's text as is, case aside. "none" terms
+// veto the kind. "ex" and "no" lines are examples the kind must and must
+// not recognise (TestKindsExamples).
+
+//go:embed kinds/*.txt
+var kindFiles embed.FS
+
+// kindCatalog is the parsed catalog with its term index.
+type kindCatalog struct {
+	kinds []lessonKind
+	// byFirst indexes the word terms by their first word's stem.
+	byFirst map[string][]kindTermRef
+	// prefixes and literals are matched one by one (there are few).
+	prefixes []kindTermRef
+	literals []kindTermRef
+}
+
+type lessonKind struct {
+	name, about string
+	file        string
+	groups      int // number of "all" groups
+	ex, no      []string
+}
+
+// kindTermRef is one term of one group of one kind.
+type kindTermRef struct {
+	kind  int32
+	group int8 // −1 for a "none" term
+	words []string
+	lit   string // a literal term, lower-cased
+}
+
+var kinds = sync.OnceValue(func() *kindCatalog {
+	c, err := parseKinds(kindFiles)
+	if err != nil {
+		panic(err) // the embedded catalog is checked by tests
+	}
+	return c
+})
+
+// parseKinds reads every kinds/*.txt of fsys.
+func parseKinds(fsys fs.FS) (*kindCatalog, error) {
+	names, err := fs.Glob(fsys, "kinds/*.txt")
+	if err != nil {
+		return nil, err
+	}
+	c := &kindCatalog{byFirst: map[string][]kindTermRef{}}
+	seen := map[string]string{}
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.parseFile(name, string(data), seen); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func (c *kindCatalog) parseFile(name, data string, seen map[string]string) error {
+	cur := -1
+	for n, line := range strings.Split(data, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		at := fmt.Sprintf("%s:%d", name, n+1)
+		if k, ok := strings.CutPrefix(line, "== "); ok {
+			k = strings.TrimSpace(k)
+			if prev, dup := seen[k]; dup {
+				return fmt.Errorf("%s: kind %q already defined at %s", at, k, prev)
+			}
+			seen[k] = at
+			c.kinds = append(c.kinds, lessonKind{name: k, file: name})
+			cur = len(c.kinds) - 1
+			continue
+		}
+		key, val, ok := strings.Cut(line, ":")
+		if !ok || cur < 0 {
+			return fmt.Errorf("%s: want \"== name\" or \"key: value\" inside a kind, got %q", at, line)
+		}
+		val = strings.TrimSpace(val)
+		k := &c.kinds[cur]
+		switch key {
+		case "about":
+			k.about = val
+		case "ex":
+			k.ex = append(k.ex, val)
+		case "no":
+			k.no = append(k.no, val)
+		case "all", "none":
+			g := int8(-1)
+			if key == "all" {
+				if k.groups == 8 {
+					return fmt.Errorf("%s: at most 8 \"all\" groups", at)
+				}
+				g = int8(k.groups)
+				k.groups++
+			}
+			for _, t := range strings.Split(val, ",") {
+				if t = strings.TrimSpace(t); t == "" {
+					continue
+				}
+				if err := c.addTerm(int32(cur), g, t); err != nil {
+					return fmt.Errorf("%s: %w", at, err)
+				}
+			}
+		default:
+			return fmt.Errorf("%s: unknown key %q (want about, all, none, ex or no)", at, key)
+		}
+	}
+	for i := range c.kinds {
+		if c.kinds[i].groups == 0 {
+			return fmt.Errorf("%s: kind %q has no \"all\" group", name, c.kinds[i].name)
+		}
+	}
+	return nil
+}
+
+func (c *kindCatalog) addTerm(kind int32, group int8, t string) error {
+	ref := kindTermRef{kind: kind, group: group}
+	literal := strings.ContainsFunc(t, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == ' ' || r == '-' || r == '*' || r > 127)
+	})
+	if literal {
+		ref.lit = strings.ToLower(t)
+		c.literals = append(c.literals, ref)
+		return nil
+	}
+	ref.words = kindStems(t, true)
+	if len(ref.words) == 0 {
+		return fmt.Errorf("term %q has only stop words", t)
+	}
+	for _, w := range ref.words[:len(ref.words)-1] {
+		if strings.HasSuffix(w, "*") {
+			return fmt.Errorf("term %q: only its last word may end in *", t)
+		}
+	}
+	if strings.HasSuffix(ref.words[0], "*") || len(ref.words) > 1 && strings.HasSuffix(ref.words[len(ref.words)-1], "*") {
+		c.prefixes = append(c.prefixes, ref)
+		return nil
+	}
+	c.byFirst[ref.words[0]] = append(c.byFirst[ref.words[0]], ref)
+	return nil
+}
+
+// kindStems are the stems of the words of s in order, stop words left out;
+// identifiers count by their parts. In a term (pattern), a trailing * is
+// kept, unstemmed.
+func kindStems(s string, pattern bool) []string {
+	var out []string
+	word := func(w string) {
+		lw := strings.ToLower(w)
+		if pattern && strings.HasSuffix(lw, "*") {
+			out = append(out, lw)
+			return
+		}
+		if stopWords()[lw] || len(lw) < 2 && !isDigits(lw) {
+			return
+		}
+		if s, ok := synonyms()[lw]; ok {
+			lw = s
+		}
+		out = append(out, stem(lw))
+	}
+	if pattern {
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' }) {
+			word(w)
+		}
+		return out
+	}
+	forEachToken(s, func(tok string) {
+		if isAnchor(tok) {
+			splitIdent(tok, word)
+			return
+		}
+		word(tok)
+	})
+	return out
+}
+
+// kindsOf returns the indexes of the kinds text is of, in catalog order.
+func (c *kindCatalog) kindsOf(text string) []int32 {
+	stems := kindStems(text, false)
+	var hit map[int32]uint16 // group bits; bit 15: vetoed
+	mark := func(r kindTermRef) {
+		if hit == nil {
+			hit = map[int32]uint16{}
+		}
+		if r.group < 0 {
+			hit[r.kind] |= 1 << 15
+		} else {
+			hit[r.kind] |= 1 << r.group
+		}
+	}
+	for i, s := range stems {
+		for _, r := range c.byFirst[s] {
+			if wordsAt(stems, i, r.words) {
+				mark(r)
+			}
+		}
+	}
+	for _, r := range c.prefixes {
+		for i := range stems {
+			if wordsAt(stems, i, r.words) {
+				mark(r)
+				break
+			}
+		}
+	}
+	if len(c.literals) > 0 {
+		lower := strings.ToLower(text)
+		for _, r := range c.literals {
+			if strings.Contains(lower, r.lit) {
+				mark(r)
+			}
+		}
+	}
+	var out []int32
+	for k, bits := range hit {
+		if want := uint16(1)<<c.kinds[k].groups - 1; bits == want {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// wordsAt reports whether the term's words start at stems[i].
+func wordsAt(stems []string, i int, words []string) bool {
+	if i+len(words) > len(stems) {
+		return false
+	}
+	for k, w := range words {
+		if p, ok := strings.CutSuffix(w, "*"); ok {
+			if !strings.HasPrefix(stems[i+k], stem(p)) && !strings.HasPrefix(stems[i+k], p) {
+				return false
+			}
+			continue
+		}
+		if stems[i+k] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// sameKind tells whether two kind lists share one, and whether both have
+// any.
+func sameKind(a, b []int32) (shared, both bool) {
+	if len(a) == 0 || len(b) == 0 {
+		return false, false
+	}
+	for _, k := range a {
+		if _, ok := slices.BinarySearch(b, k); ok {
+			return true, true
+		}
+	}
+	return false, true
+}
