@@ -16,10 +16,7 @@ func TestKindsExamples(t *testing.T) {
 	c := kinds()
 	if f := os.Getenv("FLOWMEM_KINDS_FILE"); f != "" {
 		var err error
-		if c, err = parseKinds(os.DirFS(".")); err != nil && !strings.Contains(err.Error(), f) {
-			c, err = parseOneKindFile(f)
-		}
-		if err != nil {
+		if c, err = parseOneKindFile(f); err != nil {
 			t.Fatal(err)
 		}
 	}
