@@ -88,7 +88,10 @@ type foldingResult struct {
 	paraphrases, folded, wrongEntry int
 	nearMisses, falseMerges         int
 	hard, hardFolded, hardWrong     int
-	misses                          []string
+	// How often the kinds catalog (kinds.go) puts a paraphrase, or a near
+	// miss, in a kind of its lesson's.
+	kindSame, kindNear int
+	misses             []string
 }
 
 func (r foldingResult) foldRate() float64 {
@@ -98,6 +101,8 @@ func (r foldingResult) foldRate() float64 {
 func (r foldingResult) falseMergeRate() float64 {
 	return float64(r.falseMerges+r.wrongEntry) / float64(max(r.nearMisses+r.paraphrases, 1))
 }
+
+func kindsOfEntry(e mdstore.Entry) []int32 { return lessonKinds(&e) }
 
 // evalFolding puts every group's A into one memory, then matches each
 // paraphrase (must find its own A) and each near miss (must find nothing).
@@ -110,9 +115,13 @@ func evalFolding(groups []recurrenceGroup) foldingResult {
 	var m Matcher
 	var r foldingResult
 	for i, g := range groups {
+		ak := kindsOfEntry(existing[i])
 		for _, s := range g.same {
 			r.paraphrases++
 			e := s.entry()
+			if shared, _ := sameKind(ak, kindsOfEntry(e)); shared {
+				r.kindSame++
+			}
 			switch got := m.Match(existing, &e); {
 			case got == i:
 				r.folded++
@@ -137,6 +146,10 @@ func evalFolding(groups []recurrenceGroup) foldingResult {
 		for _, nm := range g.near {
 			r.nearMisses++
 			e := nm.entry()
+			if shared, _ := sameKind(ak, kindsOfEntry(e)); shared {
+				r.kindNear++
+				r.misses = append(r.misses, fmt.Sprintf("SAME KIND %s: %s", g.name, nm.issue))
+			}
 			if got := m.Match(existing, &e); got >= 0 {
 				r.falseMerges++
 				r.misses = append(r.misses, fmt.Sprintf("FALSE MERGE %s -> %s: %s", g.name, groups[got].name, nm.issue))

@@ -49,6 +49,16 @@ type kindCatalog struct {
 	// prefixes and literals are matched one by one (there are few).
 	prefixes []kindTermRef
 	literals []kindTermRef
+	// masks, per kind and "all" group, hold the signature bits
+	// (recur.go) of the words that can satisfy the group, so a memory's
+	// entries are sifted by signature before their text is read; a group
+	// that a word too short to sift by, or a literal, can satisfy is open.
+	masks [][]kindMask
+}
+
+type kindMask struct {
+	bits signature
+	open bool
 }
 
 type lessonKind struct {
@@ -71,8 +81,84 @@ var kinds = sync.OnceValue(func() *kindCatalog {
 	if err != nil {
 		panic(err) // the embedded catalog is checked by tests
 	}
+	c.buildMasks()
 	return c
 })
+
+// buildMasks fills c.masks. A word of the text satisfies a term's first
+// word when their stems (after synonyms) are equal, or begin alike for a
+// prefix term; the signature holds the text words' first four bytes. The
+// stem is a prefix of every word that has it, so a stem of five bytes or
+// more (or four, not ending in a y that -ies became) gives the first four
+// bytes of every such word; synonyms add the exact words that fold into it.
+func (c *kindCatalog) buildMasks() {
+	bySource := map[string][]string{}
+	for src, canon := range synonyms() {
+		st := stem(canon)
+		bySource[st] = append(bySource[st], src)
+	}
+	c.masks = make([][]kindMask, len(c.kinds))
+	for k := range c.kinds {
+		c.masks[k] = make([]kindMask, c.kinds[k].groups)
+	}
+	add := func(r kindTermRef) {
+		if r.group < 0 {
+			return
+		}
+		m := &c.masks[r.kind][r.group]
+		if r.lit != "" {
+			m.open = true
+			return
+		}
+		st := strings.TrimSuffix(r.words[0], "*")
+		if strings.HasSuffix(r.words[0], "*") {
+			st = stem(st)
+		}
+		if len(st) < 4 || len(st) == 4 && st[3] == 'y' {
+			m.open = true
+			return
+		}
+		m.bits.add(prefixIndex(st))
+		for _, src := range bySource[st] {
+			if len(src) < 3 {
+				m.open = true
+				return
+			}
+			m.bits.add(prefixIndex(src))
+		}
+	}
+	for _, refs := range c.byFirst {
+		for _, r := range refs {
+			add(r)
+		}
+	}
+	for _, r := range c.prefixes {
+		add(r)
+	}
+	for _, r := range c.literals {
+		add(r)
+	}
+}
+
+// mayBe reports whether an entry whose signature is sig may be of kind k.
+func (c *kindCatalog) mayBe(k int32, sig *signature) bool {
+	for _, m := range c.masks[k] {
+		if m.open {
+			continue
+		}
+		hit := false
+		for i := range sig {
+			if sig[i]&m.bits[i] != 0 {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	return true
+}
 
 // parseKinds reads every kinds/*.txt of fsys.
 func parseKinds(fsys fs.FS) (*kindCatalog, error) {

@@ -435,6 +435,7 @@ type Matcher struct {
 	lastID  string   // from another memory
 	sigs    []signature
 	feats   map[int]*lessonFeatures // only for entries that were candidates
+	kinds   map[int][]int32         // the kinds of entries that were candidates (kinds.go)
 
 	table   *countTable // sampled entries holding each word prefix
 	nDocs   int         // entries in memory
@@ -754,6 +755,7 @@ func (m *Matcher) sync(existing []mdstore.Entry) {
 		// the same step.
 		m.every = max(1, len(existing)/countSample)
 		m.feats = map[int]*lessonFeatures{}
+		m.kinds = map[int][]int32{}
 		m.save = nil
 	}
 	if from == 0 && m.CachePath != "" && len(existing) >= matchCacheMinEntries {
@@ -966,6 +968,12 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 	// (nor kept by the match cache), then the scores in order, each on
 	// several cores when there are many.
 	cands := m.candidates(existing, e, pf)
+	// A lesson of a known kind also meets the entries of that kind that
+	// share too few words to pass the prefilter (kinds.go).
+	ek := lessonKinds(e)
+	if len(ek) > 0 {
+		cands = m.kindCandidates(existing, e, ek, cands)
+	}
 	if len(cands) == 0 {
 		return -1
 	}
@@ -978,7 +986,92 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 	fe := m.features(e.Text(), e.Fix)
 	m.featuresOf(existing, todo)
 	m.keepCached(cands)
-	return m.best(&fe, cands)
+	var ck [][]int32
+	if len(ek) > 0 {
+		ck = make([][]int32, len(cands)+1)
+		ck[len(cands)] = ek
+		for j, i := range cands {
+			ck[j] = m.kindsAt(existing, i)
+		}
+	}
+	return m.best(&fe, cands, ck)
+}
+
+// kindsAt are the kinds of existing[i], worked out once.
+func (m *Matcher) kindsAt(existing []mdstore.Entry, i int) []int32 {
+	k, ok := m.kinds[i]
+	if !ok {
+		k = lessonKinds(&existing[i])
+		m.kinds[i] = k
+	}
+	return k
+}
+
+// maxKindChecks bounds the entries whose text kindCandidates reads for one
+// lesson: the signatures let few through in a real memory, and a memory
+// where many pass (every lesson about one thing) is no reason for a hook
+// to be slow.
+const maxKindChecks = 256
+
+// kindCandidates adds to cands, in memory order, the entries of e's Kind,
+// not archived, that are of one of the kinds ek.
+func (m *Matcher) kindCandidates(existing []mdstore.Entry, e *mdstore.Entry, ek []int32, cands []int) []int {
+	c := kinds()
+	in := make(map[int]bool, len(cands))
+	for _, i := range cands {
+		in[i] = true
+	}
+	added, checked := false, 0
+	for i := range m.sigs {
+		if in[i] || existing[i].Kind != e.Kind || existing[i].Status == mdstore.Archived {
+			continue
+		}
+		may := false
+		for _, k := range ek {
+			if c.mayBe(k, &m.sigs[i]) {
+				may = true
+				break
+			}
+		}
+		if !may {
+			continue
+		}
+		if checked++; checked > maxKindChecks {
+			break
+		}
+		if shared, _ := sameKind(ek, m.kindsAt(existing, i)); shared {
+			cands = append(cands, i)
+			added = true
+		}
+	}
+	if added {
+		slices.Sort(cands)
+	}
+	return cands
+}
+
+// lessonKinds are the kinds of the lesson e (kinds.go).
+func lessonKinds(e *mdstore.Entry) []int32 {
+	return kinds().kindsOf(e.Text() + "\n" + e.Fix)
+}
+
+// kindBonus and kindPenalty move the score of a pair whose lessons are of
+// one kind, or both of kinds but of no common one (kinds.go).
+var (
+	kindBonus   float32 = 0.20
+	kindPenalty float32 = 0.10
+)
+
+// kindAdjust is s moved by what the kinds say: ek are the lesson's kinds,
+// k the entry's.
+func kindAdjust(s float32, ek, k []int32) float32 {
+	switch shared, both := sameKind(ek, k); {
+	case shared:
+		return s + kindBonus
+	case both:
+		return s - kindPenalty
+	}
+	return s
 }
 
 // candidates are the entries of e's kind, not archived, that pass e's
@@ -1004,8 +1097,9 @@ func (m *Matcher) candidates(existing []mdstore.Entry, e *mdstore.Entry, pf *pre
 }
 
 // best is the candidate scoring highest with fe, at or above the fold
-// threshold, the first of equals; -1 when none does.
-func (m *Matcher) best(fe *lessonFeatures, cands []int) int {
+// threshold, the first of equals; -1 when none does. ck, when the lesson
+// has kinds, holds each candidate's kinds and, last, the lesson's.
+func (m *Matcher) best(fe *lessonFeatures, cands []int, ck [][]int32) int {
 	type pick struct {
 		i int
 		s float32
@@ -1013,8 +1107,12 @@ func (m *Matcher) best(fe *lessonFeatures, cands []int) int {
 	var parts []pick
 	inParts(len(cands), scoresPerWorker, func(n int) { parts = make([]pick, n) }, func(w, lo, hi int) {
 		p := pick{-1, 0}
-		for _, i := range cands[lo:hi] {
-			if s := score(fe, m.feats[i]); s >= foldThreshold && s > p.s {
+		for j, i := range cands[lo:hi] {
+			s := score(fe, m.feats[i])
+			if ck != nil {
+				s = kindAdjust(s, ck[len(cands)], ck[lo+j])
+			}
+			if s >= foldThreshold && s > p.s {
 				p = pick{i, s}
 			}
 		}
