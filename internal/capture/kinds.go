@@ -34,7 +34,8 @@ import (
 // A term is one or more words, matched after stemming and without stop
 // words, consecutively; a word ending in * matches any word it begins; a
 // term holding other characters than letters, digits, spaces and hyphens
-// (%w, :=, 1.22) matches the lesson's text as is, case aside. "none" terms
+// (%w, :=, 1.22), or a camelCase word (WithCancel), matches the lesson's
+// text as is, case aside. "none" terms
 // veto the kind. "ex" and "no" lines are examples the kind must and must
 // not recognise (TestKindsExamples).
 
@@ -46,9 +47,13 @@ type kindCatalog struct {
 	kinds []lessonKind
 	// byFirst indexes the word terms by their first word's stem.
 	byFirst map[string][]kindTermRef
-	// prefixes and literals are matched one by one (there are few).
-	prefixes []kindTermRef
-	literals []kindTermRef
+	// prefixes indexes the terms whose first word is a prefix (ser*) by
+	// that prefix's first three bytes (all of it when shorter), its stem's
+	// too when that differs; literals indexes the literal terms by their
+	// first two bytes, and litStart marks those pairs.
+	prefixes map[string][]kindTermRef
+	literals map[string][]kindTermRef
+	litStart [1 << 16 / 64]uint64
 	// masks, per kind and "all" group, hold the signature bits
 	// (recur.go) of the words that can satisfy the group, so a memory's
 	// entries are sifted by signature before their text is read; a group
@@ -132,11 +137,15 @@ func (c *kindCatalog) buildMasks() {
 			add(r)
 		}
 	}
-	for _, r := range c.prefixes {
-		add(r)
+	for _, refs := range c.prefixes {
+		for _, r := range refs {
+			add(r)
+		}
 	}
-	for _, r := range c.literals {
-		add(r)
+	for _, refs := range c.literals {
+		for _, r := range refs {
+			add(r)
+		}
 	}
 }
 
@@ -166,7 +175,11 @@ func parseKinds(fsys fs.FS) (*kindCatalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &kindCatalog{byFirst: map[string][]kindTermRef{}}
+	c := &kindCatalog{
+		byFirst:  map[string][]kindTermRef{},
+		prefixes: map[string][]kindTermRef{},
+		literals: map[string][]kindTermRef{},
+	}
 	seen := map[string]string{}
 	for _, name := range names {
 		data, err := fs.ReadFile(fsys, name)
@@ -244,10 +257,16 @@ func (c *kindCatalog) addTerm(kind int32, group int8, t string) error {
 	ref := kindTermRef{kind: kind, group: group}
 	literal := strings.ContainsFunc(t, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == ' ' || r == '-' || r == '*' || r > 127)
-	})
+	}) || innerCapital(t)
 	if literal {
 		ref.lit = strings.ToLower(t)
-		c.literals = append(c.literals, ref)
+		if len(ref.lit) < 2 {
+			return fmt.Errorf("literal term %q is shorter than two characters", t)
+		}
+		key := ref.lit[:2]
+		c.literals[key] = append(c.literals[key], ref)
+		x := uint16(key[0]) | uint16(key[1])<<8
+		c.litStart[x>>6] |= 1 << (x & 63)
 		return nil
 	}
 	ref.words = kindStems(t, true)
@@ -259,12 +278,32 @@ func (c *kindCatalog) addTerm(kind int32, group int8, t string) error {
 			return fmt.Errorf("term %q: only its last word may end in *", t)
 		}
 	}
-	if strings.HasSuffix(ref.words[0], "*") || len(ref.words) > 1 && strings.HasSuffix(ref.words[len(ref.words)-1], "*") {
-		c.prefixes = append(c.prefixes, ref)
+	if p, ok := strings.CutSuffix(ref.words[0], "*"); ok {
+		if p == "" {
+			return fmt.Errorf("term %q: * needs a prefix", t)
+		}
+		keys := []string{p[:min(3, len(p))]}
+		if st := stem(p); st[:min(3, len(st))] != keys[0] {
+			keys = append(keys, st[:min(3, len(st))])
+		}
+		for _, k := range keys {
+			c.prefixes[k] = append(c.prefixes[k], ref)
+		}
 		return nil
 	}
 	c.byFirst[ref.words[0]] = append(c.byFirst[ref.words[0]], ref)
 	return nil
+}
+
+// innerCapital reports a camelCase word (WaitGroup, SetLimit): the text
+// splits such identifiers into words, so the term is matched as written.
+func innerCapital(t string) bool {
+	for i := 1; i < len(t); i++ {
+		if t[i] >= 'A' && t[i] <= 'Z' && t[i-1] >= 'a' && t[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
 }
 
 // kindStems are the stems of the words of s in order, stop words left out;
@@ -323,19 +362,28 @@ func (c *kindCatalog) kindsOf(text string) []int32 {
 			}
 		}
 	}
-	for _, r := range c.prefixes {
-		for i := range stems {
-			if wordsAt(stems, i, r.words) {
-				mark(r)
-				break
+	if len(c.prefixes) > 0 {
+		for i, s := range stems {
+			for n := 1; n <= 3 && n <= len(s); n++ {
+				for _, r := range c.prefixes[s[:n]] {
+					if wordsAt(stems, i, r.words) {
+						mark(r)
+					}
+				}
 			}
 		}
 	}
 	if len(c.literals) > 0 {
 		lower := strings.ToLower(text)
-		for _, r := range c.literals {
-			if strings.Contains(lower, r.lit) {
-				mark(r)
+		for i := 0; i+1 < len(lower); i++ {
+			x := uint16(lower[i]) | uint16(lower[i+1])<<8
+			if c.litStart[x>>6]&(1<<(x&63)) == 0 {
+				continue
+			}
+			for _, r := range c.literals[lower[i:i+2]] {
+				if strings.HasPrefix(lower[i:], r.lit) {
+					mark(r)
+				}
 			}
 		}
 	}

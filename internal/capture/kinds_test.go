@@ -2,9 +2,12 @@ package capture
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
 // TestKindsExamples holds the catalog to its own examples: every "ex"
@@ -13,12 +16,14 @@ import (
 // FLOWMEM_KINDS_FILE=go.txt checks that file alone, parsed from disk, for
 // whoever is writing it while others write theirs.
 func TestKindsExamples(t *testing.T) {
-	c := kinds()
+	var c *kindCatalog
 	if f := os.Getenv("FLOWMEM_KINDS_FILE"); f != "" {
 		var err error
 		if c, err = parseOneKindFile(f); err != nil {
 			t.Fatal(err)
 		}
+	} else {
+		c = kinds()
 	}
 	if len(c.kinds) == 0 {
 		t.Fatal("the catalog is empty")
@@ -120,4 +125,96 @@ none: status code
 			t.Errorf("kindsOf(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
+}
+
+// withKinds runs the test with catalog text in place of the embedded one.
+func withKinds(t *testing.T, text string) {
+	t.Helper()
+	c, err := parseKinds(fstest.MapFS{"kinds/x.txt": {Data: []byte(text)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.buildMasks()
+	old := kinds
+	kinds = func() *kindCatalog { return c }
+	t.Cleanup(func() { kinds = old })
+}
+
+// TestMatcherKinds: a rewording of the same kind folds although it shares
+// too few words for the prefilter; a near miss of a sibling kind that
+// shares the opening words stays apart; without the catalog the rewording
+// is missed, as before kinds.
+func TestMatcherKinds(t *testing.T) {
+	memory := []mdstore.Entry{
+		entry("Goroutines launched inside the for loop capture the loop variable item, so they all see the last element", "Pass item to the closure as an argument before launching"),
+		entry("The HTTP response body is never closed, leaking connections", "Defer resp.Body.Close() after the error check"),
+	}
+	reworded := entry("In processBatch every closure refers to the shared range variable, so the workers all handle the final job", "Copy job into a local first")
+	sibling := entry("Goroutines launched inside the for loop are never waited on, so results are lost", "Track them with a sync.WaitGroup and Wait before returning")
+	const catalog = `
+== loopvar
+about: a goroutine in a loop captures the loop variable
+all: goroutine, closure
+all: loop variable, range variable
+none: waitgroup
+ex: goroutines capture the loop variable
+== unwaited
+about: goroutines never waited on
+all: goroutine
+all: waitgroup, errgroup, waited
+ex: goroutines never waited on with a WaitGroup
+`
+	withKinds(t, "== none\nabout: x\nall: zzzz\n")
+	var plain Matcher
+	if got := plain.Match(memory, &reworded); got != -1 {
+		t.Fatalf("without kinds the rewording folds into %d; the test needs one the words miss", got)
+	}
+	pf := plain.prefilterOf(reworded.Text(), reworded.Fix)
+	if pf.candidate(&plain.sigs[0]) {
+		t.Fatal("the rewording passes the word prefilter; the test needs one that does not")
+	}
+
+	withKinds(t, catalog)
+	// The mechanism, at a bonus the rewording needs (the constants are
+	// tuned on the labelled sets, TestQualityFolding).
+	ob, op := kindBonus, kindPenalty
+	kindBonus, kindPenalty = 0.35, 0.1
+	t.Cleanup(func() { kindBonus, kindPenalty = ob, op })
+	var m Matcher
+	if got := m.Match(memory, &reworded); got != 0 {
+		t.Errorf("a rewording of the same kind: Match = %d, want 0", got)
+	}
+	if got := m.Match(memory, &sibling); got != -1 {
+		t.Errorf("a near miss of another kind: Match = %d, want -1", got)
+	}
+	archived := slices.Clone(memory)
+	archived[0].Status = mdstore.Archived
+	var a Matcher
+	if got := a.Match(archived, &reworded); got != -1 {
+		t.Errorf("an archived entry of the kind: Match = %d, want -1", got)
+	}
+}
+
+// FuzzKinds: any review text — invalid UTF-8, identifiers, literals cut
+// in half — gets its kinds without a panic, sorted, once each, the same
+// every time.
+func FuzzKinds(f *testing.F) {
+	c := kinds()
+	for _, k := range c.kinds {
+		for _, ex := range k.ex {
+			f.Add(ex)
+		}
+	}
+	f.Add("resp.Body.Close() %w := \xff\xfe ser* x")
+	f.Fuzz(func(t *testing.T, text string) {
+		got := c.kindsOf(text)
+		for i := 1; i < len(got); i++ {
+			if got[i] <= got[i-1] {
+				t.Fatalf("kinds %v: not sorted and distinct", got)
+			}
+		}
+		if again := c.kindsOf(text); !slices.Equal(got, again) {
+			t.Fatalf("kinds %v, then %v", got, again)
+		}
+	})
 }
