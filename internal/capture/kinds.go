@@ -78,6 +78,9 @@ type kindTermRef struct {
 	kind  int32
 	group int8 // −1 for a "none" term
 	words []string
+	// stems holds, for a word ending in * (a prefix), its prefix's stem,
+	// which the text's stems may begin with too ("serializ*": serializ).
+	stems []string
 	lit   string // a literal term, lower-cased
 }
 
@@ -200,20 +203,20 @@ func (c *kindCatalog) parseFile(name, data string, seen map[string]string) error
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		at := fmt.Sprintf("%s:%d", name, n+1)
+		at := func() string { return fmt.Sprintf("%s:%d", name, n+1) }
 		if k, ok := strings.CutPrefix(line, "== "); ok {
 			k = strings.TrimSpace(k)
 			if prev, dup := seen[k]; dup {
-				return fmt.Errorf("%s: kind %q already defined at %s", at, k, prev)
+				return fmt.Errorf("%s: kind %q already defined at %s", at(), k, prev)
 			}
-			seen[k] = at
+			seen[k] = at()
 			c.kinds = append(c.kinds, lessonKind{name: k, file: name})
 			cur = len(c.kinds) - 1
 			continue
 		}
 		key, val, ok := strings.Cut(line, ":")
 		if !ok || cur < 0 {
-			return fmt.Errorf("%s: want \"== name\" or \"key: value\" inside a kind, got %q", at, line)
+			return fmt.Errorf("%s: want \"== name\" or \"key: value\" inside a kind, got %q", at(), line)
 		}
 		val = strings.TrimSpace(val)
 		k := &c.kinds[cur]
@@ -228,7 +231,7 @@ func (c *kindCatalog) parseFile(name, data string, seen map[string]string) error
 			g := int8(-1)
 			if key == "all" {
 				if k.groups == 8 {
-					return fmt.Errorf("%s: at most 8 \"all\" groups", at)
+					return fmt.Errorf("%s: at most 8 \"all\" groups", at())
 				}
 				g = int8(k.groups)
 				k.groups++
@@ -238,11 +241,11 @@ func (c *kindCatalog) parseFile(name, data string, seen map[string]string) error
 					continue
 				}
 				if err := c.addTerm(int32(cur), g, t); err != nil {
-					return fmt.Errorf("%s: %w", at, err)
+					return fmt.Errorf("%s: %w", at(), err)
 				}
 			}
 		default:
-			return fmt.Errorf("%s: unknown key %q (want about, all, none, ex or no)", at, key)
+			return fmt.Errorf("%s: unknown key %q (want about, all, none, ex or no)", at(), key)
 		}
 	}
 	for i := range c.kinds {
@@ -278,6 +281,12 @@ func (c *kindCatalog) addTerm(kind int32, group int8, t string) error {
 			return fmt.Errorf("term %q: only its last word may end in *", t)
 		}
 	}
+	ref.stems = make([]string, len(ref.words))
+	for k, w := range ref.words {
+		if p, ok := strings.CutSuffix(w, "*"); ok {
+			ref.stems[k] = stem(p)
+		}
+	}
 	if p, ok := strings.CutSuffix(ref.words[0], "*"); ok {
 		if p == "" {
 			return fmt.Errorf("term %q: * needs a prefix", t)
@@ -311,19 +320,20 @@ func innerCapital(t string) bool {
 // kept, unstemmed.
 func kindStems(s string, pattern bool) []string {
 	var out []string
+	var buf []byte
 	word := func(w string) {
-		lw := strings.ToLower(w)
-		if pattern && strings.HasSuffix(lw, "*") {
-			out = append(out, lw)
+		buf = appendLower(buf[:0], w)
+		if pattern && strings.HasSuffix(w, "*") {
+			out = append(out, string(buf))
 			return
 		}
-		if stopWords()[lw] || len(lw) < 2 && !isDigits(lw) {
+		if stopWords()[string(buf)] || len(buf) < 2 && !isDigits(w) {
 			return
 		}
-		if s, ok := synonyms()[lw]; ok {
-			lw = s
+		if syn, ok := synonyms()[string(buf)]; ok {
+			buf = append(buf[:0], syn...)
 		}
-		out = append(out, stem(lw))
+		out = append(out, kindStem(buf))
 	}
 	if pattern {
 		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '-' }) {
@@ -341,23 +351,55 @@ func kindStems(s string, pattern bool) []string {
 	return out
 }
 
+// kindStemMemo keeps the stems kindStems worked out: a catalog's terms
+// and a memory's lessons use the same few thousand words over and over,
+// and the stemmer is most of the cost of reading either.
+var kindStemMemo struct {
+	sync.Mutex
+	m map[string]string
+}
+
+func kindStem(lw []byte) string {
+	kindStemMemo.Lock()
+	defer kindStemMemo.Unlock()
+	st, ok := kindStemMemo.m[string(lw)]
+	if !ok {
+		if kindStemMemo.m == nil || len(kindStemMemo.m) > 1<<16 {
+			kindStemMemo.m = make(map[string]string, 4096)
+		}
+		w := string(lw)
+		st = stem(w)
+		kindStemMemo.m[w] = st
+	}
+	return st
+}
+
 // kindsOf returns the indexes of the kinds text is of, in catalog order.
 func (c *kindCatalog) kindsOf(text string) []int32 {
 	stems := kindStems(text, false)
-	var hit map[int32]uint16 // group bits; bit 15: vetoed
+	// The kinds met, with their groups' bits (bit 15: vetoed); a lesson
+	// meets few, so a list searched in order beats a map.
+	type met struct {
+		kind int32
+		bits uint16
+	}
+	var hit []met
 	mark := func(r kindTermRef) {
-		if hit == nil {
-			hit = map[int32]uint16{}
+		bit := uint16(1) << 15
+		if r.group >= 0 {
+			bit = 1 << r.group
 		}
-		if r.group < 0 {
-			hit[r.kind] |= 1 << 15
-		} else {
-			hit[r.kind] |= 1 << r.group
+		for i := range hit {
+			if hit[i].kind == r.kind {
+				hit[i].bits |= bit
+				return
+			}
 		}
+		hit = append(hit, met{r.kind, bit})
 	}
 	for i, s := range stems {
 		for _, r := range c.byFirst[s] {
-			if wordsAt(stems, i, r.words) {
+			if r.at(stems, i) {
 				mark(r)
 			}
 		}
@@ -366,7 +408,7 @@ func (c *kindCatalog) kindsOf(text string) []int32 {
 		for i, s := range stems {
 			for n := 1; n <= 3 && n <= len(s); n++ {
 				for _, r := range c.prefixes[s[:n]] {
-					if wordsAt(stems, i, r.words) {
+					if r.at(stems, i) {
 						mark(r)
 					}
 				}
@@ -388,23 +430,23 @@ func (c *kindCatalog) kindsOf(text string) []int32 {
 		}
 	}
 	var out []int32
-	for k, bits := range hit {
-		if want := uint16(1)<<c.kinds[k].groups - 1; bits == want {
-			out = append(out, k)
+	for _, h := range hit {
+		if want := uint16(1)<<c.kinds[h.kind].groups - 1; h.bits == want {
+			out = append(out, h.kind)
 		}
 	}
 	slices.Sort(out)
 	return out
 }
 
-// wordsAt reports whether the term's words start at stems[i].
-func wordsAt(stems []string, i int, words []string) bool {
-	if i+len(words) > len(stems) {
+// at reports whether the term's words start at stems[i].
+func (r *kindTermRef) at(stems []string, i int) bool {
+	if i+len(r.words) > len(stems) {
 		return false
 	}
-	for k, w := range words {
+	for k, w := range r.words {
 		if p, ok := strings.CutSuffix(w, "*"); ok {
-			if !strings.HasPrefix(stems[i+k], stem(p)) && !strings.HasPrefix(stems[i+k], p) {
+			if !strings.HasPrefix(stems[i+k], r.stems[k]) && !strings.HasPrefix(stems[i+k], p) {
 				return false
 			}
 			continue
