@@ -105,6 +105,7 @@ Examples:
 			if err != nil {
 				return err
 			}
+			opts.Kinds = capture.KindNames
 			return review.ExplainWith(e.Out, redact.String(text), opts)
 		},
 	}

@@ -23,7 +23,10 @@ func TestKindsExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 	} else {
-		c = kinds()
+		var err error
+		if c, err = parseKinds(kindFiles); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if len(c.kinds) == 0 {
 		t.Fatal("the catalog is empty")

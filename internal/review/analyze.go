@@ -80,6 +80,11 @@ func ExplainWith(w io.Writer, text string, o Options) error {
 		}
 		fmt.Fprintf(&b, "   reason:   %s\n", d.Reason)
 		fmt.Fprintf(&b, "   category: %s\n", d.Category)
+		if d.Keep && o.Kinds != nil {
+			if ks := o.Kinds(f.Problem, f.Fix); len(ks) > 0 {
+				fmt.Fprintf(&b, "   kind:     %s\n", strings.Join(ks, ", "))
+			}
+		}
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write review explanation: %w", err)

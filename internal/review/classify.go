@@ -41,6 +41,10 @@ type Options struct {
 	// AnalyzeWith sets it by itself when most findings point at plan
 	// sections.
 	PlanReview bool
+	// Kinds, when set, names the kinds of lesson a kept finding is of
+	// (the capture package's catalog), for --explain to show which
+	// earlier lessons it would be compared with as the same one.
+	Kinds func(problem, fix string) []string
 }
 
 // DefaultOptions keeps critical and major findings.
