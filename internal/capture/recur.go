@@ -986,15 +986,18 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 	fe := m.features(e.Text(), e.Fix)
 	m.featuresOf(existing, todo)
 	m.keepCached(cands)
-	var ck [][]int32
+	// Which candidates share a kind with the lesson: only those whose
+	// signature may hold one of its kinds are read.
+	var same []bool
 	if len(ek) > 0 {
-		ck = make([][]int32, len(cands)+1)
-		ck[len(cands)] = ek
+		same = make([]bool, len(cands))
 		for j, i := range cands {
-			ck[j] = m.kindsAt(existing, i)
+			if m.mayBeOf(ek, i) {
+				same[j], _ = sameKind(ek, m.kindsAt(existing, i))
+			}
 		}
 	}
-	return m.best(&fe, cands, ck)
+	return m.best(&fe, cands, same)
 }
 
 // kindsAt are the kinds of existing[i], worked out once.
@@ -1008,32 +1011,24 @@ func (m *Matcher) kindsAt(existing []mdstore.Entry, i int) []int32 {
 }
 
 // maxKindChecks bounds the entries whose text kindCandidates reads for one
-// lesson: the signatures let few through in a real memory, and a memory
-// where many pass (every lesson about one thing) is no reason for a hook
-// to be slow.
-const maxKindChecks = 256
+// lesson (about 10 µs each): the signatures let few through in a real
+// memory, and a memory where many pass (every lesson about one thing) is
+// no reason for a hook to be slow. The newest are read first.
+const maxKindChecks = 64
 
 // kindCandidates adds to cands, in memory order, the entries of e's Kind,
 // not archived, that are of one of the kinds ek.
 func (m *Matcher) kindCandidates(existing []mdstore.Entry, e *mdstore.Entry, ek []int32, cands []int) []int {
-	c := kinds()
 	in := make(map[int]bool, len(cands))
 	for _, i := range cands {
 		in[i] = true
 	}
 	added, checked := false, 0
-	for i := range m.sigs {
+	for i := len(m.sigs) - 1; i >= 0; i-- {
 		if in[i] || existing[i].Kind != e.Kind || existing[i].Status == mdstore.Archived {
 			continue
 		}
-		may := false
-		for _, k := range ek {
-			if c.mayBe(k, &m.sigs[i]) {
-				may = true
-				break
-			}
-		}
-		if !may {
+		if !m.mayBeOf(ek, i) {
 			continue
 		}
 		if checked++; checked > maxKindChecks {
@@ -1055,23 +1050,21 @@ func lessonKinds(e *mdstore.Entry) []int32 {
 	return kinds().kindsOf(e.Text() + "\n" + e.Fix)
 }
 
-// kindBonus and kindPenalty move the score of a pair whose lessons are of
-// one kind, or both of kinds but of no common one (kinds.go).
-var (
-	kindBonus   float32 = 0.20
-	kindPenalty float32 = 0.10
-)
+// kindBonus lifts the score of a pair whose lessons are of one kind
+// (kinds.go): the score says how alike their words are, the kind that
+// they make the same point.
+var kindBonus float32 = 0.15
 
-// kindAdjust is s moved by what the kinds say: ek are the lesson's kinds,
-// k the entry's.
-func kindAdjust(s float32, ek, k []int32) float32 {
-	switch shared, both := sameKind(ek, k); {
-	case shared:
-		return s + kindBonus
-	case both:
-		return s - kindPenalty
+// mayBeOf reports whether entry i's signature may hold one of the kinds
+// ek.
+func (m *Matcher) mayBeOf(ek []int32, i int) bool {
+	c := kinds()
+	for _, k := range ek {
+		if c.mayBe(k, &m.sigs[i]) {
+			return true
+		}
 	}
-	return s
+	return false
 }
 
 // candidates are the entries of e's kind, not archived, that pass e's
@@ -1097,9 +1090,9 @@ func (m *Matcher) candidates(existing []mdstore.Entry, e *mdstore.Entry, pf *pre
 }
 
 // best is the candidate scoring highest with fe, at or above the fold
-// threshold, the first of equals; -1 when none does. ck, when the lesson
-// has kinds, holds each candidate's kinds and, last, the lesson's.
-func (m *Matcher) best(fe *lessonFeatures, cands []int, ck [][]int32) int {
+// threshold, the first of equals; -1 when none does. same, when the
+// lesson has kinds, tells the candidates of one of them.
+func (m *Matcher) best(fe *lessonFeatures, cands []int, same []bool) int {
 	type pick struct {
 		i int
 		s float32
@@ -1109,8 +1102,8 @@ func (m *Matcher) best(fe *lessonFeatures, cands []int, ck [][]int32) int {
 		p := pick{-1, 0}
 		for j, i := range cands[lo:hi] {
 			s := score(fe, m.feats[i])
-			if ck != nil {
-				s = kindAdjust(s, ck[len(cands)], ck[lo+j])
+			if same != nil && same[lo+j] {
+				s += kindBonus
 			}
 			if s >= foldThreshold && s > p.s {
 				p = pick{i, s}
