@@ -70,7 +70,7 @@ func (o *Options) defaults() {
 		o.Now = time.Now
 	}
 	if o.LockTimeout <= 0 {
-		o.LockTimeout = DefaultLockTimeout
+		o.LockTimeout = defaultLockTimeout
 	}
 	if o.ReadTimeout <= 0 {
 		o.ReadTimeout = DefaultReadTimeout
@@ -280,6 +280,11 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 // while the memory loads (under the lock); real reviews are a few to a
 // few dozen kilobytes, and masking costs up to about a microsecond a byte.
 const overlapMax = 128 << 10
+
+// defaultLockTimeout is DefaultLockTimeout, but for the process tests
+// under the race detector, which makes a hook's work under the lock
+// several times slower than a hook ever is (TestMain).
+var defaultLockTimeout = DefaultLockTimeout
 
 // analysed runs, for a review too large to overlap, once it is masked and
 // analysed and before the memory is locked: a seam for the test that

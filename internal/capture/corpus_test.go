@@ -119,7 +119,7 @@ func evalFolding(groups []recurrenceGroup) foldingResult {
 		for _, s := range g.same {
 			r.paraphrases++
 			e := s.entry()
-			if shared, _ := sameKind(ak, kindsOfEntry(e)); shared {
+			if sameKinds(ak, kindsOfEntry(e)) {
 				r.kindSame++
 			}
 			switch got := m.Match(existing, &e); {
@@ -146,9 +146,9 @@ func evalFolding(groups []recurrenceGroup) foldingResult {
 		for _, nm := range g.near {
 			r.nearMisses++
 			e := nm.entry()
-			if shared, _ := sameKind(ak, kindsOfEntry(e)); shared {
+			if sameKinds(ak, kindsOfEntry(e)) {
 				r.kindNear++
-				r.misses = append(r.misses, fmt.Sprintf("SAME KIND %s: %s", g.name, nm.issue))
+				r.misses = append(r.misses, fmt.Sprintf("SAME KINDS %s: %s", g.name, nm.issue))
 			}
 			if got := m.Match(existing, &e); got >= 0 {
 				r.falseMerges++

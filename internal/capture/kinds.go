@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"embed"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -38,9 +37,6 @@ import (
 // text as is, case aside. "none" terms
 // veto the kind. "ex" and "no" lines are examples the kind must and must
 // not recognise (TestKindsExamples).
-
-//go:embed kinds/*.txt
-var kindFiles embed.FS
 
 // kindCatalog is the parsed catalog with its term index.
 type kindCatalog struct {
@@ -84,16 +80,39 @@ type kindTermRef struct {
 	lit   string // a literal term, lower-cased
 }
 
-var kinds = sync.OnceValue(func() *kindCatalog {
-	c, err := parseKinds(kindFiles)
-	if err != nil {
-		// TestKindsExamples fails on it; a hook must not: without the
-		// catalog the matcher goes by words alone.
-		c = &kindCatalog{}
+// kinds is the catalog the matcher uses: kinds_gen.go, the catalog text
+// parsed ahead of time (TestKindsGenerated keeps it so). Parsing the text
+// costs a hook about 20 ms, several times that under load, and a hook
+// reads the catalog while it holds the memory lock; putting the generated
+// tables in maps costs it a fraction of a millisecond.
+var kinds = sync.OnceValue(genCatalog)
+
+// genIndexed is one key of a term index and its terms, in catalog order.
+type genIndexed struct {
+	key   string
+	terms []kindTermRef
+}
+
+func genCatalog() *kindCatalog {
+	c := &kindCatalog{
+		kinds:    genKinds,
+		byFirst:  make(map[string][]kindTermRef, len(genByFirst)),
+		prefixes: make(map[string][]kindTermRef, len(genPrefixes)),
+		literals: make(map[string][]kindTermRef, len(genLiterals)),
+		litStart: genLitStart,
+		masks:    genMasks,
 	}
-	c.buildMasks()
+	for _, x := range genByFirst {
+		c.byFirst[x.key] = x.terms
+	}
+	for _, x := range genPrefixes {
+		c.prefixes[x.key] = x.terms
+	}
+	for _, x := range genLiterals {
+		c.literals[x.key] = x.terms
+	}
 	return c
-})
+}
 
 // buildMasks fills c.masks. A word of the text satisfies a term's first
 // word when their stems (after synonyms) are equal, or begin alike for a
@@ -106,6 +125,9 @@ func (c *kindCatalog) buildMasks() {
 	for src, canon := range synonyms() {
 		st := stem(canon)
 		bySource[st] = append(bySource[st], src)
+	}
+	for _, srcs := range bySource {
+		slices.Sort(srcs) // the masks, made in this order, are generated
 	}
 	c.masks = make([][]kindMask, len(c.kinds))
 	for k := range c.kinds {
@@ -379,25 +401,18 @@ func kindStem(lw []byte) string {
 // kindsOf returns the indexes of the kinds text is of, in catalog order.
 func (c *kindCatalog) kindsOf(text string) []int32 {
 	stems := kindStems(text, false)
-	// The kinds met, with their groups' bits (bit 15: vetoed); a lesson
-	// meets few, so a list searched in order beats a map.
-	type met struct {
-		kind int32
-		bits uint16
-	}
-	var hit []met
+	// The groups met of each kind (bit 15: vetoed), and the kinds met.
+	bits := make([]uint16, len(c.kinds))
+	var touched []int32
 	mark := func(r kindTermRef) {
 		bit := uint16(1) << 15
 		if r.group >= 0 {
 			bit = 1 << r.group
 		}
-		for i := range hit {
-			if hit[i].kind == r.kind {
-				hit[i].bits |= bit
-				return
-			}
+		if bits[r.kind] == 0 {
+			touched = append(touched, r.kind)
 		}
-		hit = append(hit, met{r.kind, bit})
+		bits[r.kind] |= bit
 	}
 	for i, s := range stems {
 		for _, r := range c.byFirst[s] {
@@ -432,9 +447,9 @@ func (c *kindCatalog) kindsOf(text string) []int32 {
 		}
 	}
 	var out []int32
-	for _, h := range hit {
-		if want := uint16(1)<<c.kinds[h.kind].groups - 1; h.bits == want {
-			out = append(out, h.kind)
+	for _, k := range touched {
+		if bits[k] == uint16(1)<<c.kinds[k].groups-1 {
+			out = append(out, k)
 		}
 	}
 	slices.Sort(out)
@@ -460,18 +475,14 @@ func (r *kindTermRef) at(stems []string, i int) bool {
 	return true
 }
 
-// sameKind tells whether two kind lists share one, and whether both have
-// any.
-func sameKind(a, b []int32) (shared, both bool) {
-	if len(a) == 0 || len(b) == 0 {
-		return false, false
-	}
-	for _, k := range a {
-		if _, ok := slices.BinarySearch(b, k); ok {
-			return true, true
-		}
-	}
-	return false, true
+// sameKinds tells whether two lessons are of the same kinds, all of them.
+// Sharing one is not enough: a near miss (same subject, other lesson) often
+// shares the subject's kind and differs in another, and on the labelled
+// sets the lift for any shared kind cost five false merges for each three
+// more folds, the lift for the same kinds one for eleven
+// (testdata/capture/recurrence/README.md, eighth round).
+func sameKinds(a, b []int32) bool {
+	return len(a) > 0 && slices.Equal(a, b)
 }
 
 // KindNames names the kinds of the lesson with this issue and fix, for

@@ -152,7 +152,10 @@ func TestMatcherKinds(t *testing.T) {
 		entry("Goroutines launched inside the for loop capture the loop variable item, so they all see the last element", "Pass item to the closure as an argument before launching"),
 		entry("The HTTP response body is never closed, leaking connections", "Defer resp.Body.Close() after the error check"),
 	}
-	reworded := entry("In processBatch every closure refers to the shared range variable, so the workers all handle the final job", "Copy job into a local first")
+	// The rewording and the sibling share about as many words with the
+	// first entry (word scores 0.29 and 0.29): only the kinds tell them
+	// apart.
+	reworded := entry("The goroutines started in the for loop all read the loop variable job, so every worker handles the final job", "Copy job into a local before launching")
 	sibling := entry("Goroutines launched inside the for loop are never waited on, so results are lost", "Track them with a sync.WaitGroup and Wait before returning")
 	const catalog = `
 == loopvar
@@ -172,9 +175,8 @@ ex: goroutines never waited on with a WaitGroup
 	if got := plain.Match(memory, &reworded); got != -1 {
 		t.Fatalf("without kinds the rewording folds into %d; the test needs one the words miss", got)
 	}
-	pf := plain.prefilterOf(reworded.Text(), reworded.Fix)
-	if pf.candidate(&plain.sigs[0]) {
-		t.Fatal("the rewording passes the word prefilter; the test needs one that does not")
+	if got := plain.Match(memory, &sibling); got != -1 {
+		t.Fatalf("without kinds the sibling folds into %d", got)
 	}
 
 	withKinds(t, catalog)

@@ -553,11 +553,15 @@ func TestMatchCacheProcesses(t *testing.T) {
 	base := generatedEntries(matchCacheMinEntries + 100)
 	// One-finding reviews from the corpus that the matcher folds neither
 	// into the memory nor into one another.
-	b := mustRead(t, filepath.Join("..", "..", "testdata", "capture", "recurrence", "corpus.txt"))
+	var lines []string
+	for _, name := range []string{"corpus.txt", "holdout.txt"} {
+		b := mustRead(t, filepath.Join("..", "..", "testdata", "capture", "recurrence", name))
+		lines = append(lines, strings.Split(string(b), "\n")...)
+	}
 	var reviews []string
 	kept := slices.Clone(base)
 	var m Matcher
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range lines {
 		body, ok := strings.CutPrefix(line, "A: ")
 		if !ok || len(reviews) == n {
 			continue

@@ -64,7 +64,7 @@ func (r foldingResult) String() string {
 	s := fmt.Sprintf("folded %d/%d paraphrases = %.3f; false merges %d/%d = %.3f (near misses merged %d/%d, paraphrases into the wrong entry %d)",
 		r.folded, r.paraphrases, r.foldRate(), r.falseMerges+r.wrongEntry, r.nearMisses+r.paraphrases, r.falseMergeRate(),
 		r.falseMerges, r.nearMisses, r.wrongEntry)
-	s += fmt.Sprintf("; of one kind: paraphrases %d, near misses %d", r.kindSame, r.kindNear)
+	s += fmt.Sprintf("; of the same kinds: paraphrases %d, near misses %d", r.kindSame, r.kindNear)
 	if r.hard > 0 {
 		s += fmt.Sprintf("; heavy rewrites folded %d/%d (wrong entry %d)", r.hardFolded, r.hard, r.hardWrong)
 	}

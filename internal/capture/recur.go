@@ -968,12 +968,6 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 	// (nor kept by the match cache), then the scores in order, each on
 	// several cores when there are many.
 	cands := m.candidates(existing, e, pf)
-	// A lesson of a known kind also meets the entries of that kind that
-	// share too few words to pass the prefilter (kinds.go).
-	ek := lessonKinds(e)
-	if len(ek) > 0 {
-		cands = m.kindCandidates(existing, e, ek, cands)
-	}
 	if len(cands) == 0 {
 		return -1
 	}
@@ -986,16 +980,17 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 	fe := m.features(e.Text(), e.Fix)
 	m.featuresOf(existing, todo)
 	m.keepCached(cands)
-	// Which candidates share a kind with the lesson: only those whose
-	// signature may hold one of its kinds are read.
-	var same []bool
-	if len(ek) > 0 {
-		same = make([]bool, len(cands))
-		for j, i := range cands {
-			if m.mayBeOf(ek, i) {
-				same[j], _ = sameKind(ek, m.kindsAt(existing, i))
-			}
+	// The kinds (kinds.go) decide only between the fold threshold and the
+	// bonus below it, so the texts of the few candidates scoring there
+	// are all that is read for them, and the lesson's own only when there
+	// is one.
+	var ek []int32
+	ekRead := false
+	same := func(i int) bool {
+		if !ekRead {
+			ek, ekRead = lessonKinds(e), true
 		}
+		return len(ek) > 0 && m.mayBeOf(ek, i) && sameKinds(ek, m.kindsAt(existing, i))
 	}
 	return m.best(&fe, cands, same)
 }
@@ -1010,61 +1005,25 @@ func (m *Matcher) kindsAt(existing []mdstore.Entry, i int) []int32 {
 	return k
 }
 
-// maxKindChecks bounds the entries whose text kindCandidates reads for one
-// lesson (about 10 µs each): the signatures let few through in a real
-// memory, and a memory where many pass (every lesson about one thing) is
-// no reason for a hook to be slow. The newest are read first.
-const maxKindChecks = 64
-
-// kindCandidates adds to cands, in memory order, the entries of e's Kind,
-// not archived, that are of one of the kinds ek.
-func (m *Matcher) kindCandidates(existing []mdstore.Entry, e *mdstore.Entry, ek []int32, cands []int) []int {
-	in := make(map[int]bool, len(cands))
-	for _, i := range cands {
-		in[i] = true
-	}
-	added, checked := false, 0
-	for i := len(m.sigs) - 1; i >= 0; i-- {
-		if in[i] || existing[i].Kind != e.Kind || existing[i].Status == mdstore.Archived {
-			continue
-		}
-		if !m.mayBeOf(ek, i) {
-			continue
-		}
-		if checked++; checked > maxKindChecks {
-			break
-		}
-		if shared, _ := sameKind(ek, m.kindsAt(existing, i)); shared {
-			cands = append(cands, i)
-			added = true
-		}
-	}
-	if added {
-		slices.Sort(cands)
-	}
-	return cands
-}
-
 // lessonKinds are the kinds of the lesson e (kinds.go).
 func lessonKinds(e *mdstore.Entry) []int32 {
 	return kinds().kindsOf(e.Text() + "\n" + e.Fix)
 }
 
-// kindBonus lifts the score of a pair whose lessons are of one kind
-// (kinds.go): the score says how alike their words are, the kind that
+// kindBonus lifts the score of a pair whose lessons are of the same kinds
+// (kinds.go): the score says how alike their words are, the kinds that
 // they make the same point.
 var kindBonus float32 = 0.15
 
-// mayBeOf reports whether entry i's signature may hold one of the kinds
-// ek.
+// mayBeOf reports whether entry i's signature may hold all the kinds ek.
 func (m *Matcher) mayBeOf(ek []int32, i int) bool {
 	c := kinds()
 	for _, k := range ek {
-		if c.mayBe(k, &m.sigs[i]) {
-			return true
+		if !c.mayBe(k, &m.sigs[i]) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // candidates are the entries of e's kind, not archived, that pass e's
@@ -1090,35 +1049,27 @@ func (m *Matcher) candidates(existing []mdstore.Entry, e *mdstore.Entry, pf *pre
 }
 
 // best is the candidate scoring highest with fe, at or above the fold
-// threshold, the first of equals; -1 when none does. same, when the
-// lesson has kinds, tells the candidates of one of them.
-func (m *Matcher) best(fe *lessonFeatures, cands []int, same []bool) int {
-	type pick struct {
-		i int
-		s float32
-	}
-	var parts []pick
-	inParts(len(cands), scoresPerWorker, func(n int) { parts = make([]pick, n) }, func(w, lo, hi int) {
-		p := pick{-1, 0}
+// threshold, the first of equals; -1 when none does. A candidate scoring
+// short of the threshold by less than kindBonus gets the bonus when same
+// says it is of the lesson's kinds.
+func (m *Matcher) best(fe *lessonFeatures, cands []int, same func(i int) bool) int {
+	scores := make([]float32, len(cands))
+	inParts(len(cands), scoresPerWorker, func(int) {}, func(_, lo, hi int) {
 		for j, i := range cands[lo:hi] {
-			s := score(fe, m.feats[i])
-			if same != nil && same[lo+j] {
-				s += kindBonus
-			}
-			if s >= foldThreshold && s > p.s {
-				p = pick{i, s}
-			}
+			scores[lo+j] = score(fe, m.feats[i])
 		}
-		parts[w] = p
 	})
-	// Parts in order, the first of equals kept: as one pass in order.
-	best := pick{-1, 0}
-	for _, p := range parts {
-		if p.i >= 0 && p.s > best.s {
-			best = p
+	best, bestScore := -1, float32(0)
+	for j, i := range cands {
+		s := scores[j]
+		if s < foldThreshold && s+kindBonus >= foldThreshold && same(i) {
+			s += kindBonus
+		}
+		if s >= foldThreshold && s > bestScore {
+			best, bestScore = i, s
 		}
 	}
-	return best.i
+	return best
 }
 
 // The fewest items worth a goroutine of candidates and best (variables
