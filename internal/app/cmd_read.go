@@ -22,11 +22,13 @@ Examples:
    flowmem memory read --type pitfall
    flowmem memory read --relevant "fn-4.1: migrate auth middleware to chi" --limit 5
    flowmem memory read --relevant "webhook retries" --json
-   flowmem memory read -r "fn-2.3: nightly sales report email" -r "cron time zone daylight saving"`,
+   flowmem memory read -r "fn-2.3: nightly sales report email" -r "cron time zone daylight saving"
+   flowmem memory read --limit 30 --max-chars 9000 -r "fn-5.1: add image upload" -r "file size limit content type"`,
 		Flags: []cli.Flag{
 			typeFlag,
 			&cli.StringSliceFlag{Name: "relevant", Aliases: []string{"r"}, Usage: "rank entries by relevance to `QUERY` (repeat to merge several queries)"},
 			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` entries (default: recall.limit with --relevant, all otherwise)"},
+			&cli.IntFlag{Name: "max-chars", Usage: "with --relevant, at most `N` characters of output (default: recall.max_chars)"},
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -35,6 +37,14 @@ Examples:
 			}
 			if c.IsSet("limit") && c.Int("limit") < 1 {
 				return usagef("--limit must be at least 1")
+			}
+			if c.IsSet("max-chars") {
+				if !c.IsSet("relevant") {
+					return usagef("--max-chars bounds ranked output: use it with --relevant")
+				}
+				if c.Int("max-chars") < 1 {
+					return usagef("--max-chars must be at least 1")
+				}
 			}
 			kinds, err := kindsFlag(c)
 			if err != nil {
@@ -53,7 +63,11 @@ Examples:
 				if c.IsSet("limit") {
 					limit = c.Int("limit")
 				}
-				return e.printRelevant(c, entries, c.StringSlice("relevant"), limit, cfg.Int("recall.max_chars"), kinds)
+				maxChars := cfg.Int("recall.max_chars")
+				if c.IsSet("max-chars") {
+					maxChars = c.Int("max-chars")
+				}
+				return e.printRelevant(c, entries, c.StringSlice("relevant"), limit, maxChars, kinds)
 			}
 			active := entries[:0]
 			for _, en := range entries {
