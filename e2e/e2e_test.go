@@ -170,7 +170,7 @@ func TestScoutRecallsRelevantMemory(t *testing.T) {
 		Step: func(r *standin.Request, step int) standin.Reply {
 			switch step {
 			case 0:
-				return standin.Bash(`flowmem memory read --relevant "` + task + `"`)
+				return standin.Bash(`flowmem memory read --limit 30 --max-chars 9000 --relevant "` + task + `" --relevant "docker exec user HOME environment"`)
 			default:
 				// Like the scout's model: keep the lesson lines flowmem
 				// printed, in the Relevant Memory format.

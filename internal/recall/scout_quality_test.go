@@ -3,7 +3,15 @@
 package recall
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
 // scoutSearch is one request as the memory scout would search it: the
@@ -13,6 +21,18 @@ type scoutSearch struct {
 	Searches []string `json:"searches"`
 }
 
+// scoutAnswer is what a scout kept, in its order, from the candidates
+// flowmem printed for one request.
+type scoutAnswer struct {
+	Query string   `json:"query"`
+	Kept  []string `json:"kept"`
+}
+
+// scoutCandidates is how many lessons the scout asks for
+// (agents/memory-scout.md: --limit 30): enough that a lesson worded unlike
+// the request still reaches it, few enough to read in one answer.
+const scoutCandidates = 30
+
 // TestQualityScout reports recall as the memory scout gets it, not as one
 // query gets it. The scout (agents/memory-scout.md) runs two or three
 // searches per request: the request itself, its technical terms, and what
@@ -20,57 +40,130 @@ type scoutSearch struct {
 // searches were written, for every request of a query set, by a model
 // that followed the scout's instructions without seeing the memory or the
 // labels (testdata/recall/README.md, "Seventh round"). The scout runs them
-// as one `flowmem memory read --relevant Q1 --relevant Q2 …`, which merges
-// the lists (RankAll), and then keeps what bears on the request; with no
-// model here to choose, the merged list's first 5 and 8 (the scout answers
-// at most 8) are scored, which is what a scout that could not judge at all
-// would answer. The request alone through Rank is the baseline beside it.
+// as one `flowmem memory read --limit 30 --relevant Q1 --relevant Q2 …`,
+// which merges the lists (RankAll), and then keeps what bears on the
+// request, at most 8. Columns:
+//
+//   - Rank@5: the request alone through Rank, the baseline;
+//   - merged@5, merged@8: the first 5 and 8 of the merged list the scout
+//     asked for before the eighth round (--limit 10), what a scout that
+//     could not judge at all would answer;
+//   - in 10, in 30: the labels among the first 10 (the scout's list before
+//     the eighth round) and 30 candidates, out of at most 5: the most a
+//     scout that judged perfectly could answer from them;
+//   - judged@5, judged@8: what a model acting as the scout kept from the 30
+//     candidates (scout_judged_*.jsonl, "Eighth round"), first 5 and all.
+//
+// Run with
 //
 //	go test -tags quality -run QualityScout -v ./internal/recall/
 func TestQualityScout(t *testing.T) {
 	entries := loadCorpus(t)
-	opt := Options{Limit: 10, Now: corpusNow}
+	opt := Options{Limit: scoutCandidates, Now: corpusNow}
 	rank := func(q string) []Hit { return Rank(entries, q, opt) }
-	t.Logf("%-22s %9s %9s %9s %8s", "", "Rank@5", "scout@5", "scout@8", "searches")
-	for _, set := range []struct {
-		name, labels, searches string
-	}{
-		{"blind3", "queries_blind3.jsonl", "scout_blind3.jsonl"},
-		{"blind4", "queries_blind4.jsonl", "scout_blind4.jsonl"},
-		{"blind5", "queries_blind5.jsonl", "scout_blind5.jsonl"},
-	} {
-		if !corpusFileExists(set.searches) {
-			t.Logf("%-22s (no %s)", set.name, set.searches)
-			continue
-		}
+	t.Logf("%-8s %7s %9s %9s %7s %7s %9s %9s %6s %8s", "", "Rank@5", "merged@5", "merged@8", "in 10", "in 30", "judged@5", "judged@8", "kept", "searches")
+	for _, set := range scoutSets {
 		queries := readJSONL[labelledQuery](t, set.labels)
-		searches := readJSONL[scoutSearch](t, set.searches)
-		if len(searches) != len(queries) {
-			t.Fatalf("%s: %d requests, %s has %d", set.name, len(queries), set.searches, len(searches))
-		}
-		byQuery := map[string][]string{}
-		n := 0
-		for i, s := range searches {
-			if s.Query != queries[i].Query {
-				t.Fatalf("%s:%d: request %q, searches for %q", set.searches, i+1, queries[i].Query, s.Query)
+		byQuery, n := scoutSearches(t, set.searches, queries)
+		// Before the eighth round the scout asked for the default 10; the
+		// limit is also the depth of each list RankAll merges.
+		merged10 := func(q string) []Hit { return RankAll(entries, byQuery[q], Options{Limit: 10, Now: corpusNow}) }
+		merged := func(q string) []Hit { return RankAll(entries, byQuery[q], opt) }
+		single := measureAt(queries, rank, 5)
+		at5, at8 := measureAt(queries, merged10, 5), measureAt(queries, merged10, 8)
+		in10, in30 := measureWithin(queries, merged10, 10), measureWithin(queries, merged, scoutCandidates)
+		judged := "-"
+		if corpusFileExists(set.judged) {
+			answers := readJSONL[scoutAnswer](t, set.judged)
+			if len(answers) != len(queries) {
+				t.Fatalf("%s: %d requests, %s has %d", set.name, len(queries), set.judged, len(answers))
 			}
-			if len(s.Searches) == 0 {
-				t.Fatalf("%s:%d: no searches", set.searches, i+1)
+			kept := map[string][]string{}
+			total, stale := 0, 0
+			for i, a := range answers {
+				if a.Query != queries[i].Query {
+					t.Fatalf("%s:%d: request %q, answer for %q", set.judged, i+1, queries[i].Query, a.Query)
+				}
+				kept[a.Query] = a.Kept
+				total += len(a.Kept)
+				cands := map[string]bool{}
+				for _, h := range merged(a.Query) {
+					cands[h.Entry.ID] = true
+				}
+				for _, id := range a.Kept {
+					if !cands[id] {
+						stale++
+					}
+				}
 			}
-			byQuery[s.Query] = s.Searches
-			n += len(s.Searches)
+			answer := func(q string) []Hit {
+				var hs []Hit
+				for _, id := range kept[q] {
+					hs = append(hs, Hit{Entry: entryByID(entries, id)})
+				}
+				return hs
+			}
+			judged = fmt.Sprintf("%9.3f %9.3f %6.1f", measureAt(queries, answer, 5), measureAt(queries, answer, 8), float64(total)/float64(len(queries)))
+			if stale > 0 {
+				// The answers were judged on the candidates of the ranker
+				// of their day; a lesson that no longer reaches the 30
+				// makes the figure stale, not wrong by itself.
+				t.Logf("%s: %d kept lessons are no longer among the %d candidates", set.name, stale, scoutCandidates)
+			}
 		}
-		scout := func(q string) []Hit { return RankAll(entries, byQuery[q], opt) }
-		single := measure(t, queries, rank, false)
-		at5 := measure(t, queries, scout, false)
-		at8 := measureAt(queries, scout, 8)
-		t.Logf("%-22s %9.3f %9.3f %9.3f %8.1f", set.name, single.recall5, at5.recall5, at8, float64(n)/float64(len(queries)))
+		t.Logf("%-8s %7.3f %9.3f %9.3f %7.3f %7.3f %s %8.1f", set.name, single, at5, at8, in10, in30, judged, float64(n)/float64(len(queries)))
 	}
+}
+
+// scoutSets are the query sets with the scout's searches written for them.
+var scoutSets = []struct{ name, labels, searches, judged string }{
+	{"blind3", "queries_blind3.jsonl", "scout_blind3.jsonl", "scout_judged_blind3.jsonl"},
+	{"blind4", "queries_blind4.jsonl", "scout_blind4.jsonl", "scout_judged_blind4.jsonl"},
+	{"blind5", "queries_blind5.jsonl", "scout_blind5.jsonl", "scout_judged_blind5.jsonl"},
+}
+
+func scoutSearches(t *testing.T, name string, queries []labelledQuery) (map[string][]string, int) {
+	searches := readJSONL[scoutSearch](t, name)
+	if len(searches) != len(queries) {
+		t.Fatalf("%d requests, %s has %d", len(queries), name, len(searches))
+	}
+	byQuery := map[string][]string{}
+	n := 0
+	for i, s := range searches {
+		if s.Query != queries[i].Query {
+			t.Fatalf("%s:%d: request %q, searches for %q", name, i+1, queries[i].Query, s.Query)
+		}
+		if len(s.Searches) == 0 {
+			t.Fatalf("%s:%d: no searches", name, i+1)
+		}
+		byQuery[s.Query] = s.Searches
+		n += len(s.Searches)
+	}
+	return byQuery, n
+}
+
+func entryByID(entries []mdstore.Entry, id string) mdstore.Entry {
+	for _, e := range entries {
+		if e.ID == id {
+			return e
+		}
+	}
+	return mdstore.Entry{ID: id}
 }
 
 // measureAt is recall@k: the share of a query's labels (at most k of them)
 // among its first k hits, averaged over queries.
 func measureAt(queries []labelledQuery, rank func(string) []Hit, k int) float64 {
+	return measureShare(queries, rank, k, k)
+}
+
+// measureWithin is the share of a query's labels, at most 5 of them, among
+// its first k hits: what a reader choosing 5 from those k could find.
+func measureWithin(queries []labelledQuery, rank func(string) []Hit, k int) float64 {
+	return measureShare(queries, rank, k, 5)
+}
+
+func measureShare(queries []labelledQuery, rank func(string) []Hit, k, want int) float64 {
 	var sum float64
 	for _, q := range queries {
 		hits := rank(q.Query)
@@ -84,8 +177,69 @@ func measureAt(queries []labelledQuery, rank func(string) []Hit, k int) float64 
 				found++
 			}
 		}
-		den := min(len(q.Relevant), k)
+		den := min(len(q.Relevant), want)
 		sum += float64(min(found, den)) / float64(den)
 	}
 	return sum / float64(len(queries))
+}
+
+// TestScoutSimulationInput writes, for each scout set, what a scout would
+// read: every request with the candidates `flowmem memory read --limit 30`
+// prints for its searches, numbered, and beside it (in a separate file, so
+// the judging model never sees it) the entry ids behind the numbers. It is
+// how scout_judged_*.jsonl were made; run it to judge a new ranker:
+//
+//	FLOWMEM_SCOUT_SIM=/tmp/scoutsim go test -tags quality -run ScoutSimulationInput ./internal/recall/
+func TestScoutSimulationInput(t *testing.T) {
+	dir := os.Getenv("FLOWMEM_SCOUT_SIM")
+	if dir == "" {
+		t.Skip("set FLOWMEM_SCOUT_SIM to a directory to write the simulation's input")
+	}
+	entries := loadCorpus(t)
+	opt := Options{Limit: scoutCandidates, MaxChars: 9000, Now: corpusNow}
+	for _, set := range scoutSets {
+		queries := readJSONL[labelledQuery](t, set.labels)
+		byQuery, _ := scoutSearches(t, set.searches, queries)
+		var doc, key bytes.Buffer
+		fmt.Fprintf(&doc, "# The scout's candidates: %s\n\n", set.name)
+		for i, q := range queries {
+			hits := RankAll(entries, byQuery[q.Query], opt)
+			var out bytes.Buffer
+			if err := Format(&out, hits, opt); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&doc, "=== Request %d: %s\n", i+1, q.Query)
+			// Format drops a line that does not fit; match lines to hits
+			// by their text so the numbers name the right entries.
+			var ids []string
+			next := 0
+			for _, l := range strings.Split(out.String(), "\n") {
+				if !strings.HasPrefix(l, "- [") {
+					continue
+				}
+				for next < len(hits) && Line(hits[next].Entry) != l {
+					next++
+				}
+				if next == len(hits) {
+					t.Fatalf("%s: line %q matches no hit", set.name, l)
+				}
+				ids = append(ids, hits[next].Entry.ID)
+				next++
+				fmt.Fprintf(&doc, "%d. %s\n", len(ids), l[2:])
+			}
+			doc.WriteString("\n")
+			b, err := json.Marshal(map[string]any{"n": i + 1, "query": q.Query, "ids": ids})
+			if err != nil {
+				t.Fatal(err)
+			}
+			key.Write(b)
+			key.WriteByte('\n')
+		}
+		if err := os.WriteFile(filepath.Join(dir, set.name+"_candidates.md"), doc.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, set.name+"_ids.jsonl"), key.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
