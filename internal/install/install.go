@@ -310,6 +310,7 @@ func planChange(path, label string, before, after []byte, exists, dryRun bool) C
 var earlierScouts = map[string]bool{
 	"e5ae2f4479693a6da4fa3fe0372ce9b30051178fcda3b6fbfe0d542dc23fe509": true, // c7e2b0d
 	"1325c56e3485601242dda095bd139970efd254d44fbeb0880a9bd34b8dae2f2b": true, // 1eab748
+	"a244d2d6c8307671cfa5635c01808e17b36bb32ba51171d227d645500afef947": true, // 0a40a07
 }
 
 // ScoutState compares a scout file with the embedded copy: "absent",

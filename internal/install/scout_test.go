@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/flowmem/flowmem"
@@ -88,6 +90,42 @@ func TestOutdatedScoutIsUpdated(t *testing.T) {
 		}
 		if res, err = Run(opts(dir)); err != nil || res.Scout.Action != "kept" {
 			t.Errorf("install over an edited earlier scout: %+v %v", res.Scout, err)
+		}
+	}
+}
+
+// TestScoutHistoryFromGit reads every committed version of
+// agents/memory-scout.md from the repository's history: each one that is
+// not the embedded copy must have its copy in testdata/ (and so its sum in
+// earlierScouts), or users who installed it would be told their unedited
+// file is theirs. TestScoutHistory alone cannot see a version nobody kept.
+func TestScoutHistoryFromGit(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not found")
+	}
+	root := filepath.Join("..", "..")
+	out, err := exec.Command(git, "-C", root, "log", "--format=%H", "--", "agents/memory-scout.md").Output()
+	if err != nil {
+		t.Skipf("no git history here: %v", err)
+	}
+	if shallow, _ := exec.Command(git, "-C", root, "rev-parse", "--is-shallow-repository").Output(); strings.TrimSpace(string(shallow)) == "true" {
+		t.Skip("shallow clone: earlier versions are not all here")
+	}
+	commits := strings.Fields(string(out))
+	if len(commits) == 0 {
+		t.Skip("agents/memory-scout.md has no history here (not a git checkout?)")
+	}
+	for _, c := range commits {
+		b, err := exec.Command(git, "-C", root, "show", c+":agents/memory-scout.md").Output()
+		if err != nil {
+			t.Fatalf("git show %s: %v", c[:7], err)
+		}
+		if bytes.Equal(b, flowmem.ScoutAgent) {
+			continue
+		}
+		if got := scoutVersion(b); got != "outdated" {
+			t.Errorf("the scout of %s is %q to install, want outdated: save it as testdata/memory-scout.%s.md and add its sum to earlierScouts", c[:7], got, c[:7])
 		}
 	}
 }
