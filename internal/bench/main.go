@@ -95,8 +95,9 @@ func run(sizeList string, runs int) error {
 			{"memory read", []string{"memory", "read"}},
 			{"memory search", []string{"memory", "search", "goroutine|deadline"}},
 			{"memory read --relevant", []string{"memory", "read", "--relevant", "fn-12.3: add retry with backoff to the webhookDelivery worker"}},
-			// The scout's command: the request, its terms, its usual mistakes.
-			{"memory read --relevant ×3", []string{"memory", "read", "-r", "fn-12.3: add retry with backoff to the webhookDelivery worker", "-r", "webhook delivery worker retry", "-r", "idempotency duplicate delivery timeout jitter"}},
+			// The scout's command: the request, its terms, its usual
+			// mistakes, and 30 candidates for it to choose from.
+			{"scout: read --limit 30 -r ×3", []string{"memory", "read", "--limit", "30", "--max-chars", "9000", "-r", "fn-12.3: add retry with backoff to the webhookDelivery worker", "-r", "webhook delivery worker retry", "-r", "idempotency duplicate delivery timeout jitter"}},
 			{"memory prime", []string{"memory", "prime", "fn-12.3: add retry with backoff to the webhookDelivery worker"}},
 		}
 		for _, c := range cmds {
