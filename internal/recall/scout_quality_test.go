@@ -39,7 +39,9 @@ const scoutCandidates = 30
 // usually goes wrong in that kind of work in a reviewer's words. Those
 // searches were written, for every request of a query set, by a model
 // that followed the scout's instructions without seeing the memory or the
-// labels (testdata/recall/README.md, "Seventh round"). The scout runs them
+// labels (testdata/recall/README.md: blind3–5 in the seventh round, the
+// other sets in the eighth, whose searches have an "all" row over every
+// query of the corpus). The scout runs them
 // as one `flowmem memory read --limit 30 --relevant Q1 --relevant Q2 …`,
 // which merges the lists (RankAll), and then keeps what bears on the
 // request, at most 8. Columns:
@@ -62,6 +64,10 @@ func TestQualityScout(t *testing.T) {
 	opt := Options{Limit: scoutCandidates, Now: corpusNow}
 	rank := func(q string) []Hit { return Rank(entries, q, opt) }
 	t.Logf("%-8s %7s %9s %9s %7s %7s %9s %9s %6s %8s", "", "Rank@5", "merged@5", "merged@8", "in 10", "in 30", "judged@5", "judged@8", "kept", "searches")
+	// all sums every column over every request, so its row weighs each set
+	// by its size; the judged columns count only when every set is judged.
+	var all scoutRow
+	allJudged := true
 	for _, set := range scoutSets {
 		queries := readJSONL[labelledQuery](t, set.labels)
 		byQuery, n := scoutSearches(t, set.searches, queries)
@@ -69,23 +75,29 @@ func TestQualityScout(t *testing.T) {
 		// limit is also the depth of each list RankAll merges.
 		merged10 := func(q string) []Hit { return RankAll(entries, byQuery[q], Options{Limit: 10, Now: corpusNow}) }
 		merged := func(q string) []Hit { return RankAll(entries, byQuery[q], opt) }
-		single := measureAt(queries, rank, 5)
-		at5, at8 := measureAt(queries, merged10, 5), measureAt(queries, merged10, 8)
-		in10, in30 := measureWithin(queries, merged10, 10), measureWithin(queries, merged, scoutCandidates)
-		judged := "-"
+		nq := float64(len(queries))
+		row := scoutRow{
+			requests: nq, searches: float64(n),
+			v: [8]float64{
+				measureAt(queries, rank, 5) * nq,
+				measureAt(queries, merged10, 5) * nq, measureAt(queries, merged10, 8) * nq,
+				measureWithin(queries, merged10, 10) * nq, measureWithin(queries, merged, scoutCandidates) * nq,
+			},
+		}
 		if corpusFileExists(set.judged) {
+			row.judged = true
 			answers := readJSONL[scoutAnswer](t, set.judged)
 			if len(answers) != len(queries) {
 				t.Fatalf("%s: %d requests, %s has %d", set.name, len(queries), set.judged, len(answers))
 			}
 			kept := map[string][]string{}
-			total, stale := 0, 0
+			stale := 0
 			for i, a := range answers {
 				if a.Query != queries[i].Query {
 					t.Fatalf("%s:%d: request %q, answer for %q", set.judged, i+1, queries[i].Query, a.Query)
 				}
 				kept[a.Query] = a.Kept
-				total += len(a.Kept)
+				row.v[7] += float64(len(a.Kept))
 				cands := map[string]bool{}
 				for _, h := range merged(a.Query) {
 					cands[h.Entry.ID] = true
@@ -103,20 +115,56 @@ func TestQualityScout(t *testing.T) {
 				}
 				return hs
 			}
-			judged = fmt.Sprintf("%9.3f %9.3f %6.1f", measureAt(queries, answer, 5), measureAt(queries, answer, 8), float64(total)/float64(len(queries)))
+			row.v[5] = measureAt(queries, answer, 5) * nq
+			row.v[6] = measureAt(queries, answer, 8) * nq
 			if stale > 0 {
 				// The answers were judged on the candidates of the ranker
 				// of their day; a lesson that no longer reaches the 30
 				// makes the figure stale, not wrong by itself.
 				t.Logf("%s: %d kept lessons are no longer among the %d candidates", set.name, stale, scoutCandidates)
 			}
+		} else {
+			allJudged = false
 		}
-		t.Logf("%-8s %7.3f %9.3f %9.3f %7.3f %7.3f %s %8.1f", set.name, single, at5, at8, in10, in30, judged, float64(n)/float64(len(queries)))
+		t.Log(row.String(set.name))
+		all.add(row)
 	}
+	all.judged = allJudged
+	t.Log(all.String("all"))
+}
+
+// scoutRow is one line of TestQualityScout's report, as sums over its
+// requests: Rank@5, merged@5, merged@8, in 10, in 30, then (when judged)
+// judged@5, judged@8 and lessons kept.
+type scoutRow struct {
+	requests, searches float64
+	v                  [8]float64
+	judged             bool
+}
+
+func (r *scoutRow) add(o scoutRow) {
+	r.requests += o.requests
+	r.searches += o.searches
+	for i := range r.v {
+		r.v[i] += o.v[i]
+	}
+}
+
+func (r scoutRow) String(name string) string {
+	n := r.requests
+	judged := fmt.Sprintf("%9s %9s %6s", "-", "-", "-")
+	if r.judged {
+		judged = fmt.Sprintf("%9.3f %9.3f %6.1f", r.v[5]/n, r.v[6]/n, r.v[7]/n)
+	}
+	return fmt.Sprintf("%-8s %7.3f %9.3f %9.3f %7.3f %7.3f %s %8.1f", name, r.v[0]/n, r.v[1]/n, r.v[2]/n, r.v[3]/n, r.v[4]/n, judged, r.searches/n)
 }
 
 // scoutSets are the query sets with the scout's searches written for them.
 var scoutSets = []struct{ name, labels, searches, judged string }{
+	{"dev", "queries.jsonl", "scout_development.jsonl", "scout_judged_development.jsonl"},
+	{"held-out", "queries_holdout.jsonl", "scout_holdout.jsonl", "scout_judged_holdout.jsonl"},
+	{"blind", "queries_blind.jsonl", "scout_blind.jsonl", "scout_judged_blind.jsonl"},
+	{"blind2", "queries_blind2.jsonl", "scout_blind2.jsonl", "scout_judged_blind2.jsonl"},
 	{"blind3", "queries_blind3.jsonl", "scout_blind3.jsonl", "scout_judged_blind3.jsonl"},
 	{"blind4", "queries_blind4.jsonl", "scout_blind4.jsonl", "scout_judged_blind4.jsonl"},
 	{"blind5", "queries_blind5.jsonl", "scout_blind5.jsonl", "scout_judged_blind5.jsonl"},
