@@ -39,12 +39,11 @@ const scoutCandidates = 30
 // usually goes wrong in that kind of work in a reviewer's words. Those
 // searches were written, for every request of a query set, by a model
 // that followed the scout's instructions without seeing the memory or the
-// labels (testdata/recall/README.md: blind3–5 in the seventh round, the
-// other sets in the eighth, whose searches have an "all" row over every
-// query of the corpus). The scout runs them
-// as one `flowmem memory read --limit 30 --relevant Q1 --relevant Q2 …`,
-// which merges the lists (RankAll), and then keeps what bears on the
-// request, at most 8. Columns:
+// labels (testdata/recall/README.md: for blind3–5 in the seventh round,
+// for the other sets in the eighth). The scout runs them as one
+// `flowmem memory read --limit 30 --relevant Q1 --relevant Q2 …`, which
+// merges the lists (RankAll), and then keeps what bears on the request, at
+// most 8. One row per set, and "all" over every request. Columns:
 //
 //   - Rank@5: the request alone through Rank, the baseline;
 //   - merged@5, merged@8: the first 5 and 8 of the merged list the scout
@@ -61,6 +60,10 @@ const scoutCandidates = 30
 //	go test -tags quality -run QualityScout -v ./internal/recall/
 func TestQualityScout(t *testing.T) {
 	entries := loadCorpus(t)
+	byID := map[string]*mdstore.Entry{}
+	for i := range entries {
+		byID[entries[i].ID] = &entries[i]
+	}
 	opt := Options{Limit: scoutCandidates, Now: corpusNow}
 	rank := func(q string) []Hit { return Rank(entries, q, opt) }
 	t.Logf("%-8s %7s %9s %9s %7s %7s %9s %9s %6s %8s", "", "Rank@5", "merged@5", "merged@8", "in 10", "in 30", "judged@5", "judged@8", "kept", "searches")
@@ -96,6 +99,9 @@ func TestQualityScout(t *testing.T) {
 				if a.Query != queries[i].Query {
 					t.Fatalf("%s:%d: request %q, answer for %q", set.judged, i+1, queries[i].Query, a.Query)
 				}
+				if len(a.Kept) > 8 {
+					t.Fatalf("%s:%d: %d lessons kept; the scout answers at most 8", set.judged, i+1, len(a.Kept))
+				}
 				kept[a.Query] = a.Kept
 				row.v[7] += float64(len(a.Kept))
 				cands := map[string]bool{}
@@ -111,7 +117,11 @@ func TestQualityScout(t *testing.T) {
 			answer := func(q string) []Hit {
 				var hs []Hit
 				for _, id := range kept[q] {
-					hs = append(hs, Hit{Entry: entryByID(entries, id)})
+					e, ok := byID[id]
+					if !ok {
+						t.Fatalf("%s: the answer for %q keeps %q, which is not in the memory", set.judged, q, id)
+					}
+					hs = append(hs, Hit{Entry: *e})
 				}
 				return hs
 			}
@@ -188,15 +198,6 @@ func scoutSearches(t *testing.T, name string, queries []labelledQuery) (map[stri
 		n += len(s.Searches)
 	}
 	return byQuery, n
-}
-
-func entryByID(entries []mdstore.Entry, id string) mdstore.Entry {
-	for _, e := range entries {
-		if e.ID == id {
-			return e
-		}
-	}
-	return mdstore.Entry{ID: id}
 }
 
 // measureAt is recall@k: the share of a query's labels (at most k of them)
