@@ -62,6 +62,29 @@ func BenchmarkRank(b *testing.B) {
 	}
 }
 
+// benchScout is what the scout asks: the request, its technical terms, and
+// what usually goes wrong in that kind of work.
+var benchScout = []string{
+	benchQuery,
+	"webhook delivery retry backoff maxRetries sender",
+	"duplicate deliveries on retry, no jitter, timeout, idempotency key",
+}
+
+func BenchmarkRankAll(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		entries := genEntries(b, n)
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			opt := Options{Now: corpusNow, Limit: 30}
+			for b.Loop() {
+				if len(RankAll(entries, benchScout, opt)) == 0 {
+					b.Fatal("no hits")
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkPrime(b *testing.B) {
 	for _, n := range []int{1_000, 10_000, 100_000} {
 		entries := genEntries(b, n)

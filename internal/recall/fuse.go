@@ -37,8 +37,12 @@ func RankAll(entries []mdstore.Entry, queries []string, opt Options) []Hit {
 	}
 	byID := map[string]*fused{}
 	var order []*fused
-	for qi, q := range queries {
-		for r, h := range Rank(entries, q, deep) {
+	qs := make([]*query, len(queries))
+	for i, q := range queries {
+		qs[i] = parseQuery(q)
+	}
+	for qi, list := range rankMany(entries, qs, deep, deep.Limit) {
+		for r, h := range list {
 			key := h.Entry.ID
 			if key == "" {
 				// Hand-written entries without an id are told apart by text.

@@ -341,28 +341,58 @@ func (m *matcher) count(t int32) {
 
 // scanEntry feeds every field of e to the matcher.
 func (m *matcher) scanEntry(z *tokenizer, e *mdstore.Entry) {
-	m.hits = m.hits[:0]
-	m.field = fMain
-	m.scan(z, e.Issue)
-	m.scan(z, e.Body)
-	m.field = fFix
-	m.scan(z, e.Fix)
-	m.field = fContext
-	m.scan(z, e.Context)
-	m.field = fMeta
-	m.scan(z, e.Category)
-	m.scan(z, e.Task)
+	matchers{m}.scanEntry(z, e)
+}
+
+// matchers are the matchers of several queries fed by one tokenizing pass:
+// tokenizing is most of ranking's work, and the scout asks up to three
+// queries at once. Each matcher keeps its own state (the phrase head, the
+// parts skipped after a joined form), so each sees what it would alone.
+type matchers []*matcher
+
+func (ms matchers) token(b []byte, kind tokenKind) {
+	for _, m := range ms {
+		m.token(b, kind)
+	}
+}
+
+func (ms matchers) scanEntry(z *tokenizer, e *mdstore.Entry) {
+	var out sink = ms
+	if len(ms) == 1 {
+		out = ms[0]
+	}
+	for _, m := range ms {
+		m.hits = m.hits[:0]
+	}
+	ms.field(fMain)
+	ms.scan(z, out, e.Issue)
+	ms.scan(z, out, e.Body)
+	ms.field(fFix)
+	ms.scan(z, out, e.Fix)
+	ms.field(fContext)
+	ms.scan(z, out, e.Context)
+	ms.field(fMeta)
+	ms.scan(z, out, e.Category)
+	ms.scan(z, out, e.Task)
 	for _, t := range e.Tasks {
 		if t != e.Task {
-			m.scan(z, t)
+			ms.scan(z, out, t)
 		}
 	}
 }
 
-// scan feeds one text to the matcher; a phrase never spans two texts.
-func (m *matcher) scan(z *tokenizer, s string) {
-	m.head = ""
-	z.scan(s, m)
+func (ms matchers) field(f int) {
+	for _, m := range ms {
+		m.field = f
+	}
+}
+
+// scan feeds one text to the matchers; a phrase never spans two texts.
+func (ms matchers) scan(z *tokenizer, out sink, s string) {
+	for _, m := range ms {
+		m.head = ""
+	}
+	z.scan(s, out)
 }
 
 func fieldLens(e *mdstore.Entry) [nFields]int {
@@ -410,53 +440,62 @@ type candidate struct {
 	off, n int32 // its postings
 }
 
-// scanAll tokenizes every eligible entry and returns the query terms'
-// document frequencies and, per matching entry, its postings. Large memories
-// are split across cores; each worker has its own matcher, and the parts are
-// joined in entry order, so the result is the same as one pass.
-func scanAll(entries []mdstore.Entry, q *query, opt Options, avg [nFields]float64) ([]int, []candidate, []posting) {
-	type part struct {
-		df    []int
-		cands []candidate
-		posts []posting
-	}
-	scan := func(from, to int) part {
-		m := &matcher{q: q, memo: make(map[string]memoEntry, 256)}
+// scanned is what one pass found for one query: its terms' document
+// frequencies and, per matching entry, its postings.
+type scanned struct {
+	df    []int
+	cands []candidate
+	posts []posting
+}
+
+// scanAll tokenizes every eligible entry once and returns, for each query,
+// what it found. Large memories are split across cores; each worker has
+// its own matchers, and the parts are joined in entry order, so the result
+// is the same as one pass.
+func scanAll(entries []mdstore.Entry, qs []*query, opt Options, avg [nFields]float64) []scanned {
+	scan := func(from, to int) []scanned {
+		ms := make(matchers, len(qs))
+		out := make([]scanned, len(qs))
+		for i, q := range qs {
+			ms[i] = &matcher{q: q, memo: make(map[string]memoEntry, 256)}
+			out[i].df = make([]int, len(q.terms))
+		}
 		var z tokenizer
-		p := part{df: make([]int, len(q.terms))}
 		for i := from; i < to; i++ {
 			e := &entries[i]
 			if !eligible(e, opt.Kinds) {
 				continue
 			}
-			m.scanEntry(&z, e)
-			if len(m.hits) == 0 {
-				continue
-			}
+			ms.scanEntry(&z, e)
 			lens := fieldLens(e)
-			off := len(p.posts)
-			for _, h := range m.hits {
-				var tf float64
-				for f, c := range h.n {
-					if c == 0 {
-						continue
-					}
-					norm := 1 - fieldB[f] + fieldB[f]*float64(lens[f])/avg[f]
-					tf += fieldWeight[f] * float64(c) / norm
+			for qi, m := range ms {
+				if len(m.hits) == 0 {
+					continue
 				}
-				p.df[h.term]++
-				p.posts = append(p.posts, posting{term: h.term, tf: float32(tf)})
+				p := &out[qi]
+				off := len(p.posts)
+				for _, h := range m.hits {
+					var tf float64
+					for f, c := range h.n {
+						if c == 0 {
+							continue
+						}
+						norm := 1 - fieldB[f] + fieldB[f]*float64(lens[f])/avg[f]
+						tf += fieldWeight[f] * float64(c) / norm
+					}
+					p.df[h.term]++
+					p.posts = append(p.posts, posting{term: h.term, tf: float32(tf)})
+				}
+				p.cands = append(p.cands, candidate{entry: int32(i), off: int32(off), n: int32(len(p.posts) - off)})
 			}
-			p.cands = append(p.cands, candidate{entry: int32(i), off: int32(off), n: int32(len(p.posts) - off)})
 		}
-		return p
+		return out
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(entries)/parallelMin)
 	if workers <= 1 {
-		p := scan(0, len(entries))
-		return p.df, p.cands, p.posts
+		return scan(0, len(entries))
 	}
-	parts := make([]part, workers)
+	parts := make([][]scanned, workers)
 	per := (len(entries) + workers - 1) / workers
 	var wg sync.WaitGroup
 	for w := range parts {
@@ -468,21 +507,24 @@ func scanAll(entries []mdstore.Entry, q *query, opt Options, avg [nFields]float6
 		}()
 	}
 	wg.Wait()
-	df := make([]int, len(q.terms))
-	var cands []candidate
-	var posts []posting
-	for _, p := range parts {
-		for t, d := range p.df {
-			df[t] += d
+	out := make([]scanned, len(qs))
+	for qi, q := range qs {
+		r := &out[qi]
+		r.df = make([]int, len(q.terms))
+		for _, part := range parts {
+			p := part[qi]
+			for t, d := range p.df {
+				r.df[t] += d
+			}
+			base := int32(len(r.posts))
+			for _, c := range p.cands {
+				c.off += base
+				r.cands = append(r.cands, c)
+			}
+			r.posts = append(r.posts, p.posts...)
 		}
-		base := int32(len(posts))
-		for _, c := range p.cands {
-			c.off += base
-			cands = append(cands, c)
-		}
-		posts = append(posts, p.posts...)
 	}
-	return df, cands, posts
+	return out
 }
 
 // parallelMin is the number of entries per extra scanning goroutine below
@@ -490,8 +532,23 @@ func scanAll(entries []mdstore.Entry, q *query, opt Options, avg [nFields]float6
 const parallelMin = 2500
 
 func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
-	if len(q.terms) == 0 || k <= 0 {
-		return nil
+	return rankMany(entries, []*query{q}, opt, k)[0]
+}
+
+// rankMany ranks entries against each query, at most k hits each, with one
+// pass over the entries for all of them.
+func rankMany(entries []mdstore.Entry, qs []*query, opt Options, k int) [][]Hit {
+	out := make([][]Hit, len(qs))
+	var live []*query
+	var at []int // live query → its place in qs
+	for i, q := range qs {
+		if len(q.terms) > 0 && k > 0 {
+			live = append(live, q)
+			at = append(at, i)
+		}
+	}
+	if len(live) == 0 {
+		return out
 	}
 	// Average field lengths, in bytes: tokens would need a second
 	// tokenizing pass, and bytes normalize length just as well.
@@ -518,21 +575,26 @@ func rank(entries []mdstore.Entry, q *query, opt Options, k int) []Hit {
 			avg[f] = sum[f] / float64(cnt[f])
 		}
 	}
+	for i, r := range scanAll(entries, live, opt, avg) {
+		out[at[i]] = score(entries, live[i], r, n, opt, k)
+	}
+	return out
+}
 
-	df, cands, posts := scanAll(entries, q, opt, avg)
-	if len(cands) == 0 {
+// score turns one query's postings into its top k hits.
+func score(entries []mdstore.Entry, q *query, r scanned, n int, opt Options, k int) []Hit {
+	if len(r.cands) == 0 {
 		return nil
 	}
-
 	idf := make([]float64, len(q.terms))
 	for t := range idf {
-		d := float64(df[t])
+		d := float64(r.df[t])
 		idf[t] = math.Pow(math.Log(1+(float64(n)-d+0.5)/(d+0.5)), idfExp)
 	}
 	sc := newScorer(q)
 	top := topK{k: k, entries: entries}
-	for _, c := range cands {
-		score, risk := sc.score(posts[c.off:c.off+c.n], idf)
+	for _, c := range r.cands {
+		score, risk := sc.score(r.posts[c.off:c.off+c.n], idf)
 		l := lift(&entries[c.entry], opt.Now)
 		// The floor judges a match of a task area's risks as it would the
 		// same words said in the request: a lesson that shares only a
