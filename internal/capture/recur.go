@@ -954,11 +954,24 @@ func (m *Matcher) Prepare(existing []mdstore.Entry) { m.sync(existing) }
 // paraphrases the most similar one wins.
 func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 	m.sync(existing)
-	h := hash64(e.ID)
-	for i, x := range m.idHash {
-		if x == h && existing[i].ID == e.ID && existing[i].Kind == e.Kind {
-			return i
+	// The same id is the same lesson, unless the texts differ in symbols
+	// only (=== and ==): then the lesson's id is the next of the chain
+	// mdstore gives such twins, and the twins are never folded into.
+	var twins []int
+	for id, salt := e.ID, 1; ; salt++ {
+		h, found := hash64(id), false
+		for i, x := range m.idHash {
+			if x == h && existing[i].ID == id && existing[i].Kind == e.Kind {
+				if mdstore.SameText(existing[i].Text(), e.Text()) {
+					return i
+				}
+				twins, found = append(twins, i), true
+			}
 		}
+		if !found {
+			break
+		}
+		id = mdstore.DistinctID(e.Kind, e.Text(), salt)
 	}
 	pf := m.prefilterOf(e.Text(), e.Fix)
 	if pf.total == 0 {
@@ -968,6 +981,9 @@ func (m *Matcher) Match(existing []mdstore.Entry, e *mdstore.Entry) int {
 	// (nor kept by the match cache), then the scores in order, each on
 	// several cores when there are many.
 	cands := m.candidates(existing, e, pf)
+	if len(twins) > 0 {
+		cands = slices.DeleteFunc(cands, func(i int) bool { return slices.Contains(twins, i) })
+	}
 	if len(cands) == 0 {
 		return -1
 	}

@@ -791,3 +791,30 @@ func TestMatchSplitExact(t *testing.T) {
 		}
 	}
 }
+
+// TestMatcherSymbolTwins: a lesson with the same words as an entry but
+// other symbols ("!= nil" and "== nil") is another lesson. It is folded
+// neither by id nor by its words, and once recorded under the next id of
+// mdstore's chain, its own repeats find it.
+func TestMatcherSymbolTwins(t *testing.T) {
+	first := entry("The guard in loadUser checks err != nil before using the row", "Return early when err != nil")
+	twin := entry("The guard in loadUser checks err == nil before using the row", "Return early when err == nil")
+	if first.ID != twin.ID {
+		t.Fatalf("the test needs a shared content id: %s, %s", first.ID, twin.ID)
+	}
+	memory := []mdstore.Entry{generatedEntries(1)[0], first}
+	var m Matcher
+	if got := m.Match(memory, &twin); got != -1 {
+		t.Fatalf("the twin folded into entry %d", got)
+	}
+	recorded := twin
+	recorded.ID = mdstore.DistinctID(recorded.Kind, recorded.Text(), 1)
+	memory = append(memory, recorded)
+	again := entry("The guard in loadUser checks `err == nil` before using the row.", "Return early when err == nil")
+	if got := m.Match(memory, &again); got != 2 {
+		t.Errorf("the twin's repeat matched %d, want 2", got)
+	}
+	if got := m.Match(memory, &first); got != 1 {
+		t.Errorf("the first lesson's repeat matched %d, want 1", got)
+	}
+}

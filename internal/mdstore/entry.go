@@ -7,6 +7,8 @@ package mdstore
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -206,6 +208,54 @@ func ContentID(k Kind, text string) string {
 	for _, w := range Words(text) {
 		h.Write([]byte(w))
 		h.Write([]byte{' '})
+	}
+	prefix := "m"
+	if k != "" {
+		prefix = string(k[:1])
+	}
+	return prefix + "-" + hex.EncodeToString(h.Sum(nil)[:6])
+}
+
+// SameText reports whether two lesson texts say the same thing as far as
+// their ids can tell: ContentID ignores punctuation, so "compare with ===
+// not ==" and "compare with == not ===" share an id; the symbols they use
+// as operators or in names (!=, ++, C#) must agree too.
+func SameText(a, b string) bool {
+	return slices.Equal(Words(a), Words(b)) && slices.Equal(symbols(a), symbols(b))
+}
+
+// symbols lists the runs of characters between a text's words that mean
+// something: operators and the symbols in names. Markdown marks, quotes,
+// brackets and sentence punctuation are left out, so re-punctuating a lesson
+// changes nothing.
+func symbols(s string) []string {
+	var out []string
+	for _, run := range strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsSpace(r)
+	}) {
+		run = strings.Map(func(r rune) rune {
+			if strings.ContainsRune("`'\"()[]{}*_,;‘’“”", r) {
+				return -1
+			}
+			return r
+		}, run)
+		if strings.Trim(run, ".:?!-/") == "" {
+			continue
+		}
+		out = append(out, strings.TrimRight(run, ".:?!"))
+	}
+	return out
+}
+
+// DistinctID is the id of a lesson whose ContentID another lesson already
+// has (SameText told them apart): it hashes the text with its symbols.
+// salt, from 1, tells apart lessons that still collide.
+func DistinctID(k Kind, text string, salt int) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00%s", k, salt, strings.Join(Words(text), " "))
+	for _, sym := range symbols(text) {
+		h.Write([]byte{0})
+		h.Write([]byte(sym))
 	}
 	prefix := "m"
 	if k != "" {

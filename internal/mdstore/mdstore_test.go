@@ -227,6 +227,56 @@ func TestUpsert(t *testing.T) {
 	}
 }
 
+// TestUpsertSymbolTwins: lessons with the same words but other symbols
+// ("=== not ==" and "== not ===", C# and C++) share a content id yet are
+// different lessons: each is kept, each recurs into itself, and
+// re-punctuating one still finds it.
+func TestUpsertSymbolTwins(t *testing.T) {
+	s := Open(t.TempDir())
+	ctx := context.Background()
+	day := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	texts := []string{"Compare with === not ==", "Compare with == not ===", "Prefer x != nil checks", "Prefer x == nil checks", "Write it in C#", "Write it in C++", "Write it in C"}
+	ids := map[string]string{}
+	for _, text := range texts {
+		out, err := s.Upsert(ctx, Convention, []Entry{{Body: text}}, nil, day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out[0].Recurred {
+			t.Errorf("%q folded into %q", text, out[0].Entry.Body)
+		}
+		ids[text] = out[0].Entry.ID
+	}
+	again := map[string]string{
+		"Compare with == not ===": "compare with `==` not `===`.",
+		"Compare with === not ==": "Compare with \"===\", not \"==\"",
+		"Write it in C++":         "write it in C++!",
+		"Write it in C":           "Write it in C.",
+		"Prefer x == nil checks":  "prefer `x == nil` checks",
+	}
+	for want, text := range again {
+		out, err := s.Upsert(ctx, Convention, []Entry{{Body: text}}, nil, day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !out[0].Recurred || out[0].Entry.ID != ids[want] {
+			t.Errorf("%q: recurred=%v into %q, want %q", text, out[0].Recurred, out[0].Entry.Body, want)
+		}
+	}
+	entries, err := s.Load(Convention)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != len(texts) {
+		t.Fatalf("got %d entries, want %d", len(entries), len(texts))
+	}
+	for _, e := range entries {
+		if _, ok := again[e.Body]; ok && e.Seen != 2 {
+			t.Errorf("%q seen %d, want 2", e.Body, e.Seen)
+		}
+	}
+}
+
 func TestLockTimeout(t *testing.T) {
 	s := Open(t.TempDir())
 	s.LockTimeout = 50 * time.Millisecond

@@ -211,14 +211,26 @@ func (s *Store) lock(ctx context.Context) (func(), error) {
 // MatchFunc picks the existing entry that a new lesson repeats, or -1.
 type MatchFunc func(existing []Entry, e *Entry) int
 
-// MatchID is the default MatchFunc: the same content id.
+// MatchID is the default MatchFunc: the same content id, and the same text
+// as far as the id can tell (SameText). A lesson that differs from the
+// entry with its id by symbols only has the next id of the chain that
+// Upsert gives such twins (DistinctID), and is looked for under it.
 func MatchID(existing []Entry, e *Entry) int {
-	for i := range existing {
-		if existing[i].ID == e.ID {
-			return i
+	for id, salt := e.ID, 1; ; salt++ {
+		found := false
+		for i := range existing {
+			if existing[i].ID == id {
+				if SameText(existing[i].Text(), e.Text()) {
+					return i
+				}
+				found = true
+			}
 		}
+		if !found {
+			return -1
+		}
+		id = DistinctID(e.Kind, e.Text(), salt)
 	}
-	return -1
 }
 
 // Outcome says what Upsert did with one lesson.
@@ -390,6 +402,11 @@ func (h *Held) upsert(lessons []Entry, match MatchFunc, today string) ([]Outcome
 			outcomes = append(outcomes, Outcome{Entry: *e, Recurred: true})
 			continue
 		}
+		// A new lesson may share its content id with one it differs from
+		// by symbols only; readers would fold the two into one.
+		for salt := 1; idTaken(existing, l.ID); salt++ {
+			l.ID = DistinctID(l.Kind, l.Text(), salt)
+		}
 		existing = append(existing, l)
 		added.WriteString("\n")
 		added.WriteString(Render(&l))
@@ -400,6 +417,15 @@ func (h *Held) upsert(lessons []Entry, match MatchFunc, today string) ([]Outcome
 		return outcomes, nil
 	}
 	return outcomes, h.s.appendRaw(h.k, h.file, added.String())
+}
+
+func idTaken(existing []Entry, id string) bool {
+	for i := range existing {
+		if existing[i].ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // appendRaw adds text at the end of the file, creating it from the template
