@@ -245,6 +245,12 @@ func Uninstall(opts Options) (Result, error) {
 		if err != nil {
 			return res, err
 		}
+		if c.Action == "removed" {
+			// The project and local scopes share the project's scout.
+			if other := opts.sharingScout(); other != "" {
+				c = Change{Path: paths.Scout, Action: "kept", Reason: "the flowmem hook in " + opts.label(other) + " still uses it"}
+			}
+		}
 		res.Scout = &c
 	}
 	if opts.DryRun {
@@ -363,6 +369,34 @@ func planScout(path, label string, force, dryRun bool) (Change, []byte, error) {
 		c.Diff = Diff(label, have, want)
 	}
 	return c, want, nil
+}
+
+// sharingScout is the settings file of the other scope that uses this
+// scope's scout (project and local share .claude/agents/) when it still has
+// a flowmem hook; "" otherwise.
+func (o Options) sharingScout() string {
+	var other Scope
+	switch o.Scope {
+	case Project:
+		other = Local
+	case Local:
+		other = Project
+	default:
+		return ""
+	}
+	paths, err := PathsFor(other, o.Project, o.Home)
+	if err != nil {
+		return ""
+	}
+	src, exists, err := readFile(paths.Settings)
+	if err != nil || !exists {
+		return ""
+	}
+	found, err := Installed(src, o.isOurs)
+	if err != nil || len(found) == 0 {
+		return ""
+	}
+	return paths.Settings
 }
 
 func planScoutRemoval(path string, force bool) (Change, error) {
