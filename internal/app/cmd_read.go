@@ -113,10 +113,6 @@ Examples:
 // display is an entry as people read it: the heading and fields, without
 // the hidden metadata line, plus a note of how often it was seen.
 func display(b *strings.Builder, en *mdstore.Entry) {
-	if en.Legacy {
-		fmt.Fprintf(b, "## %s %s [%s]\n%s\n", en.Date, en.Task, orKind(en), strings.TrimRight(en.Body, "\n"))
-		return
-	}
 	b.WriteString("## ")
 	b.WriteString(en.Date)
 	b.WriteByte(' ')
@@ -145,8 +141,10 @@ func display(b *strings.Builder, en *mdstore.Entry) {
 			b.WriteByte('\n')
 		}
 	}
-	if en.Body != "" {
-		b.WriteString(en.Body)
+	// A flow-next entry's body may span several lines, and its
+	// **Issue**/**Fix** lines are read into the fields above.
+	if body := strings.TrimRight(en.Body, "\n"); body != "" {
+		b.WriteString(body)
 		b.WriteByte('\n')
 	}
 }
