@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,11 +63,22 @@ func Load(path string) (*Config, error) {
 	}
 	c.data = data
 	for _, k := range Known {
-		if v, ok := lookup(c.data, k.Name); ok && !sameType(v, k.Default) {
+		v, ok := lookup(c.data, k.Name)
+		if !ok {
+			continue
+		}
+		var bad error
+		if !sameType(v, k.Default) {
+			bad = fmt.Errorf("%s must be %s, found %s", k.Name, typeName(k.Default), describe(v))
+		} else if k.Check != nil {
+			if err := k.Check(v); err != nil {
+				bad = fmt.Errorf("%s: %w", k.Name, err)
+			}
+		}
+		if bad != nil {
 			// position expects encoding/json's offsets, one past the byte.
 			line, col := position(b, bytes.Index(b, []byte(`"`+k.Name[strings.LastIndexByte(k.Name, '.')+1:]+`"`))+1)
-			return nil, &ParseError{Path: path, Line: line, Col: col,
-				Err: fmt.Errorf("%s must be %s, found %s", k.Name, typeName(k.Default), describe(v))}
+			return nil, &ParseError{Path: path, Line: line, Col: col, Err: bad}
 		}
 	}
 	return c, nil
@@ -275,8 +288,19 @@ func (c *Config) Set(key string, value any) error {
 			return fmt.Errorf("invalid key %q: empty segment", key)
 		}
 	}
-	if k, ok := known(key); ok && !sameType(value, k.Default) {
-		return fmt.Errorf("%s must be %s, not %s", key, typeName(k.Default), describe(value))
+	if k, ok := known(key); ok {
+		if err := k.check(value); err != nil {
+			return err
+		}
+	} else if sec, ok := section(key); ok {
+		if key == sec {
+			return fmt.Errorf("%s %v: set one of its keys (%s)", key, errSection, strings.Join(keysUnder(sec), ", "))
+		}
+		msg := "unknown setting " + key
+		if near := closest(key); near != "" {
+			msg += "; did you mean " + near + "?"
+		}
+		return errors.New(msg + " (see 'flowmem config list')")
 	}
 	if c.data == nil {
 		c.data = map[string]any{}
@@ -298,6 +322,82 @@ func (c *Config) Set(key string, value any) error {
 	}
 	obj[parts[len(parts)-1]] = value
 	return nil
+}
+
+// check tells whether v is a value of k that flowmem can use.
+func (k Key) check(v any) error {
+	if !sameType(v, k.Default) {
+		return fmt.Errorf("%s must be %s, not %s", k.Name, typeName(k.Default), describe(v))
+	}
+	if k.Check != nil {
+		if err := k.Check(v); err != nil {
+			return fmt.Errorf("%s: %w", k.Name, err)
+		}
+	}
+	return nil
+}
+
+// Problems lists what in the file flowmem cannot use, as Set would refuse
+// it: bad holds known settings of the wrong type or value (and flowmem
+// sections that are not objects), which make flowmem fall back to defaults
+// or fail; unknown holds keys in flowmem's sections that it does not read
+// (typos, most likely). Keys outside those sections belong to others
+// (flow-next shares the file) and are left alone.
+func (c *Config) Problems() (bad, unknown []string) {
+	seen := map[string]bool{}
+	for _, k := range Known {
+		sec, _, _ := strings.Cut(k.Name, ".")
+		if !seen[sec] {
+			seen[sec] = true
+			if v, ok := c.data[sec]; ok {
+				if m, isObj := v.(map[string]any); !isObj {
+					bad = append(bad, fmt.Sprintf("%s is %s, not an object of settings (%s)", sec, describe(v), strings.Join(keysUnder(sec), ", ")))
+				} else {
+					unknown = append(unknown, unknownUnder(sec, m)...)
+				}
+			}
+		}
+		if v, ok := lookup(c.data, k.Name); ok {
+			if err := k.check(v); err != nil {
+				bad = append(bad, err.Error())
+			}
+		}
+	}
+	return bad, unknown
+}
+
+// unknownUnder lists the keys under section sec that no known setting is
+// or holds.
+func unknownUnder(prefix string, m map[string]any) []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		key := prefix + "." + name
+		if _, ok := known(key); ok {
+			continue
+		}
+		if sub, ok := m[name].(map[string]any); ok && len(keysUnder(key)) > 0 {
+			out = append(out, unknownUnder(key, sub)...)
+			continue
+		}
+		msg := key
+		if near := closest(key); near != "" {
+			msg += " (did you mean " + near + "?)"
+		}
+		out = append(out, msg)
+	}
+	return out
+}
+
+// toInt reads an integer setting's value.
+func toInt(v any) (int64, bool) {
+	switch n := v.(type) {
+	case json.Number:
+		i, err := n.Int64()
+		return i, err == nil
+	case int64:
+		return n, true
+	}
+	return 0, false
 }
 
 // Save writes the config atomically, two-space indented.

@@ -1,27 +1,134 @@
 package config
 
+import (
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
 // Key is one known setting with its default and a line of help.
 type Key struct {
 	Name    string
 	Default any
 	Help    string
+	// Check, when set, rejects a value of the right type that flowmem
+	// could not use: a setting that breaks capture or recall must be
+	// refused when it is set, not found later in a hook's stderr.
+	Check func(v any) error
 }
 
 // Known lists every setting flowmem reads, with its default. A missing
 // config file, or a key absent from it, means these values.
 var Known = []Key{
-	{"memory.enabled", false, "one switch for reading and writing memory"},
+	{"memory.enabled", false, "one switch for reading and writing memory", nil},
 	{"capture.review_patterns", []any{
 		`\bchat-send\b`,
 		`\b(impl|plan|completion)-review\b`,
 		`\b(codex|copilot|cursor|gemini|rp)\b.*\breview\b`,
 		`^\s*(?:\S*/)?[\w.-]*review[\w.-]*(?:\s|$)`,
-	}, "regular expressions: a Bash command matching one is a review run (its output must still carry a verdict)"},
-	{"capture.agent_types", []any{"*review*", "*quality-auditor*"}, "subagent types whose results are reviews: case-insensitive globs (reviewer, code-reviewer, flow-next:impl-review, quality-auditor …)"},
-	{"capture.min_severity", "major", "lowest finding severity kept: critical, major, minor or nit"},
-	{"recall.limit", int64(10), "entries returned by memory read --relevant"},
-	{"recall.max_chars", int64(4000), "character budget of memory read --relevant and prime"},
+	}, "regular expressions: a Bash command matching one is a review run (its output must still carry a verdict)", checkEach("a regular expression", func(s string) error {
+		_, err := regexp.Compile(s)
+		return err
+	})},
+	{"capture.agent_types", []any{"*review*", "*quality-auditor*"}, "subagent types whose results are reviews: case-insensitive globs (reviewer, code-reviewer, flow-next:impl-review, quality-auditor …)", checkEach("a glob", func(s string) error {
+		_, err := path.Match(s, "")
+		return err
+	})},
+	{"capture.min_severity", "major", "lowest finding severity kept: critical, major, minor or nit", func(v any) error {
+		if s, _ := v.(string); !slices.Contains(Severities, strings.ToLower(s)) {
+			return fmt.Errorf("must be one of %s", strings.Join(Severities, ", "))
+		}
+		return nil
+	}},
+	{"recall.limit", int64(10), "entries returned by memory read --relevant", atLeast(1)},
+	{"recall.max_chars", int64(4000), "character budget of memory read --relevant and prime", atLeast(1)},
 }
+
+// Severities are the values of capture.min_severity, most severe first.
+var Severities = []string{"critical", "major", "minor", "nit"}
+
+// checkEach checks every string of a list.
+func checkEach(what string, check func(string) error) func(any) error {
+	return func(v any) error {
+		list, _ := v.([]any)
+		for _, x := range list {
+			s, _ := x.(string)
+			if err := check(s); err != nil {
+				return fmt.Errorf("%q is not %s: %w", s, what, err)
+			}
+		}
+		return nil
+	}
+}
+
+func atLeast(min int64) func(any) error {
+	return func(v any) error {
+		if n, ok := toInt(v); !ok || n < min {
+			return fmt.Errorf("must be at least %d", min)
+		}
+		return nil
+	}
+}
+
+// section is the first segment of the known keys ("memory", "capture",
+// "recall"): flowmem's own parts of a file that flow-next shares.
+func section(key string) (string, bool) {
+	first, _, _ := strings.Cut(key, ".")
+	for _, k := range Known {
+		if s, _, _ := strings.Cut(k.Name, "."); s == first {
+			return first, true
+		}
+	}
+	return "", false
+}
+
+// keysUnder lists the known keys of a section.
+func keysUnder(sec string) []string {
+	var out []string
+	for _, k := range Known {
+		if strings.HasPrefix(k.Name, sec+".") {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
+
+// closest is the known key most like name, for "did you mean".
+func closest(name string) string {
+	best, bestD := "", 4
+	for _, k := range Known {
+		if d := distance(name, k.Name); d < bestD {
+			best, bestD = k.Name, d
+		}
+	}
+	return best
+}
+
+// distance is the edit distance of a and b (both short).
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+var errSection = errors.New("is a section of settings, not a setting")
 
 func known(name string) (Key, bool) {
 	for _, k := range Known {
