@@ -36,6 +36,7 @@ install:
 	$(GO) install -tags '$(TAGS)' ./cmd/flowmem ./cmd/flowmem-hook
 
 setup: install
+	@test -d "$(PROJECT)" || { echo "setup: no folder $(PROJECT): point PROJECT at your project's root (create it first for a new project)" >&2; exit 1; }
 	cd "$(PROJECT)" && "$(GOBIN_DIR)/flowmem" init --enable --install
 	@command -v flowmem >/dev/null 2>&1 || echo "note: add $(GOBIN_DIR) to PATH to run flowmem by name (the hook already uses the full path)"
 
