@@ -124,10 +124,15 @@ func (e *env) configProject() (project.Dir, error) {
 		if derr != nil {
 			return "", derr
 		}
-		if err := os.MkdirAll(project.Dir(dir).FlowDir(), 0o755); err != nil {
+		root, rerr := project.NewRoot(dir)
+		if rerr != nil {
+			return "", rerr
+		}
+		if err := os.MkdirAll(root.FlowDir(), 0o755); err != nil {
 			return "", fmt.Errorf("create .flow: %w", err)
 		}
-		return project.Dir(dir), nil
+		e.say("created %s (run 'flowmem init' there to finish setting up the project)", root.FlowDir())
+		return root, nil
 	}
 	return p, err
 }

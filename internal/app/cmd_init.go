@@ -61,7 +61,9 @@ func (e *env) runInit(c *cli.Context) error {
 	}
 	p, err := project.Find(dir)
 	if errors.Is(err, project.ErrNotFound) {
-		p = project.Dir(dir)
+		if p, err = project.NewRoot(dir); err != nil {
+			return err
+		}
 	} else if err != nil {
 		return err
 	}

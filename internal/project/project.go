@@ -41,3 +41,24 @@ func Find(start string) (Dir, error) {
 		dir = parent
 	}
 }
+
+// NewRoot is where a new .flow/ belongs for a command run in start: the top
+// of the git work tree holding start (a folder with a .git directory, or
+// the .git file of a worktree or submodule), since flow-next reads its
+// config at `git rev-parse --show-toplevel`; start itself outside git.
+func NewRoot(start string) (Dir, error) {
+	abs, err := filepath.Abs(start)
+	if err != nil {
+		return "", fmt.Errorf("find project root from %s: %w", start, err)
+	}
+	for dir := abs; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return Dir(dir), nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return Dir(abs), nil
+		}
+		dir = parent
+	}
+}
