@@ -19,7 +19,7 @@ type scoredEntry struct {
 }
 
 // printRelevant ranks entries for one query or, merged, for several. With
-// several, --json gives "queries" and each entry's merged score.
+// several, --json gives each entry's merged score.
 func (e *env) printRelevant(c *cli.Context, entries []mdstore.Entry, queries []string, limit, maxChars int, kinds []mdstore.Kind) error {
 	opt := recall.Options{Limit: limit, MaxChars: maxChars, Kinds: kinds, Now: e.Now()}
 	hits := recall.RankAll(entries, queries, opt)
@@ -28,11 +28,11 @@ func (e *env) printRelevant(c *cli.Context, entries []mdstore.Entry, queries []s
 		for _, h := range hits {
 			out = append(out, scoredEntry{h.Entry, h.Score})
 		}
-		res := map[string]any{"entries": out, "count": len(out)}
+		// "queries" always, so scripts read one shape; "query" too for one,
+		// as earlier versions gave it.
+		res := map[string]any{"entries": out, "count": len(out), "queries": queries}
 		if len(queries) == 1 {
 			res["query"] = queries[0]
-		} else {
-			res["queries"] = queries
 		}
 		return e.writeJSON(res)
 	}

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -97,8 +98,26 @@ func Format(w io.Writer, hits []Hit, opt Options) error {
 	if max <= 0 {
 		max = DefaultMaxChars
 	}
-	_, err := io.WriteString(w, block(header, hits, limitOf(opt), max))
+	out := block(header, hits, limitOf(opt), max)
+	if out == "" {
+		need := len(header) + len(Line(hits[0].Entry)) + 1
+		for _, h := range hits[1:] {
+			need = min(need, len(header)+len(Line(h.Entry))+1)
+		}
+		return &BudgetError{Hits: len(hits), Max: max, Need: need}
+	}
+	_, err := io.WriteString(w, out)
 	return err
+}
+
+// BudgetError says that relevant entries were found but none fits the
+// character budget: printing nothing would read as "nothing relevant".
+type BudgetError struct {
+	Hits, Max, Need int
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("%d relevant entries found, but none fits in %d characters; the shortest needs %d (raise --max-chars)", e.Hits, e.Max, e.Need)
 }
 
 // block renders head and as many hit lines as fit in max bytes; "" when no

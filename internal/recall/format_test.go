@@ -2,6 +2,7 @@ package recall
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -77,8 +78,16 @@ func TestFormatBounds(t *testing.T) {
 		for budget := 0; budget <= 6000; budget += 37 {
 			opt := Options{Limit: limit, MaxChars: budget}
 			var b bytes.Buffer
+			var be *BudgetError
 			if err := Format(&b, hits, opt); err != nil {
-				t.Fatal(err)
+				// Nothing fits: the error says what would.
+				if !errors.As(err, &be) || b.Len() != 0 || be.Need <= budget || be.Hits != len(hits) {
+					t.Fatalf("limit %d budget %d: %v", limit, budget, err)
+				}
+				continue
+			}
+			if b.Len() == 0 {
+				t.Fatalf("limit %d budget %d: nothing written and no error", limit, budget)
 			}
 			checkBlock(t, fmt.Sprintf("limit %d budget %d", limit, budget), b.String(), "## Relevant Memory\n", hits, limitOf(opt), budget)
 		}
