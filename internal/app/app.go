@@ -94,13 +94,13 @@ func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 func newApp(std IO, notFound *string) *cli.App {
 	e := &env{IO: std}
 	a := &cli.App{
-		Name:            "flowmem",
-		Usage:           "a project memory for coding agents that learns from code review",
-		Version:         version,
-		Reader:          std.In,
-		Writer:          std.Out,
-		ErrWriter:       std.Err,
-		HideHelpCommand: true,
+		Name:      "flowmem",
+		Usage:     "a project memory for coding agents that learns from code review",
+		Version:   version,
+		Reader:    std.In,
+		Writer:    std.Out,
+		ErrWriter: std.Err,
+		// "flowmem help [COMMAND]" works like --help, as in the command groups.
 		// A query is free text: "--relevant 'retries, timeouts'" is one query,
 		// not two.
 		DisableSliceFlagSeparator: true,
