@@ -337,10 +337,10 @@ func (k Key) check(v any) error {
 	return nil
 }
 
-// Problems lists what in the file flowmem cannot use, as Set would refuse
-// it: bad holds known settings of the wrong type or value (and flowmem
-// sections that are not objects), which make flowmem fall back to defaults
-// or fail; unknown holds keys in flowmem's sections that it does not read
+// Problems lists what in a loaded file flowmem cannot use though Load took
+// it (a known setting of the wrong type or value fails Load): bad holds
+// flowmem sections that are not objects, whose settings then read as
+// defaults; unknown holds keys in flowmem's sections that it does not read
 // (typos, most likely). Keys outside those sections belong to others
 // (flow-next shares the file) and are left alone.
 func (c *Config) Problems() (bad, unknown []string) {
@@ -355,11 +355,6 @@ func (c *Config) Problems() (bad, unknown []string) {
 				} else {
 					unknown = append(unknown, unknownUnder(sec, m)...)
 				}
-			}
-		}
-		if v, ok := lookup(c.data, k.Name); ok {
-			if err := k.check(v); err != nil {
-				bad = append(bad, err.Error())
 			}
 		}
 	}

@@ -234,7 +234,9 @@ func symbols(s string) []string {
 		return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsSpace(r)
 	}) {
 		run = strings.Map(func(r rune) rune {
-			if strings.ContainsRune("`'\"()[]{}*_,;‘’“”", r) {
+			// Dashes, ellipses and curly quotes are prose, whatever
+			// the writer typed.
+			if strings.ContainsRune("`'\"()[]{}*_,;", r) || r >= utf8.RuneSelf && unicode.IsPunct(r) {
 				return -1
 			}
 			return r

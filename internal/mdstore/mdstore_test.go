@@ -249,10 +249,11 @@ func TestUpsertSymbolTwins(t *testing.T) {
 	}
 	again := map[string]string{
 		"Compare with == not ===": "compare with `==` not `===`.",
-		"Compare with === not ==": "Compare with \"===\", not \"==\"",
+		"Compare with === not ==": "Compare with \"===\" — not \"==\"",
 		"Write it in C++":         "write it in C++!",
 		"Write it in C":           "Write it in C.",
 		"Prefer x == nil checks":  "prefer `x == nil` checks",
+		"Write it in C#":          "Write it in “C#”…",
 	}
 	for want, text := range again {
 		out, err := s.Upsert(ctx, Convention, []Entry{{Body: text}}, nil, day)
