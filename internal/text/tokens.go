@@ -1,0 +1,229 @@
+// Package text is flowmem's one text toolkit: it splits text and
+// identifiers into lower-case words, stems them (Snowball English), knows
+// the stop words, and folds the abbreviations programmers write
+// interchangeably with the word (ctx, context). Capture fingerprints
+// lessons with it and recall ranks them with it, so both see the same words.
+//
+// The word lists are embedded data files (stop.txt, stems.txt, abbrev.txt,
+// synonyms.txt), general vocabulary written from knowledge of English and
+// of the trade, never phrases taken from a labelled corpus.
+package text
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// Token limits. Long runs are hashes, base64 or minified code: they never
+// match usefully. Single letters carry no topic.
+const (
+	maxTokenBytes = 64
+	minTokenRunes = 2
+)
+
+// Kind tells how a token relates to its chunk (a run of letters and digits
+// with the joiners _ - . / : \ @ # $ ~ between). A chunk of several parts
+// yields its joined form first, then the parts, so a caller that matched
+// the joined form can skip the parts instead of counting one name twice.
+type Kind uint8
+
+const (
+	Word  Kind = iota // a chunk of one part
+	Whole             // all parts of a chunk, run together
+	Part              // one part of a chunk of several
+)
+
+// Tokenizer splits text into lower-case tokens. A chunk such as useEffect,
+// max_retries, internal/mdstore/entry.go or http.Client yields its parts
+// (use, effect) and, when it has several, the parts run together
+// (useeffect), so one name matches across camelCase, snake_case,
+// kebab-case and prose spelling.
+//
+// The zero value is ready; reuse one to scan without allocating. It is not
+// safe for concurrent use.
+type Tokenizer struct {
+	whole []byte // all parts of the current chunk, lower-cased and joined
+	ends  []int  // where each part ends in whole
+	runes []int  // rune count of each part
+	n     int    // runes in the part being read
+	up    int    // upper-case runes in it
+}
+
+// class of an ASCII byte for the scanner.
+const (
+	clsSep   = iota // splits chunks
+	clsLower        // a-z
+	clsUpper        // A-Z
+	clsDigit        // 0-9
+	clsJoin         // joins parts of one identifier
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = clsLower
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = clsUpper
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = clsDigit
+	}
+	for _, c := range "_-./:\\@#$~" {
+		t[c] = clsJoin
+	}
+	return t
+}()
+
+func classOf(r rune) uint8 {
+	if r < utf8.RuneSelf {
+		return asciiClass[r]
+	}
+	switch {
+	case unicode.IsUpper(r):
+		return clsUpper
+	case unicode.IsLetter(r), unicode.Is(unicode.Mn, r):
+		// Combining marks stay inside their word (decomposed accents).
+		return clsLower
+	case unicode.IsDigit(r):
+		return clsDigit
+	}
+	return clsSep
+}
+
+// Scan calls fn with every token of s, in order. tok is valid only during
+// the call: it points into the tokenizer's scratch space.
+func (z *Tokenizer) Scan(s string, fn func(tok []byte, k Kind)) {
+	z.reset()
+	prev := uint8(clsSep)
+	for i := 0; i < len(s); {
+		c := s[i]
+		r, n := rune(c), 1
+		var cls uint8
+		if c < utf8.RuneSelf {
+			cls = asciiClass[c]
+		} else {
+			r, n = utf8.DecodeRuneInString(s[i:])
+			cls = classOf(r)
+		}
+		switch cls {
+		case clsSep:
+			z.flush(fn)
+		case clsJoin:
+			z.cut()
+		case clsUpper:
+			if prev == clsLower {
+				z.cut() // fooBar
+			} else if prev == clsUpper && i+n < len(s) && startsWord(s[i+n:]) {
+				z.cut() // HTTPServer: the S starts the next part
+			}
+			if c < utf8.RuneSelf {
+				z.whole = append(z.whole, c+('a'-'A'))
+			} else {
+				z.whole = utf8.AppendRune(z.whole, unicode.ToLower(r))
+			}
+			z.n++
+			z.up++
+		default:
+			if c == 's' && prev == clsUpper && z.up >= 2 && z.up == z.n && !startsWord(s[i:]) {
+				// The plural of an acronym (JWTs, APIs): the same word.
+				prev = clsLower
+				i++
+				continue
+			}
+			if c < utf8.RuneSelf {
+				z.whole = append(z.whole, c)
+			} else {
+				z.whole = utf8.AppendRune(z.whole, unicode.ToLower(r)) // titlecase letters
+			}
+			z.n++
+		}
+		prev = cls
+		i += n
+	}
+	z.flush(fn)
+}
+
+// startsWord reports whether s starts with lower-case letters that make a
+// word, not just the "s" of a plural.
+func startsWord(s string) bool {
+	r, n := decode(s, 0)
+	if classOf(r) != clsLower {
+		return false
+	}
+	if r != 's' || n == len(s) {
+		return r != 's'
+	}
+	r, _ = decode(s, n)
+	return classOf(r) == clsLower
+}
+
+func decode(s string, i int) (rune, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(s[i:])
+}
+
+func (z *Tokenizer) reset() {
+	z.whole, z.ends, z.runes, z.n, z.up = z.whole[:0], z.ends[:0], z.runes[:0], 0, 0
+}
+
+// cut ends the current part, if any.
+func (z *Tokenizer) cut() {
+	if z.n > 0 {
+		z.ends = append(z.ends, len(z.whole))
+		z.runes = append(z.runes, z.n)
+		z.n, z.up = 0, 0
+	}
+}
+
+// flush emits the chunk gathered so far. The joined form goes out even
+// when long: long paths are still names.
+func (z *Tokenizer) flush(fn func([]byte, Kind)) {
+	z.cut()
+	switch len(z.ends) {
+	case 0:
+	case 1:
+		emit(z.whole, z.runes[0], Word, fn)
+	default:
+		fn(z.whole, Whole)
+		start := 0
+		for i, end := range z.ends {
+			emit(z.whole[start:end], z.runes[i], Part, fn)
+			start = end
+		}
+	}
+	z.reset()
+}
+
+func emit(p []byte, runes int, k Kind, fn func([]byte, Kind)) {
+	if runes < minTokenRunes || len(p) > maxTokenBytes {
+		return
+	}
+	fn(p, k)
+}
+
+// Tokens returns the lower-case tokens of s in order, stop words included:
+// for an identifier of several parts, the parts run together and then each
+// part.
+func Tokens(s string) []string {
+	var out []string
+	var z Tokenizer
+	z.Scan(s, func(tok []byte, _ Kind) { out = append(out, string(tok)) })
+	return out
+}
+
+// ContentWords returns the words of s that carry content, in order: its
+// tokens without stop words, each stemmed and its abbreviation folded
+// (Fold). Identifiers give their joined form and their parts.
+func ContentWords(s string) []string {
+	var out []string
+	var z Tokenizer
+	z.Scan(s, func(tok []byte, k Kind) {
+		if k != Whole && IsStop(string(tok)) {
+			return
+		}
+		out = append(out, Fold(string(tok)))
+	})
+	return out
+}

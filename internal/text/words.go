@@ -1,0 +1,172 @@
+package text
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+
+	"github.com/kljensen/snowball/english"
+)
+
+var (
+	//go:embed stop.txt
+	stopData string
+	//go:embed stems.txt
+	stemData string
+	//go:embed abbrev.txt
+	abbrevData string
+	//go:embed synonyms.txt
+	synonymData string
+)
+
+// lines yields the words of each non-empty, non-comment line of a data file.
+func lines(data string, fn func(words []string)) {
+	for line := range strings.Lines(data) {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		if w := strings.Fields(line); len(w) > 0 {
+			fn(w)
+		}
+	}
+}
+
+// The tables are built on first use: the hook's non-review path never
+// needs them and should not pay for them at start.
+var stopWords = sync.OnceValue(func() map[string]struct{} {
+	m := map[string]struct{}{}
+	lines(stopData, func(ws []string) {
+		for _, w := range ws {
+			m[w] = struct{}{}
+		}
+	})
+	return m
+})
+
+// IsStop reports whether w (a lower-case token) is a stop word: an English
+// function word that says nothing about a lesson's topic. Negations are
+// not stop words, so "validate" and "never validate" stay apart.
+func IsStop(w string) bool {
+	if len(w) > 10 {
+		return false
+	}
+	_, ok := stopWords()[w]
+	return ok
+}
+
+// stemOverrides maps words whose Snowball stem would mislead to the stem
+// they should have (stems.txt).
+var stemOverrides = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	lines(stemData, func(ws []string) {
+		if ws[0] == "=" {
+			// Kept whole: every form stems to the first.
+			for _, f := range ws[1:] {
+				m[f] = ws[1]
+			}
+			return
+		}
+		// An irregular verb: its forms stem as the base form does.
+		base := english.Stem(ws[0], true)
+		for _, f := range ws[1:] {
+			m[f] = base
+		}
+	})
+	return m
+})
+
+// Stem reduces a lower-case token to its Snowball English stem, except for
+// the few words in stems.txt: irregular verb forms (thrown → throw) and
+// technical words Snowball would merge with an unrelated common one
+// (settings would become "set").
+func Stem(w string) string {
+	if len(w) <= 2 || allDigits(w) {
+		// Snowball leaves these as they are; skip its rune conversion for
+		// the many numbers in a memory.
+		return w
+	}
+	if s, ok := stemOverrides()[w]; ok {
+		return s
+	}
+	return english.Stem(w, true)
+}
+
+func allDigits(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// abbrevs maps the stem of every abbreviation and spelling in abbrev.txt to
+// the stem of its line's first word.
+var abbrevs = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	lines(abbrevData, func(ws []string) {
+		head := Stem(ws[0])
+		for _, w := range ws[1:] {
+			if s := Stem(w); s != head {
+				m[s] = head
+			}
+		}
+	})
+	return m
+})
+
+// Fold is Stem, then the abbreviation folded into the word it stands for
+// (ctx → context, k8s → kubernetes): two spellings of one thing give one
+// word.
+func Fold(w string) string {
+	s := Stem(w)
+	if f, ok := abbrevs()[s]; ok {
+		return f
+	}
+	return s
+}
+
+// FoldStem is Fold for a word already stemmed.
+func FoldStem(s string) string {
+	if f, ok := abbrevs()[s]; ok {
+		return f
+	}
+	return s
+}
+
+// synonyms maps the folded stem of every word in synonyms.txt to the other
+// words of its groups.
+var synonyms = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	lines(synonymData, func(ws []string) {
+		stems := make([]string, 0, len(ws))
+		for _, w := range ws {
+			stems = append(stems, Fold(w))
+		}
+		for _, a := range stems {
+			for _, b := range stems {
+				if a != b && !contains(m[a], b) {
+					m[a] = append(m[a], b)
+				}
+			}
+		}
+	})
+	return m
+})
+
+// Synonyms returns the folded stems of the words that often name the same
+// thing as the folded stem s (timeout, deadline): looser than an
+// abbreviation, so a caller should count them for less than the word.
+// The slice must not be modified.
+func Synonyms(s string) []string {
+	return synonyms()[s]
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
