@@ -204,7 +204,7 @@ func TestExplain(t *testing.T) {
 		}
 	}
 	b.Reset()
-	if err := Explain(&b, "LGTM"); err != nil {
+	if err := Explain(&b, "Thanks, merged."); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "verdict: none found") || !strings.Contains(b.String(), "findings: 0") {

@@ -770,7 +770,10 @@ func itemHasLabels(li ast.Node, src []byte) bool {
 
 func isVerdictLine(line string) bool {
 	p := plainLine(line)
-	return keyedVerdict(p) != None || isVerdictTitle(p) || verdictTag().MatchString(line)
+	if v, _ := lineVerdict(p); v != None {
+		return true
+	}
+	return isVerdictTitle(p) || verdictTag().MatchString(line)
 }
 
 // glued returns where a bold Severity label starts inside a line of other

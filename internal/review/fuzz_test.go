@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzExtract feeds arbitrary text through the whole pipeline: nothing may
@@ -39,6 +40,29 @@ func FuzzExtract(f *testing.F) {
 		}
 		if err := Explain(io.Discard, text); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzUnwrap: any input unwraps without panicking, to text no longer than
+// valid UTF-8 input (a wrapper only ever removes), with a verdict that is one of
+// the three known ones or none.
+func FuzzUnwrap(f *testing.F) {
+	for _, s := range []string{
+		"", "{", `{"review":"x","verdict":"NEEDS_WORK","id":"fn-1.2"}`, "VERDICT=SHIP",
+		`{"type":"item.completed","item":{"type":"agent_message","text":"a"}}` + "\nVERDICT=NEEDS_WORK",
+		`{"type":"result","result":"r"}`, `{"msg":{"type":"agent_message","message":"m"}}`,
+		`{"review":"{\"review\":\"{\\\"review\\\":\\\"deep\\\"}\"}"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		u := Unwrap(raw)
+		if utf8.ValidString(raw) && len(u.Text) > len(raw) {
+			t.Fatalf("unwrapped text longer than input: %d > %d", len(u.Text), len(raw))
+		}
+		if u.Verdict != "" && u.Verdict != string(NeedsWork) && u.Verdict != string(Ship) && u.Verdict != string(MajorRethink) {
+			t.Fatalf("verdict %q is not a known one", u.Verdict)
 		}
 	})
 }

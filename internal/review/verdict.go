@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Verdict is a reviewer's overall judgement.
@@ -27,13 +29,22 @@ var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // ParseVerdict finds the verdict in a review text. The last
 // <verdict>…</verdict> tag with a known word wins, because reviewers often
 // restate the protocol ("end with <verdict>SHIP|NEEDS_WORK</verdict>") or
-// quote earlier rounds before their own answer. Without a tag it falls back
-// to verdict lines (`VERDICT: X`, `**Verdict:** X`, `Overall verdict: X.`,
-// `SOL_VERDICT: X`, `… — verdict=X`, a `## Verdict` heading followed by
-// `**X**`), again the last one. Only SHIP, NEEDS_WORK and MAJOR_RETHINK
-// count, so a sub-item's `**Verdict**: CORRECT` is ignored. Lowercase
-// snake_case keys such as `flowctl_verdict:` or `true_verdict:` are metadata
-// written about a review, not by the reviewer, and are ignored too.
+// quote earlier rounds before their own answer. Without a tag it reads
+// verdict lines, strongest form first, the last of that form winning:
+//  1. a verdict key: `VERDICT: X`, `**Verdict:** X`, `Overall verdict: X.`,
+//     `SOL_VERDICT: X`, `… — verdict=X`, `"verdict": "x"`, or a `## Verdict`
+//     heading (or bold line) followed by `**X**`;
+//  2. a decision key: `Recommendation:`, `Decision:`, `Status:`,
+//     `Assessment:`, `Conclusion:`, `Outcome:` (with up to two words before
+//     it, "Final recommendation:");
+//  3. a line that is only a verdict phrase: `**REQUEST CHANGES**`, `## ❌ Not
+//     ready`, `LGTM`.
+//
+// X is flow-next's words or another reviewer's (see verdictPhrases), so a
+// sub-item's `**Verdict**: CORRECT` is ignored. Lowercase snake_case keys
+// such as `flowctl_verdict:` or `true_verdict:` are metadata written about a
+// review, not by the reviewer, and are ignored too. One pass over the lines:
+// the cost is linear in the text.
 func ParseVerdict(text string) Verdict {
 	if v := lastTagVerdict(text); v != None {
 		return v
@@ -55,11 +66,17 @@ func lastTagVerdict(text string) Verdict {
 	return found
 }
 
+// Strength of a verdict line's form; a stronger form anywhere beats a
+// weaker one.
+const (
+	formNone = iota
+	formAlone
+	formDecision
+	formVerdict
+)
+
 func lastLineVerdict(text string) Verdict {
-	if !containsFold(text, "verdict") {
-		return None
-	}
-	found := None
+	found, form := None, formNone
 	inFence := false
 	fence := ""
 	headingPending := false
@@ -80,8 +97,8 @@ func lastLineVerdict(text string) Verdict {
 		plain := plainLine(trimmed)
 		if headingPending {
 			headingPending = false
-			if v, _ := verdictWordAt(plain); v != None {
-				found = v
+			if v, _ := verdictWordAt(stripSymbols(plain)); v != None {
+				found, form = v, formVerdict
 				continue
 			}
 		}
@@ -91,11 +108,56 @@ func lastLineVerdict(text string) Verdict {
 			headingPending = true
 			continue
 		}
-		if v := keyedVerdict(plain); v != None {
-			found = v
+		v, f := lineVerdict(plain)
+		if v != None && f >= form {
+			found, form = v, f
 		}
 	}
 	return found
+}
+
+// lineVerdict reads one plain line in the forms ParseVerdict lists.
+func lineVerdict(plain string) (Verdict, int) {
+	if v := keyedVerdict(plain); v != None {
+		return v, formVerdict
+	}
+	if v := decisionVerdict(plain); v != None {
+		return v, formDecision
+	}
+	if s := stripSymbols(plain); s != "" {
+		if v, n, alone := verdictPhraseAt(s); v != None && alone && n == len(s) {
+			return v, formAlone
+		}
+	}
+	return None, formNone
+}
+
+// decisionKeys name the slot where reviewers that do not say "verdict" put
+// their overall call.
+var decisionKeys = []string{"recommendation", "decision", "status", "assessment", "conclusion", "outcome"}
+
+// decisionVerdict reads "Recommendation: Request changes", "Final
+// decision: APPROVE", "Review status — BLOCKED".
+func decisionVerdict(plain string) Verdict {
+	i := strings.IndexAny(plain, ":=—")
+	if i <= 0 {
+		return None
+	}
+	key := strings.Fields(asciiLower(plain[:i]))
+	if len(key) == 0 || len(key) > 3 || !containsString(decisionKeys, key[len(key)-1]) {
+		return None
+	}
+	_, size := utf8.DecodeRuneInString(plain[i:])
+	v, _ := verdictWordAt(stripSymbols(plain[i+size:]))
+	return v
+}
+
+// stripSymbols drops the emoji, quotes and punctuation reviewers put around
+// a verdict ("✅ **APPROVE**", "❌ Request changes.", `"needs_work"`).
+func stripSymbols(s string) string {
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return !isWord(r) })
+	return strings.TrimRightFunc(s, func(r rune) bool { return !isWord(r) })
 }
 
 // fenceMarker returns the fence run that opens or closes a fenced code block
@@ -176,12 +238,11 @@ func keyedVerdict(plain string) Verdict {
 		if !verdictKeyPrefixOK(plain, i) {
 			continue
 		}
-		rest := strings.TrimLeft(plain[off:], " \t")
+		rest := strings.TrimLeft(plain[off:], " \t\"'")
 		if rest == "" || (rest[0] != ':' && rest[0] != '=') {
 			continue
 		}
-		rest = strings.TrimLeft(rest[1:], " \t")
-		if v, _ := verdictWordAt(rest); v != None {
+		if v, _ := verdictWordAt(stripSymbols(rest[1:])); v != None {
 			found = v
 		}
 	}
@@ -209,39 +270,99 @@ func verdictKeyPrefixOK(plain string, i int) bool {
 	return true
 }
 
-// verdictWordAt matches a known verdict word at the start of s and returns
-// it with the number of bytes consumed. The word must end at a non-word
-// character so "SHIPPED" or "SHIP_IT" do not count.
+// verdictPhrases are the words reviewers use for their overall call, as
+// SPEC §4 maps them; a general vocabulary of review outcomes, not phrases
+// from any corpus. Longer phrases come first so "not ready" is not read as
+// "ready". alone marks phrases distinctive enough to be a verdict on a line
+// of their own ("**REQUEST CHANGES**"); the others ("ready", "blocked")
+// count only after a verdict or decision key.
+var verdictPhrases = []struct {
+	v     Verdict
+	words []string
+	alone bool
+}{
+	{MajorRethink, []string{"major", "rethink"}, true},
+	{MajorRethink, []string{"needs", "rethink"}, true},
+	{MajorRethink, []string{"rethink"}, true},
+	{MajorRethink, []string{"start", "over"}, true},
+	{MajorRethink, []string{"redesign"}, false},
+	{NeedsWork, []string{"needs", "work"}, true},
+	{NeedsWork, []string{"request", "changes"}, true},
+	{NeedsWork, []string{"requesting", "changes"}, true},
+	{NeedsWork, []string{"requested", "changes"}, true},
+	{NeedsWork, []string{"changes", "requested"}, true},
+	{NeedsWork, []string{"changes", "required"}, true},
+	{NeedsWork, []string{"changes", "needed"}, true},
+	{NeedsWork, []string{"requires", "changes"}, true},
+	{NeedsWork, []string{"not", "ready"}, true},
+	{NeedsWork, []string{"not", "approved"}, true},
+	{NeedsWork, []string{"do", "not", "merge"}, true},
+	{NeedsWork, []string{"don't", "merge"}, true},
+	{NeedsWork, []string{"needs", ""}, false}, // needs fixes, needs changes, needs revision
+	{NeedsWork, []string{"blocked"}, false},
+	{NeedsWork, []string{"block"}, false},
+	{NeedsWork, []string{"reject"}, false},
+	{NeedsWork, []string{"rejected"}, false},
+	{NeedsWork, []string{"revise"}, false},
+	{Ship, []string{"ship", "it"}, true},
+	{Ship, []string{"ship"}, true},
+	{Ship, []string{"lgtm"}, true},
+	{Ship, []string{"approve"}, true},
+	{Ship, []string{"approved"}, true},
+	{Ship, []string{"ready"}, false},
+	{Ship, []string{"accept"}, false},
+	{Ship, []string{"accepted"}, false},
+}
+
+// verdictWordAt matches a verdict phrase at the start of s and returns it
+// with the number of bytes consumed.
 func verdictWordAt(s string) (Verdict, int) {
-	words := []struct {
-		v     Verdict
-		parts [2]string
-	}{
-		{NeedsWork, [2]string{"needs", "work"}},
-		{MajorRethink, [2]string{"major", "rethink"}},
-		{Ship, [2]string{"ship", ""}},
-	}
-	for _, w := range words {
-		n := matchFoldPrefix(s, w.parts[0])
-		if n == 0 {
-			continue
-		}
-		if w.parts[1] != "" {
-			if n >= len(s) || (s[n] != '_' && s[n] != ' ' && s[n] != '-') {
+	v, n, _ := verdictPhraseAt(s)
+	return v, n
+}
+
+// verdictPhraseAt matches a verdict phrase at the start of s. Words may be
+// separated by spaces, "_" or "-" (NEEDS_WORK, needs-work) and the phrase
+// must end at a non-word character, so "SHIPPED" or "SHIP_IT" do not count.
+// An empty word matches any single word ("needs fixes").
+func verdictPhraseAt(s string) (Verdict, int, bool) {
+	for _, p := range verdictPhrases {
+		n, ok := 0, true
+		for i, w := range p.words {
+			if i > 0 {
+				if n >= len(s) || (s[n] != '_' && s[n] != ' ' && s[n] != '-') {
+					ok = false
+					break
+				}
+				n++
+			}
+			if w == "" {
+				m := 0
+				for n+m < len(s) && isASCIILetter(s[n+m]) {
+					m++
+				}
+				// NEEDS_HUMAN is flow-next's "a person must decide", not a
+				// request for changes.
+				if m == 0 || strings.EqualFold(s[n:n+m], "human") {
+					ok = false
+					break
+				}
+				n += m
 				continue
 			}
-			m := matchFoldPrefix(s[n+1:], w.parts[1])
+			m := matchFoldPrefix(s[n:], w)
 			if m == 0 {
-				continue
+				ok = false
+				break
 			}
-			n += 1 + m
+			n += m
 		}
-		if n < len(s) && (isASCIILetter(s[n]) || isDigit(s[n]) || s[n] == '_') {
+		if !ok || (n < len(s) && (isASCIILetter(s[n]) || isDigit(s[n]) || s[n] == '_')) {
 			continue
 		}
-		return w.v, n
+		return p.v, n, p.alone
 	}
-	return None, 0
+	return None, 0, false
 }
 
 func matchFoldPrefix(s, word string) int {
