@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -56,7 +57,18 @@ var errSilent = errors.New("silent failure")
 
 // Main runs flowmem with args (args[0] is the program name) and returns the
 // process exit code. It never calls os.Exit.
-func Main(ctx context.Context, args []string, std IO) int {
+//
+// A panic becomes exit 1 and one line on stderr: left alone, the Go runtime
+// exits 2, which Claude Code reads from a hook as "block".
+func Main(ctx context.Context, args []string, std IO) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			if std.Err != nil {
+				fmt.Fprintf(std.Err, "flowmem: internal error: %s (please report it)\n", oneLine(fmt.Sprint(r)))
+			}
+			code = exitError
+		}
+	}()
 	if std.Getenv == nil {
 		std.Getenv = func(string) string { return "" }
 	}
@@ -85,6 +97,14 @@ func Main(ctx context.Context, args []string, std IO) int {
 		fmt.Fprintf(std.Err, "flowmem: %v\n", err)
 		return exitError
 	}
+}
+
+// oneLine keeps a panic message to one line of stderr.
+func oneLine(s string) string {
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	return s
 }
 
 type eofReader struct{}

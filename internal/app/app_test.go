@@ -81,3 +81,19 @@ func TestPermute(t *testing.T) {
 		}
 	}
 }
+
+// TestPanicIsExitOne: a panic anywhere in a command is exit 1 with one line
+// on stderr, never the runtime's exit 2 and stack trace.
+func TestPanicIsExitOne(t *testing.T) {
+	for _, args := range [][]string{{"memory", "list"}, {"config", "set", "memory.enabled", "true"}, {"doctor"}} {
+		std, _, errb := testIO(t.TempDir())
+		std.Getwd = func() (string, error) { panic("boom\nsecond line") }
+		code := Main(context.Background(), append([]string{"flowmem"}, args...), std)
+		if code != exitError {
+			t.Errorf("flowmem %v = %d after a panic, want %d", args, code, exitError)
+		}
+		if got := errb.String(); got != "flowmem: internal error: boom (please report it)\n" {
+			t.Errorf("flowmem %v stderr = %q", args, got)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
 )
@@ -43,10 +44,18 @@ type Config struct {
 	data   map[string]any
 }
 
+// MaxSize bounds the config file: a settings file is a few hundred bytes,
+// and a path that resolves to /dev/zero or a huge file must not exhaust
+// memory (the runtime then dies with exit code 2, which Claude Code reads
+// from a hook as "block").
+const MaxSize = 1 << 20
+
 // Load reads path. A missing file is not an error: it means defaults.
+// Anything but a regular file (a FIFO, a device, a folder) is an error, as
+// is a file over MaxSize, so that no command hangs or runs out of memory.
 func Load(path string) (*Config, error) {
 	c := &Config{Path: path, data: map[string]any{}}
-	b, err := os.ReadFile(path)
+	b, err := readRegular(path, MaxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil
 	}
@@ -82,6 +91,49 @@ func Load(path string) (*Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// readRegular reads a regular file of at most max bytes. The open does not
+// block (a FIFO would wait for a writer forever), and the type is checked
+// on the opened file, so a swap between check and read changes nothing.
+func readRegular(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, kindOf(fi.Mode()))
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s is %d bytes, more than a config file can be (%d)", path, fi.Size(), max)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s is more than %d bytes, more than a config file can be", path, max)
+	}
+	return b, nil
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
 }
 
 func decodeObject(b []byte) (map[string]any, error) {

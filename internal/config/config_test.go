@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestParseValue(t *testing.T) {
@@ -184,4 +186,49 @@ func FuzzLoad(f *testing.F) {
 			t.Fatalf("save changed settings")
 		}
 	})
+}
+
+// TestLoadOnlyRegularBounded: a config.json that is a FIFO, a device, a
+// folder or a huge file is an error, returned at once: a FIFO used to hang
+// every command, /dev/zero to exhaust memory (the runtime then exits 2).
+func TestLoadOnlyRegularBounded(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	zero := filepath.Join(dir, "zero.json")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.json")
+	if err := os.WriteFile(huge, []byte(`{"memory":{"enabled":true},"pad":"`+strings.Repeat("x", 10<<20)+`"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ path, msg string }{
+		{fifo, "not a regular file (a named pipe)"},
+		{zero, "not a regular file (a device)"},
+		{dir, "not a regular file (a folder)"},
+		{huge, "more than a config file can be"},
+	}
+	for _, tt := range tests {
+		done := make(chan error, 1)
+		go func() { _, err := Load(tt.path); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("Load(%s) = %v, want an error containing %q", filepath.Base(tt.path), err, tt.msg)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("Load(%s) hung", filepath.Base(tt.path))
+		}
+	}
+	// A symlink to a regular file is read through.
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(write(t, `{"memory":{"enabled":true}}`), link); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := Load(link); err != nil || !c.Bool("memory.enabled") {
+		t.Errorf("symlinked config: %v", err)
+	}
 }
