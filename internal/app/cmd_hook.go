@@ -105,7 +105,6 @@ Examples:
 			if err != nil {
 				return err
 			}
-			opts.Kinds = capture.KindNames
 			return review.ExplainWith(e.Out, redact.String(text), opts)
 		},
 	}

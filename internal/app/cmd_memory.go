@@ -147,16 +147,16 @@ Examples:
 			} else {
 				entry.Body = scrub(text)
 			}
-			out, err := s.Upsert(c.Context, k, []mdstore.Entry{entry}, nil, e.Now())
+			out, err := s.Record(c.Context, k, []mdstore.Entry{entry}, e.Now())
 			if err != nil {
 				return err
 			}
 			o := out[0]
 			file := relPath(string(p), s.Path(k))
 			if c.Bool("json") {
-				return e.writeJSON(map[string]any{"file": file, "entry": o.Entry, "recurred": o.Recurred})
+				return e.writeJSON(map[string]any{"file": file, "entry": o.Entry, "recurred": !o.New})
 			}
-			if o.Recurred {
+			if !o.New {
 				e.say("already in %s as %s; now seen %dx", file, o.Entry.ID, o.Entry.Seen)
 			} else {
 				e.say("added %s %s to %s", k, o.Entry.ID, file)

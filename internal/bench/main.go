@@ -155,32 +155,15 @@ func benchHook(dir, bin, front, decodeOnly string, haveDecode bool, runs int) er
 	}
 	reviewPayload := fmt.Sprintf(`{"session_id":"s1","cwd":%q,"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"flowctl codex impl-review fn-12.3"},"tool_response":{"stdout":%q,"stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},"tool_use_id":"toolu_2"}`,
 		dir, string(review))
-	// Every run captures into the same store, as the previous flowmem
-	// command left it: the memory file and its parse cache (which the
-	// commands measured above have written) are put back before each run.
-	// Putting back only the markdown would leave a cache describing a
-	// longer file, and every run would pay a full parse no real capture
-	// pays.
+	// Every run captures into the same store, as a fresh clone has it:
+	// the memory file is put back before each run.
 	mem := filepath.Join(dir, ".flow", "memory")
 	pitfalls := filepath.Join(mem, "pitfalls.md")
-	cachePath := filepath.Join(mem, mdstore.CacheDir, "pitfalls.cache")
 	orig, err := os.ReadFile(pitfalls)
 	if err != nil {
 		return err
 	}
-	origCache, cacheErr := os.ReadFile(cachePath)
-	restore := func() error {
-		if err := os.WriteFile(pitfalls, orig, 0o644); err != nil {
-			return err
-		}
-		if cacheErr != nil {
-			return os.RemoveAll(cachePath)
-		}
-		return os.WriteFile(cachePath, origCache, 0o644)
-	}
-	if cacheErr != nil {
-		fmt.Printf("| (no parse cache found for the capture runs: %v) | | | | |\n", cacheErr)
-	}
+	restore := func() error { return os.WriteFile(pitfalls, orig, 0o644) }
 	for _, h := range hooks {
 		c, err := measureWith(runs, dir, h.bin, h.args, []byte(reviewPayload), restore)
 		if err != nil {

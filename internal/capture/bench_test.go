@@ -33,74 +33,36 @@ func BenchmarkHookNonReview(b *testing.B) {
 }
 
 // BenchmarkCaptureReview records a 5-finding NEEDS_WORK review into a store
-// of 10,000 entries: decode, recognise, redact, extract, classify, match
-// against every entry, and append under the lock. The store is restored
-// before each run so every run adds the same five new lessons. The match
-// cache (matchcache.go) is as the previous capture left it ("warm": it
-// describes the store) or missing ("cold": the matcher's pass over every
-// entry, and the cache written after).
+// of n entries: decode, recognise, redact, extract, classify, dedupe and
+// append under the lock. The store is restored before each run so every run
+// adds the same five new lessons.
 func BenchmarkCaptureReview(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
-		for _, cache := range []string{"warm", "cold"} {
-			b.Run(fmt.Sprintf("entries=%d/cache=%s", n, cache), func(b *testing.B) {
-				dir := newProject(b, true)
-				mem := filepath.Join(dir, ".flow", "memory")
-				if err := os.MkdirAll(mem, 0o755); err != nil {
-					b.Fatal(err)
-				}
-				store := generatedStore(n)
-				file := filepath.Join(mem, "pitfalls.md")
-				p := withField(b, fixture(b, "bash_review"), "tool_response", map[string]any{"stdout": fiveFindingReview(b), "stderr": ""})
-				p = withField(b, p, "cwd", "/nonexistent")
-				opt := optsFor(dir)
-				run := func() {
-					res, err := Handle(context.Background(), bytes.NewReader(p), opt)
-					if err != nil || len(res.Outcomes) != 5 {
-						b.Fatalf("%+v %v", res, err)
-					}
-				}
-				// One capture writes the parse cache and the match cache.
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			dir := newProject(b, true)
+			mem := filepath.Join(dir, ".flow", "memory")
+			if err := os.MkdirAll(mem, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			store := generatedStore(n)
+			file := filepath.Join(mem, "pitfalls.md")
+			p := withField(b, fixture(b, "bash_review"), "tool_response", map[string]any{"stdout": fiveFindingReview(b), "stderr": ""})
+			p = withField(b, p, "cwd", "/nonexistent")
+			opt := optsFor(dir)
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
 				if err := os.WriteFile(file, store, 0o644); err != nil {
 					b.Fatal(err)
 				}
-				run()
-				b.ReportAllocs()
-				for b.Loop() {
-					b.StopTimer()
-					if err := os.WriteFile(file, store, 0o644); err != nil {
-						b.Fatal(err)
-					}
-					if cache == "cold" {
-						_ = os.Remove(MatchCachePath(mem, mdstore.Pitfall))
-					}
-					b.StartTimer()
-					run()
+				b.StartTimer()
+				res, err := Handle(context.Background(), bytes.NewReader(p), opt)
+				if err != nil || len(res.Outcomes) != 5 {
+					b.Fatalf("%+v %v", res, err)
 				}
-			})
-		}
+			}
+		})
 	}
-}
-
-// BenchmarkMatch is the recurrence matcher alone: one lesson against n
-// entries, features of the entries extracted on the first call (as in one
-// Upsert) and cached for the rest.
-func BenchmarkMatch(b *testing.B) {
-	es := generatedEntries(10000)
-	l := mdstore.Entry{Kind: mdstore.Pitfall, Issue: "The hook reads stdin with io.ReadAll and hangs when Claude Code leaves stdin open", Fix: "Decode one JSON object with json.Decoder"}
-	l.Normalize()
-	b.Run("cold", func(b *testing.B) {
-		for b.Loop() {
-			var m Matcher
-			m.Match(es, &l)
-		}
-	})
-	b.Run("warm", func(b *testing.B) {
-		var m Matcher
-		m.Match(es, &l)
-		for b.Loop() {
-			m.Match(es, &l)
-		}
-	})
 }
 
 // fiveFindingReview: five learnable findings, in the bold-label shape codex
@@ -123,16 +85,12 @@ func fiveFindingReview(t testing.TB) string {
 	return b.String()
 }
 
-// generatedEntries makes n distinct lessons that look like a real memory
-// to the matcher: each entry mixes the words of two lessons picked at
-// random from the recurrence corpora (so entries are about something, and a
-// topic recurs in a few dozen entries of 10,000, as in a large project),
-// with a unique identifier. holdout.txt is left out: fiveFindingReview
-// takes its lessons from there, and entries made of their own words would
-// take them in as recurrences (a word salad holding most of a lesson's
-// words scores like a paraphrase), so the benchmark would measure folds
-// instead of the five new lessons it means to add, and a matcher change
-// would change what it measures.
+// generatedEntries makes n distinct lessons that look like a real memory:
+// each entry mixes the words of two lessons picked at random from the
+// recurrence corpora (so entries are about something, and a topic recurs in
+// a few dozen entries of 10,000, as in a large project), with a unique
+// identifier. holdout.txt is left out: fiveFindingReview takes its lessons
+// from there.
 func generatedEntries(n int) []mdstore.Entry {
 	lessons := corpusLessons()
 	r := rand.New(rand.NewPCG(1, 2))

@@ -177,69 +177,12 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 		}
 	}
 
-	// A review that asks for changes: the memory is locked and read, and
-	// the matcher readied on it, on one core while the review is masked
-	// and analysed on the other — together they are most of a capture
-	// into a large memory.
-	store := mdstore.Open(dir.MemoryDir())
-	store.LockTimeout = opt.LockTimeout
-	m := Matcher{CachePath: MatchCachePath(dir.MemoryDir(), mdstore.Pitfall)}
-	type holding struct {
-		h   *mdstore.Held
-		err error
-	}
-	held := make(chan holding, 1)
-	hold := func() {
-		go func() {
-			h, err := store.HoldRead(ctx, mdstore.Pitfall)
-			if err == nil {
-				// The match cache is read while the entries are decoded.
-				m.Preload(h.Count())
-				if err = h.Decode(); err != nil {
-					h.Close()
-					h = nil
-				}
-			}
-			if err == nil {
-				m.Prepare(h.Entries())
-			}
-			held <- holding{h, err}
-		}()
-	}
-	release := func() (*mdstore.Held, error) {
-		r := <-held
-		return r.h, r.err
-	}
-
-	// Redact before anything else reads the review: extraction, matching
-	// and the store only ever see the masked text. Only the verdict is
-	// read from the text as written, to start loading the memory while
-	// the text is masked: the masked text's verdict decides, and should
-	// masking change it (a verdict inside <private>), the memory is
-	// released as it was read. A memory not created yet is left for the
-	// masked verdict to create.
-	// Only a review small enough to be masked and analysed in moments
-	// overlaps them with the load: the lock is held from the start of the
-	// load, and a huge review (a persisted output of megabytes takes
-	// seconds to mask) would make every other hook wait for it, up to
-	// their lock timeout and the loss of their lessons.
-	overlap := len(text) <= overlapMax
-	early := overlap && review.ParseVerdict(text).Actionable() && fileExists(store.Path(mdstore.Pitfall))
-	if early {
-		hold()
-	}
+	// Redact before anything else reads the review: extraction, dedupe
+	// and the store only ever see the masked text.
 	text = redact.String(text)
 	if v := review.ParseVerdict(text); !v.Actionable() {
 		res.Verdict = v
-		if early {
-			if h, err := release(); err == nil {
-				h.Close()
-			}
-		}
 		return skip(fmt.Sprintf("verdict %q asks for no changes", v))
-	}
-	if !early && overlap {
-		hold()
 	}
 	opts := review.Options{MinSeverity: cfg.String("capture.min_severity"), PlanReview: res.Kind == "plan-review"}
 	a := review.AnalyzeWith(text, opts)
@@ -248,55 +191,29 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	res.Findings = len(a.Findings)
 	kept := a.Kept()
 	res.Kept = len(kept)
-	// The lessons too are made while the memory loads: folding the
-	// review's own repeats builds the matcher's word tables.
-	var lessons []mdstore.Entry
-	if len(kept) > 0 {
-		lessons = lessonsFrom(kept, res.Kind, res.Task)
-	}
-	if !overlap {
-		analysed()
-		hold()
-	}
-	h, err := release()
-	if err != nil {
-		return nil, fmt.Errorf("record lessons: %w", err)
-	}
 	if len(kept) == 0 {
-		h.Close()
 		return skip(fmt.Sprintf("none of %d findings is a learnable lesson", len(a.Findings)))
 	}
-	outcomes, err := h.Upsert(lessons, m.Match, opt.Now())
-	h.Close()
+	store := mdstore.Open(dir.MemoryDir())
+	store.LockTimeout = opt.LockTimeout
+	outcomes, err := store.Record(ctx, mdstore.Pitfall, lessonsFrom(kept, res.Kind, res.Task), opt.Now())
 	if err != nil {
 		return nil, fmt.Errorf("record lessons: %w", err)
 	}
-	m.SaveCache() // after the lock is released; best-effort
 	res.Outcomes = outcomes
 	return res, nil
 }
-
-// overlapMax is the largest review text whose masking and analysis run
-// while the memory loads (under the lock); real reviews are a few to a
-// few dozen kilobytes, and masking costs up to about a microsecond a byte.
-const overlapMax = 128 << 10
 
 // defaultLockTimeout is DefaultLockTimeout, but for the process tests
 // under the race detector, which makes a hook's work under the lock
 // several times slower than a hook ever is (TestMain).
 var defaultLockTimeout = DefaultLockTimeout
 
-// analysed runs, for a review too large to overlap, once it is masked and
-// analysed and before the memory is locked: a seam for the test that
-// checks the lock is free until then.
-var analysed = func() {}
-
 // lessonsFrom turns kept findings into pitfall entries, redacted, with
-// repeats inside one review folded (a reviewer that makes one point twice
+// repeats inside one review dropped (a reviewer that makes one point twice
 // has not seen it twice).
 func lessonsFrom(kept []review.Decision, kind, task string) []mdstore.Entry {
 	var out []mdstore.Entry
-	var m Matcher
 	for _, d := range kept {
 		f := d.Finding
 		e := mdstore.Entry{
@@ -315,12 +232,20 @@ func lessonsFrom(kept []review.Decision, kind, task string) []mdstore.Entry {
 		if e.Issue == "" {
 			continue
 		}
-		if m.Match(out, &e) >= 0 {
-			continue
+		if !repeats(out, &e) {
+			out = append(out, e)
 		}
-		out = append(out, e)
 	}
 	return out
+}
+
+func repeats(lessons []mdstore.Entry, e *mdstore.Entry) bool {
+	for i := range lessons {
+		if lessons[i].ID == e.ID && mdstore.SameText(lessons[i].Issue, e.Issue) {
+			return true
+		}
+	}
+	return false
 }
 
 // taskOrUnknown: an entry's heading needs a task; "manual" would claim a
@@ -363,11 +288,6 @@ func findProject(cwd, projectDir string) (project.Dir, error) {
 		return "", project.ErrNotFound
 	}
 	return "", errors.Join(errs...)
-}
-
-func fileExists(name string) bool {
-	_, err := os.Stat(name)
-	return err == nil
 }
 
 // readBounded reads at most limit bytes of a file.
@@ -439,7 +359,7 @@ func writeOutput(w io.Writer, r *Result) error {
 func systemMessage(r *Result) string {
 	added, seen := 0, 0
 	for _, o := range r.Outcomes {
-		if o.Recurred {
+		if !o.New {
 			seen++
 		} else {
 			added++
@@ -467,7 +387,7 @@ func recurrenceContext(r *Result) string {
 	var b strings.Builder
 	n := 0
 	for _, o := range r.Outcomes {
-		if !o.Recurred {
+		if o.New {
 			continue
 		}
 		if n == 0 {
@@ -494,7 +414,7 @@ func recurrenceContext(r *Result) string {
 func countRecurred(os []mdstore.Outcome) int {
 	n := 0
 	for _, o := range os {
-		if o.Recurred {
+		if !o.New {
 			n++
 		}
 	}

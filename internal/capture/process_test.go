@@ -12,13 +12,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/flowmem/flowmem/internal/app"
-	"github.com/flowmem/flowmem/internal/capture"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/review"
 )
@@ -259,8 +259,8 @@ func loadPitfalls(t testing.TB, dir string) []mdstore.Entry {
 }
 
 // distinctReviews builds n one-finding reviews from the recurrence corpus's
-// lessons, keeping only findings the learnable filter keeps and that the
-// matcher does not fold into one another, so the expected result is exact.
+// lessons, keeping only findings the learnable filter keeps and that are
+// not repeats of one another, so the expected result is exact.
 func distinctReviews(t *testing.T, n int) []string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture", "recurrence", "corpus.txt"))
@@ -269,7 +269,6 @@ func distinctReviews(t *testing.T, n int) []string {
 	}
 	var reviews []string
 	var kept []mdstore.Entry
-	var m capture.Matcher
 	for _, line := range strings.Split(string(b), "\n") {
 		body, ok := strings.CutPrefix(line, "A: ")
 		if !ok {
@@ -283,7 +282,7 @@ func distinctReviews(t *testing.T, n int) []string {
 		}
 		e := mdstore.Entry{Kind: mdstore.Pitfall, Issue: issue, Fix: fix}
 		e.Normalize()
-		if m.Match(kept, &e) >= 0 {
+		if slices.ContainsFunc(kept, func(k mdstore.Entry) bool { return k.ID == e.ID }) {
 			continue
 		}
 		kept = append(kept, e)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -42,69 +41,46 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkLoad is Store.Load of one pitfalls file: "parse" without the
-// cache (as before it existed), "cold" parsing and writing the cache, "hit"
-// from the cache, and "tail" from the cache plus five entries appended
-// after it (not yet folded into the cache).
+// BenchmarkLoad is Store.Load of one pitfalls file, and BenchmarkRecord
+// five new lessons recorded into it.
 func BenchmarkLoad(b *testing.B) {
 	for _, n := range []int{10000, 100000} {
 		raw := genFile(n)
-		newStore := func(b *testing.B) *Store {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			s := Open(b.TempDir())
 			if err := os.WriteFile(s.Path(Pitfall), raw, 0o644); err != nil {
 				b.Fatal(err)
 			}
-			return s
-		}
-		load := func(b *testing.B, s *Store) {
-			es, err := s.Load(Pitfall)
-			if err != nil || len(es) < n {
-				b.Fatal(len(es), err)
-			}
-		}
-		b.Run(fmt.Sprint("parse/", n), func(b *testing.B) {
-			old := cacheMinSize
-			cacheMinSize = 1 << 62
-			defer func() { cacheMinSize = old }()
-			s := newStore(b)
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				load(b, s)
+				es, err := s.Load(Pitfall)
+				if err != nil || len(es) < n {
+					b.Fatal(len(es), err)
+				}
 			}
 		})
-		b.Run(fmt.Sprint("cold/", n), func(b *testing.B) {
-			s := newStore(b)
+	}
+}
+
+func BenchmarkRecord(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		raw := genFile(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			s := Open(b.TempDir())
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				os.RemoveAll(filepath.Join(s.Dir, CacheDir))
+				if err := os.WriteFile(s.Path(Pitfall), raw, 0o644); err != nil {
+					b.Fatal(err)
+				}
+				var lessons []Entry
+				for j := 0; j < 5; j++ {
+					lessons = append(lessons, Entry{Issue: fmt.Sprintf("a new lesson number %d about retries", j), Fix: "back off"})
+				}
 				b.StartTimer()
-				load(b, s)
-			}
-		})
-		b.Run(fmt.Sprint("hit/", n), func(b *testing.B) {
-			s := newStore(b)
-			load(b, s)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				load(b, s)
-			}
-		})
-		b.Run(fmt.Sprint("tail/", n), func(b *testing.B) {
-			s := newStore(b)
-			load(b, s)
-			var lessons []Entry
-			for i := 0; i < 5; i++ {
-				lessons = append(lessons, Entry{Issue: fmt.Sprintf("a new lesson number %d about retries", i), Fix: "back off"})
-			}
-			if _, err := s.Upsert(context.Background(), Pitfall, lessons, nil, time.Now()); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				load(b, s)
+				if _, err := s.Record(context.Background(), Pitfall, lessons, time.Now()); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

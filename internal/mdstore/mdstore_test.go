@@ -3,11 +3,9 @@ package mdstore
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -175,11 +173,11 @@ func TestFlowNextFolderUntouched(t *testing.T) {
 	// A recurrence of a legacy entry is an appended sighting: the old bytes
 	// stay as they were.
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	out, err := s.Upsert(context.Background(), Pitfall, []Entry{{Issue: "placeholder export still present after adding new export", Tasks: []string{"fn-4.2"}}}, nil, now)
+	out, err := s.Record(context.Background(), Pitfall, []Entry{{Issue: "placeholder export still present after adding new export", Tasks: []string{"fn-4.2"}}}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !out[0].Recurred || out[0].Entry.Seen != 2 {
+	if out[0].New || out[0].Entry.Seen != 2 {
 		t.Fatalf("outcome %+v, want a recurrence seen twice", out[0])
 	}
 	b, _ := os.ReadFile(path)
@@ -192,7 +190,7 @@ func TestFlowNextFolderUntouched(t *testing.T) {
 	}
 }
 
-func TestUpsert(t *testing.T) {
+func TestRecord(t *testing.T) {
 	s := Open(t.TempDir())
 	if _, err := s.Init(); err != nil {
 		t.Fatal(err)
@@ -201,15 +199,15 @@ func TestUpsert(t *testing.T) {
 	day1 := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	day2 := day1.AddDate(0, 0, 3)
 	lesson := Entry{Issue: "Go test caches results", Fix: "use -count=1", Task: "fn-1.1", Tasks: []string{"fn-1.1"}, Source: "impl-review"}
-	out, err := s.Upsert(ctx, Pitfall, []Entry{lesson, {Issue: "another lesson", Fix: "x"}}, nil, day1)
-	if err != nil || len(out) != 2 || out[0].Recurred || out[1].Recurred {
-		t.Fatalf("first upsert: %+v %v", out, err)
+	out, err := s.Record(ctx, Pitfall, []Entry{lesson, {Issue: "another lesson", Fix: "x"}}, day1)
+	if err != nil || len(out) != 2 || !out[0].New || !out[1].New {
+		t.Fatalf("first record: %+v %v", out, err)
 	}
 	// Same words, other case and punctuation: the same content id.
 	again := Entry{Issue: "go test  caches results!", Fix: "use -count=1", Task: "fn-2.1", Tasks: []string{"fn-2.1"}}
-	out, err = s.Upsert(ctx, Pitfall, []Entry{again}, nil, day2)
-	if err != nil || !out[0].Recurred || out[0].Entry.Seen != 2 {
-		t.Fatalf("second upsert: %+v %v", out, err)
+	out, err = s.Record(ctx, Pitfall, []Entry{again}, day2)
+	if err != nil || out[0].New || out[0].Entry.Seen != 2 {
+		t.Fatalf("second record: %+v %v", out, err)
 	}
 	entries, err := s.Load(Pitfall)
 	if err != nil {
@@ -222,27 +220,27 @@ func TestUpsert(t *testing.T) {
 	if e.Seen != 2 || e.Date != "2026-01-01" || e.LastSeen != "2026-01-04" || !reflect.DeepEqual(e.Tasks, []string{"fn-1.1", "fn-2.1"}) {
 		t.Errorf("bumped entry = %+v", e)
 	}
-	if _, err := s.Upsert(ctx, Pitfall, []Entry{{Issue: "  "}}, nil, day2); err == nil {
+	if _, err := s.Record(ctx, Pitfall, []Entry{{Issue: "  "}}, day2); err == nil {
 		t.Error("empty lesson accepted")
 	}
 }
 
-// TestUpsertSymbolTwins: lessons with the same words but other symbols
+// TestRecordSymbolTwins: lessons with the same words but other symbols
 // ("=== not ==" and "== not ===", C# and C++) share a content id yet are
 // different lessons: each is kept, each recurs into itself, and
 // re-punctuating one still finds it.
-func TestUpsertSymbolTwins(t *testing.T) {
+func TestRecordSymbolTwins(t *testing.T) {
 	s := Open(t.TempDir())
 	ctx := context.Background()
 	day := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	texts := []string{"Compare with === not ==", "Compare with == not ===", "Prefer x != nil checks", "Prefer x == nil checks", "Write it in C#", "Write it in C++", "Write it in C"}
 	ids := map[string]string{}
 	for _, text := range texts {
-		out, err := s.Upsert(ctx, Convention, []Entry{{Body: text}}, nil, day)
+		out, err := s.Record(ctx, Convention, []Entry{{Body: text}}, day)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out[0].Recurred {
+		if !out[0].New {
 			t.Errorf("%q folded into %q", text, out[0].Entry.Body)
 		}
 		ids[text] = out[0].Entry.ID
@@ -256,12 +254,12 @@ func TestUpsertSymbolTwins(t *testing.T) {
 		"Write it in C#":          "Write it in “C#”…",
 	}
 	for want, text := range again {
-		out, err := s.Upsert(ctx, Convention, []Entry{{Body: text}}, nil, day)
+		out, err := s.Record(ctx, Convention, []Entry{{Body: text}}, day)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !out[0].Recurred || out[0].Entry.ID != ids[want] {
-			t.Errorf("%q: recurred=%v into %q, want %q", text, out[0].Recurred, out[0].Entry.Body, want)
+		if out[0].New || out[0].Entry.ID != ids[want] {
+			t.Errorf("%q: new=%v into %q, want %q", text, out[0].New, out[0].Entry.Body, want)
 		}
 	}
 	entries, err := s.Load(Convention)
@@ -288,7 +286,7 @@ func TestLockTimeout(t *testing.T) {
 	defer unlock()
 	other := Open(s.Dir)
 	other.LockTimeout = 50 * time.Millisecond
-	_, err = other.Upsert(context.Background(), Pitfall, []Entry{{Issue: "x"}}, nil, time.Now())
+	_, err = other.Record(context.Background(), Pitfall, []Entry{{Issue: "x"}}, time.Now())
 	if err == nil || !strings.Contains(err.Error(), ErrLockTimeout.Error()) {
 		t.Fatalf("got %v, want a lock timeout", err)
 	}
@@ -349,111 +347,6 @@ func TestOneLine(t *testing.T) {
 	for _, tt := range tests {
 		if got := OneLine(tt.in); got != tt.want {
 			t.Errorf("OneLine(%q) = %q, want %q", tt.in[:min(len(tt.in), 40)], got, tt.want)
-		}
-	}
-}
-
-// TestHeld: the lock is held from Hold to Close, Upsert works once on what
-// was read, and the held memory cannot be written after Close.
-func TestHeld(t *testing.T) {
-	s := Open(t.TempDir())
-	if _, err := s.Init(); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-	if _, err := s.Upsert(context.Background(), Pitfall, []Entry{{Issue: "first", Fix: "one"}}, nil, now); err != nil {
-		t.Fatal(err)
-	}
-	h, err := s.Hold(context.Background(), Pitfall)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(h.Entries()) != 1 {
-		t.Fatalf("held %d entries, want 1", len(h.Entries()))
-	}
-	other := Open(s.Dir)
-	other.LockTimeout = 50 * time.Millisecond
-	if _, err := other.Hold(context.Background(), Pitfall); err == nil {
-		t.Fatal("a second Hold got the lock while the first held it")
-	}
-	out, err := h.Upsert([]Entry{{Issue: "second", Fix: "two"}, {Issue: "first", Fix: "one"}}, nil, now)
-	if err != nil || len(out) != 2 || out[0].Recurred || !out[1].Recurred {
-		t.Fatalf("Upsert = %+v, %v", out, err)
-	}
-	if _, err := h.Upsert([]Entry{{Issue: "third"}}, nil, now); err == nil {
-		t.Error("a second Upsert on one Hold was accepted")
-	}
-	h.Close()
-	h.Close() // twice is harmless
-	if _, err := h.Upsert([]Entry{{Issue: "third"}}, nil, now); err == nil {
-		t.Error("Upsert after Close was accepted")
-	}
-	h2, err := other.Hold(context.Background(), Pitfall)
-	if err != nil {
-		t.Fatalf("lock not released by Close: %v", err)
-	}
-	defer h2.Close()
-	if len(h2.Entries()) != 2 || h2.Entries()[0].Seen != 2 {
-		t.Fatalf("after the held write: %s", dump(h2.Entries()))
-	}
-}
-
-// TestHoldRead: HoldRead holds the lock and knows the count before the
-// entries are decoded; Decode gives what Hold gives, through the cache or
-// not, and Upsert decodes when nobody did.
-func TestHoldRead(t *testing.T) {
-	for _, size := range []int{3, 400} { // parsed; through the parse cache
-		s := Open(t.TempDir())
-		if _, err := s.Init(); err != nil {
-			t.Fatal(err)
-		}
-		now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-		var es []Entry
-		for i := range size {
-			es = append(es, Entry{Issue: fmt.Sprintf("lesson %d about the webhook worker's retries and the deadline it ignores", i), Fix: "fix it"})
-		}
-		es = append(es, es[0]) // folded into the first
-		if _, err := s.Upsert(context.Background(), Pitfall, es, nil, now); err != nil {
-			t.Fatal(err)
-		}
-		for pass := range 2 { // the second one reads the cache the first wrote
-			want, err := s.Hold(context.Background(), Pitfall)
-			if err != nil {
-				t.Fatal(err)
-			}
-			wantEntries := slices.Clone(want.Entries())
-			want.Close()
-			h, err := s.HoldRead(context.Background(), Pitfall)
-			if err != nil {
-				t.Fatal(err)
-			}
-			other := Open(s.Dir)
-			other.LockTimeout = 20 * time.Millisecond
-			if _, err := other.HoldRead(context.Background(), Pitfall); err == nil {
-				t.Fatal("a second HoldRead got the lock while the first held it")
-			}
-			if h.Count() < len(wantEntries) {
-				t.Errorf("%d entries, pass %d: Count %d below the %d entries", size, pass, h.Count(), len(wantEntries))
-			}
-			if err := h.Decode(); err != nil {
-				t.Fatal(err)
-			}
-			if err := h.Decode(); err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(h.Entries(), wantEntries) {
-				t.Fatalf("%d entries, pass %d: Decode gives other entries than Hold", size, pass)
-			}
-			h.Close()
-		}
-		h, err := s.HoldRead(context.Background(), Pitfall)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := h.Upsert([]Entry{{Issue: "lesson 1 about the webhook worker's retries and the deadline it ignores", Fix: "fix it"}}, nil, now)
-		h.Close()
-		if err != nil || len(out) != 1 || !out[0].Recurred {
-			t.Fatalf("Upsert without Decode = %+v, %v", out, err)
 		}
 	}
 }

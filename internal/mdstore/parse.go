@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -58,15 +56,6 @@ type Doc struct {
 	// id rather than by position (see Store.Upsert).
 	Sightings []Entry
 	spans     []span
-	// appendable: the heading scan took the fast path and ended outside
-	// any comment, so bytes appended after a line end can be parsed on
-	// their own (see parseTail).
-	appendable bool
-	// uniqueIDs: known that no two entries share an id (the cache says
-	// so), so Folded need not look; then sightingAt, when set, holds the
-	// entry each sighting counts for (-1: none).
-	uniqueIDs  bool
-	sightingAt []int32
 }
 
 // span is an entry's bytes: [start, end) runs from its heading to the end of
@@ -106,11 +95,10 @@ func parseSrc(k Kind, raw []byte, src string) (*Doc, error) {
 	} else if n != 0 {
 		return nil, &ParseError{Line: 1, Err: errors.New("front matter: no closing --- line")}
 	}
-	heads, ok, inComment := scanHeadingsState(body)
+	heads, ok, _ := scanHeadingsState(body)
 	if !ok {
 		heads = markdownHeadings(body)
 	}
-	d.appendable = ok && !inComment
 	if len(heads) == 0 {
 		return d, nil
 	}
@@ -137,22 +125,7 @@ func parseEntries(k Kind, raw []byte, src string, offset int, heads []int, line 
 			spans[i] = span{start, start + len(trimTrailingBlank(raw[start:end]))}
 		}
 	}
-	// Entries parse independently; a large memory is split across cores.
-	workers := min(runtime.GOMAXPROCS(0), n/parallelMin)
-	if workers <= 1 {
-		parseRange(0, n)
-	} else {
-		var wg sync.WaitGroup
-		per := (n + workers - 1) / workers
-		for from := 0; from < n; from += per {
-			wg.Add(1)
-			go func(from, to int) {
-				defer wg.Done()
-				parseRange(from, to)
-			}(from, min(from+per, n))
-		}
-		wg.Wait()
-	}
+	parseRange(0, n)
 	var all []Entry
 	pos := offset
 	for i, h := range heads {
@@ -163,10 +136,6 @@ func parseEntries(k Kind, raw []byte, src string, offset int, heads []int, line 
 	}
 	return entries, spans, all
 }
-
-// parallelMin is the number of entries per extra goroutine below which
-// parsing stays on one core.
-const parallelMin = 2000
 
 // splitFrontMatter returns the "---" front matter block at the start of raw
 // (both fences included) and the offset of the body after it. ok is false
@@ -578,31 +547,12 @@ func fold(a, b Entry) Entry {
 
 // Folded is the document's entries as readers see them: copies of one
 // lesson merged (Fold) and every sighting counted.
-func (d *Doc) Folded() []Entry { return d.fold(false) }
-
-// fold is Folded; inPlace lets it count sightings in d.Entries rather than
-// in a copy, when nothing else will read them.
-func (d *Doc) fold(inPlace bool) []Entry {
-	out := d.Entries
-	if d.uniqueIDs && len(d.sightingAt) == len(d.Sightings) {
-		// The cache knows which entry each sighting counts for.
-		if len(d.Sightings) > 0 && !inPlace {
-			out = append([]Entry(nil), out...)
-		}
-		for i, t := range d.sightingAt {
-			if t >= 0 {
-				countSighting(&out[t], &d.Sightings[i])
-			}
-		}
-		return out
-	}
-	if !d.uniqueIDs {
-		out = Fold(d.Entries)
-	}
+func (d *Doc) Folded() []Entry {
+	out := Fold(d.Entries)
 	if len(d.Sightings) == 0 {
 		return out
 	}
-	if !inPlace && len(out) > 0 && &out[0] == &d.Entries[0] {
+	if len(out) > 0 && &out[0] == &d.Entries[0] {
 		out = append([]Entry(nil), out...)
 	}
 	index := make(map[string]int, len(out))
