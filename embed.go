@@ -3,10 +3,21 @@
 // package's folder, and the plugin layout wants agents/ at the root.
 package flowmem
 
-import _ "embed"
+import (
+	_ "embed"
+	"strings"
+)
 
 // ScoutAgent is agents/memory-scout.md, the memory-scout subagent that
 // `flowmem install` writes to .claude/agents/.
 //
 //go:embed agents/memory-scout.md
 var ScoutAgent []byte
+
+//go:embed VERSION
+var versionFile string
+
+// Version is the release this source tree is, from the VERSION file: the
+// one place it is written (plugin.json and marketplace.json must agree,
+// which TestPluginVersions checks).
+var Version = strings.TrimSpace(versionFile)

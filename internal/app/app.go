@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
+	"github.com/flowmem/flowmem"
 	"github.com/urfave/cli/v2"
 )
 
@@ -116,7 +118,7 @@ func newApp(std IO, notFound *string) *cli.App {
 	a := &cli.App{
 		Name:      "flowmem",
 		Usage:     "a project memory for coding agents that learns from code review",
-		Version:   version,
+		Version:   Version(),
 		Reader:    std.In,
 		Writer:    std.Out,
 		ErrWriter: std.Err,
@@ -168,8 +170,40 @@ func fixUsageErrors(cmds []*cli.Command) {
 	}
 }
 
-// version is set at build time with -ldflags "-X ...app.version=...".
-var version = "dev"
+// Version names this build: the release in the VERSION file, then what
+// the Go toolchain recorded: the module version when built by
+// `go install module@version`, else the VCS revision (and whether the tree
+// had uncommitted changes). Doctor compares it with the flowmem the hook
+// runs, so two builds of one release still tell apart.
+func Version() string {
+	v := flowmem.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	if mv := bi.Main.Version; mv != "" && mv != "(devel)" {
+		return v + " (module " + mv + ")"
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" {
+		return v
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified == "true" {
+		rev += ", modified"
+	}
+	return v + " (rev " + rev + ")"
+}
 
 // env is what every command shares: the IO and lazily found project paths.
 type env struct {

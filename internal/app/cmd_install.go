@@ -307,7 +307,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			opts := doctor.Options{Dir: dir, Home: e.Getenv("HOME"), PathEnv: e.Getenv("PATH")}
+			opts := doctor.Options{Dir: dir, Home: e.Getenv("HOME"), PathEnv: e.Getenv("PATH"), Version: Version()}
 			opts.Exe = e.exe()
 			opts.Command, _ = e.hookCommand()
 			rep := doctor.Run(c.Context, opts)

@@ -70,6 +70,9 @@ type Options struct {
 	// Command is the hook command this binary installs, recognised as
 	// flowmem's even when the binary is not named flowmem.
 	Command string
+	// Version names the running build (app.Version): reported first, so a
+	// report says which flowmem wrote it.
+	Version string
 	// RunVersion runs `prog --version`; nil means exec with a timeout.
 	RunVersion func(ctx context.Context, prog string) (string, error)
 }
@@ -83,6 +86,7 @@ func Run(ctx context.Context, opts Options) Report {
 		opts.RunVersion = runVersion
 	}
 	d := &doctor{opts: opts, ctx: ctx}
+	d.checkVersion()
 	d.checkProject()
 	d.checkConfig()
 	d.checkMemory()
@@ -114,6 +118,18 @@ func (d *doctor) isOurs(cmd string) bool {
 
 func (d *doctor) add(name string, s Status, detail, fix string) {
 	d.checks = append(d.checks, Check{Name: name, Status: s, Detail: detail, Fix: fix})
+}
+
+func (d *doctor) checkVersion() {
+	v := d.opts.Version
+	if v == "" {
+		v = "unknown"
+	}
+	detail := "flowmem " + v
+	if d.opts.Exe != "" {
+		detail += " at " + d.opts.Exe
+	}
+	d.add("version", OK, detail, "")
 }
 
 func (d *doctor) checkProject() {

@@ -1,0 +1,46 @@
+package flowmem
+
+import (
+	"encoding/json"
+	"os"
+	"regexp"
+	"testing"
+)
+
+// TestPluginVersions: the plugin manifests announce the release that
+// VERSION (and so `flowmem --version`) names.
+func TestPluginVersions(t *testing.T) {
+	if !regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`).MatchString(Version) {
+		t.Fatalf("VERSION = %q, want a semantic version such as 0.1.0", Version)
+	}
+	var plugin struct {
+		Version string `json:"version"`
+	}
+	readJSON(t, ".claude-plugin/plugin.json", &plugin)
+	if plugin.Version != Version {
+		t.Errorf(".claude-plugin/plugin.json version = %q, VERSION = %q", plugin.Version, Version)
+	}
+	var market struct {
+		Plugins []struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"plugins"`
+	}
+	readJSON(t, ".claude-plugin/marketplace.json", &market)
+	for _, p := range market.Plugins {
+		if p.Name == "flowmem" && p.Version != Version {
+			t.Errorf(".claude-plugin/marketplace.json lists flowmem %q, VERSION = %q", p.Version, Version)
+		}
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
