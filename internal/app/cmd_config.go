@@ -67,11 +67,12 @@ Examples:
 					if err != nil {
 						return err
 					}
-					cfg, err := config.Load(p.ConfigPath())
+					key := c.Args().Get(0)
+					cfg, err := config.LoadForSet(p.ConfigPath(), key)
 					if err != nil {
 						return err
 					}
-					key, value := c.Args().Get(0), config.ParseValue(c.Args().Get(1))
+					value := config.ParseValue(c.Args().Get(1))
 					if err := cfg.Set(key, value); err != nil {
 						return usagef("%v", err)
 					}

@@ -76,8 +76,8 @@ func (e *env) runInit(c *cli.Context) error {
 		return err
 	}
 	if !cfg.Exists {
-		if err := atomicfile.Write(p.ConfigPath(), config.Default(), 0o644); err != nil {
-			return fmt.Errorf("write config: %w", err)
+		if err := config.WriteDefault(p.ConfigPath()); err != nil {
+			return err
 		}
 		res.Created = append(res.Created, p.ConfigPath())
 		if cfg, err = config.Load(p.ConfigPath()); err != nil {

@@ -12,26 +12,36 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
+	"github.com/flowmem/flowmem/internal/jsonedit"
 )
 
 // ErrUnknownKey means a key is neither set in the file nor known to flowmem.
 var ErrUnknownKey = errors.New("unknown key")
 
-// ParseError is a config file that is not valid JSON (or not an object).
+// ParseError is a config file that is not valid JSON (or not an object), or
+// holds a flowmem setting flowmem cannot use.
 type ParseError struct {
 	Path      string
 	Line, Col int
 	Err       error
+	// Key, when set, is the setting (or section) whose value is wrong in
+	// an otherwise valid file; Fix is a command that replaces it.
+	Key, Fix string
 }
 
 func (e *ParseError) Error() string {
+	if e.Key != "" {
+		return fmt.Sprintf("%s:%d:%d: invalid config: %v (fix it by hand, or replace it with: %s)", e.Path, e.Line, e.Col, e.Err, e.Fix)
+	}
 	return fmt.Sprintf("%s:%d:%d: invalid config: %v (fix the file by hand; flowmem will not overwrite it)", e.Path, e.Line, e.Col, e.Err)
 }
 
@@ -53,44 +63,148 @@ const MaxSize = 1 << 20
 // Load reads path. A missing file is not an error: it means defaults.
 // Anything but a regular file (a FIFO, a device, a folder) is an error, as
 // is a file over MaxSize, so that no command hangs or runs out of memory.
+// A flowmem setting of the wrong type or value, or a flowmem section that
+// is not an object, is a *ParseError naming its line and column: read as
+// the default instead, {"memory":[true]} would silently turn memory off.
 func Load(path string) (*Config, error) {
+	c, b, err := read(path)
+	if err != nil || b == nil {
+		return c, err
+	}
+	if pe := c.validate(b); pe != nil {
+		return nil, pe
+	}
+	return c, nil
+}
+
+// LoadForSet loads path for 'config set KEY': a wrong value at KEY, or at
+// the section that holds it, is dropped rather than an error, because
+// setting KEY is the repair the error suggests. Every other problem is
+// still an error.
+func LoadForSet(path, key string) (*Config, error) {
+	c, b, err := read(path)
+	if err != nil || b == nil {
+		return c, err
+	}
+	for {
+		pe := c.validate(b)
+		if pe == nil {
+			return c, nil
+		}
+		if pe.Key == "" || key != pe.Key && !strings.HasPrefix(key, pe.Key+".") {
+			return nil, pe
+		}
+		c.remove(pe.Key)
+	}
+}
+
+// read loads the file's JSON; b is nil when there is nothing to check.
+func read(path string) (*Config, []byte, error) {
 	c := &Config{Path: path, data: map[string]any{}}
 	b, err := readRegular(path, MaxSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return c, nil
+		return c, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read config: %w", err)
+		return nil, nil, fmt.Errorf("read config: %w", err)
 	}
 	c.Exists = true
 	if len(bytes.TrimSpace(b)) == 0 {
-		return c, nil
+		return c, nil, nil
 	}
 	data, err := decodeObject(b)
 	if err != nil {
-		return nil, parseError(path, b, err)
+		return nil, nil, parseError(path, b, err)
 	}
 	c.data = data
+	return c, b, nil
+}
+
+// validate checks flowmem's sections and settings in the decoded file; b is
+// its source, for the position of the first bad value.
+func (c *Config) validate(b []byte) *ParseError {
+	seen := map[string]bool{}
 	for _, k := range Known {
+		sec, _, _ := strings.Cut(k.Name, ".")
+		if !seen[sec] {
+			seen[sec] = true
+			if v, ok := c.data[sec]; ok {
+				if _, isObj := v.(map[string]any); !isObj {
+					return c.typeError(b, sec, fmt.Errorf("%s must be an object of settings (%s), found %s", sec, strings.Join(keysUnder(sec), ", "), describe(v)), k)
+				}
+			}
+		}
 		v, ok := lookup(c.data, k.Name)
 		if !ok {
 			continue
 		}
-		var bad error
 		if !sameType(v, k.Default) {
-			bad = fmt.Errorf("%s must be %s, found %s", k.Name, typeName(k.Default), describe(v))
-		} else if k.Check != nil {
+			found := describe(v)
+			if list, ok := v.([]any); ok {
+				for _, e := range list {
+					if _, ok := e.(string); !ok {
+						found = "a list holding " + describe(e)
+						break
+					}
+				}
+			}
+			return c.typeError(b, k.Name, fmt.Errorf("%s must be %s, found %s", k.Name, typeName(k.Default), found), k)
+		}
+		if k.Check != nil {
 			if err := k.Check(v); err != nil {
-				bad = fmt.Errorf("%s: %w", k.Name, err)
+				return c.typeError(b, k.Name, fmt.Errorf("%s: %w", k.Name, err), k)
 			}
 		}
-		if bad != nil {
-			// position expects encoding/json's offsets, one past the byte.
-			line, col := position(b, bytes.Index(b, []byte(`"`+k.Name[strings.LastIndexByte(k.Name, '.')+1:]+`"`))+1)
-			return nil, &ParseError{Path: path, Line: line, Col: col, Err: bad}
+	}
+	return nil
+}
+
+// typeError places err at the value of key and suggests setting k.
+func (c *Config) typeError(b []byte, key string, err error, k Key) *ParseError {
+	line, col := 1, 1
+	if d, perr := jsonedit.Parse(b); perr == nil {
+		n := d.Root
+		for _, part := range strings.Split(key, ".") {
+			if n = n.Get(part); n == nil {
+				break
+			}
+		}
+		if n != nil {
+			line, col = position(b, n.Start+1)
 		}
 	}
-	return c, nil
+	return &ParseError{Path: c.Path, Line: line, Col: col, Err: err, Key: key,
+		Fix: "flowmem config set " + k.Name + " " + example(k)}
+}
+
+// example is a value of k to suggest in a command line.
+func example(k Key) string {
+	switch d := k.Default.(type) {
+	case bool:
+		return "true"
+	case int64:
+		return strconv.FormatInt(d, 10)
+	case string:
+		if d != "" && !strings.ContainsAny(d, " '\"$\\`") {
+			return d
+		}
+	}
+	j, _ := json.Marshal(k.Default)
+	return "'" + strings.ReplaceAll(string(j), "'", `'\''`) + "'"
+}
+
+// remove deletes the value at a dotted key.
+func (c *Config) remove(key string) {
+	obj := c.data
+	parts := strings.Split(key, ".")
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := obj[p].(map[string]any)
+		if !ok {
+			return
+		}
+		obj = next
+	}
+	delete(obj, parts[len(parts)-1])
 }
 
 // readRegular reads a regular file of at most max bytes. The open does not
@@ -389,28 +503,23 @@ func (k Key) check(v any) error {
 	return nil
 }
 
-// Problems lists what in a loaded file flowmem cannot use though Load took
-// it (a known setting of the wrong type or value fails Load): bad holds
-// flowmem sections that are not objects, whose settings then read as
-// defaults; unknown holds keys in flowmem's sections that it does not read
-// (typos, most likely). Keys outside those sections belong to others
-// (flow-next shares the file) and are left alone.
-func (c *Config) Problems() (bad, unknown []string) {
+// Unknown lists the keys in flowmem's sections that it does not read
+// (typos, most likely); a section that is not an object fails Load. Keys
+// outside those sections belong to others (flow-next shares the file) and
+// are left alone.
+func (c *Config) Unknown() []string {
+	var unknown []string
 	seen := map[string]bool{}
 	for _, k := range Known {
 		sec, _, _ := strings.Cut(k.Name, ".")
 		if !seen[sec] {
 			seen[sec] = true
-			if v, ok := c.data[sec]; ok {
-				if m, isObj := v.(map[string]any); !isObj {
-					bad = append(bad, fmt.Sprintf("%s is %s, not an object of settings (%s)", sec, describe(v), strings.Join(keysUnder(sec), ", ")))
-				} else {
-					unknown = append(unknown, unknownUnder(sec, m)...)
-				}
+			if m, ok := c.data[sec].(map[string]any); ok {
+				unknown = append(unknown, unknownUnder(sec, m)...)
 			}
 		}
 	}
-	return bad, unknown
+	return unknown
 }
 
 // unknownUnder lists the keys under section sec that no known setting is
@@ -447,17 +556,99 @@ func toInt(v any) (int64, bool) {
 	return 0, false
 }
 
-// Save writes the config atomically, two-space indented.
+// Save writes the config atomically, two-space indented. A symlinked
+// config.json stays a link: the file it points to is replaced (people keep
+// one config in a dotfiles repository and link it into projects).
 func (c *Config) Save() error {
 	b, err := json.MarshalIndent(c.data, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode config: %w", err)
 	}
-	if err := atomicfile.Write(c.Path, append(b, '\n'), 0o644); err != nil {
-		return fmt.Errorf("write config: %w", err)
+	if err := writeFile(c.Path, append(b, '\n')); err != nil {
+		return err
 	}
 	c.Exists = true
 	return nil
+}
+
+// WriteDefault creates a config file at path with Default's body.
+func WriteDefault(path string) error {
+	return writeFile(path, Default())
+}
+
+// staleAfter is how old a temp file left by a config write must be before
+// another write removes it: a write in flight lives for milliseconds, one
+// killed mid-way leaves its temp file forever.
+const staleAfter = time.Minute
+
+func writeFile(path string, body []byte) error {
+	target, err := resolve(path)
+	if err != nil {
+		return fmt.Errorf("write config: %w", err)
+	}
+	dir, base := filepath.Split(target)
+	now := time.Now()
+	if old, _ := filepath.Glob(filepath.Join(dir, "."+base+".tmp-*")); len(old) > 0 {
+		for _, f := range old {
+			if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleAfter {
+				_ = os.Remove(f)
+			}
+		}
+	}
+	if err := atomicfile.Write(target, body, 0o644); err != nil {
+		return fmt.Errorf("write config: %w", err)
+	}
+	ignoreTemps(filepath.Dir(path))
+	return nil
+}
+
+// resolve follows symlinks at path to the file to replace; a dangling
+// link resolves to where it points, so the write creates that file.
+func resolve(path string) (string, error) {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// tempPattern is the .gitignore line for atomic writes' temp files in
+// .flow/ and below: a killed write must not leave one to be committed.
+const tempPattern = ".*.tmp-*"
+
+// ignoreTemps makes sure dir/.gitignore ignores temp files; best effort, a
+// missing line costs only a stray untracked file.
+func ignoreTemps(dir string) {
+	path := filepath.Join(dir, ".gitignore")
+	b, err := readRegular(path, MaxSize)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) == tempPattern {
+			return
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	line := "# temp files of interrupted flowmem writes\n" + tempPattern + "\n"
+	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
+		line = "\n" + line
+	}
+	_, _ = f.WriteString(line)
 }
 
 // Default returns a fresh file body with the defaults that matter to people.

@@ -62,8 +62,13 @@ func TestLoadErrors(t *testing.T) {
 		{"trailing comma", "{\"a\": 1,}\n", 1, 9, "invalid character"},
 		{"not an object", "[1, 2]\n", 1, 1, "must be a JSON object"},
 		{"two values", "{}\n{}\n", 2, 1, "unexpected data"},
-		{"wrong type", "{\"memory\": {\"enabled\": \"yes\"}}", 1, 13, "memory.enabled must be true or false"},
-		{"wrong list", "{\"capture\": {\"review_patterns\": [1]}}", 1, 14, "must be a list of strings"},
+		{"wrong type", "{\"memory\": {\"enabled\": \"yes\"}}", 1, 24, "memory.enabled must be true or false, found string \"yes\" (fix it by hand, or replace it with: flowmem config set memory.enabled true)"},
+		{"wrong list", "{\"capture\": {\"review_patterns\": [1]}}", 1, 33, "must be a list of strings, found a list holding number 1"},
+		// A flowmem section that is not an object used to read as the
+		// defaults: memory silently off.
+		{"section a list", "{\"memory\":[true]}", 1, 11, "memory must be an object of settings (memory.enabled), found a list (fix it by hand, or replace it with: flowmem config set memory.enabled true)"},
+		{"section a string", "{\n  \"other\": 1,\n  \"recall\": \"fast\"\n}\n", 3, 13, "recall must be an object of settings (recall.limit, recall.max_chars), found string \"fast\""},
+		{"last duplicate counts", "{\"memory\": {\"enabled\": true}, \"memory\": 1}", 1, 41, "memory must be an object"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -230,5 +235,116 @@ func TestLoadOnlyRegularBounded(t *testing.T) {
 	}
 	if c, err := Load(link); err != nil || !c.Bool("memory.enabled") {
 		t.Errorf("symlinked config: %v", err)
+	}
+}
+
+// TestSaveThroughSymlink: a symlinked config.json stays a link after a
+// write; the file it points to gets the new content.
+func TestSaveThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles", "flow.json")
+	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(real, []byte(`{"memory":{"enabled":false}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flow := filepath.Join(dir, "proj", ".flow")
+	if err := os.MkdirAll(flow, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(flow, "config.json")
+	if err := os.Symlink("../../dotfiles/flow.json", link); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadForSet(link, "memory.enabled")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set("memory.enabled", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("config.json is no longer a symlink: %v %v", fi.Mode(), err)
+	}
+	if c, err := Load(real); err != nil || !c.Bool("memory.enabled") {
+		t.Errorf("the linked file was not updated: %v", err)
+	}
+}
+
+// TestSaveCleansStaleTemps: temp files of killed writes are removed by the
+// next write once they are stale (one in flight is left alone), and the
+// folder's .gitignore keeps them out of git.
+func TestSaveCleansStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.json")
+	stale := filepath.Join(dir, ".config.json.tmp-123")
+	fresh := filepath.Join(dir, ".config.json.tmp-456")
+	for _, f := range []string{stale, fresh} {
+		if err := os.WriteFile(f, []byte("{"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("local/"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stale temp file kept: %v", err)
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a temp file in flight was removed: %v", err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if string(b) != "local/\n# temp files of interrupted flowmem writes\n.*.tmp-*\n" {
+		t.Errorf(".gitignore = %q", b)
+	}
+}
+
+// TestLoadForSetRepairs: the command a type error suggests repairs the
+// file; setting another key leaves the error in place.
+func TestLoadForSetRepairs(t *testing.T) {
+	for _, body := range []string{`{"memory":[true],"x":1}`, `{"memory":{"enabled":"yes"},"x":1}`} {
+		path := write(t, body)
+		_, err := Load(path)
+		var pe *ParseError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), "flowmem config set memory.enabled true") {
+			t.Fatalf("%s: Load = %v", body, err)
+		}
+		if _, err := LoadForSet(path, "recall.limit"); !errors.As(err, &pe) {
+			t.Errorf("%s: setting another key: %v", body, err)
+		}
+		c, err := LoadForSet(path, "memory.enabled")
+		if err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		if err := c.Set("memory.enabled", true); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+		c, err = Load(path)
+		if err != nil || !c.Bool("memory.enabled") {
+			t.Errorf("%s: after the suggested fix: %v", body, err)
+		}
+		if v, _, _ := c.Get("x"); v == nil {
+			t.Errorf("%s: other keys lost", body)
+		}
 	}
 }

@@ -157,11 +157,8 @@ func (d *doctor) checkConfig() {
 		return
 	}
 	d.cfg = cfg
-	bad, unknown := cfg.Problems()
+	unknown := cfg.Unknown()
 	switch {
-	case len(bad) > 0:
-		d.add("config", Fail, d.rel(cfg.Path)+": "+strings.Join(bad, "; "),
-			"set each with flowmem config set KEY VALUE (it checks the value), or fix it by hand")
 	case len(unknown) > 0:
 		d.add("config", Warn, d.rel(cfg.Path)+" has settings flowmem does not read: "+strings.Join(unknown, "; "),
 			"remove them, or set the setting meant with flowmem config set KEY VALUE")
