@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
+	"strings"
 
 	"github.com/flowmem/flowmem/internal/capture"
 	"github.com/flowmem/flowmem/internal/config"
@@ -53,21 +53,18 @@ flowmem-hook):
 	}
 }
 
-// hookMemoryLimit is the heap size at which the hook collects garbage.
-const hookMemoryLimit = 256 << 20
-
-// runHook is the hook with the process's IO.
+// runHook is the hook with the process's IO. A panic anywhere in it is
+// reported as one line and the process still exits 0: Go's own crash exit
+// code is 2, which Claude Code would show the model as a hook error.
 func runHook(ctx context.Context, std IO) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(std.Err, "flowmem hook: internal error: %s\n", strings.Join(strings.Fields(fmt.Sprint(r)), " "))
+		}
+	}()
 	getenv := std.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
-	}
-	if getenv("GOGC") == "" && getenv("GOMEMLIMIT") == "" {
-		// A hook process lives for milliseconds with a heap of a few
-		// megabytes, and collecting it cost about a tenth of a capture into
-		// a 10,000-entry memory. The limit still bounds a huge memory.
-		debug.SetGCPercent(-1)
-		debug.SetMemoryLimit(hookMemoryLimit)
 	}
 	capture.Run(ctx, std.In, std.Out, std.Err, capture.Options{Getenv: getenv, Now: std.Now})
 }

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -43,9 +42,13 @@ type Payload struct {
 	AgentID   string          `json:"agent_id"`
 	AgentType string          `json:"agent_type"`
 
+	raw      []byte
 	input    toolInput
 	response *toolResponse // decoded on first use: most events never need it
 }
+
+// Raw is the event's JSON object as it was read.
+func (p *Payload) Raw() []byte { return p.raw }
 
 // toolInput holds the tool_input keys of Bash and Agent/Task.
 type toolInput struct {
@@ -73,67 +76,77 @@ type toolResponse struct {
 
 // Decode reads exactly one JSON object from r and returns as soon as it is
 // complete: it never waits for EOF, because some Claude Code versions leave
-// the hook's stdin open. At most MaxPayload bytes are read.
+// the hook's stdin open (bound the wait with Until). At most MaxPayload
+// bytes are read.
 func Decode(r io.Reader) (*Payload, error) {
 	return decode(r, MaxPayload)
 }
 
-// DecodeWithin decodes one payload of at most limit bytes, giving up after
-// timeout: a client that opens stdin and never completes the object must
-// not hang the hook. The reading goroutine is left behind on timeout; the
-// process exits soon after, which ends it.
-func DecodeWithin(in io.Reader, limit int64, timeout time.Duration) (*Payload, error) {
-	type result struct {
-		p   *Payload
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		p, err := decode(in, limit)
-		ch <- result{p, err}
-	}()
-	t := time.NewTimer(timeout)
-	defer t.Stop()
-	select {
-	case r := <-ch:
-		return r.p, r.err
-	case <-t.C:
-		return nil, fmt.Errorf("decode hook payload: no complete JSON object on stdin after %v", timeout)
-	}
+// DecodeLimit is Decode with another size limit.
+func DecodeLimit(r io.Reader, limit int64) (*Payload, error) {
+	return decode(r, limit)
 }
 
 func decode(r io.Reader, limit int64) (*Payload, error) {
-	lr := &io.LimitedReader{R: r, N: limit + 1}
-	dec := json.NewDecoder(lr)
-	var p Payload
-	err := dec.Decode(&p)
-	var te *json.UnmarshalTypeError
-	switch {
-	case err == nil:
-	case errors.As(err, &te):
-		// A field of an unexpected type is skipped; the rest is still good.
-		// Only a non-object top level makes the payload useless.
-		if te.Field == "" {
-			return nil, fmt.Errorf("decode hook payload: not a JSON object (%s)", te.Value)
-		}
-	case lr.N <= 0:
-		return nil, fmt.Errorf("decode hook payload: %w (%d bytes)", ErrTooLarge, limit)
-	case errors.Is(err, io.EOF):
-		return nil, errors.New("decode hook payload: empty input")
-	default:
+	obj, err := readObject(r, limit)
+	if err != nil {
 		return nil, fmt.Errorf("decode hook payload: %w", err)
 	}
-	p.input = decodeInput(p.ToolInput)
+	p := Payload{raw: obj}
+	err = members(obj, func(key string, val []byte) error {
+		var dst *string
+		switch foldKey(key) {
+		case "session_id":
+			dst = &p.SessionID
+		case "cwd":
+			dst = &p.Cwd
+		case "hook_event_name":
+			dst = &p.HookEventName
+		case "tool_name":
+			dst = &p.ToolName
+		case "agent_id":
+			dst = &p.AgentID
+		case "agent_type":
+			dst = &p.AgentType
+		case "tool_input":
+			p.ToolInput = val
+			return decodeField(val, &p.input)
+		case "tool_response":
+			p.ToolResponse = val
+		case "error":
+			p.Error = val
+		}
+		if dst != nil {
+			return decodeField(val, dst)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("decode hook payload: %w", err)
+	}
 	return &p, nil
 }
 
-func decodeInput(raw json.RawMessage) toolInput {
-	var in toolInput
-	if len(raw) > 0 && raw[0] == '{' {
-		// Type errors in single fields are tolerated, as above.
-		_ = json.Unmarshal(raw, &in)
+// foldKey matches keys without regard to case, as encoding/json does.
+func foldKey(k string) string {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c >= 'A' && c <= 'Z' {
+			return strings.ToLower(k)
+		}
 	}
-	return in
+	return k
+}
+
+// decodeField decodes one small member. A value of an unexpected type is
+// skipped, so one odd field never loses the others; broken JSON is an
+// error.
+func decodeField(val []byte, dst any) error {
+	err := json.Unmarshal(val, dst)
+	var te *json.UnmarshalTypeError
+	if err == nil || errors.As(err, &te) {
+		return nil
+	}
+	return err
 }
 
 // resp decodes tool_response on first use.

@@ -2,6 +2,7 @@ package hookevent
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -143,13 +144,39 @@ func TestDecodeStdinLeftOpen(t *testing.T) {
 	}
 }
 
-func TestDecodeWithinGivesUp(t *testing.T) {
-	r, w := io.Pipe()
+// TestDecodeUntilGivesUp: a client that writes half an event and keeps
+// the pipe open gets the hook's deadline, not a hang.
+func TestDecodeUntilGivesUp(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
 	defer w.Close()
-	go func() { _, _ = w.Write([]byte(`{"tool_name": "Ba`)) }()
-	_, err := DecodeWithin(r, MaxPayload, 50*time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), "no complete JSON object") {
-		t.Fatalf("err = %v", err)
+	if _, err := w.Write([]byte(`{"tool_name": "Ba`)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Decode(Until(r, time.Now().Add(50*time.Millisecond)))
+	if !errors.Is(err, ErrDeadline) {
+		t.Fatalf("err = %v, want ErrDeadline", err)
+	}
+}
+
+// TestDecodeUntilReadsPipe: with a deadline, a complete event on a pipe
+// that stays open decodes as before.
+func TestDecodeUntilReadsPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if _, err := w.Write([]byte(`{"tool_name":"Bash","tool_input":{"command":"ls"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Decode(Until(r, time.Now().Add(time.Minute)))
+	if err != nil || p.Command() != "ls" {
+		t.Fatalf("p = %+v, err = %v", p, err)
 	}
 }
 
@@ -169,6 +196,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"tool_response":{"content":"plain"},"tool_input":"str"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p, err := decode(bytes.NewReader(b), 1<<20)
+		sameAsEncodingJSON(t, b, p, err)
 		if err != nil {
 			return
 		}
@@ -185,4 +213,45 @@ func FuzzDecode(f *testing.F) {
 		_ = IsReadBack(p.Command())
 		_, _ = Screen(p)
 	})
+}
+
+// sameAsEncodingJSON: on a valid JSON object, the hand-written framing
+// and splitting must agree with encoding/json on every member the hook
+// reads.
+func sameAsEncodingJSON(t *testing.T, b []byte, p *Payload, err error) {
+	t.Helper()
+	trimmed := bytes.TrimSpace(b)
+	if !json.Valid(trimmed) || len(trimmed) == 0 || trimmed[0] != '{' {
+		return
+	}
+	if err != nil {
+		t.Fatalf("valid object %q: %v", b, err)
+	}
+	var want struct {
+		SessionID     string          `json:"session_id"`
+		Cwd           string          `json:"cwd"`
+		HookEventName string          `json:"hook_event_name"`
+		ToolName      string          `json:"tool_name"`
+		ToolInput     json.RawMessage `json:"tool_input"`
+		ToolResponse  json.RawMessage `json:"tool_response"`
+		Error         json.RawMessage `json:"error"`
+		AgentID       string          `json:"agent_id"`
+		AgentType     string          `json:"agent_type"`
+	}
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(trimmed, &want); err != nil && !errors.As(err, &te) {
+		t.Fatalf("encoding/json: %v", err)
+	}
+	if te != nil {
+		// encoding/json stops filling a field at a type error; compare
+		// only what both must have.
+		return
+	}
+	got := []string{p.SessionID, p.Cwd, p.HookEventName, p.ToolName, string(p.ToolInput), string(p.ToolResponse), string(p.Error), p.AgentID, p.AgentType}
+	exp := []string{want.SessionID, want.Cwd, want.HookEventName, want.ToolName, string(want.ToolInput), string(want.ToolResponse), string(want.Error), want.AgentID, want.AgentType}
+	for i := range got {
+		if got[i] != exp[i] {
+			t.Fatalf("member %d of %q: got %q, encoding/json %q", i, b, got[i], exp[i])
+		}
+	}
 }

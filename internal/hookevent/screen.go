@@ -60,36 +60,66 @@ func IsReadBack(command string) bool {
 	return false
 }
 
-// VerdictHint is the cheap test every payload gets: could the text hold an
-// actionable verdict word (NEEDS_WORK, "needs work", MAJOR_RETHINK) at all?
-// It accepts a superset of what review.ParseVerdict acts on. It works on
-// the raw JSON of the payload too, where these words appear unescaped.
+// VerdictHint is the cheap test every payload gets: could the text hold a
+// verdict at all? Every verdict form flowmem reads names itself — a
+// <verdict> tag, a "Verdict:" line or heading, a receipt's "verdict" field,
+// a VERDICT= trailer — or is spelt "needs work"/NEEDS_WORK or MAJOR_RETHINK,
+// so the test looks for those words in any case. It accepts a superset of
+// what the review reader acts on, SHIP reviews included (the reviews log
+// records them). It works on the raw JSON of the payload too, where these
+// words appear unescaped, and it is linear: each byte is looked at a
+// bounded number of times, so a 10 MB payload costs milliseconds.
 func VerdictHint[T string | []byte](text T) bool {
-	return indexFold(text, "needs", func(rest T) bool {
-		if len(rest) < 5 || (rest[0] != '_' && rest[0] != ' ' && rest[0] != '-') {
-			return false
-		}
-		return equalFoldASCII(rest[1:5], "work")
-	}) || indexFold(text, "rethink", nil)
+	return containsFold(text, "verdict", nil) ||
+		containsFold(text, "rethink", nil) ||
+		containsFold(text, "needs", func(rest T) bool {
+			if len(rest) < 5 || (rest[0] != '_' && rest[0] != ' ' && rest[0] != '-') {
+				return false
+			}
+			return equalFoldASCII(rest[1:5], "work")
+		})
 }
 
-// indexFold reports whether s contains word (lower-case ASCII) in any case,
-// followed by text that then satisfies (nil: anything). It searches for the
-// word's first byte in both cases, which is fast even on a large payload.
-func indexFold[T string | []byte](s T, word string, then func(rest T) bool) bool {
+// containsFold reports whether s contains word (lower-case ASCII) in any
+// case, followed by text that then satisfies (nil: anything). Candidates
+// are found by searching for the word's first letter in each case; each
+// search resumes where it stopped instead of starting over at every
+// candidate, which is what keeps a long text of one case linear.
+func containsFold[T string | []byte](s T, word string, then func(rest T) bool) bool {
 	lo, up := word[0], word[0]-('a'-'A')
+	nextLo, nextUp := -1, -1 // next position of lo and of up at or after off; -1: not searched yet
 	for off := 0; off+len(word) <= len(s); {
-		i := indexEither(s[off:], lo, up)
-		if i < 0 {
+		if nextLo != len(s) && nextLo < off {
+			nextLo = indexByteFrom(s, lo, off)
+		}
+		if nextUp != len(s) && nextUp < off {
+			nextUp = indexByteFrom(s, up, off)
+		}
+		i := min(nextLo, nextUp)
+		if i+len(word) > len(s) {
 			return false
 		}
-		i += off
-		if i+len(word) <= len(s) && equalFoldASCII(s[i:i+len(word)], word) && (then == nil || then(s[i+len(word):])) {
+		if equalFoldASCII(s[i:i+len(word)], word) && (then == nil || then(s[i+len(word):])) {
 			return true
 		}
 		off = i + 1
 	}
 	return false
+}
+
+// indexByteFrom is the index of c in s at or after off, or len(s).
+func indexByteFrom[T string | []byte](s T, c byte, off int) int {
+	var i int
+	switch v := any(s[off:]).(type) {
+	case string:
+		i = strings.IndexByte(v, c)
+	case []byte:
+		i = bytes.IndexByte(v, c)
+	}
+	if i < 0 {
+		return len(s)
+	}
+	return off + i
 }
 
 func equalFoldASCII[T string | []byte](s T, lower string) bool {
@@ -106,23 +136,6 @@ func equalFoldASCII[T string | []byte](s T, lower string) bool {
 		}
 	}
 	return true
-}
-
-func indexEither[T string | []byte](s T, a, b byte) int {
-	var i, j int
-	switch v := any(s).(type) {
-	case string:
-		i, j = strings.IndexByte(v, a), strings.IndexByte(v, b)
-	case []byte:
-		i, j = bytes.IndexByte(v, a), bytes.IndexByte(v, b)
-	}
-	switch {
-	case i < 0:
-		return j
-	case j < 0:
-		return i
-	}
-	return min(i, j)
 }
 
 // Candidate is what Screen passes on: an event that may hold a review.

@@ -42,7 +42,12 @@ func TestVerdictHint(t *testing.T) {
 		{"VERDICT: Needs-Work", true},
 		{"Overall verdict: MAJOR_RETHINK.", true},
 		{"This needs more work", false},
-		{"<verdict>SHIP</verdict>", false},
+		// SHIP passes too: the reviews log records approving reviews.
+		{"<verdict>SHIP</verdict>", true},
+		{`{"verdict":"approve"}`, true},
+		{"Needs Work", true},
+		{"n N needs work", true},
+		{"nnnnnnnnnnNNNNNNNN", false},
 		{"needs_wor", false},
 		{"", false},
 	}
@@ -115,6 +120,19 @@ func TestDisabled(t *testing.T) {
 	for v, want := range map[string]bool{"": false, "0": false, " false ": false, "No": false, "off": false, "1": true, "true": true, "yes": true} {
 		if got := Disabled(v); got != want {
 			t.Errorf("Disabled(%q) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// BenchmarkVerdictHintProse is the quadratic case of old: megabytes of
+// lower-case prose with no upper-case N made every candidate rescan the
+// rest of the text.
+func BenchmarkVerdictHintProse(b *testing.B) {
+	text := []byte(strings.Repeat("the quick brown fox jumps over the lazy dog, then naps. ", 10<<20/56))
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if VerdictHint(text) {
+			b.Fatal("hint in prose")
 		}
 	}
 }

@@ -33,12 +33,11 @@ const Version = "dev"
 
 // Defaults for Options.
 const (
-	// DefaultReadTimeout: as in flowmem hook, a client that opens stdin and
-	// never completes the object must not hang the hook.
-	DefaultReadTimeout = 5 * time.Second
-	// DefaultRunTimeout bounds the whole run, the hand-over to flowmem hook
-	// included, under the 10 s timeout flowmem install sets, so the front
-	// end ends its child itself rather than being killed with it running.
+	// DefaultRunTimeout bounds the whole run, stdin read and hand-over to
+	// flowmem hook included, under the 10 s timeout flowmem install sets, so
+	// the front end ends its child itself rather than being killed with it
+	// running. flowmem hook's own deadline is shorter, so the child ends
+	// first and this one only catches a child that hangs.
 	DefaultRunTimeout = 9 * time.Second
 )
 
@@ -52,9 +51,8 @@ type Options struct {
 	Exe string
 	// Flowmem is the flowmem binary to hand reviews to; "" means the one
 	// beside Exe, else flowmem on PATH.
-	Flowmem     string
-	ReadTimeout time.Duration
-	RunTimeout  time.Duration
+	Flowmem    string
+	RunTimeout time.Duration
 }
 
 const usage = `flowmem-hook: flowmem's Claude Code capture hook, in a small binary.
@@ -75,8 +73,16 @@ flowmem-hook is installed beside flowmem):
 // Main runs the program and returns its exit code, which is always 0: exit
 // 2 would make Claude Code show the model an error, and any other code
 // an error notice to the user.
-func Main(ctx context.Context, args []string, o Options) int {
+func Main(ctx context.Context, args []string, o Options) (code int) {
 	o.defaults()
+	defer func() {
+		// A crash must not become exit 2, which Claude Code shows the
+		// model as a hook error.
+		if r := recover(); r != nil {
+			fmt.Fprintf(o.Stderr, "flowmem-hook: internal error: %s\n", oneLine(fmt.Sprint(r)))
+			code = 0
+		}
+	}()
 	if len(args) > 1 {
 		switch args[1] {
 		case "--version", "-v", "version":
@@ -106,9 +112,6 @@ func (o *Options) defaults() {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	if o.ReadTimeout <= 0 {
-		o.ReadTimeout = DefaultReadTimeout
-	}
 	if o.RunTimeout <= 0 {
 		o.RunTimeout = DefaultRunTimeout
 	}
@@ -121,10 +124,7 @@ func run(ctx context.Context, o Options) error {
 	// The run timeout counts from the start, stdin read included, so the
 	// whole hook ends before Claude Code's own timeout does.
 	deadline := time.Now().Add(o.RunTimeout)
-	// The bytes the decoder consumed are kept so that flowmem hook gets
-	// exactly what Claude Code sent.
-	var raw bytes.Buffer
-	p, err := hookevent.DecodeWithin(io.TeeReader(o.Stdin, &raw), hookevent.MaxPayload, o.ReadTimeout)
+	p, err := hookevent.Decode(hookevent.Until(o.Stdin, deadline))
 	if err != nil {
 		return err
 	}
@@ -142,7 +142,8 @@ func run(ctx context.Context, o Options) error {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "hook")
-	cmd.Stdin = &raw
+	// flowmem hook gets the event exactly as Claude Code sent it.
+	cmd.Stdin = bytes.NewReader(p.Raw())
 	cmd.Stdout = o.Stdout
 	cmd.Stderr = o.Stderr
 	cmd.WaitDelay = time.Second
