@@ -42,8 +42,10 @@ func reviewProject(t *testing.T, enable bool, exitCode int) *project {
 			t.Fatalf("flowmem doctor after init --enable --install: %v\n%s", err, out)
 		}
 		settings, err := os.ReadFile(filepath.Join(p.Dir, ".claude", "settings.json"))
-		if err != nil || !strings.Contains(string(settings), `/flowmem-hook"`) {
-			t.Fatalf("install did not register flowmem-hook (installed beside flowmem): %v\n%s", err, settings)
+		// The shared settings run flowmem by name; the client finds the
+		// freshly built one first on PATH.
+		if err != nil || !strings.Contains(string(settings), `"command": "flowmem hook"`) || strings.Contains(string(settings), p.Dir) {
+			t.Fatalf("install did not register 'flowmem hook' by name: %v\n%s", err, settings)
 		}
 	} else {
 		p.flowmem("init", "--install")

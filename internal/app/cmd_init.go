@@ -102,7 +102,7 @@ func (e *env) runInit(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("install") {
-		inst, err := e.installFromInit(p)
+		inst, err := e.installFromInit(c.Context, p)
 		if err != nil {
 			return err
 		}

@@ -1,8 +1,10 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -43,24 +45,32 @@ func installCommand(e *env) *cli.Command {
 		Usage:     "register the capture hook with Claude Code and install the memory-scout agent",
 		ArgsUsage: " ",
 		Description: `Merges PostToolUse and PostToolUseFailure hook entries (matcher Bash|Agent)
-that run this flowmem binary by absolute path into .claude/settings.json, and
-writes the memory-scout subagent to .claude/agents/memory-scout.md. Everything
-else in the settings file stays as it was; running it again changes nothing.
-A scout file you edited is kept unless --force.
+running 'flowmem hook' into .claude/settings.json, allows the memory-scout its
+command (permissions.allow: Bash(flowmem memory read:*)), and writes the scout
+to .claude/agents/memory-scout.md. Everything else in the settings file stays
+as it was; running it again changes nothing. A scout file you edited is kept
+unless --force.
+
+.claude/settings.json is shared with the team, so its hook runs flowmem by
+name from each machine's PATH, never this machine's absolute path. install
+checks that the flowmem on PATH is this build and says how to fix it if not.
+--local and --user are yours alone: their hook runs this binary by absolute
+path.
 
 Examples:
    flowmem install                      hook in .claude/settings.json (shared with the team)
+   flowmem install --prime              also prime each session (SessionStart: flowmem memory prime --session-start)
    flowmem install --local              hook in .claude/settings.local.json (only you)
    flowmem install --user               hook and scout in ~/.claude (every project)
    flowmem install --codex              hook in .codex/hooks.json for Codex CLI
-   flowmem install --dry-run            show the change as a diff, write nothing
-   flowmem install --command 'flowmem hook'   run flowmem from PATH instead`,
+   flowmem install --dry-run            show the change as a diff, write nothing`,
 		Flags: append(scopeFlags(),
-			&cli.StringFlag{Name: "command", Usage: "hook `COMMAND` to register (default: this binary's absolute path + ' hook')"},
+			&cli.StringFlag{Name: "command", Usage: "hook `COMMAND` to register (default: '" + install.HookCmd + "'; with --local or --user, this binary by absolute path)"},
 			&cli.IntFlag{Name: "timeout", Value: install.DefaultTimeout, Usage: "hook timeout in `SECONDS`"},
+			&cli.BoolFlag{Name: "prime", Usage: "also add a SessionStart hook that primes each session with the lessons for FLOW_TASK_ID"},
 			&cli.BoolFlag{Name: "force", Usage: "replace a memory-scout.md that differs from flowmem's copy"},
-			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the changes as a diff; write nothing"},
-			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout agent alone"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the changes as a diff; write nothing"},
+			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout agent and its permission alone"},
 			jsonFlag,
 		),
 		Action: func(c *cli.Context) error {
@@ -83,10 +93,19 @@ Examples:
 			opts.DryRun = c.Bool("dry-run")
 			opts.NoScout = c.Bool("no-scout")
 			opts.Exe = e.exe()
+			if c.Bool("prime") {
+				if scope == install.Codex {
+					return usagef("install: --prime adds a Claude Code SessionStart hook; Codex CLI has none")
+				}
+				if opts.Prime, err = e.primeCommand(scope); err != nil {
+					return err
+				}
+			}
 			res, err := install.Run(opts)
 			if err != nil {
 				return err
 			}
+			res.Warnings = e.checkByName(c.Context, opts, p)
 			if c.Bool("json") {
 				return e.writeJSON(res)
 			}
@@ -104,11 +123,11 @@ func uninstallCommand(e *env) *cli.Command {
 		Name:      "uninstall",
 		Usage:     "remove what 'flowmem install' added",
 		ArgsUsage: " ",
-		Description: `Removes flowmem's hook entries (any command that runs 'flowmem hook', plus
---command if you installed with one) from the settings file, along with the
-lists and objects left empty by that, and the memory-scout agent when it is
-still flowmem's copy. Nothing else in the file changes. Memory in .flow/ is
-kept.
+		Description: `Removes flowmem's hook entries (any command that runs 'flowmem hook' or
+'flowmem memory prime --session-start', plus --command if you installed with
+one) and the scout's permission from the settings file, along with the lists
+and objects left empty by that, and the memory-scout agent when it is still
+flowmem's copy. Nothing else in the file changes. Memory in .flow/ is kept.
 
 Examples:
    flowmem uninstall                    from .claude/settings.json
@@ -117,8 +136,8 @@ Examples:
 		Flags: append(scopeFlags(),
 			&cli.StringFlag{Name: "command", Usage: "also remove hook entries running exactly `COMMAND`"},
 			&cli.BoolFlag{Name: "force", Usage: "remove memory-scout.md even if it was edited"},
-			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the changes as a diff; write nothing"},
-			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout agent alone"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the changes as a diff; write nothing"},
+			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout agent and its permission alone"},
 			jsonFlag,
 		),
 		Action: func(c *cli.Context) error {
@@ -173,16 +192,99 @@ func (e *env) scopeDirs(scope install.Scope) (install.Options, project.Dir, erro
 	return opts, p, nil
 }
 
-// installOptions resolves the scope's folders and the hook command.
+// installOptions resolves the scope's folders and the hook command: by
+// name in the files a team shares (the project's settings, Codex's
+// hooks.json), by this binary's absolute path in the personal ones.
 func (e *env) installOptions(scope install.Scope, command string) (install.Options, project.Dir, error) {
 	opts, p, err := e.scopeDirs(scope)
 	if err != nil {
 		return opts, p, err
 	}
-	if opts.Command = strings.TrimSpace(command); opts.Command == "" {
+	opts.Command = strings.TrimSpace(command)
+	switch {
+	case opts.Command != "":
+	case scope == install.Local || scope == install.User:
 		opts.Command, err = e.hookCommand()
+	default:
+		opts.Command = install.HookCmd
 	}
 	return opts, p, err
+}
+
+// primeCommand is the SessionStart command for a scope, by name or by
+// absolute path as the scope's hook is.
+func (e *env) primeCommand(scope install.Scope) (string, error) {
+	if scope != install.Local && scope != install.User {
+		return install.PrimeCmd, nil
+	}
+	exe, err := e.absExe()
+	if err != nil {
+		return "", err
+	}
+	return install.ShellQuote(filepath.ToSlash(exe)) + " " + install.PrimeArgs, nil
+}
+
+// absExe is the running binary's absolute path.
+func (e *env) absExe() (string, error) {
+	if e.Exe == nil {
+		return "", errors.New("cannot tell where the flowmem binary is; pass --command")
+	}
+	exe, err := e.Exe()
+	if err == nil {
+		exe, err = filepath.Abs(exe)
+	}
+	if err != nil {
+		return "", fmt.Errorf("locate flowmem binary: %w", err)
+	}
+	return exe, nil
+}
+
+// checkByName checks, for a hook that runs flowmem by name, that the
+// flowmem on PATH is this build, and says exactly how to fix it if not.
+// The install stands either way: the file is right for the team, and only
+// this machine's PATH is wrong.
+func (e *env) checkByName(ctx context.Context, opts install.Options, p project.Dir) []string {
+	if opts.DryRun || !byName(opts.Command) {
+		return nil
+	}
+	exe, err := e.absExe()
+	if err != nil {
+		return nil // a test or an unusual platform: nothing to compare with
+	}
+	paths, err := install.PathsFor(opts.Scope, opts.Project, opts.Home)
+	if err != nil {
+		return nil
+	}
+	file := rel(p, paths.Settings)
+	local := "or keep this project's hook to yourself with this binary's absolute path: flowmem uninstall && flowmem install --local"
+	found, err := install.LookPath("flowmem", e.Getenv("PATH"))
+	if err != nil {
+		return []string{fmt.Sprintf("no flowmem on PATH: the hook in %s runs '%s' by name, so it cannot run here. Fix: put %s on PATH (export PATH=\"%s:$PATH\" in your shell profile, then restart Claude Code), %s",
+			file, opts.Command, filepath.Dir(exe), filepath.Dir(exe), local)}
+	}
+	if sameFile(found, exe) {
+		return nil
+	}
+	if out, err := doctor.RunVersion(ctx, found); err == nil && out == "flowmem version "+Version() {
+		return nil // another copy of this very build
+	} else if err == nil {
+		found += " (" + out + ")"
+	}
+	return []string{fmt.Sprintf("the flowmem on PATH is %s, not this build (%s, flowmem version %s): the hook in %s would run that one. Fix: put %s before it on PATH (export PATH=\"%s:$PATH\"), or replace it with this build (from a checkout: make install), %s",
+		found, exe, Version(), file, filepath.Dir(exe), filepath.Dir(exe), local)}
+}
+
+// byName reports whether a hook command's program is a bare name, found on
+// PATH when the hook runs.
+func byName(cmd string) bool {
+	prog := install.HookProgram(cmd)
+	return prog != "" && !strings.ContainsAny(prog, `/\`)
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // exe is the running binary's path, or "" when unknown.
@@ -209,17 +311,15 @@ func (e *env) hookCommand() (string, error) {
 // installFromInit is `flowmem init --install`: the default install into the
 // project init just set up. People get the report on stderr; init's --json
 // output carries the result.
-func (e *env) installFromInit(p project.Dir) (any, error) {
-	cmd, err := e.hookCommand()
+func (e *env) installFromInit(ctx context.Context, p project.Dir) (any, error) {
+	opts := install.Options{
+		Scope: install.Project, Project: string(p), Home: e.Getenv("HOME"), Command: install.HookCmd, Exe: e.exe(),
+	}
+	res, err := install.Run(opts)
 	if err != nil {
 		return nil, err
 	}
-	res, err := install.Run(install.Options{
-		Scope: install.Project, Project: string(p), Home: e.Getenv("HOME"), Command: cmd, Exe: e.exe(),
-	})
-	if err != nil {
-		return nil, err
-	}
+	res.Warnings = e.checkByName(ctx, opts, p)
 	e.reportInstall(p, res)
 	return res, nil
 }
@@ -252,7 +352,14 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 		default:
 			msg := fmt.Sprintf("%s: %s%s", what, verb, ch.Action)
 			if i == 0 && res.Command != "" && ch.Changed() {
-				msg += fmt.Sprintf(" (%s → %s)", strings.Join(res.Events, ", "), res.Command)
+				msg += fmt.Sprintf(" (%s → %s", strings.Join(res.Events, ", "), res.Command)
+				if res.Prime != "" {
+					msg += "; SessionStart → " + res.Prime
+				}
+				if res.Allow != "" {
+					msg += "; allow " + res.Allow
+				}
+				msg += ")"
 			}
 			if i == 0 && res.Command == "" && len(res.Events) > 0 {
 				msg += fmt.Sprintf(" (flowmem hooks removed from %s)", strings.Join(res.Events, ", "))
@@ -262,6 +369,9 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 	}
 	if res.DryRun {
 		e.say("dry run: nothing was written")
+	}
+	for _, w := range res.Warnings {
+		e.say("warning: %s", w)
 	}
 }
 

@@ -3,8 +3,11 @@ package app
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,10 +51,145 @@ func TestInstallExitCodes(t *testing.T) {
 			t.Errorf("flowmem %v: exit %d, stderr %q; want %d and %q", tt.args, code, stderr, tt.code, tt.msg)
 		}
 	}
-	// The default command runs this very binary.
-	code, stdout, stderr := runIn(t, dir, "install", "--dry-run")
+	// The personal scopes' default command runs this very binary.
+	code, stdout, stderr := runIn(t, dir, "install", "--local", "--dry-run")
 	exe, _ := os.Executable()
 	if code != 0 || !strings.Contains(stdout, `"command": "`+filepath.ToSlash(exe)+` hook"`) {
-		t.Errorf("install --dry-run: %d\n%s\n%s", code, stdout, stderr)
+		t.Errorf("install --local --dry-run: %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// runWithPath runs flowmem in dir with the given PATH.
+func runWithPath(t *testing.T, dir, path string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := map[string]string{"HOME": filepath.Join(dir, "home"), "PATH": path}
+	code := Main(context.Background(), append([]string{"flowmem"}, args...), IO{
+		Out: &out, Err: &errb,
+		Getenv: func(k string) string { return env[k] },
+		Getwd:  func() (string, error) { return dir, nil },
+		Exe:    os.Executable,
+	})
+	return code, out.String(), errb.String()
+}
+
+// TestInstallSharedScopeRunsFlowmemByName: the committed settings file
+// runs flowmem by name (never this machine's path), allows the scout its
+// command, primes sessions with --prime, and uninstall takes exactly that
+// back out.
+func TestInstallSharedScopeRunsFlowmemByName(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	exe, _ := os.Executable()
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, filepath.Join(bin, "flowmem")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runWithPath(t, dir, bin, "init", "--enable"); code != 0 {
+		t.Fatalf("init: %s", stderr)
+	}
+	orig := "{\n  \"model\": \"opus\",\n  \"permissions\": {\"allow\": [\"Bash(npm test:*)\"]}\n}\n"
+	settings := filepath.Join(dir, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runWithPath(t, dir, bin, "install", "--prime")
+	if code != 0 || strings.Contains(stderr, "warning") {
+		t.Fatalf("install --prime: exit %d\n%s", code, stderr)
+	}
+	var got struct {
+		Permissions struct{ Allow []string }
+		Hooks       map[string][]struct {
+			Matcher string
+			Hooks   []struct{ Command string }
+		}
+	}
+	b, _ := os.ReadFile(settings)
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	cmds := map[string]string{}
+	for ev, groups := range got.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				cmds[ev] = h.Command
+			}
+		}
+	}
+	want := map[string]string{
+		"PostToolUse":        "flowmem hook",
+		"PostToolUseFailure": "flowmem hook",
+		"SessionStart":       "flowmem memory prime --session-start",
+	}
+	if !maps.Equal(cmds, want) {
+		t.Errorf("hooks = %v, want %v", cmds, want)
+	}
+	if strings.Contains(string(b), dir) {
+		t.Errorf("the shared settings name this machine's paths:\n%s", b)
+	}
+	if !slices.Equal(got.Permissions.Allow, []string{"Bash(npm test:*)", "Bash(flowmem memory read:*)"}) {
+		t.Errorf("permissions.allow = %q", got.Permissions.Allow)
+	}
+	// Again: nothing changes.
+	if _, _, stderr := runWithPath(t, dir, bin, "install", "--prime"); !strings.Contains(stderr, "settings.json: already up to date") {
+		t.Errorf("second install changed the file:\n%s", stderr)
+	}
+	if code, _, stderr := runWithPath(t, dir, bin, "uninstall"); code != 0 {
+		t.Fatalf("uninstall: %s", stderr)
+	}
+	if b, _ := os.ReadFile(settings); string(b) != orig {
+		t.Errorf("uninstall left:\n%s\nwant:\n%s", b, orig)
+	}
+}
+
+// TestInstallChecksFlowmemOnPath: a hook by name needs this build on PATH;
+// install says exactly how to fix it when it is missing or another build,
+// and --local (absolute path) needs nothing on PATH.
+func TestInstallChecksFlowmemOnPath(t *testing.T) {
+	dir := t.TempDir()
+	exe, _ := os.Executable()
+	if code, _, stderr := runWithPath(t, dir, "", "init", "--enable"); code != 0 {
+		t.Fatalf("init: %s", stderr)
+	}
+	other := filepath.Join(dir, "other")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "flowmem"), []byte("#!/bin/sh\necho flowmem version 0.0.1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path string
+		args       []string
+		want       []string // in stderr; none means no warning at all
+	}{
+		{"missing", filepath.Join(dir, "empty"), []string{"install"},
+			[]string{"warning: no flowmem on PATH", `export PATH="` + filepath.Dir(exe) + `:$PATH"`, "flowmem install --local"}},
+		{"another build", other, []string{"install"},
+			[]string{"warning: the flowmem on PATH is " + filepath.Join(other, "flowmem") + " (flowmem version 0.0.1), not this build", "make install", "flowmem install --local"}},
+		{"init --install too", other, []string{"init", "--install"},
+			[]string{"warning: the flowmem on PATH is " + filepath.Join(other, "flowmem")}},
+		{"local by absolute path", "", []string{"install", "--local"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runWithPath(t, dir, tt.path, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: the install stands, only this machine's PATH is wrong\n%s", code, stderr)
+			}
+			if tt.want == nil && strings.Contains(stderr, "warning") {
+				t.Errorf("unexpected warning:\n%s", stderr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+		})
 	}
 }

@@ -83,7 +83,7 @@ const UnionLine = ".flow/memory/*.md merge=union"
 // Run performs every check.
 func Run(ctx context.Context, opts Options) Report {
 	if opts.RunVersion == nil {
-		opts.RunVersion = runVersion
+		opts.RunVersion = RunVersion
 	}
 	d := &doctor{opts: opts, ctx: ctx}
 	d.checkVersion()
@@ -306,7 +306,7 @@ func (d *doctor) settingsFiles() []settingsFile {
 
 func (d *doctor) checkHooks() {
 	d.hooks = map[string][]string{}
-	var broken, partial, found, disabled []string
+	var broken, partial, found, disabled, pinned []string
 	for _, f := range d.settingsFiles() {
 		src, err := os.ReadFile(f.path)
 		if err != nil {
@@ -335,6 +335,16 @@ func (d *doctor) checkHooks() {
 		}
 		name := string(f.scope)
 		d.places = append(d.places, name)
+		if f.scope == install.Project || f.scope == install.Codex {
+			// Files the team commits: a path exists on one machine only.
+			for _, cmds := range inst {
+				for _, c := range cmds {
+					if prog := install.HookProgram(c); strings.ContainsAny(prog, `/\`) && !slices.Contains(pinned, d.rel(f.path)+" runs "+prog) {
+						pinned = append(pinned, d.rel(f.path)+" runs "+prog)
+					}
+				}
+			}
+		}
 		var events []string
 		for ev, cmds := range inst {
 			events = append(events, ev)
@@ -374,6 +384,9 @@ func (d *doctor) checkHooks() {
 	case claudePlaces == 0:
 		d.add("hooks", Fail, "no flowmem hook in .claude/settings.json, .claude/settings.local.json or ~/.claude/settings.json, and the flowmem plugin is not enabled: reviews are not captured",
 			"flowmem install (or --local / --user)")
+	case len(pinned) > 0:
+		d.add("hooks", Warn, strings.Join(pinned, "; ")+" by absolute path: the file is shared through git, and on a teammate's machine that path does not exist, so their hook fails (and reinstalling there rewrites it)",
+			"flowmem install (the shared hook then runs '"+install.HookCmd+"', found on each machine's PATH); to keep an absolute path, use flowmem install --local")
 	case len(partial) > 0:
 		d.add("hooks", Warn, strings.Join(partial, "; ")+": a review command that exits non-zero is only seen by PostToolUseFailure",
 			"flowmem install (same scope flag) adds the missing event")
@@ -415,7 +428,8 @@ func (d *doctor) checkHookBinary() {
 		d.add("hook binary", Skip, "no hook installed", "")
 		return
 	}
-	var bad, good []string
+	var bad, good, other []string
+	byName := false
 	checked := map[string]bool{}
 	for _, place := range d.places {
 		for _, cmd := range d.hooks[place] {
@@ -429,6 +443,9 @@ func (d *doctor) checkHookBinary() {
 				continue
 			}
 			checked[prog] = true
+			if !strings.ContainsAny(prog, `/\`) {
+				byName = true
+			}
 			resolved, err := d.resolve(prog)
 			if err != nil {
 				bad = append(bad, fmt.Sprintf("%s (%s hook): %v", prog, place, err))
@@ -449,18 +466,43 @@ func (d *doctor) checkHookBinary() {
 					}
 				}
 			}
+			if want := "flowmem version " + d.opts.Version; d.opts.Version != "" && !isFront(resolved) && !sameFile(resolved, d.opts.Exe) && out != want {
+				other = append(other, fmt.Sprintf("%s (%s hook) is %s, not this build (%s)", resolved, place, out, want))
+			}
 			good = append(good, fmt.Sprintf("%s (%s)", resolved, strings.TrimSpace(out)))
 		}
 	}
-	if len(bad) > 0 {
-		fix := "reinstall so the hook runs an existing binary: flowmem install (it records the absolute path of the flowmem you run)"
-		if d.opts.Exe != "" {
-			fix += "; this one is " + d.opts.Exe
-		}
-		d.add("hook binary", Fail, strings.Join(bad, "; "), fix)
-		return
+	switch {
+	case len(bad) > 0 && byName:
+		d.add("hook binary", Fail, strings.Join(bad, "; "), putOnPath(d.opts.Exe))
+	case len(bad) > 0:
+		d.add("hook binary", Fail, strings.Join(bad, "; "),
+			"reinstall so the hook runs an existing binary: flowmem install (the project's hook runs '"+install.HookCmd+"' from PATH; --local and --user record the absolute path of the flowmem you run)")
+	case len(other) > 0:
+		d.add("hook binary", Warn, strings.Join(other, "; ")+": the hook records with that one",
+			putOnPath(d.opts.Exe)+"; or replace the other one with this build")
+	default:
+		d.add("hook binary", OK, strings.Join(good, "; "), "")
 	}
-	d.add("hook binary", OK, strings.Join(good, "; "), "")
+}
+
+// putOnPath says how to get this flowmem onto PATH, where hooks and the
+// scout that run flowmem by name find it.
+func putOnPath(exe string) string {
+	fix := "put this flowmem first on PATH: from a checkout of flowmem, make install, and add its folder ($(go env GOPATH)/bin) to PATH in your shell profile, then restart Claude Code"
+	if exe != "" {
+		fix += fmt.Sprintf(`; or export PATH="%s:$PATH"`, filepath.Dir(exe))
+	}
+	return fix
+}
+
+func sameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // expand resolves the variables hook commands commonly use.
@@ -511,7 +553,9 @@ func (d *doctor) resolve(prog string) (string, error) {
 	return prog, nil
 }
 
-func runVersion(ctx context.Context, prog string) (string, error) {
+// RunVersion runs `prog --version` (for at most 5 seconds) and returns the
+// first line it printed.
+func RunVersion(ctx context.Context, prog string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	var out bytes.Buffer
@@ -601,11 +645,7 @@ func hasName(b []byte, name string) bool {
 func (d *doctor) checkPath() {
 	p, err := install.LookPath("flowmem", d.opts.PathEnv)
 	if err != nil {
-		fix := "put flowmem on PATH: go install github.com/flowmem/flowmem/cmd/...@latest (flowmem and flowmem-hook; add $(go env GOPATH)/bin to PATH)"
-		if d.opts.Exe != "" {
-			fix += ", or link this binary: ln -s " + d.opts.Exe + " /usr/local/bin/flowmem"
-		}
-		d.add("flowmem on PATH", Fail, "no flowmem on PATH: the memory-scout (and the plugin's hook) run 'flowmem' by name", fix)
+		d.add("flowmem on PATH", Fail, "no flowmem on PATH: the project's hook, the memory-scout and the plugin's hook run 'flowmem' by name", putOnPath(d.opts.Exe))
 		return
 	}
 	d.add("flowmem on PATH", OK, p, "")

@@ -36,7 +36,7 @@ func setup(t *testing.T) (Options, string) {
 		t.Fatal(err)
 	}
 	home := filepath.Join(dir, "home")
-	if _, err := install.Run(install.Options{Project: proj, Home: home, Command: exe + " hook"}); err != nil {
+	if _, err := install.Run(install.Options{Project: proj, Home: home, Command: install.HookCmd}); err != nil {
 		t.Fatal(err)
 	}
 	return Options{
@@ -175,7 +175,7 @@ func TestDoctor(t *testing.T) {
 			name: "only PostToolUse",
 			change: func(t *testing.T, o *Options, proj string) {
 				write(t, filepath.Join(proj, ".claude", "settings.json"),
-					`{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"`+o.Exe+` hook"}]}]}}`)
+					`{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"flowmem hook"}]}]}}`)
 			},
 			check: "hooks", status: Warn, detail: "no PostToolUseFailure hook",
 		},
@@ -208,6 +208,9 @@ func TestDoctor(t *testing.T) {
 		{
 			name: "hook binary not executable",
 			change: func(t *testing.T, o *Options, proj string) {
+				if _, err := install.Run(install.Options{Scope: install.Local, Project: proj, Command: o.Exe + " hook", NoScout: true}); err != nil {
+					t.Fatal(err)
+				}
 				os.Chmod(o.Exe, 0o644)
 			},
 			check: "hook binary", status: Fail, detail: "not executable",
@@ -297,6 +300,31 @@ func TestDoctor(t *testing.T) {
 			check: "scout", status: OK, detail: "~/.claude/agents/memory-scout.md",
 		},
 		{
+			// A teammate pulls the project: the shared hook runs flowmem
+			// by name, and there is none on their PATH.
+			name: "teammate without flowmem on PATH",
+			change: func(t *testing.T, o *Options, proj string) {
+				o.PathEnv = "/nonexistent"
+			},
+			check: "hook binary", status: Fail, detail: "flowmem (project hook): not found on PATH", fix: "make install",
+		},
+		{
+			name: "teammate with another build on PATH",
+			change: func(t *testing.T, o *Options, proj string) {
+				o.Exe, o.Version = filepath.Join(t.TempDir(), "flowmem"), "0.2.0"
+			},
+			check: "hook binary", status: Warn, detail: "is flowmem version test, not this build (flowmem version 0.2.0)", fix: "first on PATH",
+		},
+		{
+			name: "absolute path in the shared settings",
+			change: func(t *testing.T, o *Options, proj string) {
+				if _, err := install.Run(install.Options{Project: proj, Command: o.Exe + " hook", NoScout: true}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: "hooks", status: Warn, detail: "runs " + "@EXE@" + " by absolute path", fix: "flowmem install --local",
+		},
+		{
 			name: "flowmem not on PATH",
 			change: func(t *testing.T, o *Options, proj string) {
 				o.PathEnv = "/nonexistent"
@@ -312,6 +340,7 @@ func TestDoctor(t *testing.T) {
 			}
 			rep := Run(context.Background(), o)
 			c := find(t, rep, tt.check)
+			tt.detail = strings.ReplaceAll(tt.detail, "@EXE@", o.Exe)
 			if c.Status != tt.status || !strings.Contains(c.Detail, tt.detail) || !strings.Contains(c.Fix, tt.fix) {
 				t.Errorf("%s = %+v; want status %s, detail ~%q, fix ~%q", tt.check, c, tt.status, tt.detail, tt.fix)
 			}

@@ -43,6 +43,22 @@ const DefaultTimeout = 10
 // ScoutFile is the subagent's file name under .claude/agents/.
 const ScoutFile = "memory-scout.md"
 
+// The commands a settings file meant to be committed runs. They name
+// flowmem, found on each machine's PATH, never one machine's absolute
+// path, so the file works for every teammate and stays put between them.
+const (
+	// HookCmd is the capture hook.
+	HookCmd = "flowmem hook"
+	// PrimeArgs follow the flowmem program in the SessionStart hook that
+	// `install --prime` adds.
+	PrimeArgs = "memory prime --session-start"
+	// PrimeCmd is that hook by name.
+	PrimeCmd = "flowmem " + PrimeArgs
+	// ScoutPermission lets the memory-scout run its one command without
+	// asking (it runs flowmem by name in every scope).
+	ScoutPermission = "Bash(flowmem memory read:*)"
+)
+
 // Options says what to install where.
 type Options struct {
 	Project string // project root (the folder holding .flow/); needed except for User
@@ -52,7 +68,10 @@ type Options struct {
 	Timeout int    // seconds; 0 means DefaultTimeout
 	Force   bool   // replace a scout file that differs from the embedded one
 	DryRun  bool   // compute and report the changes, write nothing
-	NoScout bool   // leave the scout alone
+	NoScout bool   // leave the scout and its permission alone
+	// Prime is the SessionStart command to register (PrimeCmd, or an
+	// absolute path's in the personal scopes); "" adds none.
+	Prime string
 	// Exe is the running flowmem binary: handlers that run it count as
 	// flowmem's whatever it is named. May be "".
 	Exe string
@@ -63,6 +82,14 @@ type Options struct {
 func (o Options) isOurs(cmd string) bool {
 	return IsFlowmemCommand(cmd) || (o.Command != "" && cmd == o.Command) || RunsBinary(cmd, o.Exe)
 }
+
+// isPrime recognises flowmem's SessionStart prime handlers.
+func (o Options) isPrime(cmd string) bool {
+	return IsPrimeCommand(cmd) || (o.Prime != "" && cmd == o.Prime)
+}
+
+// hasScout reports whether the scope has a scout, and so its permission.
+func (o Options) hasScout() bool { return o.Scope != Codex && !o.NoScout }
 
 // Change is what happened, or would happen, to one file.
 type Change struct {
@@ -83,8 +110,12 @@ type Result struct {
 	Command  string   `json:"command,omitempty"`
 	Events   []string `json:"events"`
 	DryRun   bool     `json:"dry_run"`
+	Prime    string   `json:"prime,omitempty"` // the SessionStart command
+	Allow    string   `json:"allow,omitempty"` // the permission rule added or kept
 	Settings Change   `json:"settings"`
 	Scout    *Change  `json:"scout,omitempty"`
+	// Warnings say why the hook may not run here, each with its fix.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Paths are the files a scope uses; Scout is "" when the scope has none.
@@ -169,6 +200,17 @@ func Run(opts Options) (Result, error) {
 		return res, err
 	}
 	after, err := Merge(before, h, opts.isOurs)
+	if err == nil && opts.Prime != "" {
+		if opts.Scope == Codex {
+			return res, errors.New("Codex CLI has no SessionStart hook for flowmem to prime")
+		}
+		res.Prime = opts.Prime
+		after, err = Merge(after, Hook{Events: []string{"SessionStart"}, Command: opts.Prime, Timeout: h.Timeout}, opts.isPrime)
+	}
+	if err == nil && opts.hasScout() {
+		res.Allow = ScoutPermission
+		after, err = AddAllow(after, ScoutPermission)
+	}
 	if err != nil {
 		return res, withPath(err, paths.Settings)
 	}
@@ -198,9 +240,10 @@ func Run(opts Options) (Result, error) {
 	return res, nil
 }
 
-// Uninstall removes what Run added: every flowmem hook handler in the scope's
-// settings file (and the containers left empty by that), and the scout when
-// it is still the embedded copy (a user-edited one stays unless Force).
+// Uninstall removes what Run added: every flowmem hook and prime handler in
+// the scope's settings file, the scout's permission (and the containers left
+// empty by that), and the scout when it is still the embedded copy (a
+// user-edited one stays unless Force).
 // opts.Command, when set, is also recognised as flowmem's, for hooks that
 // were installed with --command.
 func Uninstall(opts Options) (Result, error) {
@@ -216,12 +259,17 @@ func Uninstall(opts Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if found, err := Installed(before, opts.isOurs); err != nil {
+	ours := func(cmd string) bool { return opts.isOurs(cmd) || opts.isPrime(cmd) }
+	if found, err := Installed(before, ours); err != nil {
 		return res, withPath(err, paths.Settings)
 	} else {
 		res.Events = append(res.Events, slices.Sorted(maps.Keys(found))...)
 	}
-	after, err := Unmerge(before, opts.isOurs)
+	after, err := Unmerge(before, ours)
+	if err == nil && opts.hasScout() && HasAllow(after, ScoutPermission) {
+		res.Allow = ScoutPermission
+		after, err = RemoveAllow(after, ScoutPermission)
+	}
 	if err != nil {
 		return res, withPath(err, paths.Settings)
 	}

@@ -2,10 +2,12 @@ package install
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/jsonedit"
@@ -117,14 +119,15 @@ func Merge(src []byte, h Hook, isOurs func(string) bool) ([]byte, error) {
 }
 
 func (h Hook) group() jsonedit.Obj {
-	return jsonedit.Obj{
-		{Key: "matcher", Value: h.Matcher},
-		{Key: "hooks", Value: []any{jsonedit.Obj{
-			{Key: "type", Value: "command"},
-			{Key: "command", Value: h.Command},
-			{Key: "timeout", Value: h.Timeout},
-		}}},
+	var g jsonedit.Obj
+	if h.Matcher != "" { // SessionStart's hook runs for every source
+		g = append(g, jsonedit.KV{Key: "matcher", Value: h.Matcher})
 	}
+	return append(g, jsonedit.KV{Key: "hooks", Value: []any{jsonedit.Obj{
+		{Key: "type", Value: "command"},
+		{Key: "command", Value: h.Command},
+		{Key: "timeout", Value: h.Timeout},
+	}}})
 }
 
 // mergeEvent makes one edit towards h being registered for event and says
@@ -385,4 +388,94 @@ func RunsBinary(cmd, exe string) bool {
 	a, err1 := os.Stat(words[len(words)-2])
 	b, err2 := os.Stat(exe)
 	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+// AddAllow returns src with rule in permissions.allow, adding the list (and
+// the permissions object) when missing. A rule already there changes
+// nothing.
+func AddAllow(src []byte, rule string) ([]byte, error) {
+	cur := src
+	if len(bytes.TrimSpace(cur)) == 0 {
+		cur = []byte("{}\n")
+	}
+	d, err := parseSettings(cur)
+	if err != nil {
+		return nil, err
+	}
+	perms := d.Root.Get("permissions")
+	if perms == nil {
+		return d.AddMember(d.Root, "permissions", jsonedit.Obj{{Key: "allow", Value: []any{rule}}})
+	}
+	if perms.Kind != jsonedit.Object {
+		return nil, shapeError(d, perms, `"permissions" must be an object, found `+perms.Kind.String())
+	}
+	allow := perms.Get("allow")
+	if allow == nil {
+		return d.AddMember(perms, "allow", []any{rule})
+	}
+	if allow.Kind != jsonedit.Array {
+		return nil, shapeError(d, allow, `"allow" must be an array, found `+allow.Kind.String())
+	}
+	for _, e := range allow.Elems {
+		if stringValue(d, e) == rule {
+			return src, nil
+		}
+	}
+	return d.AppendElem(allow, rule)
+}
+
+// RemoveAllow returns src without rule in permissions.allow; a list or
+// permissions object left empty by that goes too, so removing what AddAllow
+// added restores the original bytes.
+func RemoveAllow(src []byte, rule string) ([]byte, error) {
+	if len(bytes.TrimSpace(src)) == 0 {
+		return src, nil
+	}
+	cur := src
+	for {
+		d, err := parseSettings(cur)
+		if err != nil {
+			return nil, err
+		}
+		perms := d.Root.Get("permissions")
+		allow := perms.Get("allow")
+		if allow == nil || allow.Kind != jsonedit.Array {
+			return cur, nil
+		}
+		i := slices.IndexFunc(allow.Elems, func(e *jsonedit.Node) bool { return stringValue(d, e) == rule })
+		switch {
+		case i < 0:
+			return cur, nil
+		case len(allow.Elems) > 1:
+			cur = d.Remove(allow, i)
+		case len(perms.Members) > 1:
+			cur = d.RemoveKey(perms, "allow")
+		default:
+			cur = d.RemoveKey(d.Root, "permissions")
+		}
+	}
+}
+
+// HasAllow reports whether src's permissions.allow holds rule.
+func HasAllow(src []byte, rule string) bool {
+	var s struct {
+		Permissions struct {
+			Allow []any `json:"allow"`
+		} `json:"permissions"`
+	}
+	if json.Unmarshal(src, &s) != nil {
+		return false
+	}
+	return slices.Contains(s.Permissions.Allow, any(rule))
+}
+
+// IsPrimeCommand reports whether cmd runs flowmem's SessionStart prime: its
+// last words are a program named flowmem, then "memory prime", then flags.
+func IsPrimeCommand(cmd string) bool {
+	words := shellWords(cmd)
+	for len(words) > 0 && strings.HasPrefix(words[len(words)-1], "-") {
+		words = words[:len(words)-1]
+	}
+	n := len(words)
+	return n >= 3 && words[n-1] == "prime" && words[n-2] == "memory" && programIs(words[n-3], "flowmem")
 }
