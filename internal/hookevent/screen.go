@@ -61,31 +61,137 @@ func IsReadBack(command string) bool {
 }
 
 // VerdictHint is the cheap test every payload gets: could the text hold a
-// verdict at all? Every verdict form flowmem reads names itself — a
-// <verdict> tag, a "Verdict:" line or heading, a receipt's "verdict" field,
-// a VERDICT= trailer — or is spelt "needs work"/NEEDS_WORK or MAJOR_RETHINK,
-// so the test looks for those words in any case. It accepts a superset of
-// what the review reader acts on, SHIP reviews included (the reviews log
-// records them). It works on the raw JSON of the payload too, where these
-// words appear unescaped, and it is linear: each byte is looked at a
-// bounded number of times, so a 10 MB payload costs milliseconds.
+// verdict at all? It accepts a superset of what the review reader
+// (review.ParseVerdict, review.Unwrap) acts on, SHIP reviews included (the
+// reviews log records them), by looking for the three slots a verdict can
+// sit in, in any case:
+//   - a verdict key, tag, heading, receipt field or VERDICT= trailer: the
+//     word "verdict";
+//   - a decision key, "Recommendation:", "Status —", "Outcome =";
+//   - a line that is only a verdict phrase: the phrases reviewers use for
+//     their overall call on their own (verdictPhrases).
+//
+// It works on the raw JSON of the payload too, where these words appear
+// unescaped, and it is linear: each byte is looked at a bounded number of
+// times, so a 10 MB payload costs milliseconds.
 func VerdictHint[T string | []byte](text T) bool {
-	return containsFold(text, "verdict", nil) ||
-		containsFold(text, "rethink", nil) ||
-		containsFold(text, "needs", func(rest T) bool {
-			if len(rest) < 5 || (rest[0] != '_' && rest[0] != ' ' && rest[0] != '-') {
-				return false
+	if containsFold(text, "verdict", nil) {
+		return true
+	}
+	// One pass over the words: each is compared only with the keys and
+	// phrases that start with its letter, so the cost stays about a byte's
+	// look per byte however many phrases there are.
+	for i := 0; i < len(text); {
+		if !wordByte[text[i]] {
+			i++
+			continue
+		}
+		start := i
+		if start > 0 && text[start-1] == '\\' {
+			// The letter of an escape in raw JSON (\nLGTM) is not part of
+			// the word.
+			start++
+		}
+		for i < len(text) && wordByte[text[i]] {
+			i++
+		}
+		if n := i - start; n > 0 && n < len(hintStarts[0]) && hintStarts[(text[start]|0x20)&0x1f][n] && wordHint(text[start:i], text[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hintStarts[letter&0x1f][length] says whether some decision key or
+// verdict phrase starts with a word of that first letter and length: most
+// words are passed over on this one look.
+var hintStarts = func() (t [32][15]bool) {
+	for _, k := range decisionKeys {
+		t[k[0]&0x1f][len(k)] = true
+	}
+	for _, p := range verdictPhrases {
+		t[p[0][0]&0x1f][len(p[0])] = true
+	}
+	return t
+}()
+
+// wordByte marks the bytes of words: ASCII letters, digits and "_".
+var wordByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isWordByte(byte(c))
+	}
+	return t
+}()
+
+// wordHint: the word w, followed by rest, starts a decision key or a
+// verdict phrase.
+func wordHint[T string | []byte](w, rest T) bool {
+	c := w[0] | 0x20
+	for _, k := range decisionKeys {
+		if k[0] == c && equalFoldASCII(w, k) && keySep(rest) {
+			return true
+		}
+	}
+	for _, p := range verdictPhrases {
+		if p[0][0] != c || !equalFoldASCII(w, p[0]) {
+			continue
+		}
+		ok := true
+		for _, next := range p[1:] {
+			if len(rest) < 1+len(next) || (rest[0] != ' ' && rest[0] != '_' && rest[0] != '-') || !equalFoldASCII(rest[1:1+len(next)], next) {
+				ok = false
+				break
 			}
-			return equalFoldASCII(rest[1:5], "work")
-		})
+			rest = rest[1+len(next):]
+		}
+		if ok && (len(rest) == 0 || !isWordByte(rest[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// decisionKeys are where reviewers that never say "verdict" put their
+// overall call ("Recommendation: request changes", "Final decision:
+// APPROVE").
+var decisionKeys = []string{"recommendation", "decision", "status", "assessment", "conclusion", "outcome"}
+
+// verdictPhrases are the general words of a review's outcome that the
+// review reader takes as a verdict on a line of their own, first word
+// first; phrases that are verdicts only after a key need no entry, the key
+// passes them. "ship" covers "ship it", "approve" "not approved".
+var verdictPhrases = [][]string{
+	{"rethink"}, {"start", "over"}, {"needs", "work"},
+	{"request", "changes"}, {"requesting", "changes"}, {"requested", "changes"}, {"requires", "changes"},
+	{"changes", "requested"}, {"changes", "required"}, {"changes", "needed"},
+	{"not", "ready"}, {"not", "merge"}, {"t", "merge"}, // don't merge
+	{"ship"}, {"lgtm"}, {"approve"}, {"approved"},
+}
+
+// keySep: after a key come only markdown decoration and then ":", "=" or
+// an em dash.
+func keySep[T string | []byte](rest T) bool {
+	i := 0
+	for i < len(rest) && i < 8 && (rest[i] == '*' || rest[i] == '`' || rest[i] == '_' || rest[i] == ' ' || rest[i] == '\t') {
+		i++
+	}
+	if i < len(rest) && (rest[i] == ':' || rest[i] == '=') {
+		return true
+	}
+	return i+3 <= len(rest) && rest[i] == 0xE2 && rest[i+1] == 0x80 && rest[i+2] == 0x94
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || (c >= '0' && c <= '9') || (c|0x20 >= 'a' && c|0x20 <= 'z')
 }
 
 // containsFold reports whether s contains word (lower-case ASCII) in any
-// case, followed by text that then satisfies (nil: anything). Candidates
+// case at a place where then (nil: anything) accepts the text before and
+// after it. Candidates
 // are found by searching for the word's first letter in each case; each
 // search resumes where it stopped instead of starting over at every
 // candidate, which is what keeps a long text of one case linear.
-func containsFold[T string | []byte](s T, word string, then func(rest T) bool) bool {
+func containsFold[T string | []byte](s T, word string, then func(before, rest T) bool) bool {
 	lo, up := word[0], word[0]-('a'-'A')
 	nextLo, nextUp := -1, -1 // next position of lo and of up at or after off; -1: not searched yet
 	for off := 0; off+len(word) <= len(s); {
@@ -99,7 +205,7 @@ func containsFold[T string | []byte](s T, word string, then func(rest T) bool) b
 		if i+len(word) > len(s) {
 			return false
 		}
-		if equalFoldASCII(s[i:i+len(word)], word) && (then == nil || then(s[i+len(word):])) {
+		if equalFoldASCII(s[i:i+len(word)], word) && (then == nil || then(s[:i], s[i+len(word):])) {
 			return true
 		}
 		off = i + 1

@@ -48,6 +48,15 @@ func TestVerdictHint(t *testing.T) {
 		{"Needs Work", true},
 		{"n N needs work", true},
 		{"nnnnnnnnnnNNNNNNNN", false},
+		{"**REQUEST CHANGES**", true},
+		{`{"stdout":"x\nLGTM\n"}`, true},
+		{"Recommendation: approve", true},
+		{"**Status** — blocked", true},
+		// Words inside other words and keys without a separator are not
+		// verdicts: the ordinary output of git, builds and JSON APIs.
+		{"the relationship between ownership and shipping", false},
+		{"On branch main\nChanges not staged for commit:", false},
+		{`{"status": "completed", "decision_id": 3}`, false},
 		{"needs_wor", false},
 		{"", false},
 	}
