@@ -147,7 +147,7 @@ done
 
 [[ -f $RALPH_PROMPT ]] || die "prompt template $RALPH_PROMPT not found"
 command -v "$CLAUDE_BIN" >/dev/null || die "Claude Code client '$CLAUDE_BIN' not found (set CLAUDE_BIN)"
-command -v "$FLOWMEM" >/dev/null || die "flowmem not found (set FLOWMEM, or: go install github.com/flowmem/flowmem/cmd/flowmem@latest)"
+command -v "$FLOWMEM" >/dev/null || die "flowmem not found (set FLOWMEM, or from a flowmem checkout: make install, and put \$(go env GOPATH)/bin on PATH)"
 # A loop without the hook learns nothing and a loop without memory recalls
 # nothing: check both before spending money on the first session.
 if [[ ${RALPH_SKIP_DOCTOR:-} != 1 ]]; then
