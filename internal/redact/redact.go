@@ -31,8 +31,12 @@ type rule struct {
 	kind     string
 	keywords []string // lower-case; the rule runs if any occurs in the lower-cased text
 	pattern  string
-	// group is the submatch that holds the secret; 0 masks the whole match.
+	// group is the submatch that holds the secret; 0 masks the whole match,
+	// -1 the last of the submatches that matched.
 	group int
+	// assignment: submatch 1 separates a key from its value, and
+	// secretValue decides whether the value is a secret.
+	assignment bool
 	// keep, when set, decides that a candidate is not a secret after all.
 	keep func(secret string) bool
 }
@@ -58,8 +62,10 @@ var rules = []rule{
 		pattern: `\bgithub_pat_[A-Za-z0-9_]{22,255}`},
 	{kind: "gitlab-token", keywords: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-", "glsoat-"},
 		pattern: `\bgl(?:pat|dt|rt|ptt|cbt|oas|soat)-[A-Za-z0-9_\-.]{20,}`},
-	{kind: "slack-token", keywords: []string{"xox"},
-		pattern: `\bxox[abposre]-[A-Za-z0-9-]{10,}`},
+	{kind: "slack-token", keywords: []string{"xox", "xapp-"},
+		pattern: `\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`},
+	{kind: "square-token", keywords: []string{"sq0atp-", "sq0csp-", "eaaa"},
+		pattern: `\b(?:sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,}|EAAA[A-Za-z0-9_\-]{56,})`},
 	{kind: "slack-webhook", keywords: []string{"hooks.slack.com"},
 		pattern: `https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_+-]+`},
 	{kind: "stripe-key", keywords: []string{"_live_", "_test_", "whsec_"},
@@ -135,17 +141,36 @@ var rules = []rule{
 	{kind: "jwt", keywords: []string{"eyj"},
 		pattern: `\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*`},
 	{kind: "url-credentials", keywords: []string{"://"},
-		pattern: `\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/?#@"'<>\x60]+:([^\s/"'<>\x60]+)@`, group: 1},
+		// The user may be empty: redis://:PASSWORD@host.
+		pattern: `\b[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/?#@"'<>\x60]*:([^\s/"'<>\x60]+)@`, group: 1},
+	{kind: "cli-password", keywords: []string{"mysql", "mariadb", "sshpass", "login"},
+		// -pSECRET or -p SECRET on the command lines that take a password
+		// that way (-p is a port or a path elsewhere, -P the port here).
+		pattern: `\b(?:mysql\w*|mariadb\w*|sshpass|login)\b[^\n|;&]*?\s-p\s*("[^"\s]+"|'[^'\s]+'|[^\s"'-][^\s"']*)`, group: 1},
+	{kind: "cli-password", keywords: []string{"-u", "--user"},
+		// curl -u user:password, --user user:password.
+		pattern: `(?:\s|^)(?:-u|--user)[ =]?["']?[^\s:"']+:([^\s"'@]+)`, group: 1},
 	{kind: "authorization", keywords: []string{"bearer", "basic", "authorization", "token "},
 		pattern: `(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9_\-.~+/]{12,}=*)`, group: 1,
 		keep: func(s string) bool { return !hasDigit(s) && !strings.ContainsAny(s, "_-.~+/=") }},
 	{kind: "authorization", keywords: []string{"authorization"},
 		pattern: `(?i)\bauthorization["']?\s*[:=]\s*["']?([^\s"',;]{8,})`, group: 1},
 	{kind: "assignment", keywords: assignmentWords,
+		// <password>SECRET</password>, key="ApiSecret" value="SECRET",
+		// define('DB_PASSWORD', 'SECRET') and other calls with a name and a value.
+		pattern: `(?i)(?:<[\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*>([^<\s]{3,})</|key="[\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*"\s+value="([^"\s]{3,})"|\(\s*["'][\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*["']\s*,\s*["']([^"'\s]{3,})["'])`,
+		group: -1, keep: func(v string) bool { return !secretValue(v, "=") }},
+	{kind: "assignment", keywords: append(weakWords, assignmentWords...),
 		// KEY=value, KEY: value, "key": "value", key => value, --password value.
-		pattern: `(?i)(?:\b|--)(?:[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|signing[_\-]?key|encryption[_\-]?key|session[_\-]?key|secret[_\-]?key)[A-Za-z0-9_.\-]*)["']?(\s*(?:=>|:=|=|:)\s*|\s+)(?:"([^"\s]{3,})"|'([^'\s]{3,})'|([^\s"',;)\]}<>]{3,}))`,
+		// Weak names (pwd, pass, *_key, *_pat) are names of many things
+		// besides secrets; their values must also look like a credential.
+		assignment: true,
+		pattern: `(?i)(?:\b|--)(?:[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|signing[_\-]?key|encryption[_\-]?key|session[_\-]?key|secret[_\-]?key|(?:\b|[_.\-])(?:pwd|pass|key|pat)(?:\b|[_.\-]))[A-Za-z0-9_.\-]*)["']?(\s*(?:=>|:=|=|:)\s*|\s+)(?:"([^"\s]{3,})"|'([^'\s]{3,})'|([^\s"',;)\]}<>]{3,}))`,
 		group:   -1},
 }
+
+// weakWords name secrets and much else; see the assignment rule.
+var weakWords = []string{"pwd", "pass", "key", "pat"}
 
 var assignmentWords = []string{"password", "passwd", "passphrase", "secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "auth_key", "authkey", "private_key", "privatekey", "credential", "signing", "encryption", "session_key", "sessionkey"}
 
@@ -163,7 +188,9 @@ var compiled = sync.OnceValue(func() []func() *regexp.Regexp {
 var privateRE = sync.OnceValue(func() *regexp.Regexp {
 	// An unterminated block runs to the end of the text: the user meant it
 	// to be private, and a missing close tag is no reason to leak it.
-	return regexp.MustCompile(`(?is)<private>.*?(?:</private>|\z)`)
+	// Attributes, spaces inside the brackets and any case still mark the
+	// block: <private reason="x">, < private >, </ PRIVATE >.
+	return regexp.MustCompile(`(?is)<\s*private(?:\s[^>]*)?>.*?(?:<\s*/\s*private\s*>|\z)`)
 })
 
 // String returns s with every secret it recognises replaced by
@@ -174,7 +201,7 @@ func String(s string) string {
 		return s
 	}
 	lower := strings.ToLower(s)
-	if strings.Contains(lower, "<private>") {
+	if strings.Contains(lower, "private") {
 		s = privateRE().ReplaceAllLiteralString(s, Private)
 		lower = strings.ToLower(s)
 	}
@@ -190,7 +217,7 @@ func String(s string) string {
 			lower = strings.ToLower(s)
 		}
 	}
-	return s
+	return randomTokens(s)
 }
 
 // Found reports the kinds of secret String would redact in s, for tests and
@@ -230,9 +257,8 @@ func apply(re *regexp.Regexp, r *rule, s string) string {
 		case r.group > 0:
 			start, end = m[2*r.group], m[2*r.group+1]
 		case r.group < 0:
-			// The value is whichever of the last three alternatives matched.
 			start, end = -1, -1
-			for g := 2; g <= 4; g++ {
+			for g := 1; g < len(m)/2; g++ {
 				if m[2*g] >= 0 {
 					start, end = m[2*g], m[2*g+1]
 				}
@@ -245,8 +271,17 @@ func apply(re *regexp.Regexp, r *rule, s string) string {
 		if strings.HasPrefix(secret, maskPrefix) || secret == Private || r.keep != nil && r.keep(secret) {
 			continue
 		}
-		if r.kind == "assignment" && !secretValue(secret, s[m[2]:m[3]]) {
-			continue
+		if r.assignment {
+			sep := s[m[2]:m[3]]
+			if !secretValue(secret, sep) {
+				continue
+			}
+			// A weak name needs "=" or ":" (in prose "pass the token" is
+			// English) and a value that looks like a credential, not a path.
+			weak := !anyContains(strings.ToLower(s[m[0]:m[2]]), assignmentWords)
+			if weak && (strings.TrimSpace(sep) == "" || !looksLikeCredential(secret) || strings.ContainsAny(secret, "/\\`()")) {
+				continue
+			}
 		}
 		b.WriteString(s[last:start])
 		b.WriteString(mask)
