@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/redact"
+	"github.com/flowmem/flowmem/internal/review"
 	"github.com/urfave/cli/v2"
 )
 
@@ -128,19 +130,26 @@ Examples:
 			if text == "" {
 				return usagef("memory add: TEXT is empty")
 			}
+			task, category := c.String("task"), strings.ToLower(strings.TrimSpace(c.String("category")))
+			if err := checkTask(task); err != nil {
+				return err
+			}
+			if category != "" && !slices.Contains(categories, category) {
+				return usagef("memory add: --category must be one of %s; nothing was written", strings.Join(categories, ", "))
+			}
 			p, _, s, err := e.memoryStore()
 			if err != nil {
 				return err
 			}
 			k := kinds[0]
 			entry := mdstore.Entry{
-				Kind: k, Task: c.String("task"), Source: "manual", Category: c.String("category"),
+				Kind: k, Task: task, Source: "manual", Category: category,
 				Fix: scrub(c.String("fix")), Context: scrub(c.String("context")),
 			}
 			if entry.Task == "" {
 				entry.Task = "manual"
 			} else {
-				entry.Tasks = []string{c.String("task")}
+				entry.Tasks = []string{task}
 			}
 			if k == mdstore.Pitfall {
 				entry.Issue = scrub(text)
@@ -259,6 +268,28 @@ func relAll(root string, paths []string) []string {
 		out = append(out, relPath(root, p))
 	}
 	return out
+}
+
+// categories are the values of memory add --category, as the review
+// reader files findings.
+var categories = []string{review.CatFramework, review.CatConvention, review.CatAPI, review.CatBuild, review.CatEdgeCase, review.CatSecurity, review.CatGeneral}
+
+// checkTask refuses a --task that is not a task id: it is written into the
+// entry's heading, where a pasted token would be committed with the file.
+// The value is not echoed, in case it is a secret.
+func checkTask(task string) error {
+	if task == "" {
+		return nil
+	}
+	if len(task) > 80 || strings.ContainsFunc(task, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-:/#", r))
+	}) {
+		return usagef("memory add: --task must be a task id like fn-3.2 (letters, digits and . _ - : / #, at most 80); nothing was written")
+	}
+	if redact.String(task) != task {
+		return usagef("memory add: --task looks like a secret, not a task id like fn-3.2; nothing was written")
+	}
+	return nil
 }
 
 // scrub removes secrets and <private> blocks from text a person typed,

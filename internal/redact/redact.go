@@ -1,7 +1,8 @@
 // Package redact removes secrets from text before flowmem writes it to disk:
 // API keys and tokens of the common providers, private key blocks, JWTs,
-// credentials in URLs, password-style assignments, Authorization headers, and
-// anything the user wrapped in <private>…</private>.
+// credentials in URLs and on command lines, password-style assignments,
+// Authorization headers, tokens that look machine-generated whatever their
+// name, and anything the user wrapped in <private>…</private>.
 //
 // Memory files are committed to git and shared with a team, and reviews
 // quote code, logs and configuration freely, so every piece of outside text
@@ -159,14 +160,14 @@ var rules = []rule{
 		// <password>SECRET</password>, key="ApiSecret" value="SECRET",
 		// define('DB_PASSWORD', 'SECRET') and other calls with a name and a value.
 		pattern: `(?i)(?:<[\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*>([^<\s]{3,})</|key="[\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*"\s+value="([^"\s]{3,})"|\(\s*["'][\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*["']\s*,\s*["']([^"'\s]{3,})["'])`,
-		group: -1, keep: func(v string) bool { return !secretValue(v, "=") }},
+		group:   -1, keep: func(v string) bool { return !secretValue(v, "=") }},
 	{kind: "assignment", keywords: append(weakWords, assignmentWords...),
 		// KEY=value, KEY: value, "key": "value", key => value, --password value.
 		// Weak names (pwd, pass, *_key, *_pat) are names of many things
 		// besides secrets; their values must also look like a credential.
 		assignment: true,
-		pattern: `(?i)(?:\b|--)(?:[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|signing[_\-]?key|encryption[_\-]?key|session[_\-]?key|secret[_\-]?key|(?:\b|[_.\-])(?:pwd|pass|key|pat)(?:\b|[_.\-]))[A-Za-z0-9_.\-]*)["']?(\s*(?:=>|:=|=|:)\s*|\s+)(?:"([^"\s]{3,})"|'([^'\s]{3,})'|([^\s"',;)\]}<>]{3,}))`,
-		group:   -1},
+		pattern:    `(?i)(?:\b|--)(?:[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|signing[_\-]?key|encryption[_\-]?key|session[_\-]?key|secret[_\-]?key|(?:\b|[_.\-])(?:pwd|pass|key|pat)(?:\b|[_.\-]))[A-Za-z0-9_.\-]*)["']?(\s*(?:=>|:=|=|:)\s*|\s+)(?:"([^"\s]{3,})"|'([^'\s]{3,})'|([^\s"',;)\]}<>]{3,}))`,
+		group:      -1},
 }
 
 // weakWords name secrets and much else; see the assignment rule.

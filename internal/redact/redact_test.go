@@ -53,8 +53,8 @@ func loadCorpus(t testing.TB) []corpusCase {
 
 func TestCorpusRedacted(t *testing.T) {
 	cases := loadCorpus(t)
-	if len(cases) < 50 {
-		t.Fatalf("corpus has %d cases, want at least 50", len(cases))
+	if len(cases) < 130 {
+		t.Fatalf("corpus has %d cases, want at least 130", len(cases))
 	}
 	for _, c := range cases {
 		got := String(c.text)
