@@ -17,7 +17,13 @@ E2E_DEPS := $(if $(filter skip,$(FLOWMEM_E2E)),,$(CLAUDE_BIN))
 
 # Where `go install` puts the binary.
 GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bin)
-PROJECT ?= .
+# make setup sets flowmem up in PROJECT; there is no default, since the
+# folder make runs in is flowmem's own checkout.
+ifneq ($(filter setup,$(MAKECMDGOALS)),)
+ifeq ($(strip $(PROJECT)),)
+$(error setup: say which project to set up: make setup PROJECT=/path/to/your/project)
+endif
+endif
 
 all: build
 

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,12 +48,69 @@ func SystemIO() IO {
 	}
 }
 
-// usageError marks a mistake in how a command was called (exit 64).
-type usageError struct{ msg string }
+// usageError marks a mistake in how a command was called (exit 64). Main
+// prints it as one line naming the command, then the command's usage.
+type usageError struct {
+	msg string
+	cmd *cli.Command // the command called wrongly; nil for flowmem itself
+}
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
+
+// report is the error line and the usage line.
+func (e *usageError) report() string {
+	name, args := "flowmem", "COMMAND [options]"
+	if e.cmd != nil {
+		name, args = e.cmd.HelpName, "[options]"
+		if name == "" {
+			name = "flowmem " + e.cmd.Name
+		}
+		if hasSubcommands(e.cmd) {
+			args = "COMMAND [options]"
+		} else if a := strings.TrimSpace(e.cmd.ArgsUsage); a != "" {
+			args += " " + a
+		}
+	}
+	// Messages may already name the command; say it once.
+	msg := strings.TrimPrefix(e.msg, name+": ")
+	msg = strings.TrimPrefix(msg, strings.TrimPrefix(name, "flowmem ")+": ")
+	return fmt.Sprintf("%s: %s\nusage: %s %s (more: %s --help)", name, msg, name, args, name)
+}
+
+// hasSubcommands: urfave/cli gives every command a "help" subcommand.
+func hasSubcommands(c *cli.Command) bool {
+	for _, s := range c.Subcommands {
+		if s.Name != "help" {
+			return true
+		}
+	}
+	return false
+}
+
+// flagError rewords the flag package's errors in flowmem's words.
+func flagError(err error) string {
+	msg := err.Error()
+	dashes := func(name string) string {
+		name = strings.TrimLeft(name, "-")
+		if len(name) == 1 {
+			return "-" + name
+		}
+		return "--" + name
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return "unknown flag " + dashes(name)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return dashes(name) + " needs a value"
+	}
+	var value, name string
+	if n, _ := fmt.Sscanf(msg, "invalid value %q for flag %s", &value, &name); n == 2 {
+		return fmt.Sprintf("%s: %q is not a valid value", dashes(strings.TrimSuffix(name, ":")), value)
+	}
+	return msg
+}
 
 // errSilent reports failure after the command already explained it.
 var errSilent = errors.New("silent failure")
@@ -80,11 +138,11 @@ func Main(ctx context.Context, args []string, std IO) (code int) {
 	if std.In == nil {
 		std.In = eofReader{}
 	}
-	var notFound string
+	var notFound usageError
 	a := newApp(std, &notFound)
-	err := a.RunContext(ctx, permute(a.Commands, args))
-	if err == nil && notFound != "" {
-		err = usagef("unknown command %q; run 'flowmem --help' for the list", notFound)
+	err := a.RunContext(ctx, permute(a.Commands, helpArgs(a.Commands, args)))
+	if err == nil && notFound.msg != "" {
+		err = &notFound
 	}
 	var ue *usageError
 	switch {
@@ -93,7 +151,7 @@ func Main(ctx context.Context, args []string, std IO) (code int) {
 	case errors.Is(err, errSilent):
 		return exitError
 	case errors.As(err, &ue):
-		fmt.Fprintf(std.Err, "flowmem: %v\n", err)
+		fmt.Fprintln(std.Err, ue.report())
 		return exitUsage
 	default:
 		fmt.Fprintf(std.Err, "flowmem: %v\n", err)
@@ -113,7 +171,26 @@ type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
-func newApp(std IO, notFound *string) *cli.App {
+// helpArgs reads "flowmem help memory add" as "flowmem memory add --help",
+// so help names the command asked about, at any depth.
+func helpArgs(cmds []*cli.Command, args []string) []string {
+	i := slices.Index(args, "help")
+	if i < 1 || i == len(args)-1 {
+		return args
+	}
+	// Everything around "help" must be command names, in one path.
+	path := append(slices.Clone(args[1:i]), args[i+1:]...)
+	for _, w := range path {
+		c := find(cmds, w)
+		if c == nil {
+			return args
+		}
+		cmds = c.Subcommands
+	}
+	return append(append([]string{args[0]}, path...), "--help")
+}
+
+func newApp(std IO, notFound *usageError) *cli.App {
 	e := &env{IO: std}
 	a := &cli.App{
 		Name:      "flowmem",
@@ -131,9 +208,14 @@ func newApp(std IO, notFound *string) *cli.App {
 		// code; exits belong to Main alone.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return &usageError{err.Error()}
+			return &usageError{msg: flagError(err)}
 		},
-		CommandNotFound: func(c *cli.Context, name string) { *notFound = name },
+		CommandNotFound: func(c *cli.Context, name string) {
+			*notFound = usageError{msg: fmt.Sprintf("unknown command %q", name)}
+			if c.Command != nil && c.Command.Name != "" && c.Command.HelpName != "flowmem" {
+				notFound.cmd = c.Command
+			}
+		},
 		Description: `flowmem captures NEEDS_WORK feedback from code reviews run inside Claude Code,
 keeps the lessons worth keeping in .flow/memory/*.md, and hands the relevant
 ones back when planning and working.
@@ -158,12 +240,23 @@ Examples:
 }
 
 // fixUsageErrors makes every command report flag mistakes as usage errors
-// (exit 64) instead of urfave's default exit code handling.
+// (exit 64) instead of urfave's default exit code handling, and ties each
+// usage error to the command it is about, for its usage line.
 func fixUsageErrors(cmds []*cli.Command) {
 	for _, c := range cmds {
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-				return &usageError{err.Error()}
+				return &usageError{msg: flagError(err), cmd: c}
+			}
+		}
+		if act := c.Action; act != nil {
+			c.Action = func(ctx *cli.Context) error {
+				err := act(ctx)
+				var ue *usageError
+				if errors.As(err, &ue) && ue.cmd == nil {
+					ue.cmd = c
+				}
+				return err
 			}
 		}
 		fixUsageErrors(c.Subcommands)
@@ -208,4 +301,24 @@ func Version() string {
 // env is what every command shares: the IO and lazily found project paths.
 type env struct {
 	IO
+}
+
+func init() {
+	// Help shows a flag's default once: where the usage text already says
+	// it ("default: recall.limit"), urfave/cli's "(default: 0)" would say it
+	// again (and wrongly); an off switch or a zero says nothing.
+	base := cli.FlagStringer
+	cli.FlagStringer = func(f cli.Flag) string {
+		s := base(f)
+		df, ok := f.(cli.DocGenerationFlag)
+		if !ok {
+			return s
+		}
+		def := df.GetDefaultText()
+		_, isBool := f.(*cli.BoolFlag)
+		if strings.Contains(df.GetUsage(), "default") || isBool || def == "0" || def == "" {
+			s = strings.TrimSuffix(s, " (default: "+def+")")
+		}
+		return s
+	}
 }

@@ -18,7 +18,7 @@ func testIO(dir string) (IO, *bytes.Buffer, *bytes.Buffer) {
 // TestEveryCommandHasHelpWithExample walks the whole command tree: each
 // command answers --help with exit 0 and shows at least one example.
 func TestEveryCommandHasHelpWithExample(t *testing.T) {
-	var notFound string
+	var notFound usageError
 	root := newApp(IO{}, &notFound)
 	var walk func(path []string, cmds []*cli.Command)
 	walk = func(path []string, cmds []*cli.Command) {
@@ -61,7 +61,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestPermute(t *testing.T) {
-	var nf string
+	var nf usageError
 	cmds := newApp(IO{}, &nf).Commands
 	tests := []struct{ in, want string }{
 		{"flowmem memory add --type pitfall text --fix f", "flowmem memory add --type pitfall --fix f -- text"},

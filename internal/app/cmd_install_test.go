@@ -40,7 +40,7 @@ func TestInstallExitCodes(t *testing.T) {
 		{[]string{"install", "--local", "--codex"}, exitUsage, "at most one"},
 		{[]string{"uninstall", "--user", "--local"}, exitUsage, "at most one"},
 		{[]string{"install", "x"}, exitUsage, "expected no arguments"},
-		{[]string{"install", "--nope"}, exitUsage, "not defined"},
+		{[]string{"install", "--nope"}, exitUsage, "unknown flag --nope"},
 		{[]string{"install", "--timeout", "-1"}, exitUsage, "positive"},
 		{[]string{"install", "--command", "/x/flowmem hook"}, exitOK, "created"},
 		{[]string{"uninstall"}, exitOK, "removed"},

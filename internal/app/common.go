@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -91,7 +90,7 @@ func kindsFlag(c *cli.Context) ([]mdstore.Kind, error) {
 // exactArgs checks the number of positional arguments.
 func exactArgs(c *cli.Context, n int, what string) error {
 	if c.NArg() != n {
-		return usagef("%s: expected %s, got %d argument(s); see '%s --help'", strings.TrimPrefix(c.Command.HelpName, "flowmem "), what, c.NArg(), c.Command.HelpName)
+		return &usageError{msg: fmt.Sprintf("expected %s, got %d argument(s)", what, c.NArg()), cmd: c.Command}
 	}
 	return nil
 }

@@ -1,0 +1,102 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// walkCommands calls fn for every command with its path of names.
+func walkCommands(cmds []*cli.Command, path []string, fn func(path []string, c *cli.Command)) {
+	for _, c := range cmds {
+		p := append(append([]string{}, path...), c.Name)
+		fn(p, c)
+		walkCommands(c.Subcommands, p, fn)
+	}
+}
+
+// TestShortFlagsMeanOneThing: a one-letter flag means the same long flag
+// in every command that has it.
+func TestShortFlagsMeanOneThing(t *testing.T) {
+	var nf usageError
+	meaning := map[string]string{} // -x → --long
+	where := map[string]string{}
+	walkCommands(newApp(IO{}, &nf).Commands, nil, func(path []string, c *cli.Command) {
+		for _, f := range c.Flags {
+			names := f.Names()
+			for _, n := range names[1:] {
+				if len(n) != 1 {
+					continue
+				}
+				if m, ok := meaning[n]; ok && m != names[0] {
+					t.Errorf("-%s is --%s in %s but --%s in %s", n, m, where[n], names[0], strings.Join(path, " "))
+				}
+				meaning[n], where[n] = names[0], strings.Join(path, " ")
+			}
+		}
+	})
+}
+
+// TestUsageErrors: unknown flags, bad flag values and missing arguments
+// get one line in flowmem's words naming the command, then its usage;
+// exit 64.
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args      string
+		line, use string
+	}{
+		{"memory add --bogus x", "flowmem memory add: unknown flag --bogus", "usage: flowmem memory add [options] TEXT"},
+		{"memory add -q x", "flowmem memory add: unknown flag -q", "usage: flowmem memory add [options] TEXT"},
+		{"memory add", "flowmem memory add: expected TEXT", "usage: flowmem memory add [options] TEXT"},
+		{"config get", "flowmem config get: expected KEY", "usage: flowmem config get [options] KEY"},
+		{"memory read --limit x", `flowmem memory read: --limit: "x" is not a valid value`, "usage: flowmem memory read [options]"},
+		{"memory read --limit", "flowmem memory read: --limit needs a value", "usage: flowmem memory read [options]"},
+		{"install --local --user", "flowmem install: give at most one of --local, --user, --codex", "usage: flowmem install [options]"},
+		{"memory --bogus", "flowmem memory: unknown flag --bogus", "usage: flowmem memory COMMAND [options]"},
+		{"memory nope", `flowmem memory: unknown command "nope"`, "usage: flowmem memory COMMAND [options]"},
+		{"--bogus", "flowmem: unknown flag --bogus", "usage: flowmem COMMAND [options]"},
+		{"nope", `flowmem: unknown command "nope"`, "usage: flowmem COMMAND [options]"},
+	}
+	for _, tt := range tests {
+		std, out, errb := testIO(t.TempDir())
+		code := Main(context.Background(), append([]string{"flowmem"}, strings.Fields(tt.args)...), std)
+		lines := strings.Split(strings.TrimSuffix(errb.String(), "\n"), "\n")
+		if code != exitUsage || len(lines) != 2 || !strings.HasPrefix(lines[0], tt.line) || !strings.HasPrefix(lines[1], tt.use) || out.Len() > 0 {
+			t.Errorf("flowmem %s: exit %d, stdout %q, stderr:\n%s\nwant exit 64, nothing on stdout, and\n%s…\n%s…", tt.args, code, out, errb, tt.line, tt.use)
+		}
+	}
+}
+
+// TestHelpNamesTheCommand: "flowmem help memory add" is the help of
+// memory add, not of the memory group.
+func TestHelpNamesTheCommand(t *testing.T) {
+	for _, path := range []string{"memory add", "memory", "config set", "install"} {
+		std, want, _ := testIO(t.TempDir())
+		Main(context.Background(), append(append([]string{"flowmem"}, strings.Fields(path)...), "--help"), std)
+		std, got, _ := testIO(t.TempDir())
+		if code := Main(context.Background(), append([]string{"flowmem", "help"}, strings.Fields(path)...), std); code != 0 {
+			t.Errorf("flowmem help %s: exit %d", path, code)
+		}
+		if got.String() != want.String() {
+			t.Errorf("flowmem help %s:\n%s\nwant (as %s --help):\n%s", path, got, path, want)
+		}
+	}
+}
+
+// TestHelpShowsEachDefaultOnce: no flag's help line gives its default
+// twice, or a default that says nothing (false, 0).
+func TestHelpShowsEachDefaultOnce(t *testing.T) {
+	var nf usageError
+	walkCommands(newApp(IO{}, &nf).Commands, nil, func(path []string, c *cli.Command) {
+		std, out, _ := testIO(t.TempDir())
+		Main(context.Background(), append(append([]string{"flowmem"}, path...), "--help"), std)
+		_, opts, _ := strings.Cut(out.String(), "OPTIONS:")
+		for _, l := range strings.Split(opts, "\n") {
+			if strings.Count(l, "default") > 1 || strings.Contains(l, "(default: false)") || strings.Contains(l, "(default: 0)") {
+				t.Errorf("flowmem %s --help: %s", strings.Join(path, " "), strings.TrimSpace(l))
+			}
+		}
+	})
+}
