@@ -160,7 +160,7 @@ func (d *doctor) checkConfig() {
 	unknown := cfg.Unknown()
 	switch {
 	case len(unknown) > 0:
-		d.add("config", Warn, d.rel(cfg.Path)+" has settings flowmem does not read: "+strings.Join(unknown, "; "),
+		d.add("config", Warn, d.rel(cfg.Path)+" has settings flowmem does not read: "+list(unknown, "; "),
 			"remove them, or set the setting meant with flowmem config set KEY VALUE")
 	case cfg.Exists:
 		d.add("config", OK, d.rel(cfg.Path)+" is valid", "")
@@ -204,10 +204,10 @@ func (d *doctor) checkMemory() {
 	}
 	switch {
 	case len(problems) > 0:
-		d.add("memory files", Fail, strings.Join(problems, "; "),
+		d.add("memory files", Fail, list(problems, "; "),
 			"fix the entry at the line named (compare with 'flowmem memory add' output), or move the file aside and run: flowmem memory init")
 	case len(missing) > 0:
-		d.add("memory files", Warn, "missing: "+strings.Join(missing, ", "), "flowmem memory init")
+		d.add("memory files", Warn, "missing: "+list(missing, ", "), "flowmem memory init")
 	default:
 		d.add("memory files", OK, fmt.Sprintf("%d files parse, %d entries", len(docs), entries), "")
 	}
@@ -247,7 +247,7 @@ func (d *doctor) checkDuplicates(docs []*mdstore.Doc) {
 					conflict = true
 				}
 			}
-			where := fmt.Sprintf("%s in %s (lines %s)", id, doc.Kind.File(), strings.Join(lines, ", "))
+			where := fmt.Sprintf("%s in %s (lines %s)", id, doc.Kind.File(), listN(lines, ", ", 5))
 			if conflict {
 				conflicts = append(conflicts, where)
 			} else {
@@ -257,10 +257,10 @@ func (d *doctor) checkDuplicates(docs []*mdstore.Doc) {
 	}
 	switch {
 	case len(conflicts) > 0:
-		d.add("duplicate ids", Fail, "different lessons share an id, so readers show only one: "+strings.Join(conflicts, "; "),
+		d.add("duplicate ids", Fail, "different lessons share an id, so readers show only one: "+list(conflicts, "; "),
 			"edit one of them by hand: delete its metadata line (<!-- flowmem ... -->) so it gets a fresh id, or delete the entry")
 	case len(copies) > 0:
-		d.add("duplicate ids", Warn, "copies of one lesson (readers fold them into one): "+strings.Join(copies, "; "),
+		d.add("duplicate ids", Warn, "copies of one lesson (readers fold them into one): "+list(copies, "; "),
 			"nothing needed; to tidy, delete the extra copies by hand")
 	default:
 		d.add("duplicate ids", OK, "every id is used once", "")
@@ -355,7 +355,7 @@ func (d *doctor) checkHooks() {
 			}
 		}
 		slices.Sort(events)
-		found = append(found, fmt.Sprintf("%s (%s: %s)", d.rel(f.path), strings.Join(events, ", "), strings.Join(d.hooks[name], " | ")))
+		found = append(found, fmt.Sprintf("%s (%s: %s)", d.rel(f.path), list(events, ", "), list(d.hooks[name], " | ")))
 		want := install.HookFor(f.scope, "", 0).Events
 		for _, ev := range want {
 			if len(inst[ev]) == 0 {
@@ -376,25 +376,25 @@ func (d *doctor) checkHooks() {
 	}
 	switch {
 	case len(broken) > 0:
-		d.add("hooks", Fail, strings.Join(broken, "; ")+" — Claude Code cannot read this file either",
+		d.add("hooks", Fail, list(broken, "; ")+" — Claude Code cannot read this file either",
 			"fix the JSON by hand at the place named, then: flowmem install")
 	case len(disabled) > 0:
-		d.add("hooks", Fail, "disableAllHooks is true in "+strings.Join(disabled, ", ")+": Claude Code runs no hooks at all",
+		d.add("hooks", Fail, "disableAllHooks is true in "+list(disabled, ", ")+": Claude Code runs no hooks at all",
 			`remove "disableAllHooks" from that file (or set it to false)`)
 	case claudePlaces == 0:
 		d.add("hooks", Fail, "no flowmem hook in .claude/settings.json, .claude/settings.local.json or ~/.claude/settings.json, and the flowmem plugin is not enabled: reviews are not captured",
 			"flowmem install (or --local / --user)")
 	case len(pinned) > 0:
-		d.add("hooks", Warn, strings.Join(pinned, "; ")+" by absolute path: the file is shared through git, and on a teammate's machine that path does not exist, so their hook fails (and reinstalling there rewrites it)",
+		d.add("hooks", Warn, list(pinned, "; ")+" by absolute path: the file is shared through git, and on a teammate's machine that path does not exist, so their hook fails (and reinstalling there rewrites it)",
 			"flowmem install (the shared hook then runs '"+install.HookCmd+"', found on each machine's PATH); to keep an absolute path, use flowmem install --local")
 	case len(partial) > 0:
-		d.add("hooks", Warn, strings.Join(partial, "; ")+": a review command that exits non-zero is only seen by PostToolUseFailure",
+		d.add("hooks", Warn, list(partial, "; ")+": a review command that exits non-zero is only seen by PostToolUseFailure",
 			"flowmem install (same scope flag) adds the missing event")
 	case claudePlaces > 1:
-		d.add("hooks", Warn, "flowmem's hook is registered in more than one place, so it runs once per place on every tool call: "+strings.Join(found, "; "),
+		d.add("hooks", Warn, "flowmem's hook is registered in more than one place, so it runs once per place on every tool call: "+list(found, "; "),
 			"keep one: e.g. flowmem uninstall --local, or flowmem uninstall --user, or disable the plugin")
 	default:
-		d.add("hooks", OK, strings.Join(found, "; "), "")
+		d.add("hooks", OK, list(found, "; "), "")
 	}
 }
 
@@ -474,15 +474,15 @@ func (d *doctor) checkHookBinary() {
 	}
 	switch {
 	case len(bad) > 0 && byName:
-		d.add("hook binary", Fail, strings.Join(bad, "; "), putOnPath(d.opts.Exe))
+		d.add("hook binary", Fail, list(bad, "; "), putOnPath(d.opts.Exe))
 	case len(bad) > 0:
-		d.add("hook binary", Fail, strings.Join(bad, "; "),
+		d.add("hook binary", Fail, list(bad, "; "),
 			"reinstall so the hook runs an existing binary: flowmem install (the project's hook runs '"+install.HookCmd+"' from PATH; --local and --user record the absolute path of the flowmem you run)")
 	case len(other) > 0:
-		d.add("hook binary", Warn, strings.Join(other, "; ")+": the hook records with that one",
+		d.add("hook binary", Warn, list(other, "; ")+": the hook records with that one",
 			putOnPath(d.opts.Exe)+"; or replace the other one with this build")
 	default:
-		d.add("hook binary", OK, strings.Join(good, "; "), "")
+		d.add("hook binary", OK, list(good, "; "), "")
 	}
 }
 
@@ -605,14 +605,14 @@ func (d *doctor) checkScout() {
 	}
 	switch {
 	case len(broken) > 0:
-		d.add("scout", Fail, strings.Join(broken, "; "), "flowmem install --force (replaces it with flowmem's copy)")
+		d.add("scout", Fail, list(broken, "; "), "flowmem install --force (replaces it with flowmem's copy)")
 	case len(current) > 0:
-		d.add("scout", OK, strings.Join(current, ", "), "")
+		d.add("scout", OK, list(current, ", "), "")
 	case len(outdated) > 0:
-		d.add("scout", Warn, strings.Join(outdated, ", ")+" is an earlier flowmem's copy (unedited)",
+		d.add("scout", Warn, list(outdated, ", ")+" is an earlier flowmem's copy (unedited)",
 			"flowmem install (updates it)")
 	case len(modified) > 0:
-		d.add("scout", Warn, strings.Join(modified, ", ")+" differs from this flowmem's copy (edited, or from another version)",
+		d.add("scout", Warn, list(modified, ", ")+" differs from this flowmem's copy (edited, or from another version)",
 			"keep your edits, or take flowmem's copy: flowmem install --force")
 	case d.plugin:
 		d.add("scout", OK, "from the flowmem plugin (flowmem:memory-scout)", "")
@@ -649,6 +649,20 @@ func (d *doctor) checkPath() {
 		return
 	}
 	d.add("flowmem on PATH", OK, p, "")
+}
+
+// maxListed bounds every list in a message, so a store with thousands of
+// duplicate ids still gets a report one can read: the first few, and a
+// count.
+const maxListed = 3
+
+func list(items []string, sep string) string { return listN(items, sep, maxListed) }
+
+func listN(items []string, sep string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, sep)
+	}
+	return fmt.Sprintf("%s%s… and %d more (%d in all)", strings.Join(items[:n], sep), sep, len(items)-n, len(items))
 }
 
 // rel shows a path relative to the project, or with ~ for home.

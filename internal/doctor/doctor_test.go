@@ -3,6 +3,7 @@ package doctor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -355,5 +356,33 @@ func TestDoctor(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMessagesBounded: on a large store every message stays readable: the
+// first few ids and a count, never one line per duplicate.
+func TestMessagesBounded(t *testing.T) {
+	o, proj := setup(t)
+	p := filepath.Join(proj, ".flow", "memory", "pitfalls.md")
+	b, _ := os.ReadFile(p)
+	var sb strings.Builder
+	sb.Write(b)
+	for range 500 {
+		sb.WriteString(entry("One lesson copied many times", ""))
+	}
+	for i := range 2000 {
+		e := entry(fmt.Sprintf("Lesson number %d", i), "")
+		sb.WriteString(e + e)
+	}
+	write(t, p, sb.String())
+	rep := Run(context.Background(), o)
+	c := find(t, rep, "duplicate ids")
+	if c.Status != Warn || !strings.Contains(c.Detail, "… and 1998 more (2001 in all)") {
+		t.Errorf("duplicate ids = %s %q", c.Status, c.Detail)
+	}
+	for _, c := range rep.Checks {
+		if len(c.Detail) > 600 || len(c.Fix) > 600 {
+			t.Errorf("%s: %d characters of detail, %d of fix:\n%.300s…", c.Name, len(c.Detail), len(c.Fix), c.Detail)
+		}
 	}
 }
