@@ -23,30 +23,35 @@ type Finding struct {
 const MaxReviewLen = 1 << 20
 
 // mdParser is built once: constructing goldmark's parser and its block and
-// inline parser tables costs more than parsing a typical review, and the
-// hook runs on the agent's hot path. A goldmark parser keeps no per-document
-// state, so sharing it between goroutines is safe.
+// inline parser tables costs more than parsing a typical review. A goldmark
+// parser keeps no per-document state, so sharing it is safe.
 //
 // Tables are read from paragraphs (tableRows) rather than with goldmark's
 // table extension: that package compiles its linkify expressions when the
 // program starts, a cost the hook would pay on every tool call.
 var mdParser parser.Parser = goldmark.New().Parser()
 
-// Extract splits a review text into findings. It understands the shapes real
-// reviewers write: bold-label blocks (`**Severity**: Major` /
-// `**Location:**` / `**Problem**` / `**Suggestion**`, label inside or
-// outside the bold, in paragraphs or list items, one label per item or all in
-// one), plain `- Severity: Critical` labels under `### Finding N`, bullets and
-// numbered items under severity headings or lead-ins ("**Critical
-// issues:**"), items that open with a severity marker (`**[P1]**`,
-// `**Blocking — title.**`), `## FINDING 1 — BLOCKER — title` sections,
-// `**Issue**/**Fix**` pairs, finding tables, and a `<findings>[…]</findings>`
-// JSON block, which wins when present because it is the reviewer's own
-// machine-readable form.
+// Extract splits a review text into findings by its structure (SPEC §4):
+//   - a `<findings>` JSON block, or a review that is itself JSON with a
+//     "findings" array (Codex's review output), wins when present;
+//   - a heading section that is a finding — a numbered or marked title
+//     (`### FINDING [BLOCKER] …`, `### C1. …`, `#### 2. …`, `### 🔴 …`) or
+//     any heading under a findings heading ("## Security Issues") — with
+//     everything under it, sub-headings included, as its body;
+//   - a list item in a findings context (under a findings or severity
+//     heading or lead-in, or opening with a severity marker), with its
+//     nested paragraphs and lists;
+//   - a block of field lines (`**Severity**:`, `**Problem**:`, `- Fix:` …);
+//   - a table row of a table with a problem column.
+//
+// Sections that summarise, praise or list passed checks are skipped.
+// Sections of recommendations or next steps are not findings: each of their
+// items is linked, as a fix, to the finding it names (by number, file or
+// title words).
 func Extract(text string) []Finding {
 	if len(text) > MaxReviewLen {
-		// The hook runs on the agent's hot path; a review longer than this
-		// is a log dump, and its first megabyte holds the findings.
+		// A review longer than this is a log dump; its first megabyte
+		// holds the findings.
 		text = text[:MaxReviewLen]
 	}
 	if fs := extractJSON(text); len(fs) > 0 {
@@ -55,587 +60,719 @@ func Extract(text string) []Finding {
 	src := []byte(text)
 	doc := mdParser.Parse(textReader(src))
 	x := &extractor{src: src}
-	x.blocks(doc)
-	x.flush()
-	x.flushTitled()
-	if len(x.out) == 0 && ParseVerdict(text).Actionable() {
-		// A change-requesting review with none of the known shapes: its
-		// top-level list items are the best guess at its findings.
-		x.fallback = true
-		x.sec = section{}
-		x.blocks(doc)
-		x.flush()
+	root := sectionTree(doc, src)
+	x.section(root, scope{})
+	x.flushDraft()
+	if len(x.out) == 0 && len(x.fixSecs) > 0 {
+		// Only a list of required changes: those are the findings.
+		for _, s := range x.fixSecs {
+			x.section(s, scope{findings: true, force: true})
+		}
+		x.fixSecs = nil
 	}
-	return dedupe(x.out)
+	if len(x.out) == 0 && ParseVerdict(text).Actionable() {
+		// A change-requesting review in none of the known shapes: its
+		// substantial top-level list items are the best guess.
+		x.fallback(root)
+	}
+	x.linkFixes()
+	out := make([]Finding, 0, len(x.out))
+	for _, c := range x.out {
+		if f, ok := c.finding(); ok {
+			out = append(out, f)
+		}
+	}
+	return dedupe(out)
 }
 
 func textReader(src []byte) text.Reader { return text.NewReader(src) }
 
-// section is what the nearest heading says about the blocks under it.
+// section is a heading and what lies under it up to the next heading of
+// the same or a higher level.
 type section struct {
 	level    int
-	severity string // from "### Major" or "## Blocking findings"
-	findings bool   // the heading announces findings
-	skip     bool   // summary, positives, evidence, notes: never findings
+	title    string
+	blocks   []ast.Node
+	children []*section
 }
 
-// leadIn is a paragraph like "**Critical issues:**" that announces the list
-// after it, or a kind title like "**⚠️ Potential issue**" that heads the
-// one comment paragraph after it.
-type leadIn struct {
+func sectionTree(doc ast.Node, src []byte) *section {
+	root := &section{}
+	stack := []*section{root}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok {
+			for len(stack) > 1 && stack[len(stack)-1].level >= h.Level {
+				stack = stack[:len(stack)-1]
+			}
+			s := &section{level: h.Level, title: strings.TrimSpace(strings.Join(inlineLines(h, src), " "))}
+			top := stack[len(stack)-1]
+			top.children = append(top.children, s)
+			stack = append(stack, s)
+			continue
+		}
+		top := stack[len(stack)-1]
+		top.blocks = append(top.blocks, n)
+	}
+	return root
+}
+
+// scope is what the enclosing headings and lead-ins say about the blocks
+// under them.
+type scope struct {
 	severity string
-	title    bool
+	findings bool // announced as findings: its list items and sub-headings are findings
+	force    bool // a recommendations section read as findings (no other findings exist)
 }
 
-// draft accumulates labelled fields until a label repeats or the block
-// structure ends the finding.
-type draft struct {
-	sev, loc, problem, fix, evidence string
-	problemLabel                     string
-	last                             *string
+// candidate is a finding being assembled: a title plus fields, in the
+// order the reviewer wrote them.
+type candidate struct {
+	ref      string // the reviewer's number or id ("1", "C1", "2.1"), for linking fixes
+	title    string
+	sevHint  string
+	fields   map[string]string
+	plain    []string
+	linked   []string // fixes from a recommendations section
+	lastSlot string
 }
 
-func (d *draft) empty() bool {
-	return d.problem == "" && d.fix == "" && d.loc == "" && d.evidence == ""
+func newCandidate(title, sev string) *candidate {
+	return &candidate{title: title, sevHint: sev, fields: map[string]string{}}
 }
 
-// titled is a finding opened by a heading ("## FINDING 2 — BLOCKER — …");
-// the blocks under it are its body.
-type titled struct {
-	level      int
-	sev, title string
-	body       []string
-	labelled   bool // labels inside the section filled a draft instead
+// add puts a labelled value into its field. Field-less text goes to the
+// last labelled field (a paragraph after "**Suggested fix**:" continues the
+// fix) or, before any label, to the finding's prose.
+func (c *candidate) add(field, value string) {
+	if field == "" {
+		if value == "" {
+			return
+		}
+		if c.lastSlot != "" {
+			c.fields[c.lastSlot] = joinText(c.fields[c.lastSlot], value)
+			return
+		}
+		c.plain = append(c.plain, value)
+		return
+	}
+	if field == fieldIgnored {
+		c.lastSlot = ""
+		return
+	}
+	if strings.HasPrefix(field, "problem") {
+		field = fieldProblem
+	}
+	c.fields[field] = joinText(c.fields[field], value)
+	c.lastSlot = field
+}
+
+func (c *candidate) empty() bool {
+	return c.title == "" && len(c.plain) == 0 && len(c.fields) == 0
+}
+
+// finding turns the candidate into a Finding: the title and problem text
+// are the problem; the fix is the fix fields, else what a recommendations
+// section said about it, else the prescriptive sentences of its prose.
+func (c *candidate) finding() (Finding, bool) {
+	prose := strings.Join(c.plain, " ")
+	sev := normalizeSeverity(c.fields[fieldSeverity])
+	title := c.title
+	if s, rest := severityMarker(title); s != "" {
+		title = rest
+		if sev == "" {
+			sev = s
+		}
+	}
+	if sev == "" {
+		sev = c.sevHint
+	}
+	problem := title
+	if p := c.fields[fieldProblem]; p != "" {
+		problem = joinSentence(problem, p)
+	}
+	fix := c.fields[fieldFix]
+	rest := prose
+	if fix == "" {
+		if len(c.linked) > 0 {
+			fix = strings.Join(c.linked, " ")
+		} else {
+			var f string
+			rest, f = splitFix(prose)
+			if f == prose {
+				// Every sentence is prescriptive: it is both.
+				rest = prose
+			}
+			fix = f
+			if fix == "" && problem != "" {
+				_, fix = splitFix(problem)
+				if fix == problem {
+					fix = ""
+				}
+			}
+		}
+	}
+	problem = joinSentence(problem, rest)
+	if problem == "" {
+		problem = fix
+	}
+	loc := c.fields[fieldLocation]
+	if loc == "" {
+		loc = guessLocation(c.title + " " + c.fields[fieldProblem] + " " + prose)
+	}
+	f := Finding{
+		Severity: sev,
+		Location: cleanLocation(loc),
+		Problem:  clean(problem),
+		Fix:      clean(fix),
+		Evidence: clean(c.fields[fieldEvidence]),
+	}
+	return f, f.Problem != ""
+}
+
+func joinSentence(a, b string) string {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	if strings.ContainsAny(a[len(a)-1:], ".:!?") {
+		return a + " " + b
+	}
+	return a + ". " + b
 }
 
 type extractor struct {
-	src      []byte
-	out      []Finding
-	cur      *draft
-	sec      section
-	lead     *leadIn
-	tit      *titled
-	fallback bool
+	src     []byte
+	out     []*candidate
+	draft   *candidate // field lines outside any titled finding
+	fixSecs []*section
+	lead    *scope // a lead-in paragraph ("Issues found:") announcing the next list
 }
 
-func (x *extractor) blocks(parent ast.Node) {
-	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
-		x.block(n)
+func (x *extractor) emit(c *candidate) {
+	if c != nil && !c.empty() {
+		x.out = append(x.out, c)
 	}
 }
 
-func (x *extractor) block(n ast.Node) {
-	switch n := n.(type) {
-	case *ast.Heading:
-		x.flush()
-		x.heading(n)
+func (x *extractor) flushDraft() {
+	x.emit(x.draft)
+	x.draft = nil
+}
+
+// section reads one heading section in its scope.
+func (x *extractor) section(s *section, sc scope) {
+	x.flushDraft()
+	x.lead = nil
+	k := classifyHeading(s.title)
+	if s.level > 0 && !sc.force {
+		switch {
+		case k.skip && !sc.findings:
+			return
+		case k.fixes:
+			x.fixSecs = append(x.fixSecs, s)
+			return
+		}
+	}
+	inner := sc
+	inner.force = false
+	if k.severity != "" {
+		inner.severity = k.severity
+	}
+	if k.findings || k.severity != "" {
+		inner.findings = true
+	}
+	if s.level > 0 && !k.container {
+		sev, ref, title, marked := titleMarker(s.title)
+		if marked || (sc.findings && !k.skip) || x.hasSeverityField(s.blocks) {
+			if title == "" && !marked {
+				title = s.title
+			}
+			if sev == "" {
+				sev = inner.severity
+			}
+			x.headingFinding(s, ref, title, sev)
+			return
+		}
+	}
+	x.blocks(s.blocks, inner)
+	x.flushDraft()
+	for _, c := range s.children {
+		x.section(c, inner)
+	}
+}
+
+// hasSeverityField: a heading whose own text opens with a Severity field
+// line heads a finding even without a marker.
+func (x *extractor) hasSeverityField(blocks []ast.Node) bool {
+	for _, b := range blocks {
+		for _, l := range x.lines(b) {
+			if f, _, ok := labelLine(l); ok && f == fieldSeverity {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lines are a paragraph's lines, or a list's items' first lines.
+func (x *extractor) lines(b ast.Node) []string {
+	switch b := b.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		if rows, rest, ok := tableRows(n, x.src); ok {
-			x.flush()
-			x.table(rows)
-			x.lead = nil
-			if len(rest) > 0 {
-				x.paragraph(rest, false)
+		return trimAll(inlineLines(b, x.src))
+	case *ast.List:
+		var out []string
+		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
+			if fp := firstBlock(it); fp != nil {
+				out = append(out, trimAll(inlineLines(fp, x.src))...)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// headingFinding reads a heading section as one finding. Sub-heading
+// titles work as field labels ("### Suggested Fix", "### Impact"). A title
+// that is only a number ("### Finding 2") leaves the problem to the fields;
+// when such a section holds several Severity blocks, each is a finding.
+func (x *extractor) headingFinding(s *section, ref, title, sev string) {
+	c := newCandidate(title, sev)
+	c.ref = ref
+	if title == "" {
+		// "### Finding 1" then field lines: the fields are the finding.
+		x.draft = c
+		x.blocks(s.blocks, scope{severity: sev})
+		for _, ch := range s.children {
+			x.draft.lastSlot = headingField(ch.title)
+			x.blocks(ch.blocks, scope{severity: sev})
+		}
+		x.flushDraft()
+		return
+	}
+	x.body(c, s.blocks)
+	var sub func(ss []*section)
+	sub = func(ss []*section) {
+		for _, ch := range ss {
+			c.lastSlot = headingField(ch.title)
+			if c.lastSlot == fieldIgnored {
+				c.lastSlot = fieldEvidence
+			}
+			x.body(c, ch.blocks)
+			sub(ch.children)
+		}
+	}
+	sub(s.children)
+	x.emit(c)
+}
+
+// body adds blocks to one finding: field lines fill fields, other text
+// continues the last field or the prose. Code blocks are evidence the
+// finding does not need.
+func (x *extractor) body(c *candidate, blocks []ast.Node) {
+	for _, b := range blocks {
+		x.bodyBlock(c, b)
+	}
+}
+
+func (x *extractor) bodyBlock(c *candidate, b ast.Node) {
+	switch b := b.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		if rows, rest, ok := tableRows(b, x.src); ok {
+			for _, r := range rows[1:] {
+				c.add("", strings.Join(r, " "))
+			}
+			for _, l := range rest {
+				x.bodyLine(c, l)
 			}
 			return
 		}
-		x.paragraph(inlineLines(n, x.src), false)
+		for _, l := range trimAll(inlineLines(b, x.src)) {
+			x.bodyLine(c, l)
+		}
 	case *ast.List:
-		x.list(n)
+		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
+			slot := c.lastSlot
+			for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
+				x.bodyBlock(c, ch)
+			}
+			// A labelled sub-bullet ("- Suggestion: …") ends with its item.
+			c.lastSlot = slot
+		}
+	case *ast.Heading:
+		c.lastSlot = headingField(strings.Join(inlineLines(b, x.src), " "))
+	case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:
+	default:
+		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			x.bodyBlock(c, ch)
+		}
+	}
+}
+
+func (x *extractor) bodyLine(c *candidate, l string) {
+	if isVerdictLine(l) {
+		return
+	}
+	if f, v, ok := labelLine(l); ok {
+		c.add(f, v)
+		return
+	}
+	c.add("", l)
+}
+
+// blocks reads the blocks of a section that is not itself a finding.
+func (x *extractor) blocks(bs []ast.Node, sc scope) {
+	for _, b := range bs {
+		x.block(b, sc)
+	}
+}
+
+func (x *extractor) block(b ast.Node, sc scope) {
+	switch b := b.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		if rows, rest, ok := tableRows(b, x.src); ok {
+			x.flushDraft()
+			x.table(rows, sc)
+			for _, l := range rest {
+				x.looseLine(l, sc)
+			}
+			x.lead = nil
+			return
+		}
+		x.paragraph(trimAll(inlineLines(b, x.src)), sc)
+	case *ast.List:
+		lead := x.lead
 		x.lead = nil
+		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
+			x.item(it, sc, lead)
+		}
 	case *ast.ThematicBreak:
-		x.flush()
+		x.flushDraft()
 		x.lead = nil
 	case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
-		// Quoted code, logs and raw HTML are evidence at most, and the
-		// verdict tag lives here; none of it starts a finding.
 	default:
-		x.blocks(n)
-	}
-}
-
-func (x *extractor) heading(h *ast.Heading) {
-	lines := inlineLines(h, x.src)
-	t := strings.TrimSpace(strings.Join(lines, " "))
-	if x.tit != nil && h.Level > x.tit.level && !x.fallback {
-		// "### Evidence" under "## FINDING 2 — …" is part of the finding.
-		// Written as a label so "### Fix" introduces the fix.
-		x.tit.body = append(x.tit.body, strings.TrimRight(t, ":")+":")
-		return
-	}
-	x.flushTitled()
-	x.lead = nil
-	if x.sec.level > 0 && h.Level > x.sec.level && !x.sec.skip {
-		// A sub-heading inherits its parent's severity ("## Major" →
-		// "### auth.go").
-		sub := classifyHeading(t, h.Level)
-		if sub.severity == "" {
-			sub.severity = x.sec.severity
+		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			x.block(ch, sc)
 		}
-		sub.findings = sub.findings || x.sec.findings
-		x.sec = sub
-	} else {
-		x.sec = classifyHeading(t, h.Level)
-	}
-	if x.fallback {
-		return
-	}
-	if sev, title, ok := titledHeading(t); ok {
-		x.tit = &titled{level: h.Level, sev: sev, title: title}
-		x.sec.findings = true
 	}
 }
 
-func (x *extractor) paragraph(lines []string, inItem bool) {
-	if x.fallback {
-		return
-	}
-	opened := false // a label in this paragraph owns continuation lines
+// paragraph: field lines feed the draft; a lead-in announces the next
+// list; a paragraph that opens with a severity marker or a numbered bold
+// title is a finding of its own.
+func (x *extractor) paragraph(lines []string, sc scope) {
 	var plain []string
-	for _, line := range lines {
-		line = strings.TrimSpace(line)
-		if line == "" {
+	for _, l := range lines {
+		if isVerdictLine(l) {
 			continue
 		}
-		if isVerdictLine(line) {
-			opened = false
+		if i := glued(l); i > 0 {
+			// "…the contract gaps.- **Severity**: Major": the label
+			// glued onto narrative starts the finding.
+			l = l[i:]
+		}
+		if f, v, ok := labelLine(l); ok {
+			x.draftField(f, v, sc)
 			continue
 		}
-		if i := glued(line); i > 0 {
-			// "…the contract gaps.- **Severity**: Major": cursor glues the
-			// first label onto its narrative. The narrative is dropped.
-			line = line[i:]
-		}
-		if field, value, ok := labelLine(line); ok {
-			x.label(field, value)
-			opened = x.cur != nil && x.cur.last != nil
-			continue
-		}
-		if opened && x.cur != nil && x.cur.last != nil {
-			*x.cur.last = joinText(*x.cur.last, line)
-			continue
-		}
-		plain = append(plain, line)
+		plain = append(plain, l)
 	}
 	if len(plain) == 0 {
 		return
 	}
 	body := strings.Join(plain, " ")
-	if x.tit != nil {
-		x.tit.body = append(x.tit.body, body)
+	if x.draft != nil && x.draft.lastSlot != "" && len(lines) > len(plain) {
+		// Continuation lines of a label in the same paragraph.
+		x.draft.add("", body)
 		return
 	}
-	if !inItem {
-		if sev, ok := leadInParagraph(body); ok {
-			x.lead = &leadIn{severity: sev, title: kindTitle(body)}
-			return
+	if x.draft != nil && x.draft.lastSlot != "" {
+		x.draft.add("", body)
+		return
+	}
+	if sev, ok := leadInParagraph(body); ok {
+		x.lead = &scope{severity: sev, findings: true}
+		if sev == "" {
+			x.lead.severity = sc.severity
 		}
-		lead := x.lead
-		x.lead = nil
-		if lead != nil && !lead.title {
-			// "Issues found:" still announces the list after a sentence
-			// such as "None of these block the merge, but:".
-			x.lead = lead
+		return
+	}
+	if sev, ref, title, marked := titleMarker(body); marked && title != "" {
+		if sev == "" {
+			sev = sc.severity
 		}
-		if x.sec.skip {
-			return
-		}
-		if sev, rest, ok := numberedTitle(body); ok {
-			x.flush()
-			x.prose(rest, sev)
-			return
-		}
-		if lead != nil && lead.title && x.cur == nil {
-			// "**⚠️ Potential issue**" then the comment's paragraph.
-			x.prose(body, lead.severity)
-			return
-		}
-		if sev, _ := severityMarker(body); sev != "" {
-			// A paragraph that opens with "**[P1]** …" or "**Blocking —
-			// …**" is a finding even outside a list.
-			x.flush()
-			x.prose(body, sev)
-		}
+		x.flushDraft()
+		c := newCandidate("", sev)
+		c.ref = ref
+		c.add("", title)
+		x.emit(c)
 	}
 }
 
-func (x *extractor) list(l *ast.List) {
-	lead := x.lead
-	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
-		item, ok := it.(*ast.ListItem)
+// looseLine is a line left after a table in the same paragraph.
+func (x *extractor) looseLine(l string, sc scope) { x.paragraph([]string{l}, sc) }
+
+// draftField adds a field line to the open field block. A field that is
+// already filled (other than the problem's several labels) means the next
+// finding started, and so does a Severity after a complete finding.
+func (x *extractor) draftField(field, value string, sc scope) {
+	if field == fieldIgnored {
+		if x.draft != nil {
+			x.draft.lastSlot = ""
+		}
+		return
+	}
+	d := x.draft
+	if d != nil {
+		key := field
+		if strings.HasPrefix(key, "problem") {
+			key = fieldProblem
+		}
+		_, filled := d.fields[key]
+		complete := d.fields[fieldProblem] != "" && (d.fields[fieldFix] != "" || d.fields[fieldLocation] != "")
+		if (filled && key != fieldProblem) || (field == fieldSeverity && complete) || (key == fieldProblem && filled && d.fields[fieldFix] != "") {
+			x.flushDraft()
+			d = nil
+		}
+	}
+	if d == nil {
+		d = newCandidate("", sc.severity)
+		x.draft = d
+	}
+	d.add(field, value)
+}
+
+// item reads one list item of a section that is not a finding itself.
+func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
+	fp := firstBlock(it)
+	first := ""
+	if fp != nil {
+		first = strings.Join(trimAll(inlineLines(fp, x.src)), " ")
+	}
+	if isVerdictLine(first) {
+		return
+	}
+	if x.itemHasFields(it) {
+		for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			x.block(ch, sc)
+		}
+		return
+	}
+	if x.draft != nil && x.draft.lastSlot != "" {
+		// Items under "**Recommendation:**" belong to it.
+		x.draft.add("", itemText(it, x.src))
+		return
+	}
+	sev, ref, title, marked := titleMarker(first)
+	announced := sc.findings || lead != nil
+	if !marked && !announced {
+		// Not a finding; a nested list might be.
+		for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
+			if l, ok := ch.(*ast.List); ok {
+				x.block(l, sc)
+			}
+		}
+		return
+	}
+	if sev == "" && lead != nil {
+		sev = lead.severity
+	}
+	if sev == "" {
+		sev = sc.severity
+	}
+	if title == "" {
+		title = first
+	}
+	c := newCandidate(title, sev)
+	c.ref = ref
+	for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		if ch == fp {
+			continue
+		}
+		x.bodyBlock(c, ch)
+	}
+	x.emit(c)
+}
+
+// itemHasFields: an item whose first paragraph has field lines feeds the
+// field block instead of being a finding of its own.
+func (x *extractor) itemHasFields(it ast.Node) bool {
+	fp := firstBlock(it)
+	if fp == nil {
+		return false
+	}
+	for _, l := range trimAll(inlineLines(fp, x.src)) {
+		if f, _, ok := labelLine(l); ok && f != fieldIgnored {
+			return true
+		}
+	}
+	return false
+}
+
+func firstBlock(it ast.Node) ast.Node {
+	for c := it.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c.(type) {
+		case *ast.Paragraph, *ast.TextBlock:
+			return c
+		}
+	}
+	return nil
+}
+
+func (x *extractor) table(rows [][]string, sc scope) {
+	var cols []string
+	for _, c := range rows[0] {
+		cols = append(cols, tableColumn(c))
+	}
+	if !containsString(cols, fieldProblem) {
+		return
+	}
+	for _, cells := range rows[1:] {
+		c := newCandidate("", sc.severity)
+		for i, v := range cells {
+			if i < len(cols) && cols[i] != fieldIgnored && v != "" {
+				c.add(cols[i], v)
+			}
+		}
+		c.lastSlot = ""
+		x.emit(c)
+	}
+}
+
+// fallback reads the substantial top-level list items of sections that are
+// not skipped, for a change-requesting review whose findings have no
+// recognisable shape.
+func (x *extractor) fallback(s *section) {
+	k := classifyHeading(s.title)
+	if s.level > 0 && k.skip {
+		return
+	}
+	for _, b := range s.blocks {
+		l, ok := b.(*ast.List)
 		if !ok {
 			continue
 		}
-		x.item(item, lead)
+		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+			t := itemText(it, x.src)
+			if len(t) >= 40 && !isVerdictLine(t) {
+				c := newCandidate("", k.severity)
+				c.add("", t)
+				x.emit(c)
+			}
+		}
+	}
+	for _, c := range s.children {
+		x.fallback(c)
 	}
 }
 
-func (x *extractor) item(li *ast.ListItem, lead *leadIn) {
-	if x.fallback {
-		if x.sec.skip || li.Parent().Parent().Kind() != ast.KindDocument {
-			return
-		}
-		if t := itemText(li, x.src); len(t) >= 40 && !isVerdictLine(t) {
-			x.prose(t, x.sec.severity)
-		}
+// linkFixes attaches each item of a recommendations section to the finding
+// it names: by the finding's number or id, by a file both name, or by words
+// of the finding's title.
+func (x *extractor) linkFixes() {
+	if len(x.out) == 0 {
 		return
 	}
-	if x.tit != nil {
-		// Lists inside a titled finding section are its evidence.
-		x.tit.body = append(x.tit.body, itemText(li, x.src))
-		return
-	}
-	if itemHasLabels(li, x.src) {
-		for c := li.FirstChild(); c != nil; c = c.NextSibling() {
-			switch c := c.(type) {
-			case *ast.Paragraph, *ast.TextBlock:
-				x.paragraph(inlineLines(c, x.src), true)
-			default:
-				x.block(c)
+	for _, s := range x.fixSecs {
+		for _, item := range x.fixItems(s) {
+			if c := x.target(item); c != nil {
+				c.linked = append(c.linked, item)
 			}
 		}
-		return
-	}
-	if x.sec.skip {
-		return
-	}
-	// The opening paragraph decides; the whole item text (nested lists
-	// included) is only built for a finding, which keeps deeply nested
-	// lists linear.
-	t := firstParagraph(li, x.src)
-	if isVerdictLine(t) {
-		return
-	}
-	sev, _ := severityMarker(t)
-	_, _, titled := numberedTitle(t)
-	switch {
-	case sev != "":
-	case lead != nil:
-		sev = lead.severity
-	case x.sec.findings:
-		sev = x.sec.severity
-	case titled:
-	default:
-		// Not announced as findings: maybe a nested list is.
-		for c := li.FirstChild(); c != nil; c = c.NextSibling() {
-			if l, ok := c.(*ast.List); ok {
-				x.list(l)
-			}
-		}
-		return
-	}
-	x.flush()
-	full := itemText(li, x.src)
-	if s, rest, ok := numberedTitle(full); ok {
-		full = rest
-		if s != "" {
-			sev = s
-		}
-	}
-	if full != "" {
-		x.prose(full, sev)
 	}
 }
 
-// firstParagraph is the text of an item's first paragraph, or "".
-func firstParagraph(li ast.Node, src []byte) string {
-	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
-		switch c.(type) {
+// fixItems are a recommendations section's list items and sub-sections,
+// each as one line of text.
+func (x *extractor) fixItems(s *section) []string {
+	var out []string
+	for _, b := range s.blocks {
+		switch b := b.(type) {
+		case *ast.List:
+			for it := b.FirstChild(); it != nil; it = it.NextSibling() {
+				out = append(out, itemText(it, x.src))
+			}
 		case *ast.Paragraph, *ast.TextBlock:
-			return strings.Join(trimAll(inlineLines(c, src)), " ")
+			out = append(out, strings.Join(trimAll(inlineLines(b, x.src)), " "))
 		}
+	}
+	for _, ch := range s.children {
+		t := ch.title
+		for _, b := range ch.blocks {
+			t = joinSentence(t, blockText(b, x.src))
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func blockText(b ast.Node, src []byte) string {
+	switch b := b.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		return strings.Join(trimAll(inlineLines(b, src)), " ")
+	case *ast.List:
+		var parts []string
+		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
+			parts = append(parts, itemText(it, src))
+		}
+		return strings.Join(parts, " ")
 	}
 	return ""
 }
 
-// prose turns an unlabelled paragraph or item into a finding: an explicit
-// "Fix:" splits it, otherwise the prescriptive sentences ("Use …", "… must
-// …") are the fix and the rest is the problem.
-func (x *extractor) prose(t, sev string) {
-	_, rest := severityMarker(t)
-	if rest == "" {
-		rest = t
-	}
-	problem, fix := splitFix(rest)
-	f := Finding{
-		Severity: sev,
-		Location: cleanLocation(guessLocation(t)),
-		Problem:  clean(problem),
-		Fix:      clean(fix),
-	}
-	if f.Problem != "" {
-		x.out = append(x.out, f)
-	}
-}
-
-func (x *extractor) label(field, value string) {
-	if field == fieldIgnored {
-		if x.cur != nil {
-			x.cur.last = nil
-		}
-		return
-	}
-	if x.tit != nil {
-		x.tit.labelled = true
-	}
-	if x.cur == nil {
-		x.cur = &draft{}
-	}
-	d := x.cur
-	var slot *string
-	switch field {
-	case fieldSeverity:
-		slot = &d.sev
-	case fieldLocation:
-		slot = &d.loc
-	case fieldFix:
-		slot = &d.fix
-	case fieldEvidence:
-		slot = &d.evidence
-	default:
-		slot = &d.problem
-	}
-	if field == fieldSeverity && d.problem != "" && (d.fix != "" || d.loc != "") {
-		// A severity after a complete finding opens the next one, even
-		// when the previous finding never stated its own severity.
-		x.flush()
-		x.label(field, value)
-		return
-	}
-	if *slot != "" {
-		// "Title" then "Description" both describe the problem; any other
-		// repeated field means the next finding has started.
-		if strings.HasPrefix(field, "problem") && field != d.problemLabel {
-			*slot = joinText(*slot, "— "+value)
-			d.last = slot
-			return
-		}
-		x.flush()
-		x.label(field, value)
-		return
-	}
-	if strings.HasPrefix(field, "problem") {
-		d.problemLabel = field
-	}
-	*slot = value
-	d.last = slot
-}
-
-func (x *extractor) flush() {
-	d := x.cur
-	x.cur = nil
-	if d == nil || d.empty() {
-		return
-	}
-	f := Finding{
-		Severity: normalizeSeverity(d.sev),
-		Location: cleanLocation(d.loc),
-		Problem:  clean(d.problem),
-		Fix:      clean(d.fix),
-		Evidence: clean(d.evidence),
-	}
-	if f.Severity == "" && x.tit != nil {
-		f.Severity = x.tit.sev
-	}
-	if f.Severity == "" {
-		f.Severity = x.sec.severity
-	}
-	if f.Problem == "" && x.tit != nil {
-		f.Problem = clean(x.tit.title)
-	}
-	if f.Problem == "" {
-		return
-	}
-	x.out = append(x.out, f)
-}
-
-// flushTitled closes a "## FINDING n — SEV — title" section: the title is
-// the problem, prescriptive sentences of the body are the fix and the first
-// body paragraph is the evidence.
-func (x *extractor) flushTitled() {
-	t := x.tit
-	x.tit = nil
-	if t == nil {
-		return
-	}
-	x.flush()
-	if t.labelled {
-		return
-	}
-	body := strings.Join(t.body, " ")
-	_, fix := splitFix(body)
-	f := Finding{
-		Severity: t.sev,
-		Location: cleanLocation(guessLocation(body)),
-		Problem:  clean(t.title),
-		Fix:      clean(fix),
-	}
-	for _, b := range t.body {
-		if !strings.HasSuffix(b, ":") {
-			f.Evidence = clean(b)
-			break
-		}
-	}
-	if f.Problem != "" {
-		x.out = append(x.out, f)
-	}
-}
-
-// tableRows reads a GFM table (header row, delimiter row, body rows) from a
-// paragraph's source lines, each cell rendered like other inline text. Lines
-// after the table's last row that hold no "|" come back as rest.
-func tableRows(n ast.Node, src []byte) (rows [][]string, rest []string, ok bool) {
-	lines := n.Lines()
-	if lines.Len() < 2 {
-		return nil, nil, false
-	}
-	raw := make([]string, lines.Len())
-	for i := range raw {
-		seg := lines.At(i)
-		raw[i] = strings.TrimSpace(string(seg.Value(src)))
-	}
-	if !strings.Contains(raw[0], "|") || !isDelimiterRow(raw[1]) {
-		return nil, nil, false
-	}
-	header := splitRow(raw[0])
-	if len(header) != len(splitRow(raw[1])) {
-		return nil, nil, false
-	}
-	rows = append(rows, header)
-	i := 2
-	for ; i < len(raw) && strings.Contains(raw[i], "|"); i++ {
-		rows = append(rows, splitRow(raw[i]))
-	}
-	for ; i < len(raw); i++ {
-		rest = append(rest, raw[i])
-	}
-	for _, r := range rows {
-		for j, c := range r {
-			r[j] = renderCell(c)
-		}
-	}
-	return rows, rest, true
-}
-
-// isDelimiterRow matches a table's "| --- | :-: |" line.
-func isDelimiterRow(l string) bool {
-	cells := splitRow(l)
-	if len(cells) == 0 {
-		return false
-	}
-	for _, c := range cells {
-		c = strings.TrimSpace(c)
-		c = strings.TrimPrefix(c, ":")
-		c = strings.TrimSuffix(c, ":")
-		if c == "" || strings.Trim(c, "-") != "" {
-			return false
-		}
-	}
-	return true
-}
-
-// splitRow splits a table line into cells on "|" that are not escaped.
-func splitRow(l string) []string {
-	l = strings.TrimSpace(l)
-	l = strings.TrimPrefix(l, "|")
-	if strings.HasSuffix(l, "|") && !strings.HasSuffix(l, `\|`) {
-		l = l[:len(l)-1]
-	}
-	var cells []string
-	var b strings.Builder
-	for i := 0; i < len(l); i++ {
-		switch {
-		case l[i] == '\\' && i+1 < len(l) && l[i+1] == '|':
-			b.WriteByte('|')
-			i++
-		case l[i] == '|':
-			cells = append(cells, strings.TrimSpace(b.String()))
-			b.Reset()
-		default:
-			b.WriteByte(l[i])
-		}
-	}
-	return append(cells, strings.TrimSpace(b.String()))
-}
-
-// renderCell turns a cell's markdown into text the way paragraphs are read.
-func renderCell(c string) string {
-	if c == "" {
-		return ""
-	}
-	src := []byte(c)
-	doc := mdParser.Parse(text.NewReader(src))
-	if p := doc.FirstChild(); p != nil {
-		return strings.TrimSpace(strings.Join(inlineLines(p, src), " "))
-	}
-	return c
-}
-
-func (x *extractor) table(rows [][]string) {
-	var cols []string
-	for ri, cells := range rows {
-		if ri == 0 {
-			for _, c := range cells {
-				cols = append(cols, tableColumn(c))
-			}
-			continue
-		}
-		if !containsString(cols, fieldProblem) || x.sec.skip {
-			return
-		}
-		var f Finding
-		for i, c := range cells {
-			if i >= len(cols) {
-				break
-			}
-			switch cols[i] {
-			case fieldSeverity:
-				f.Severity = normalizeSeverity(c)
-			case fieldLocation:
-				f.Location = cleanLocation(c)
-			case fieldProblem:
-				f.Problem = joinText(f.Problem, c)
-			case fieldFix:
-				f.Fix = c
-			case fieldEvidence:
-				f.Evidence = c
+// target finds the finding a recommendation names, or nil.
+func (x *extractor) target(item string) *candidate {
+	_, ref, _, _ := titleMarker(item)
+	if ref != "" {
+		for _, c := range x.out {
+			if c.ref != "" && strings.EqualFold(c.ref, ref) {
+				return c
 			}
 		}
-		f.Problem, f.Fix, f.Evidence = clean(f.Problem), clean(f.Fix), clean(f.Evidence)
-		if f.Severity == "" {
-			f.Severity = x.sec.severity
-		}
-		if f.Fix == "" {
-			p, fix := splitFix(f.Problem)
-			if fix != "" {
-				f.Problem, f.Fix = clean(p), clean(fix)
+	}
+	if loc := guessLocation(item); loc != "" {
+		path := strings.SplitN(strings.Trim(loc, "`"), ":", 2)[0]
+		for _, c := range x.out {
+			if strings.Contains(c.title+" "+c.fields[fieldLocation]+" "+strings.Join(c.plain, " "), path) {
+				return c
 			}
 		}
-		if f.Location == "" {
-			f.Location = cleanLocation(guessLocation(f.Problem))
+	}
+	words := titleWords(item)
+	var best *candidate
+	bestN := 0
+	for _, c := range x.out {
+		n := 0
+		tw := titleWords(c.title + " " + c.fields[fieldProblem])
+		for w := range words {
+			if tw[w] {
+				n++
+			}
 		}
-		if f.Problem != "" {
-			x.out = append(x.out, f)
+		if n > bestN {
+			best, bestN = c, n
 		}
 	}
+	if bestN >= 2 {
+		return best
+	}
+	return nil
 }
 
-func tableColumn(h string) string {
-	h = strings.ToLower(strings.TrimSpace(strings.Trim(h, "*` ")))
-	switch h {
-	case "sev", "severity", "priority", "level", "prio":
-		return fieldSeverity
-	case "location", "file", "file:line", "where", "path", "line", "lines", "section":
-		return fieldLocation
-	case "finding", "issue", "problem", "description", "title", "bug", "concern", "what", "comment", "observation":
-		return fieldProblem
-	case "fix", "suggestion", "recommendation", "remediation", "resolution", "action", "suggested fix", "solution",
-		"how to fix", "proposed fix", "recommended fix", "fix / suggestion", "fix/suggestion", "how":
-		return fieldFix
-	case "evidence", "why", "rationale", "details", "impact":
-		return fieldEvidence
+// titleWords are the longer words of a text, lower-cased: enough to tell
+// which finding a recommendation's title refers to.
+func titleWords(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_')
+	}) {
+		if len(w) >= 4 {
+			out[w] = true
+		}
 	}
-	return fieldIgnored
+	return out
 }
 
 func containsString(xs []string, s string) bool {
@@ -749,23 +886,6 @@ func trimAll(lines []string) []string {
 		}
 	}
 	return out
-}
-
-// itemHasLabels reports whether any paragraph directly in the item has a
-// labelled line, in which case the item feeds the label machine rather than
-// being a finding of its own.
-func itemHasLabels(li ast.Node, src []byte) bool {
-	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
-		switch c.(type) {
-		case *ast.Paragraph, *ast.TextBlock:
-			for _, l := range inlineLines(c, src) {
-				if _, _, ok := labelLine(strings.TrimSpace(l)); ok {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 func isVerdictLine(line string) bool {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Field names the label machine fills. Problem labels carry a suffix so a
@@ -23,31 +24,10 @@ const (
 	fieldIgnored  = "ignored"
 )
 
-// labels are the bold or plain line labels reviewers use, longest first so
-// "file:line" wins over "file". Ignored labels still mark a line as
-// metadata, which keeps "**Confidence:** 90" or "**Verdict:** NEEDS_WORK"
-// from becoming part of a problem.
-var labels = []struct{ name, field string }{
-	{"suggested fix", fieldFix}, {"proposed fix", fieldFix}, {"recommended fix", fieldFix},
-	{"file:line", fieldLocation}, {"file/line", fieldLocation}, {"file(s)", fieldLocation},
-	{"recommendation", fieldFix}, {"classification", fieldIgnored}, {"reproduction", fieldEvidence},
-	{"description", fieldDesc}, {"remediation", fieldFix}, {"disposition", fieldIgnored},
-	{"review mode", fieldIgnored}, {"confidence", fieldIgnored}, {"suggestion", fieldFix},
-	{"resolution", fieldFix}, {"rationale", fieldEvidence}, {"location", fieldLocation},
-	{"severity", fieldSeverity}, {"priority", fieldSeverity}, {"evidence", fieldEvidence},
-	{"solution", fieldFix}, {"category", fieldIgnored}, {"reviewer", fieldIgnored}, {"reviewed", fieldIgnored},
-	{"problem", fieldProblem}, {"finding", fieldProblem}, {"concern", fieldProblem},
-	{"verdict", fieldIgnored}, {"details", fieldEvidence}, {"impact", fieldEvidence},
-	{"status", fieldIgnored}, {"effort", fieldIgnored}, {"files", fieldLocation},
-	{"where", fieldLocation}, {"lines", fieldLocation}, {"issue", fieldProblem},
-	{"title", fieldTitle}, {"stage", fieldIgnored}, {"model", fieldIgnored},
-	{"file", fieldLocation}, {"line", fieldLocation}, {"path", fieldLocation},
-	{"type", fieldIgnored}, {"task", fieldIgnored}, {"why", fieldEvidence},
-	{"bug", fieldProblem}, {"sev", fieldSeverity}, {"fix", fieldFix},
-}
-
-// labelLine recognises `**Label**: value`, `**Label:** value`,
-// `**Label: value**` and plain `Label: value` at the start of a line.
+// labelLine recognises a field line: `**Label**: value`, `**Label:**
+// value`, `**Label: value**` or plain `Label: value`, where the label is a
+// few words that name a finding field (see labelField). Any other "Word:"
+// opening is prose.
 func labelLine(line string) (field, value string, ok bool) {
 	s := line
 	bold := false
@@ -59,30 +39,101 @@ func labelLine(line string) (field, value string, ok bool) {
 	if len(s) < 3 || !isASCIILetter(s[0]) {
 		return "", "", false
 	}
-	for _, l := range labels {
-		if len(s) < len(l.name) || !strings.EqualFold(s[:len(l.name)], l.name) {
-			continue
+	var label string
+	if len(s) > 9 && (strings.EqualFold(s[:9], "file:line") || strings.EqualFold(s[:9], "file/line")) {
+		label, s = "file", s[9:]
+		if !strings.HasPrefix(strings.TrimLeft(s, "*_ "), ":") {
+			return "", "", false
 		}
-		rest := strings.TrimLeft(s[len(l.name):], " ")
-		closed := false
-		switch {
-		case bold && (strings.HasPrefix(rest, ":**") || strings.HasPrefix(rest, ":__")):
-			rest, closed = rest[3:], true
-		case bold && (strings.HasPrefix(rest, "**:") || strings.HasPrefix(rest, "__:")):
-			rest, closed = rest[3:], true
-		case strings.HasPrefix(rest, ":"):
-			rest = rest[1:]
-		default:
-			continue
+		s = strings.TrimLeft(s, "*_ ")[1:]
+	} else {
+		i := strings.IndexByte(s, ':')
+		if i <= 0 || i > 48 {
+			return "", "", false
 		}
-		value = strings.TrimSpace(rest)
-		if bold && !closed {
-			value = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(value, "**"), "__"))
-		}
-		return l.field, value, true
+		label, s = s[:i], s[i+1:]
 	}
-	return "", "", false
+	closed := false
+	if bold && (strings.HasSuffix(label, "**") || strings.HasSuffix(label, "__")) {
+		label, closed = label[:len(label)-2], true
+	}
+	if bold && (strings.HasPrefix(s, "**") || strings.HasPrefix(s, "__")) {
+		s, closed = s[2:], true
+	}
+	label = strings.TrimSpace(label)
+	if bold && !closed && strings.Contains(label, "**") {
+		return "", "", false
+	}
+	if strings.ContainsAny(label, "`*[]()") || len(strings.Fields(label)) > 4 {
+		return "", "", false
+	}
+	field = labelField(label)
+	if field == "" {
+		return "", "", false
+	}
+	value = strings.TrimSpace(s)
+	if bold && !closed {
+		value = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(value, "**"), "__"))
+	}
+	return field, value, true
 }
+
+// Label vocabulary: the names reviewers give the parts of a finding. A
+// small general vocabulary of review templates, matched as word stems so
+// "Suggested fix direction", "Recommended change" and "Why it matters"
+// need no entry of their own.
+var (
+	ignoredLabels = wordSet(`verdict confidence category categories status effort type task model reviewer reviewed
+		stage classification disposition scope date branch commit kind tags mode round author owner`)
+	labelStems = []struct{ field, stems string }{
+		{fieldEvidence, "verif test"},
+		{fieldSeverity, "severity priority sev"},
+		{fieldFix, "fix suggest recommend remediat solution resolution proposed action change"},
+		{fieldLocation, "location file path where line"},
+		{fieldEvidence, "why impact evidence rationale detail reproduc risk consequence context note"},
+		{fieldTitle, "title"},
+		{fieldDesc, "description summary"},
+		{fieldProblem, "problem issue finding concern bug what observation symptom"},
+	}
+)
+
+// labelField maps a label to the field it fills, or "" when the words are
+// not a field name.
+func labelField(label string) string {
+	l := strings.ToLower(strings.TrimSpace(label))
+	if l == "" {
+		return ""
+	}
+	if ignoredLabels[l] || ignoredLabels[strings.Fields(l)[0]] && len(strings.Fields(l)) <= 2 {
+		return fieldIgnored
+	}
+	words := strings.FieldsFunc(l, func(r rune) bool { return !unicode.IsLetter(r) })
+	for _, ls := range labelStems {
+		for _, stem := range strings.Fields(ls.stems) {
+			for _, w := range words {
+				if strings.HasPrefix(w, stem) {
+					return ls.field
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// headingField is the field a sub-heading inside a finding introduces
+// ("### Suggested Fix", "### Impact"); other sub-headings hold evidence.
+func headingField(title string) string {
+	t := strings.Trim(clean(strings.ReplaceAll(title, "`", "")), " #:*")
+	_, _, rest, _ := titleMarker(t)
+	if rest != "" {
+		t = rest
+	}
+	if f := labelField(t); f != "" && f != fieldIgnored && f != fieldSeverity {
+		return f
+	}
+	return fieldEvidence
+}
+
 
 // markerExcluded are severity words that open ordinary sentences and log
 // lines ("Error: cannot find module") too often to count as a marker.
@@ -162,139 +213,187 @@ func severityMarker(t string) (sev, rest string) {
 	return sev, rest
 }
 
-var findingsWords = []string{
-	"issue", "finding", "problem", "concern", "blocker", "required change", "requested change",
-	"changes requested", "must fix", "should fix", "bugs", "defect", "risks", "regression", "comments",
-	"suggestions",
+// headingKind is what a heading says about the section under it.
+type headingKind struct {
+	severity  string // "## Major", "## Critical Issues (High Priority)"
+	findings  bool   // announces findings: "## Findings", "## Security Issues", "## Blockers"
+	container bool   // a heading over findings, not a finding itself
+	skip      bool   // summary, strengths, verification: never findings
+	fixes     bool   // recommendations, next steps, required changes: fixes for the findings
 }
 
-// kindWords name a kind of review comment in bold-only title paragraphs
-// ("**⚠️ Potential issue**", "**🧹 Nitpick**", "**🛠️ Refactor
-// suggestion**") that precede the comment's own paragraph.
-var kindWords = []string{"issue", "bug", "problem", "concern", "suggestion", "nitpick", "refactor", "risk", "warning"}
+// Heading vocabulary: the general names of review report sections.
+var (
+	findingsWords = []string{"issue", "finding", "problem", "concern", "blocker", "bug", "risk", "comment",
+		"suggestion", "nit", "observation", "defect", "regression", "must fix", "should fix", "must-fix", "should-fix"}
+	skipWords = []string{"summary", "strength", "positive", "what's good", "what works", "looks good", "verified",
+		"verification", "tests run", "test results", "testing done", "praise", "scope", "context", "background",
+		"overview", "files reviewed", "what changed", "methodology", "verdict", "conclusion", "questions",
+		"checks passed", "passed", "metadata", "changelog", "commands run"}
+	fixWords = []string{"recommend", "next step", "action plan", "action item", "required change",
+		"requested change", "suggested change", "suggested fix", "fix plan", "remediation", "to do", "todo",
+		"follow-up", "follow up", "agent task", "what to do", "how to fix"}
+)
 
-var skipWords = []string{
-	"summary", "positive", "strength", "what's good", "what works", "verified", "evidence", "command",
-	"notes", "next step", "context", "background", "overview", "verdict", "tests run", "testing done",
-	"praise", "question", "scope", "files reviewed", "comparison", "what changed", "checks",
-}
-
-func classifyHeading(t string, level int) section {
-	lower := strings.ToLower(strings.Trim(clean(strings.ReplaceAll(t, "`", "")), " #:"))
-	sec := section{level: level}
-	words := strings.FieldsFunc(lower, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') })
-	if len(words) > 0 && len(words) <= 6 && !markerExcluded[words[0]] {
-		sec.severity = normalizeSeverity(words[0])
+func classifyHeading(title string) headingKind {
+	var k headingKind
+	if title == "" {
+		return k
 	}
-	if sec.severity == "" && len(words) > 1 && len(words) <= 6 {
-		for _, w := range []string{"should fix", "must fix", "non blocking"} {
-			if strings.HasPrefix(lower, w) {
-				sec.severity = normalizeSeverity(w)
+	sev, ref, rest, marked := titleMarker(title)
+	t := strings.ToLower(strings.Trim(clean(strings.ReplaceAll(title, "`", "")), " #:*"))
+	if rest != "" {
+		t = strings.ToLower(strings.Trim(clean(strings.ReplaceAll(rest, "`", "")), " #:*"))
+	}
+	words := strings.FieldsFunc(t, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') })
+	short := len(words) <= 6
+	if marked && ref != "" && !isDigits(ref) {
+		// "Finding 3: …", "C1. …": a finding, whatever its words.
+		return k
+	}
+	if short {
+		for _, w := range fixWords {
+			if strings.Contains(t, w) {
+				k.fixes = true
+				return k
 			}
 		}
-	}
-	sec.findings = sec.severity != ""
-	for _, w := range findingsWords {
-		if strings.Contains(lower, w) {
-			sec.findings = true
+		for _, w := range findingsWords {
+			if strings.Contains(t, w) {
+				k.findings = true
+			}
 		}
-	}
-	if sec.findings && sec.severity == "" && len(words) <= 6 {
-		// "Suggestions (non-blocking)", "Issues — major"
-		for _, w := range words[1:] {
+		for _, w := range words {
 			if s := normalizeSeverity(w); s != "" && !markerExcluded[w] {
-				sec.severity = s
+				k.severity = s
 				break
 			}
 		}
-	}
-	if !sec.findings {
-		for _, w := range skipWords {
-			if strings.Contains(lower, w) {
-				sec.skip = true
+		if sev != "" && k.severity == "" && len(words) <= 2 {
+			k.severity = sev
+		}
+		if len(words) > 0 && normalizeSeverity(words[0]) != "" && !markerExcluded[words[0]] {
+			k.findings = true
+		}
+		k.container = k.findings
+		if !k.findings {
+			for _, w := range skipWords {
+				if strings.Contains(t, w) {
+					k.skip = true
+				}
 			}
 		}
 	}
-	return sec
+	return k
 }
 
-// kindTitle tells a bold title naming one comment ("**🧹 Nitpick**") from
-// an announcement of a list ("**Issues**", "Issues found:").
-func kindTitle(body string) bool {
-	if !strings.HasPrefix(body, "**") || !strings.HasSuffix(body, "**") || strings.HasSuffix(body, ":**") {
-		return false
-	}
-	lower := strings.ToLower(body)
-	for _, w := range []string{"issues", "findings", "problems", "concerns", "comments", "bugs", "risks", "blockers", "changes", "suggestions"} {
-		if strings.Contains(lower, w) {
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) && s[i] != '.' {
 			return false
 		}
 	}
-	return true
+	return s != ""
 }
 
-var numberedTitleRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^\*\*\s*(finding|issue|problem|bug|blocker|concern|risk)\s*#?\s*\d+\s*[:.)—–-]`)
+// severityEmoji are the coloured markers review tools put before a finding.
+var severityEmoji = map[rune]string{'🔴': SevCritical, '🛑': SevCritical, '🚨': SevCritical, '❗': SevMajor, '🟠': SevMajor,
+	'🟡': SevMinor, '⚠': SevMinor, '🔵': SevNit, '⚪': SevNit, '💡': SevNit, '🧹': SevNit}
+
+var findingIDRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:(?:finding|issue|problem|bug|concern|blocker|risk|item|comment)\s*#?\s*(\d+[a-z]?)|#(\d+)|([A-Z]{1,2}-?\d+(?:\.\d+)*)|(\d{1,3}(?:\.\d{1,3})*))\s*(?:[:.)—–]|\s-\s|\s|$)`)
 })
 
-// numberedTitle recognises a paragraph or item that opens with a numbered
-// bold title, "**Concern 1: the backfill runs in one transaction.** …",
-// and returns the severity its word implies ("Blocker" is critical) and the
-// text after the number.
-func numberedTitle(t string) (sev, rest string, ok bool) {
-	m := numberedTitleRe().FindStringSubmatchIndex(t)
-	if m == nil {
-		return "", "", false
-	}
-	word := strings.ToLower(t[m[2]:m[3]])
-	if word == "blocker" {
-		sev = SevCritical
-	}
-	return sev, strings.TrimSpace(t[m[1]:]), true
-}
-
-var numberedFindingRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(?:finding|issue|problem|bug|blocker|concern)\s*#?\s*\d+[.:)]?$`)
-})
-var numberedHeadingRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{1,3}[.)]\s+(.+)$`) })
-
-// titledHeading recognises headings that are findings themselves:
-// "FINDING 1 — BLOCKER — title", "Issue 2: title", "[P1] title",
-// "Critical: title", "3. title".
-func titledHeading(t string) (sev, title string, ok bool) {
-	t = strings.TrimSpace(strings.ReplaceAll(t, "**", ""))
-	parts := splitDashes(t)
-	if len(parts) > 1 && numberedFindingRe().MatchString(parts[0]) {
-		rest := parts[1:]
-		if s := normalizeSeverity(rest[0]); s != "" && len(strings.Fields(rest[0])) <= 2 {
-			sev, rest = s, rest[1:]
+// titleMarker reads the markers a reviewer puts before a finding's title:
+// a severity emoji, an id ("Finding 3", "#3", "C1.", "2.1."), a severity
+// ("[BLOCKER]", "**P1**", "High:") in any order, and a severity tag after
+// the title ("… (blocking)", "… [P1]"). It returns the severity, the id and
+// the title that remains; marked is false when there was no marker at all.
+func titleMarker(t string) (sev, ref, title string, marked bool) {
+	s := strings.TrimSpace(t)
+	for range 4 {
+		before := s
+		s = strings.TrimLeft(s, "*_ ")
+		if r, size := utf8.DecodeRuneInString(s); size > 0 {
+			if es, ok := severityEmoji[r]; ok {
+				if sev == "" {
+					sev = es
+				}
+				marked = true
+				s = strings.TrimLeftFunc(s[size:], func(r rune) bool {
+					return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '*' || r == '[' || r == '(' || r == '`')
+				})
+				continue
+			}
 		}
-		title = strings.Join(rest, " — ")
-		return sev, title, title != ""
-	}
-	if s, rest := severityMarker(t); s != "" && rest != "" {
-		return s, rest, true
-	}
-	if m := numberedHeadingRe().FindStringSubmatch(t); m != nil {
-		if s, rest := severityMarker(m[1]); s != "" && rest != "" {
-			return s, rest, true
+		if ms, rest := severityMarker(s); ms != "" {
+			if sev == "" {
+				sev = ms
+			}
+			s, marked = rest, true
+			continue
 		}
-		return "", m[1], true
-	}
-	return "", "", false
-}
-
-var dashSplitter = strings.NewReplacer(" — ", "\x00", " – ", "\x00", " - ", "\x00", "—", "\x00", ": ", "\x00")
-
-func splitDashes(t string) []string {
-	var out []string
-	for _, p := range strings.Split(dashSplitter.Replace(t), "\x00") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
+		if ref == "" {
+			if m := findingIDRe().FindStringSubmatchIndex(s); m != nil {
+				for g := 1; g <= 4; g++ {
+					if m[2*g] >= 0 {
+						ref = s[m[2*g]:m[2*g+1]]
+					}
+				}
+				id := s[:m[1]]
+				// A bare word like "A1" needs a separator after it; a
+				// plain number must be "2." or "2)" as markdown writes.
+				if (m[6] >= 0 || m[8] >= 0) && !strings.ContainsAny(id, ".:)—–-") {
+					ref = ""
+				} else {
+					s, marked = strings.TrimSpace(s[m[1]:]), true
+					s = strings.TrimLeft(s, "—–-: ")
+					continue
+				}
+			}
+		}
+		if s == before {
+			break
 		}
 	}
-	return out
+	if ts := trailingSeverity(s); ts != "" {
+		if sev == "" {
+			sev = ts
+		}
+		marked = true
+	}
+	return sev, ref, strings.TrimSpace(s), marked
 }
+
+// trailingSeverity finds a bracketed severity in a title's first line:
+// "**Races on reload (blocking):**", "Stale cache [P1]".
+func trailingSeverity(s string) string {
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '(' && s[i] != '[' {
+			continue
+		}
+		closer := byte(')')
+		if s[i] == '[' {
+			closer = ']'
+		}
+		j := strings.IndexByte(s[i+1:], closer)
+		if j <= 0 || j > 24 {
+			continue
+		}
+		w := strings.ToLower(strings.TrimSpace(s[i+1 : i+1+j]))
+		if markerExcluded[w] {
+			continue
+		}
+		if sv := normalizeSeverity(w); sv != "" && len(strings.Fields(w)) <= 2 {
+			return sv
+		}
+	}
+	return ""
+}
+
 
 // leadInParagraph recognises "**Issues**", "Issues found:", "**Critical
 // issues:**" (also as the tail of a narrative paragraph, as cursor writes
@@ -317,13 +416,6 @@ func leadInParagraph(body string) (string, bool) {
 	for _, w := range findingsWords {
 		if strings.Contains(lower, w) {
 			announced = true
-		}
-	}
-	if strings.HasPrefix(body, "**") && strings.HasSuffix(body, "**") {
-		for _, w := range kindWords {
-			if strings.Contains(lower, w) {
-				announced = true
-			}
 		}
 	}
 	if !announced {
