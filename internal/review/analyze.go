@@ -11,6 +11,19 @@ type Analysis struct {
 	Verdict   Verdict
 	Findings  []Finding
 	Decisions []Decision // one per finding, same order
+	// Inferred says the review wrote no verdict and Verdict was read from
+	// its findings' severities.
+	Inferred bool
+}
+
+// blocking reports whether any finding is ranked critical or major.
+func blocking(fs []Finding) bool {
+	for _, f := range fs {
+		if severityRank(f.Severity) >= severityRank(SevMajor) {
+			return true
+		}
+	}
+	return false
 }
 
 // Kept returns the decisions that passed the learnable filter.
@@ -33,8 +46,10 @@ func Analyze(text string) Analysis { return AnalyzeWith(text, DefaultOptions()) 
 // only when Verdict.Actionable().
 func AnalyzeWith(text string, o Options) Analysis {
 	a := Analysis{Verdict: ParseVerdict(text), Findings: Extract(text)}
-	if !o.PlanReview && looksLikePlanReview(a.Findings) {
-		o.PlanReview = true
+	if a.Verdict == None && blocking(a.Findings) {
+		// Reviewers such as Codex's review mode write no overall verdict,
+		// only ranked findings; a critical or major one asks for changes.
+		a.Verdict, a.Inferred = NeedsWork, true
 	}
 	a.Decisions = make([]Decision, len(a.Findings))
 	for i, f := range a.Findings {
@@ -57,6 +72,9 @@ func ExplainWith(w io.Writer, text string, o Options) error {
 		v = "none found"
 	}
 	fmt.Fprintf(&b, "verdict: %s\n", v)
+	if a.Inferred {
+		b.WriteString("(no verdict written; read from the findings' severities)\n")
+	}
 	if !a.Verdict.Actionable() {
 		b.WriteString("nothing is recorded unless the verdict is NEEDS_WORK or MAJOR_RETHINK\n")
 	}
@@ -80,11 +98,6 @@ func ExplainWith(w io.Writer, text string, o Options) error {
 		}
 		fmt.Fprintf(&b, "   reason:   %s\n", d.Reason)
 		fmt.Fprintf(&b, "   category: %s\n", d.Category)
-		if d.Keep && o.Kinds != nil {
-			if ks := o.Kinds(f.Problem, f.Fix); len(ks) > 0 {
-				fmt.Fprintf(&b, "   kind:     %s\n", strings.Join(ks, ", "))
-			}
-		}
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return fmt.Errorf("write review explanation: %w", err)

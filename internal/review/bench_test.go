@@ -10,9 +10,9 @@ import (
 // parse, extraction and classification of typical reviews.
 func BenchmarkAnalyze(b *testing.B) {
 	for _, name := range []string{
-		"train/t-go-02.md", // 5 findings, bold labels in a numbered list
-		"dev/dev-05.md",    // 6 findings, real codex plan review
-		"dev/dev-18.md",    // 10 heading sections, 10 KB
+		"dev/dev-05.md", // 6 findings, real codex plan review
+		"dev/dev-18.md", // 10 heading sections, 10 KB
+		"real/dev/stevennana-mina-ai-router-collab-reliability.md", // 5 heading findings with sub-headings, 17 KB
 	} {
 		text, err := os.ReadFile(filepath.Join("..", "..", "testdata", "review", name))
 		if err != nil {

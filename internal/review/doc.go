@@ -4,12 +4,13 @@
 // the individual findings, and for each finding a deterministic decision on
 // whether it is a reusable lesson worth remembering.
 //
-// Reviewers write in many shapes (bold-label blocks, bullet labels under
-// "### Finding N", numbered lists, severity headings, "## FINDING 1 —
-// BLOCKER — title" sections, tables, <findings> JSON), so extraction walks the
-// goldmark AST rather than matching lines of the raw text: the AST tells
-// paragraphs, list items, headings and code blocks apart, which is what keeps
-// narrative preambles, quoted code and verdict lines out of the findings.
+// Reviewers write in many shapes (heading per finding, numbered items
+// with nested notes, bold field blocks, tables, JSON), so extraction walks
+// the goldmark AST rather than matching lines of the raw text: the AST
+// tells headings, paragraphs, list items and code blocks apart, which is
+// what attaches a finding's body to its title and keeps narrative, quoted
+// code and verdict lines out of the findings. Unwrap first removes the
+// wrappers review tools print around the text.
 //
 // Every Finding field is a single line of bounded length, so a store can
 // write it as one line of markdown without a review being able to forge
@@ -17,9 +18,9 @@
 //
 // Severity mapping (see normalizeSeverity): P0, blocker, blocking, must-fix
 // and critical → "critical"; P1, high, major, should-fix and error →
-// "major"; P2, P3, medium, moderate, low, minor, concern, warning and
-// non-blocking → "minor"; nit, nitpick, style, trivial, cosmetic, info,
-// optional and P4 → "nit"; anything else → "" (unknown, which the learnable
-// filter does not hold against a finding: an unranked finding in a
-// change-requesting review is usually blocking).
+// "major"; P2, medium, moderate, minor, concern, warning and non-blocking →
+// "minor"; P3, low, nit, nitpick, style, trivial, cosmetic, info, optional
+// and P4 → "nit"; anything else → "" (unknown, which the learnable filter
+// does not hold against a finding). Real reviewers use "minor" and P2 for
+// findings worth learning from, so the default minimum is "minor".
 package review

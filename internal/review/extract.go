@@ -174,7 +174,6 @@ func (c *candidate) empty() bool {
 // are the problem; the fix is the fix fields, else what a recommendations
 // section said about it, else the prescriptive sentences of its prose.
 func (c *candidate) finding() (Finding, bool) {
-	prose := strings.Join(c.plain, " ")
 	sev := normalizeSeverity(c.fields[fieldSeverity])
 	title := c.title
 	if s, rest := severityMarker(title); s != "" {
@@ -186,38 +185,36 @@ func (c *candidate) finding() (Finding, bool) {
 	if sev == "" {
 		sev = c.sevHint
 	}
-	problem := title
-	if p := c.fields[fieldProblem]; p != "" {
-		problem = joinSentence(problem, p)
-	}
+	problem := joinSentence(title, c.fields[fieldProblem])
+	prose := strings.Join(c.plain, " ")
 	fix := c.fields[fieldFix]
-	rest := prose
 	if fix == "" {
-		if len(c.linked) > 0 {
-			fix = strings.Join(c.linked, " ")
-		} else {
-			var f string
-			rest, f = splitFix(prose)
-			if f == prose {
-				// Every sentence is prescriptive: it is both.
-				rest = prose
-			}
-			fix = f
-			if fix == "" && problem != "" {
-				_, fix = splitFix(problem)
-				if fix == problem {
-					fix = ""
-				}
-			}
-		}
+		fix = strings.Join(c.linked, " ")
 	}
-	problem = joinSentence(problem, rest)
+	if fix == "" {
+		// No fix field: the prescriptive sentences of the prose are the
+		// fix, the rest the problem. A finding that is only an
+		// instruction ("rename x") is both.
+		p, f := splitFix(prose)
+		if prose == "" && c.fields[fieldProblem] != "" {
+			// "**Problem**: … Fix: …" or a problem field that ends in
+			// what to do.
+			p, f = splitFix(c.fields[fieldProblem])
+			problem = title
+		}
+		if problem == "" && p == "" {
+			p = prose
+		}
+		problem, fix = joinSentence(problem, p), f
+	} else {
+		problem = joinSentence(problem, prose)
+	}
 	if problem == "" {
 		problem = fix
 	}
 	loc := c.fields[fieldLocation]
 	if loc == "" {
-		loc = guessLocation(c.title + " " + c.fields[fieldProblem] + " " + prose)
+		loc = guessLocation(c.title + " " + c.fields[fieldProblem] + " " + prose + " " + c.fields[fieldEvidence] + " " + fix)
 	}
 	f := Finding{
 		Severity: sev,
@@ -249,6 +246,9 @@ type extractor struct {
 	draft   *candidate // field lines outside any titled finding
 	fixSecs []*section
 	lead    *scope // a lead-in paragraph ("Issues found:") announcing the next list
+	// kindTitle: the lead-in names one comment ("**🧹 Nitpick**"), so it
+	// heads the next paragraph rather than a list.
+	kindTitle bool
 }
 
 func (x *extractor) emit(c *candidate) {
@@ -477,38 +477,48 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 			x.draftField(f, v, sc)
 			continue
 		}
+		if x.draft != nil && x.draft.lastSlot != "" {
+			// Continuation of the open field: the next line of its
+			// paragraph, or a paragraph after "**Recommendation:**".
+			x.draft.add("", l)
+			continue
+		}
 		plain = append(plain, l)
 	}
 	if len(plain) == 0 {
 		return
 	}
 	body := strings.Join(plain, " ")
-	if x.draft != nil && x.draft.lastSlot != "" && len(lines) > len(plain) {
-		// Continuation lines of a label in the same paragraph.
-		x.draft.add("", body)
-		return
-	}
-	if x.draft != nil && x.draft.lastSlot != "" {
-		x.draft.add("", body)
-		return
-	}
-	if sev, ok := leadInParagraph(body); ok {
+	lead := x.lead
+	if sev, title, ok := leadInParagraph(body); ok {
 		x.lead = &scope{severity: sev, findings: true}
 		if sev == "" {
 			x.lead.severity = sc.severity
 		}
+		x.kindTitle = title
+		return
+	}
+	if lead != nil && x.kindTitle {
+		// "**⚠️ Potential issue**" then the comment's paragraph.
+		x.lead, x.kindTitle = nil, false
+		x.emitProse(body, lead.severity, "")
 		return
 	}
 	if sev, ref, title, marked := titleMarker(body); marked && title != "" {
 		if sev == "" {
 			sev = sc.severity
 		}
-		x.flushDraft()
-		c := newCandidate("", sev)
-		c.ref = ref
-		c.add("", title)
-		x.emit(c)
+		x.emitProse(title, sev, ref)
 	}
+}
+
+// emitProse makes a finding of one paragraph of prose.
+func (x *extractor) emitProse(body, sev, ref string) {
+	x.flushDraft()
+	c := newCandidate("", sev)
+	c.ref = ref
+	c.add("", body)
+	x.emit(c)
 }
 
 // looseLine is a line left after a table in the same paragraph.
@@ -582,11 +592,12 @@ func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
 	if sev == "" {
 		sev = sc.severity
 	}
-	if title == "" {
-		title = first
-	}
-	c := newCandidate(title, sev)
+	c := newCandidate("", sev)
 	c.ref = ref
+	c.add("", title)
+	if title == "" {
+		c.add("", first)
+	}
 	for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
 		if ch == fp {
 			continue

@@ -64,7 +64,7 @@ func labelLine(line string) (field, value string, ok bool) {
 	if bold && !closed && strings.Contains(label, "**") {
 		return "", "", false
 	}
-	if strings.ContainsAny(label, "`*[]()") || len(strings.Fields(label)) > 4 {
+	if strings.ContainsAny(label, "`*[]()0123456789") || len(strings.Fields(label)) > 4 {
 		return "", "", false
 	}
 	field = labelField(label)
@@ -111,6 +111,10 @@ func labelField(label string) string {
 	for _, ls := range labelStems {
 		for _, stem := range strings.Fields(ls.stems) {
 			for _, w := range words {
+				if ls.field == fieldProblem && strings.HasSuffix(w, "s") {
+					// "Issues found:", "Findings": a list follows, not a field.
+					continue
+				}
 				if strings.HasPrefix(w, stem) {
 					return ls.field
 				}
@@ -133,7 +137,6 @@ func headingField(title string) string {
 	}
 	return fieldEvidence
 }
-
 
 // markerExcluded are severity words that open ordinary sentences and log
 // lines ("Error: cannot find module") too often to count as a marker.
@@ -313,6 +316,14 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 	s := strings.TrimSpace(t)
 	for range 4 {
 		before := s
+		s = strings.TrimLeft(s, " ")
+		if ms, rest := severityMarker(s); ms != "" {
+			if sev == "" {
+				sev = ms
+			}
+			s, marked = rest, true
+			continue
+		}
 		s = strings.TrimLeft(s, "*_ ")
 		if r, size := utf8.DecodeRuneInString(s); size > 0 {
 			if es, ok := severityEmoji[r]; ok {
@@ -346,6 +357,9 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 				if (m[6] >= 0 || m[8] >= 0) && !strings.ContainsAny(id, ".:)—–-") {
 					ref = ""
 				} else {
+					if sev == "" && len(id) > 7 && strings.EqualFold(id[:7], "blocker") {
+						sev = SevCritical
+					}
 					s, marked = strings.TrimSpace(s[m[1]:]), true
 					s = strings.TrimLeft(s, "—–-: ")
 					continue
@@ -394,41 +408,44 @@ func trailingSeverity(s string) string {
 	return ""
 }
 
-
 // leadInParagraph recognises "**Issues**", "Issues found:", "**Critical
 // issues:**" (also as the tail of a narrative paragraph, as cursor writes
 // "…systemic.Issues found:").
-func leadInParagraph(body string) (string, bool) {
+func leadInParagraph(body string) (sev string, kindTitle, ok bool) {
 	plain := strings.TrimSpace(strings.ReplaceAll(body, "**", ""))
+	bold := strings.HasPrefix(body, "**") && strings.HasSuffix(body, "**")
 	tail := plain
 	if strings.HasSuffix(plain, ":") {
 		if i := strings.LastIndexAny(plain[:len(plain)-1], ".!?"); i >= 0 {
 			tail = strings.TrimSpace(plain[i+1:])
 		}
-	} else if !(strings.HasPrefix(body, "**") && strings.HasSuffix(body, "**")) {
-		return "", false
+	} else if !bold {
+		return "", false, false
 	}
 	if len(tail) > 60 {
-		return "", false
+		return "", false, false
 	}
-	lower := strings.ToLower(tail)
+	lower := strings.ToLower(stripSymbols(tail))
+	words := strings.Fields(lower)
 	announced := false
 	for _, w := range findingsWords {
 		if strings.Contains(lower, w) {
 			announced = true
 		}
 	}
-	if !announced {
-		return "", false
-	}
-	sev := ""
-	for _, w := range strings.Fields(lower) {
+	for _, w := range words {
 		if s := normalizeSeverity(w); s != "" && !markerExcluded[strings.Trim(w, ":")] {
 			sev = s
 			break
 		}
 	}
-	return sev, true
+	if !announced && !(sev != "" && len(words) <= 3) {
+		return "", false, false
+	}
+	// A bold singular name ("**🧹 Nitpick**", "**⚠️ Potential issue**")
+	// heads one comment; a plural or a colon announces a list.
+	kindTitle = bold && !strings.HasSuffix(plain, ":") && len(words) > 0 && !strings.HasSuffix(words[len(words)-1], "s")
+	return sev, kindTitle, true
 }
 
 var inlineFixLabels = []string{
@@ -453,9 +470,6 @@ func splitFix(t string) (problem, fix string) {
 		} else {
 			p = append(p, s)
 		}
-	}
-	if len(p) == 0 {
-		return t, t
 	}
 	return strings.Join(p, " "), strings.Join(f, " ")
 }
@@ -514,8 +528,10 @@ func wordSet(words string) map[string]bool {
 	return m
 }
 
-var modalLex = lex(`\bshould\b`, `\bmust\b`, `\bneeds to\b`, `\bneed to\b`, `\bhas to\b`, `\bhave to\b`,
-	`\binstead\b`, `\bmake sure\b`, `\bought to\b`)
+// modals make a sentence prescriptive wherever they stand ("the handler
+// should close the body", "use X instead").
+var modals = []string{" should ", " must ", " needs to ", " need to ", " has to ", " have to ", " instead",
+	" make sure ", " ought to "}
 
 func prescriptive(s string) bool {
 	w := strings.Fields(strings.TrimLeft(s, "*_`\"'( "))
@@ -525,40 +541,98 @@ func prescriptive(s string) bool {
 			return true
 		}
 	}
-	return modalLex.has(asciiLower(s))
+	l := " " + asciiLower(s) + " "
+	for _, m := range modals {
+		if strings.Contains(l, m) {
+			return true
+		}
+	}
+	return false
 }
 
 var findingsBlockRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<findings>(.*?)</findings>`) })
 
-// extractJSON reads `<findings>[{…}]</findings>` blocks, tolerating a code
-// fence inside the tags and an object wrapper {"findings": […]}.
+// extractJSON reads findings a reviewer wrote as JSON: `<findings>[{…}]</findings>`
+// blocks (a code fence inside the tags and an object wrapper {"findings":
+// […]} tolerated), or a review that is itself a JSON document with a
+// "findings" array (Codex's review output), text after it ignored.
 func extractJSON(text string) []Finding {
-	if !containsFold(text, "<findings>") {
+	var out []Finding
+	if containsFold(text, "<findings>") {
+		for _, m := range findingsBlockRe().FindAllStringSubmatch(text, -1) {
+			body := strings.TrimSpace(m[1])
+			body = strings.TrimPrefix(body, "```json")
+			body = strings.TrimPrefix(body, "```")
+			body = strings.TrimSuffix(strings.TrimSpace(body), "```")
+			out = append(out, jsonFindings(body)...)
+		}
+	}
+	if len(out) == 0 {
+		if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+			out = jsonFindings(t)
+		}
+	}
+	return dedupe(out)
+}
+
+// jsonFindings decodes the first JSON value of body: an array of findings
+// or an object with a "findings" array.
+func jsonFindings(body string) []Finding {
+	var v any
+	if json.NewDecoder(strings.NewReader(body)).Decode(&v) != nil {
 		return nil
 	}
-	var out []Finding
-	for _, m := range findingsBlockRe().FindAllStringSubmatch(text, -1) {
-		body := strings.TrimSpace(m[1])
-		body = strings.TrimPrefix(body, "```json")
-		body = strings.TrimPrefix(body, "```")
-		body = strings.TrimSuffix(strings.TrimSpace(body), "```")
-		var items []map[string]any
-		if err := json.Unmarshal([]byte(body), &items); err != nil {
-			var wrap struct {
-				Findings []map[string]any `json:"findings"`
+	var items []any
+	switch v := v.(type) {
+	case []any:
+		items = v
+	case map[string]any:
+		for k, x := range v {
+			if strings.EqualFold(k, "findings") || strings.EqualFold(k, "issues") {
+				items, _ = x.([]any)
 			}
-			if json.Unmarshal([]byte(body), &wrap) != nil {
-				continue
-			}
-			items = wrap.Findings
 		}
-		for _, it := range items {
-			if f, ok := jsonFinding(it); ok {
+	}
+	var out []Finding
+	for _, it := range items {
+		if m, ok := it.(map[string]any); ok {
+			if f, ok := jsonFinding(m); ok {
 				out = append(out, f)
 			}
 		}
 	}
-	return dedupe(out)
+	return out
+}
+
+// jsonVerdict reads the overall verdict of a review written as one JSON
+// document: its top-level "verdict", "decision" or Codex's
+// "overall_correctness" ("patch is incorrect" asks for changes).
+func jsonVerdict(text string) Verdict {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "{") {
+		return None
+	}
+	var doc map[string]any
+	if json.NewDecoder(strings.NewReader(t)).Decode(&doc) != nil {
+		return None
+	}
+	for k, x := range doc {
+		s, _ := x.(string)
+		k = strings.ToLower(k)
+		s = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.ToLower(s), "patch is ")))
+		switch {
+		case k != "verdict" && k != "decision" && k != "overall_correctness":
+			continue
+		case s == "incorrect":
+			return NeedsWork
+		case s == "correct":
+			return Ship
+		}
+		if v, _ := verdictWordAt(s); v != None {
+			return v
+		}
+	}
+	return None
 }
 
 func jsonFinding(it map[string]any) (Finding, bool) {
@@ -585,7 +659,7 @@ func jsonFinding(it map[string]any) (Finding, bool) {
 		return ""
 	}
 	loc := get("location", "file", "path", "filename")
-	if line := get("line", "lines", "line_number"); line != "" && loc != "" && !strings.Contains(loc, ":") {
+	if line := get("line", "lines", "line_number", "line_start"); line != "" && loc != "" && !strings.Contains(loc, ":") {
 		loc += ":" + line
 	}
 	problem := get("problem", "issue", "finding", "message", "summary", "title", "description")

@@ -114,4 +114,3 @@ func tableColumn(h string) string {
 	}
 	return fieldIgnored
 }
-

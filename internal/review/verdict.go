@@ -49,6 +49,9 @@ func ParseVerdict(text string) Verdict {
 	if v := lastTagVerdict(text); v != None {
 		return v
 	}
+	if v := jsonVerdict(text); v != None {
+		return v
+	}
 	return lastLineVerdict(text)
 }
 
