@@ -53,7 +53,8 @@ func Classify(f Finding) Decision { return ClassifyWith(f, DefaultOptions()) }
 // that drops a finding names the reason:
 //  1. no problem text;
 //  2. severity below the minimum;
-//  3. about how text looks: typos, naming, formatting, comments or docs;
+//  3. about how text looks: problem and fix both about typos, naming,
+//     formatting, comments or docs;
 //  4. a one-off of this task: it points at the task's plan, spec or
 //     requirement ids and names no code;
 //  5. no fix: neither a fix field, a linked recommendation nor an
@@ -83,7 +84,9 @@ func ClassifyWith(f Finding, o Options) Decision {
 	case f.Severity != "" && severityRank(f.Severity) < severityRank(floor):
 		return drop(fmt.Sprintf("severity %s is below the minimum (%s)", f.Severity, floor))
 	}
-	if w := firstWord(problem, styleWords); w != "" {
+	if w := firstWord(problem, styleWords); w != "" && firstWord(fix, styleWords) != "" {
+		// Both sides about text: a README that leaks a token is not a
+		// docs finding, a stale doc comment whose fix rewords it is.
 		return drop(fmt.Sprintf("about how text looks, not what code does (%q)", w))
 	}
 	if w := oneOff(f, o.PlanReview); w != "" {
