@@ -60,10 +60,20 @@ func TestRalphLoopPrimesNextTaskWithCapturedLesson(t *testing.T) {
 	p.write("scripts/impl-review", ralphReviewer, 0o755)
 	p.write("internal/api/users.go", "package api\n\n// ListUsers serves GET /users.\nfunc ListUsers() {}\n", 0o644)
 	p.write("tasks.txt", "# id: title, one task a line\n"+ralphTask1+"\n"+ralphTask2+"\n", 0o644)
+	// The loop commits each task it finishes: a git work tree with
+	// everything so far committed.
+	for _, args := range [][]string{
+		{"init", "-q"}, {"config", "user.name", "Ralph Test"}, {"config", "user.email", "ralph@example.com"},
+		{"add", "-A"}, {"commit", "-q", "-m", "start"},
+	} {
+		p.git(args...)
+	}
 
-	// Each scripted session is told apart by the task line of its prompt.
+	// Each scripted session is told apart by the task line of its prompt
+	// (the task's title alone is not enough: Claude Code shows the recent
+	// commits, which name the earlier tasks, in every session's context).
 	pageGo := filepath.Join(p.Dir, "internal", "api", "page.go")
-	iter1 := standin.Conversation{Name: "fn-1.1", Match: promptContains(ralphTask1), Steps: []standin.Reply{
+	iter1 := standin.Conversation{Name: "fn-1.1", Match: promptContains("## Task\n\n" + ralphTask1), Steps: []standin.Reply{
 		standin.Bash("./scripts/impl-review fn-1.1"),
 		{ToolUses: []standin.ToolUse{{Name: "Write", Input: map[string]any{
 			"file_path": pageGo,
@@ -72,7 +82,7 @@ func TestRalphLoopPrimesNextTaskWithCapturedLesson(t *testing.T) {
 		standin.Bash("./scripts/impl-review fn-1.1"),
 		standin.Text("Paging goes through the new api.ParsePage helper, which clamps limit.\n<promise>DONE</promise>"),
 	}}
-	iter2 := standin.Conversation{Name: "fn-1.2", Match: promptContains(ralphTask2), Steps: []standin.Reply{
+	iter2 := standin.Conversation{Name: "fn-1.2", Match: promptContains("## Task\n\n" + ralphTask2), Steps: []standin.Reply{
 		standin.Bash("./scripts/impl-review fn-1.2"),
 		standin.Text("GET /orders parses paging with api.ParsePage.\n<promise>DONE</promise>"),
 	}}
@@ -151,6 +161,17 @@ func TestRalphLoopPrimesNextTaskWithCapturedLesson(t *testing.T) {
 		t.Errorf("the stand-in saw %d requests, want only the two sessions' %d", n, len(r1)+len(r2))
 	}
 
+	// Task 1 ended in a commit of its own: the helper it wrote and the
+	// lesson its review taught; nothing is left uncommitted.
+	if got := p.git("log", "--format=%s", "-1", "--grep", "^fn-1.1: "); got != ralphTask1 {
+		t.Errorf("no commit for %s (git log says %q)", ralphTask1, got)
+	} else if files := p.git("show", "--name-only", "--format=", ":/^fn-1.1: "); !strings.Contains(files, "internal/api/page.go") || !strings.Contains(files, ".flow/memory/pitfalls.md") {
+		t.Errorf("the commit of fn-1.1 holds %q, want internal/api/page.go and .flow/memory/pitfalls.md", files)
+	}
+	if status := p.git("status", "--porcelain"); status != "" {
+		t.Errorf("changes left uncommitted after the loop:\n%s", status)
+	}
+
 	// The loop's own record: both tasks done, one prompt and one result
 	// per iteration.
 	if done := strings.Fields(p.read(".ralph/done.txt")); !slices.Equal(done, []string{"fn-1.1", "fn-1.2"}) {
@@ -181,6 +202,19 @@ func firstUserText(r *standin.Request) string {
 		}
 	}
 	return ""
+}
+
+// git runs git in the project (a fresh HOME: no global config) and returns
+// its trimmed output.
+func (p *project) git(args ...string) string {
+	p.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = p.Dir, append(append([]string{}, p.Env...), "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // runRalph runs the loop script in the project and returns its combined

@@ -3,8 +3,20 @@
 # learns from code review through flowmem. The capture hook records the
 # lessons of each NEEDS_WORK review in .flow/memory/pitfalls.md; before each
 # task the loop asks `flowmem memory prime` for the lessons that fit it and
-# puts them in the prompt. Run it from the project's root. See README.md.
+# puts them in the prompt. Each task done is committed, so the next task's
+# review sees only its own changes. Run it from the root of the project's git
+# work tree. See README.md.
 set -euo pipefail
+
+# ---- Settings: edit here, or set them in the environment -------------------
+# The project's test command. Sessions may run it (and the review command)
+# without asking; the prompt tells the model to run it. Empty: guessed from
+# the project (make test, go test ./..., npm test, cargo test, pytest).
+TEST_CMD=${TEST_CMD:-}
+# The review command; the session runs "$REVIEW_CMD <task-id>". It must exist
+# before the loop starts (examples/ralph/impl-review is one to copy).
+REVIEW_CMD=${REVIEW_CMD:-./scripts/impl-review}
+# ----------------------------------------------------------------------------
 
 usage() {
 	cat <<'EOF'
@@ -16,8 +28,9 @@ Tasks are "<task-id>: <title>" lines (blank lines and # comments are skipped),
 from the arguments or else from TASKS_FILE (default: tasks.txt).
 
 A task is done when the session's final message ends with
-<promise>DONE</promise> (the prompt asks for it once the review says SHIP); it
-is run again in a fresh session otherwise, up to MAX_ATTEMPTS times.
+<promise>DONE</promise> (the prompt asks for it once the review says SHIP);
+its changes are then committed as "<task-id>: <title>". It is run again in a
+fresh session otherwise, up to MAX_ATTEMPTS times.
 <promise>BLOCKED</promise>, a failed session, or running out of attempts or
 iterations stops the loop. Tasks already listed in $RALPH_DIR/done.txt are
 skipped, so running the loop again resumes it.
@@ -32,10 +45,14 @@ Environment:
   CLAUDE_BIN           the Claude Code client (default: claude)
   CLAUDE_ARGS          extra arguments for claude, split on spaces
                        (e.g. "--model sonnet --max-budget-usd 2")
-  RALPH_ALLOWED_TOOLS  --allowedTools for each session
-                       (default: "Read,Edit,Write,Glob,Grep,Bash($REVIEW_CMD:*)")
+  RALPH_ALLOWED_TOOLS  --allowedTools for each session (default: "Read,Edit,
+                       Write,Glob,Grep,Bash($TEST_CMD:*),Bash($REVIEW_CMD:*),
+                       Bash(flowmem memory read:*)")
+  TEST_CMD             the project's test command (default: guessed, see the
+                       top of this script)
   REVIEW_CMD           the review command; the session runs "$REVIEW_CMD <task-id>"
-                       (default: ./scripts/impl-review)
+                       (default: ./scripts/impl-review; checked before the first
+                       session)
   RALPH_PROMPT         prompt template (default: prompt-work.md next to this script)
   RALPH_DIR            state and logs (default: .ralph)
   FLOWMEM              the flowmem binary (default: flowmem)
@@ -88,8 +105,29 @@ fill() {
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CLAUDE_BIN=${CLAUDE_BIN:-claude}
 CLAUDE_ARGS=${CLAUDE_ARGS:-}
-REVIEW_CMD=${REVIEW_CMD:-./scripts/impl-review}
-RALPH_ALLOWED_TOOLS=${RALPH_ALLOWED_TOOLS:-"Read,Edit,Write,Glob,Grep,Bash($REVIEW_CMD:*),Bash(flowmem memory read:*)"}
+# guess_tests prints the usual test command of the project in the current
+# folder, or nothing.
+guess_tests() {
+	if [[ -f Makefile ]] && grep -qE '^test:' Makefile; then
+		echo "make test"
+	elif [[ -f go.mod ]]; then
+		echo "go test ./..."
+	elif [[ -f package.json ]]; then
+		echo "npm test"
+	elif [[ -f Cargo.toml ]]; then
+		echo "cargo test"
+	elif [[ -f pyproject.toml || -f pytest.ini || -f setup.py ]]; then
+		echo "pytest"
+	fi
+}
+TEST_CMD=${TEST_CMD:-$(guess_tests)}
+test_tool=""
+test_words="the way this project runs them"
+if [[ -n $TEST_CMD ]]; then
+	test_tool="Bash($TEST_CMD:*),"
+	test_words="\`$TEST_CMD\`"
+fi
+RALPH_ALLOWED_TOOLS=${RALPH_ALLOWED_TOOLS:-"Read,Edit,Write,Glob,Grep,${test_tool}Bash($REVIEW_CMD:*),Bash(flowmem memory read:*)"}
 RALPH_PROMPT=${RALPH_PROMPT:-$SCRIPT_DIR/prompt-work.md}
 RALPH_DIR=${RALPH_DIR:-.ralph}
 FLOWMEM=${FLOWMEM:-flowmem}
@@ -146,6 +184,20 @@ done
 ((${#ids[@]} > 0)) || usage_error "the task list is empty"
 
 [[ -f $RALPH_PROMPT ]] || die "prompt template $RALPH_PROMPT not found"
+# Every session is paid for: check what it will need before the first one.
+read -r -a review_words <<<"$REVIEW_CMD"
+review_prog=${review_words[0]:-}
+if [[ -z $review_prog ]]; then
+	die "REVIEW_CMD is empty: set it to the command that reviews a task (see README.md)"
+elif [[ $review_prog == */* ]]; then
+	[[ -f $review_prog && -x $review_prog ]] ||
+		die "review command $review_prog (REVIEW_CMD=\"$REVIEW_CMD\") is not an executable file here; copy the example (mkdir -p scripts && cp $SCRIPT_DIR/impl-review scripts/ && chmod +x scripts/impl-review) or set REVIEW_CMD"
+else
+	command -v "$review_prog" >/dev/null ||
+		die "review command $review_prog (REVIEW_CMD=\"$REVIEW_CMD\") is not on PATH; install it or set REVIEW_CMD"
+fi
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+	die "$(pwd) is not in a git work tree: the loop commits each task it finishes (git init, and commit what is there first)"
 command -v "$CLAUDE_BIN" >/dev/null || die "Claude Code client '$CLAUDE_BIN' not found (set CLAUDE_BIN)"
 command -v "$FLOWMEM" >/dev/null || die "flowmem not found (set FLOWMEM, or from a flowmem checkout: make install, and put \$(go env GOPATH)/bin on PATH)"
 # A loop without the hook learns nothing and a loop without memory recalls
@@ -158,6 +210,8 @@ template=$(<"$RALPH_PROMPT")
 read -r -a claude_args <<<"$CLAUDE_ARGS"
 
 mkdir -p "$RALPH_DIR/runs"
+# The loop's state and logs stay out of the task commits.
+[[ -f $RALPH_DIR/.gitignore ]] || printf '*\n' >"$RALPH_DIR/.gitignore"
 done_file=$RALPH_DIR/done.txt
 touch "$done_file"
 RUN_DIR=$RALPH_DIR/runs/$(date '+%Y%m%d-%H%M%S')-$$
@@ -210,6 +264,7 @@ while :; do
 	prompt=$(fill "$template" '{{TASK_ID}}' "$id")
 	prompt=$(fill "$prompt" '{{TASK_TITLE}}' "$title")
 	prompt=$(fill "$prompt" '{{REVIEW_CMD}}' "$REVIEW_CMD")
+	prompt=$(fill "$prompt" '{{TEST_CMD}}' "$test_words")
 	prompt=$(fill "$prompt" '{{MEMORY}}' "$memory")
 	printf '%s\n' "$prompt" >"$base.prompt.md"
 
@@ -237,8 +292,17 @@ while :; do
 	if grep -qF '<promise>BLOCKED</promise>' "$base.json"; then
 		die "$id is blocked; the session's reason is in $base.json"
 	elif grep -qF '<promise>DONE</promise>' "$base.json"; then
+		# One commit per task: the next task's review (git diff HEAD) sees
+		# only its own changes. The lessons the hook wrote go with it.
+		git add -A || die "git add failed after $id; commit by hand, then add $id to $done_file"
+		if git diff --cached --quiet; then
+			log "$id done (no changes to commit)"
+		else
+			git commit -q -m "$id: $title" ||
+				die "git commit failed after $id (is user.name/user.email set?); commit by hand, then add $id to $done_file"
+			log "$id done; committed $(git rev-parse --short HEAD)"
+		fi
 		printf '%s\n' "$id" >>"$done_file"
-		log "$id done"
 	else
 		log "$id not done yet; it runs again in a fresh session"
 	fi

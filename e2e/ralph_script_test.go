@@ -1,0 +1,140 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeClaude stands in for the client in the loop's own checks: it records
+// its --allowedTools, does the "work" (appends the task to work.txt) and
+// answers DONE. It makes no model call, so these tests need no client.
+const fakeClaude = `#!/bin/sh
+prev=
+for a in "$@"; do
+	[ "$prev" = --allowedTools ] && printf '%s\n' "$a" >>"$FAKE_LOG"
+	prev=$a
+done
+printf '%s\n' "$FLOW_TASK_ID" >>work.txt
+printf '{"type":"result","is_error":false,"result":"did it\\n<promise>DONE</promise>","permission_denials":[]}\n'
+`
+
+// ralphFixture is a git project with memory on, a fake client and, unless
+// noReview, a review command; it returns the project folder and the
+// environment to run ralph.sh in.
+func ralphFixture(t *testing.T, noReview bool) (string, []string) {
+	t.Helper()
+	bin := flowmemBin(t)
+	dir := t.TempDir()
+	proj, home, tools := filepath.Join(dir, "proj"), filepath.Join(dir, "home"), filepath.Join(dir, "tools")
+	for _, d := range []string{filepath.Join(proj, "scripts"), home, tools} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(path, content string, mode os.FileMode) {
+		if err := os.WriteFile(path, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(tools, "claude"), fakeClaude, 0o755)
+	if !noReview {
+		write(filepath.Join(proj, "scripts", "impl-review"), "#!/bin/sh\necho '<verdict>SHIP</verdict>'\n", 0o755)
+	}
+	write(filepath.Join(proj, "go.mod"), "module example.com/p\n", 0o644)
+	write(filepath.Join(proj, "tasks.txt"), "fn-1.1: add GET /users\nfn-1.2: add GET /orders\n", 0o644)
+	env := append(os.Environ(),
+		"HOME="+home,
+		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"CLAUDE_BIN="+filepath.Join(tools, "claude"),
+		"FAKE_LOG="+filepath.Join(dir, "allowed.log"),
+		"RALPH_SKIP_DOCTOR=1",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+	)
+	run := func(name string, args ...string) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = proj, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s %v: %v\n%s", name, args, err, out)
+		}
+	}
+	run(bin, "init", "--enable")
+	run("git", "init", "-q")
+	run("git", "config", "user.name", "Ralph Test")
+	run("git", "config", "user.email", "ralph@example.com")
+	run("git", "add", "-A")
+	run("git", "commit", "-q", "-m", "start")
+	return proj, env
+}
+
+func ralphScript(t *testing.T) string {
+	t.Helper()
+	s, err := filepath.Abs(filepath.Join("..", "examples", "ralph", "ralph.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestRalphCommitsEachTaskAndAllowsTests: each task done is one commit of
+// its own changes (the next review sees only its task), and the sessions
+// may run the project's test command.
+func TestRalphCommitsEachTaskAndAllowsTests(t *testing.T) {
+	proj, env := ralphFixture(t, false)
+	cmd := exec.Command(ralphScript(t), "-n", "2")
+	cmd.Dir, cmd.Env = proj, env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("ralph.sh: %v\n%s", err, out)
+	}
+	git := func(args ...string) string {
+		out, err := exec.Command("git", append([]string{"-C", proj}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if got, want := git("log", "--format=%s"), "fn-1.2: add GET /orders\nfn-1.1: add GET /users\nstart"; got != want {
+		t.Errorf("git log:\n%s\nwant one commit per task, newest first:\n%s", got, want)
+	}
+	for _, rev := range []string{"HEAD", "HEAD~1"} {
+		if files := git("show", "--name-only", "--format=", rev); files != "work.txt" {
+			t.Errorf("commit %s holds %q, want only the task's work.txt", rev, files)
+		}
+	}
+	if status, _ := exec.Command("git", "-C", proj, "status", "--porcelain").CombinedOutput(); len(status) > 0 {
+		t.Errorf("the loop left changes uncommitted (its own logs must be ignored):\n%s", status)
+	}
+	prompts, _ := filepath.Glob(filepath.Join(proj, ".ralph", "runs", "*", "*.prompt.md"))
+	for _, f := range prompts {
+		if b, _ := os.ReadFile(f); !strings.Contains(string(b), "run\n   the tests, `go test ./...`.") {
+			t.Errorf("%s does not tell the model the test command:\n%s", f, b)
+		}
+	}
+	if len(prompts) != 2 {
+		t.Errorf("%d prompts, want 2", len(prompts))
+	}
+	allowed, _ := os.ReadFile(filepath.Join(filepath.Dir(proj), "allowed.log"))
+	for _, line := range strings.Split(strings.TrimSpace(string(allowed)), "\n") {
+		if !strings.Contains(line, "Bash(go test ./...:*)") || !strings.Contains(line, "Bash(./scripts/impl-review:*)") {
+			t.Errorf("--allowedTools %q lacks the test command (go test ./..., from go.mod) or the review command", line)
+		}
+	}
+}
+
+// TestRalphChecksReviewCommandFirst: a missing review command stops the
+// loop before the first (paid) session, saying what to do.
+func TestRalphChecksReviewCommandFirst(t *testing.T) {
+	proj, env := ralphFixture(t, true)
+	cmd := exec.Command(ralphScript(t), "-n", "2")
+	cmd.Dir, cmd.Env = proj, env
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "review command ./scripts/impl-review") || !strings.Contains(string(out), "cp ") {
+		t.Errorf("ralph.sh without its review command: %v\n%s", err, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(proj), "allowed.log")); err == nil {
+		t.Errorf("a session ran anyway: %s", b)
+	}
+}
