@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/flowmem/flowmem"
+	"github.com/flowmem/flowmem/internal/sanitize"
 	"github.com/urfave/cli/v2"
 )
 
@@ -145,6 +146,7 @@ func Main(ctx context.Context, args []string, std IO) (code int) {
 		err = &notFound
 	}
 	var ue *usageError
+	std.Err = sanitize.Writer(std.Err) // errors quote paths and file content
 	switch {
 	case err == nil:
 		return exitOK
@@ -191,7 +193,11 @@ func helpArgs(cmds []*cli.Command, args []string) []string {
 }
 
 func newApp(std IO, notFound *usageError) *cli.App {
-	e := &env{IO: std}
+	// People's output loses terminal escapes and invisible characters from
+	// entries (a hand edit or a teammate's merge can carry them); JSON and
+	// the hook's protocol output keep the raw streams.
+	e := &env{IO: std, raw: std}
+	e.Out, e.Err = sanitize.Writer(std.Out), sanitize.Writer(std.Err)
 	a := &cli.App{
 		Name:      "flowmem",
 		Usage:     "a project memory for coding agents that learns from code review",
@@ -301,6 +307,8 @@ func Version() string {
 // env is what every command shares: the IO and lazily found project paths.
 type env struct {
 	IO
+	// raw is IO with the unfiltered streams, for machine-readable output.
+	raw IO
 }
 
 func init() {

@@ -47,7 +47,7 @@ flowmem-hook):
 			if a := c.Args().First(); a == "--help" || a == "-h" || a == "help" {
 				return cli.ShowCommandHelp(c.Lineage()[1], c.Command.Name)
 			}
-			runHook(c.Context, e.IO)
+			runHook(c.Context, e.raw)
 			return nil
 		},
 	}

@@ -19,7 +19,7 @@ func (e *env) writeJSON(v any) error {
 	if err != nil {
 		return fmt.Errorf("encode json: %w", err)
 	}
-	_, err = fmt.Fprintf(e.Out, "%s\n", b)
+	_, err = fmt.Fprintf(e.raw.Out, "%s\n", b)
 	return err
 }
 

@@ -1,0 +1,219 @@
+// Package sanitize makes text from outside safe to store and to print:
+// review text, hand-edited or merged memory files and anything else a
+// terminal would otherwise interpret. It removes terminal escape sequences
+// (CSI, OSC and the other string controls, in their 7- and 8-bit forms),
+// control characters other than newline and tab, bidirectional overrides
+// and isolates (which make text read differently from what it is), and
+// zero-width characters (which hide inside words and split secrets so that
+// redaction no longer sees them). Invalid UTF-8 is dropped.
+//
+// Text is for text on its way into memory; Writer is for output on its way
+// to a terminal. JSON output needs neither: the encoder escapes controls.
+package sanitize
+
+import (
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Text returns s without escape sequences, control characters (newline and
+// tab stay; a carriage return goes, so CR LF is a newline and a lone CR
+// cannot overwrite a line on screen),
+// bidirectional controls and zero-width characters. Text(Text(s)) == Text(s).
+func Text(s string) string {
+	if plain(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == 0x1b:
+			i, _ = skipEscape(s, i+1)
+		case c == '\n', c == '\t', c >= 0x20 && c < 0x7f:
+			b.WriteByte(c)
+			i++
+		case c < 0x80:
+			i++ // C0 control or DEL
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			switch {
+			case r == utf8.RuneError && size == 1:
+				// invalid byte
+			case r == 0x9b:
+				i, _ = skipCSI(s, i)
+			case r == 0x9d, r == 0x90, r == 0x98, r == 0x9e, r == 0x9f:
+				i, _ = skipString(s, i)
+			case r >= 0x80 && r <= 0x9f, Invisible(r):
+			default:
+				b.WriteString(s[i-size : i])
+			}
+		}
+	}
+	return b.String()
+}
+
+// plain: only printable ASCII, newlines and tabs, the common case.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 || c >= 0x7f) && c != '\n' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// Invisible reports bidirectional controls and zero-width characters.
+func Invisible(r rune) bool {
+	switch {
+	case r == 0x061c, r == 0x200e, r == 0x200f, // Arabic letter mark, LRM, RLM
+		r >= 0x202a && r <= 0x202e, // embeddings and overrides
+		r >= 0x2066 && r <= 0x2069, // isolates
+		r >= 0x200b && r <= 0x200d, // zero-width space, non-joiner, joiner
+		r >= 0x2060 && r <= 0x2064, // word joiner, invisible operators
+		r == 0xfeff, r == 0x180e, r == 0x00ad, r == 0x034f, r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0,
+		r >= 0xfff9 && r <= 0xfffb: // interlinear annotation
+		return true
+	}
+	return false
+}
+
+// skipEscape skips what follows an ESC at s[i:]; done is false when s
+// ends before the sequence does.
+func skipEscape(s string, i int) (end int, done bool) {
+	if i >= len(s) {
+		return i, false
+	}
+	switch c := s[i]; {
+	case c == '[':
+		return skipCSI(s, i+1)
+	case c == ']', c == 'P', c == 'X', c == '^', c == '_':
+		return skipString(s, i+1)
+	case c >= 0x20 && c <= 0x2f: // intermediates, then a final byte
+		for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+			i++
+		}
+		if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
+			return i + 1, true
+		}
+		return i, i < len(s)
+	case c >= 0x30 && c <= 0x7e:
+		return i + 1, true
+	}
+	return i, true
+}
+
+// skipCSI skips a control sequence's parameters, intermediates and final
+// byte.
+func skipCSI(s string, i int) (int, bool) {
+	for i < len(s) && s[i] >= 0x30 && s[i] <= 0x3f {
+		i++
+	}
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+		return i + 1, true
+	}
+	return i, i < len(s)
+}
+
+// skipString skips an OSC, DCS, SOS, PM or APC string up to its terminator
+// (BEL, ESC \ or the 8-bit ST). An unterminated string ends at the end of
+// its line: a terminal would swallow more, but a stray ESC ] must not eat
+// a whole lesson file.
+func skipString(s string, i int) (int, bool) {
+	for i < len(s) {
+		switch {
+		case s[i] == 0x07:
+			return i + 1, true
+		case s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\':
+			return i + 2, true
+		case s[i] == 0xc2 && i+1 < len(s) && s[i+1] == 0x9c:
+			return i + 2, true
+		case s[i] == '\n':
+			return i, true
+		}
+		i++
+	}
+	return i, false
+}
+
+// Writer returns a writer that passes everything written through Text, for
+// output meant for people. A character or an escape sequence split across
+// two writes is held back until the rest arrives (an escape sequence for
+// at most maxHeld bytes).
+func Writer(w io.Writer) io.Writer { return &writer{w: w} }
+
+type writer struct {
+	w    io.Writer
+	tail []byte
+}
+
+func (t *writer) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(t.tail) > 0 {
+		p = append(t.tail, p...)
+		t.tail = nil
+	}
+	if cut := unfinished(p); cut < len(p) {
+		t.tail = append([]byte(nil), p[cut:]...)
+		p = p[:cut]
+	}
+	s := Text(string(p))
+	if s == "" {
+		return n, nil
+	}
+	_, err := io.WriteString(t.w, s)
+	return n, err
+}
+
+// maxHeld bounds what Writer holds back of an unfinished sequence.
+const maxHeld = 4096
+
+// unfinished is where an escape sequence or a UTF-8 character cut short at
+// the end of p starts, or len(p); it reads p as Text does.
+func unfinished(p []byte) int {
+	s := string(p)
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == 0x1b:
+			end, done := skipEscape(s, i+1)
+			if !done {
+				return held(s, i)
+			}
+			i = end
+		case c < 0x80:
+			i++
+		case !utf8.FullRuneInString(s[i:]):
+			return i
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			end, done := i+size, true
+			switch r {
+			case 0x9b:
+				end, done = skipCSI(s, end)
+			case 0x9d, 0x90, 0x98, 0x9e, 0x9f:
+				end, done = skipString(s, end)
+			}
+			if !done {
+				return held(s, i)
+			}
+			i = end
+		}
+	}
+	return len(s)
+}
+
+// held bounds what is held back: past maxHeld the sequence is dropped as
+// far as it goes, and the rest prints as text.
+func held(s string, i int) int {
+	if len(s)-i > maxHeld {
+		return len(s)
+	}
+	return i
+}

@@ -1,0 +1,97 @@
+package sanitize
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestText(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain", "Use t.TempDir()\n\tfor temp files", "Use t.TempDir()\n\tfor temp files"},
+		{"colour", "\x1b[31mred\x1b[0m text", "red text"},
+		{"clear screen and home", "a\x1b[2J\x1b[Hb", "ab"},
+		{"title change, BEL", "a\x1b]0;pwned\x07b", "ab"},
+		{"title change, ST", "a\x1b]2;pwned\x1b\\b", "ab"},
+		{"hyperlink", "\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\", "click"},
+		{"unterminated OSC ends at the line", "a\x1b]0;title\nnext line", "a\nnext line"},
+		{"DCS", "a\x1bP1$r0m\x1b\\b", "ab"},
+		{"charset switch", "a\x1b(0b", "ab"},
+		{"keypad mode", "a\x1b=b", "ab"},
+		{"lone ESC at the end", "abc\x1b", "abc"},
+		{"8-bit CSI", "a\u009b2Jb", "ab"},
+		{"8-bit OSC", "a\u009d0;x\u009cb", "ab"},
+		{"C0 and DEL", "a\x00b\x08c\x7fd\x0be", "abcde"},
+		{"carriage returns", "a\r\nb\rc", "a\nbc"},
+		{"bidi override", "access := \u202eresU\u2066 // admin", "access := resU // admin"},
+		{"zero-width inside a token", "gh\u200bp_abc\u200d\ufeffdef", "ghp_abcdef"},
+		{"invalid UTF-8", "a\xff\xfeb", "ab"},
+		{"other scripts kept", "日本語 — «ok» ü ✓ \ufffd", "日本語 — «ok» ü ✓ \ufffd"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Text(tt.in); got != tt.want {
+				t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestWriter: output written in pieces, even a character or a sequence cut
+// between two writes, comes out clean and whole.
+func TestWriter(t *testing.T) {
+	var out bytes.Buffer
+	w := Writer(&out)
+	in := "ünï\x1b[31mcode\x1b[0m ✓\u202e\n"
+	for i := 0; i < len(in); i++ {
+		if n, err := w.Write([]byte{in[i]}); n != 1 || err != nil {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+	}
+	if got := out.String(); got != "ünïcode ✓\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func FuzzText(f *testing.F) {
+	for _, s := range []string{"a\x1b[2Jb", "\x1b]0;t\x07", "\u202eabc", "a\r\nb", "\u009b31m", "x\x1b\x1b[[m"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > maxHeld {
+			return
+		}
+		out := Text(s)
+		if Text(out) != out {
+			t.Fatalf("not idempotent: %q -> %q -> %q", s, out, Text(out))
+		}
+		if !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 out of %q", s)
+		}
+		for _, r := range out {
+			if r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f || Invisible(r) {
+				t.Fatalf("%U survived in %q (from %q)", r, out, s)
+			}
+		}
+		if plain(s) && out != s {
+			t.Fatalf("plain text changed: %q -> %q", s, out)
+		}
+		var buf bytes.Buffer
+		w := Writer(&buf)
+		half := len(s) / 2
+		w.Write([]byte(s[:half]))
+		w.Write([]byte(s[half:]))
+		if got := buf.String(); got != out {
+			t.Fatalf("written in two pieces %q, in one %q (from %q)", got, out, s)
+		}
+	})
+}
+
+func BenchmarkTextPlain(b *testing.B) {
+	s := strings.Repeat("The retry loop re-sends the request without the idempotency key. ", 50)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		Text(s)
+	}
+}
