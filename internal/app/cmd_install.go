@@ -157,6 +157,10 @@ Examples:
 			if opts.Command = strings.TrimSpace(c.String("command")); opts.Command == "" {
 				opts.Command, _ = e.hookCommand()
 			}
+			if scope != install.Codex {
+				// What install --prime would add, whatever this binary is named.
+				opts.Prime, _ = e.primeCommand(scope)
+			}
 			opts.Force = c.Bool("force")
 			opts.DryRun = c.Bool("dry-run")
 			opts.NoScout = c.Bool("no-scout")
@@ -218,6 +222,9 @@ func (e *env) primeCommand(scope install.Scope) (string, error) {
 		return install.PrimeCmd, nil
 	}
 	exe, err := e.absExe()
+	if err == nil {
+		exe, err = install.FlowmemPath(exe, e.Getenv("PATH"))
+	}
 	if err != nil {
 		return "", err
 	}

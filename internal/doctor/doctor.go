@@ -94,6 +94,7 @@ func Run(ctx context.Context, opts Options) Report {
 	d.checkHooks()
 	d.checkHookBinary()
 	d.checkScout()
+	d.checkScoutPermission()
 	d.checkPath()
 	rep := Report{Project: string(d.proj), OK: true, Checks: d.checks}
 	rep.OK = rep.Count(Fail) == 0
@@ -620,6 +621,27 @@ func (d *doctor) checkScout() {
 		d.add("scout", Fail, "memory-scout is not installed in .claude/agents/ or ~/.claude/agents/: nothing reads memory back at plan and work time",
 			"flowmem install")
 	}
+}
+
+// checkScoutPermission: the scout runs `flowmem memory read` through Bash;
+// without the rule Claude Code asks before every run, and claude -p (Ralph
+// loops) refuses it.
+func (d *doctor) checkScoutPermission() {
+	var where []string
+	for _, f := range d.settingsFiles() {
+		if f.scope == install.Codex {
+			continue
+		}
+		if b, err := os.ReadFile(f.path); err == nil && install.HasAllow(b, install.ScoutPermission) {
+			where = append(where, d.rel(f.path))
+		}
+	}
+	if len(where) > 0 {
+		d.add("scout permission", OK, install.ScoutPermission+" in "+list(where, ", "), "")
+		return
+	}
+	d.add("scout permission", Warn, "no settings file allows "+install.ScoutPermission+": Claude Code asks before each scout search, and claude -p refuses it",
+		"flowmem install (adds it to permissions.allow), or add it to permissions.allow by hand")
 }
 
 // hasName reports whether the front matter of an agent file names it.

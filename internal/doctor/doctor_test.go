@@ -326,6 +326,21 @@ func TestDoctor(t *testing.T) {
 			check: "hooks", status: Warn, detail: "runs " + "@EXE@" + " by absolute path", fix: "flowmem install --local",
 		},
 		{
+			name: "scout permission missing",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".claude", "settings.json"),
+					`{"hooks":{"PostToolUse":[{"matcher":"Bash|Agent","hooks":[{"type":"command","command":"flowmem hook"}]}],"PostToolUseFailure":[{"matcher":"Bash|Agent","hooks":[{"type":"command","command":"flowmem hook"}]}]}}`)
+			},
+			check: "scout permission", status: Warn, detail: "claude -p refuses it", fix: "flowmem install",
+		},
+		{
+			name: "scout permission in local settings",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{"permissions":{"allow":["Bash(flowmem memory read:*)"]}}`)
+			},
+			check: "scout permission", status: OK, detail: ".claude/settings.json, .claude/settings.local.json",
+		},
+		{
 			name: "flowmem not on PATH",
 			change: func(t *testing.T, o *Options, proj string) {
 				o.PathEnv = "/nonexistent"

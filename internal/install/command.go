@@ -21,6 +21,32 @@ const FrontName = "flowmem-hook"
 // instead: Claude Code starts the hook after every Bash and Agent call, and
 // the front end ends most of them before the full binary would have started.
 func HookCommand(exe, pathEnv string) (string, error) {
+	abs, err := FlowmemPath(exe, pathEnv)
+	if err != nil {
+		return "", err
+	}
+	front := FrontName
+	if runtime.GOOS == "windows" {
+		front += ".exe"
+	}
+	for _, dir := range []string{filepath.Dir(abs), filepath.Dir(exe)} {
+		if p := filepath.Join(dir, front); isExecutable(p) {
+			abs, err = filepath.Abs(p)
+			if err != nil {
+				break
+			}
+			// Hooks run through sh (Git Bash on Windows), which wants
+			// forward slashes.
+			return ShellQuote(filepath.ToSlash(abs)), nil
+		}
+	}
+	return ShellQuote(filepath.ToSlash(abs)) + " hook", nil
+}
+
+// FlowmemPath is exe's absolute path, or a flowmem on pathEnv that is the
+// same file (typically a symlink such as /usr/local/bin/flowmem), so an
+// upgrade that moves the real file keeps a command that names it working.
+func FlowmemPath(exe, pathEnv string) (string, error) {
 	abs, err := filepath.Abs(exe)
 	if err != nil {
 		return "", fmt.Errorf("locate flowmem binary: %w", err)
@@ -39,26 +65,10 @@ func HookCommand(exe, pathEnv string) (string, error) {
 		}
 		cand := filepath.Join(dir, name)
 		if fi, err := os.Stat(cand); err == nil && os.SameFile(fi, self) {
-			abs = cand
-			break
+			return cand, nil
 		}
 	}
-	front := FrontName
-	if runtime.GOOS == "windows" {
-		front += ".exe"
-	}
-	for _, dir := range []string{filepath.Dir(abs), filepath.Dir(exe)} {
-		if p := filepath.Join(dir, front); isExecutable(p) {
-			abs, err = filepath.Abs(p)
-			if err != nil {
-				break
-			}
-			// Hooks run through sh (Git Bash on Windows), which wants
-			// forward slashes.
-			return ShellQuote(filepath.ToSlash(abs)), nil
-		}
-	}
-	return ShellQuote(filepath.ToSlash(abs)) + " hook", nil
+	return abs, nil
 }
 
 func isExecutable(p string) bool {
