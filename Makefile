@@ -64,7 +64,7 @@ bench:
 
 # Prints every quality report; fails when any figure misses its target.
 quality:
-	@$(GO) test -tags quality -count=1 -run Quality -v ./internal/review/ ./internal/capture/ ./internal/recall/ > .quality.out 2>&1; \
+	@$(GO) test -tags quality -count=1 -run Quality -v ./internal/review/ ./internal/capture/ ./internal/recall/ ./internal/curate/ > .quality.out 2>&1; \
 	  status=$$?; grep -v '^=== RUN\|no test files' .quality.out; rm -f .quality.out; exit $$status
 
 FUZZTIME ?= 30s

@@ -16,7 +16,7 @@ import (
 
 func memoryCommand(e *env) *cli.Command {
 	typeFlag := &cli.StringFlag{Name: "type", Aliases: []string{"t"}, Usage: "only `TYPE`: pitfall, convention or decision"}
-	return &cli.Command{
+	cmd := &cli.Command{
 		Name:  "memory",
 		Usage: "read and add lessons in .flow/memory/",
 		Description: `All memory commands need memory enabled (flowmem config set memory.enabled true).
@@ -94,6 +94,8 @@ Examples:
 			},
 		},
 	}
+	cmd.Subcommands = append(cmd.Subcommands, curationCommands(e)...)
+	return cmd
 }
 
 func memoryAddCommand(e *env, typeFlag cli.Flag) *cli.Command {

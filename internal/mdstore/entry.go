@@ -46,13 +46,15 @@ func ParseKind(s string) (Kind, bool) {
 }
 
 // Status of an entry: archived entries stay in the file but are left out of
-// reads.
+// reads; pending ones (captured while capture.approval is on) wait for a
+// person to approve them and are left out of reads until then.
 type Status string
 
 // Entry statuses.
 const (
 	Active   Status = "active"
 	Archived Status = "archived"
+	Pending  Status = "pending"
 )
 
 // Entry is one lesson. Every text field is a single line: Normalize enforces
@@ -73,6 +75,8 @@ type Entry struct {
 	LastSeen string   `json:"last_seen"`
 	Tasks    []string `json:"tasks,omitempty"`
 	Status   Status   `json:"status"`
+	// MergedInto is the id of the entry an archived one was merged into.
+	MergedInto string `json:"merged_into,omitempty"`
 
 	// Legacy marks an entry without a metadata line (written by flow-next);
 	// its ID is derived on read and its body may span several lines.
@@ -188,9 +192,10 @@ func (e *Entry) Normalize() {
 		}
 	}
 	e.Tasks = tasks
-	if e.Status != Archived {
+	if e.Status != Archived && e.Status != Pending {
 		e.Status = Active
 	}
+	e.MergedInto = token(e.MergedInto)
 	if e.ID == "" {
 		e.ID = ContentID(e.Kind, e.Text())
 	} else {

@@ -465,7 +465,7 @@ func parseEntry(k Kind, seg string) (Entry, []Entry) {
 	for _, other := range metas[1:] {
 		m = fold(m, other)
 	}
-	e.ID, e.Seen, e.LastSeen, e.Tasks, e.Status = m.ID, m.Seen, m.LastSeen, m.Tasks, m.Status
+	e.ID, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto = m.ID, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto
 	if e.ID == "" {
 		e.ID = ContentID(k, e.Text())
 	}
@@ -515,9 +515,11 @@ func parseMeta(l string) (m Entry, sighting, ok bool) {
 				}
 			}
 		case "status":
-			if val == string(Archived) {
-				m.Status = Archived
+			if val == string(Archived) || val == string(Pending) {
+				m.Status = Status(val)
 			}
+		case "merged-into":
+			m.MergedInto = val
 		}
 	}
 	if m.ID == "" && sighting {
@@ -538,7 +540,7 @@ func fold(a, b Entry) Entry {
 	}
 	out.Seen = max(a.Seen, b.Seen, len(out.Tasks))
 	if b.LastSeen > a.LastSeen {
-		out.LastSeen, out.Status = b.LastSeen, b.Status
+		out.LastSeen, out.Status, out.MergedInto = b.LastSeen, b.Status, b.MergedInto
 	} else if b.LastSeen == a.LastSeen && b.Status == Active {
 		out.Status = Active
 	}
@@ -611,7 +613,7 @@ func Fold(entries []Entry) []Entry {
 		if i, ok := index[e.ID]; ok {
 			merged := fold(out[i], e)
 			o := &out[i]
-			o.Seen, o.LastSeen, o.Tasks, o.Status = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status
+			o.Seen, o.LastSeen, o.Tasks, o.Status, o.MergedInto = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status, merged.MergedInto
 			// A union merge keeps a line the two sides share only once, so
 			// one copy of a lesson may have lost fields the other kept.
 			for _, f := range [...]struct {
@@ -654,6 +656,10 @@ func Render(e *Entry) string {
 	if len(e.Tasks) > 0 {
 		b.WriteString(" tasks=")
 		b.WriteString(strings.Join(e.Tasks, ","))
+	}
+	if e.MergedInto != "" {
+		b.WriteString(" merged-into=")
+		b.WriteString(e.MergedInto)
 	}
 	fmt.Fprintf(&b, " status=%s -->\n", e.Status)
 	for _, f := range [...]struct{ label, val string }{{"Issue", e.Issue}, {"Fix", e.Fix}, {"Context", e.Context}} {

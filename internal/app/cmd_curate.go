@@ -1,0 +1,277 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/flowmem/flowmem/internal/curate"
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/urfave/cli/v2"
+)
+
+// curationCommands are the memory subcommands that look after entries one
+// by one: show, retire, restore, approve, and join duplicates.
+func curationCommands(e *env) []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:      "show",
+			Usage:     "print one entry whole, with its metadata in words",
+			ArgsUsage: "ID",
+			Description: `ID is an entry's id or any unique start of it (memory read --json and
+memory curate --json print ids; so does memory search).
+
+Examples:
+   flowmem memory show p-3f2a9c1b04de
+   flowmem memory show p-3f2a --json`,
+			Flags: []cli.Flag{jsonFlag},
+			Action: func(c *cli.Context) error {
+				if err := exactArgs(c, 1, "ID"); err != nil {
+					return err
+				}
+				p, _, s, err := e.memoryStore()
+				if err != nil {
+					return err
+				}
+				found, err := curate.Lookup(s, c.Args().Slice())
+				if err != nil {
+					return err
+				}
+				en := found[0]
+				file := relPath(string(p), s.Path(en.Kind))
+				if c.Bool("json") {
+					return e.writeJSON(map[string]any{"file": file, "entry": en})
+				}
+				e.printEntry(&en, file)
+				return nil
+			},
+		},
+		statusCommand(e, curate.Archive, "archive", "keep entries for the record but never recall them again",
+			`An archived entry stays in its file, marked status=archived: read, prime and
+the scout leave it out, memory show still prints it, memory restore brings it
+back. A lesson that is wrong or obsolete is better archived than forgotten
+when a teammate may ask why it went.
+
+Examples:
+   flowmem memory archive p-3f2a9c1b04de
+   flowmem memory archive p-3f2a c-91 --json`),
+		statusCommand(e, curate.Restore, "restore", "make archived entries active again",
+			`Examples:
+   flowmem memory restore p-3f2a9c1b04de
+   flowmem memory restore p-3f2a --json`),
+		statusCommand(e, curate.Forget, "forget", "remove entries from memory for good",
+			`The entry is deleted from its file (git still has it). To keep it for the
+record instead, use memory archive.
+
+Examples:
+   flowmem memory forget p-3f2a9c1b04de
+   flowmem memory forget p-3f2a d-07 --json`),
+		{
+			Name:  "curate",
+			Usage: "propose groups of entries that probably say the same thing",
+			Description: `Each active entry's text is asked as a query against the others; entries
+alike enough to every other member of a group are proposed together, best
+groups first, with ids, texts, seen counts and a similarity score (0 to 1).
+Nothing is changed: judge each group, then join true duplicates with
+memory merge. The memory-curator subagent does this with --json.
+
+Examples:
+   flowmem memory curate
+   flowmem memory curate --json --limit 10
+   flowmem memory merge p-3f2a p-77c0    (after reading a group)`,
+			Flags: []cli.Flag{
+				&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` groups (default: all)"},
+				jsonFlag,
+			},
+			Action: func(c *cli.Context) error {
+				if err := exactArgs(c, 0, "no arguments"); err != nil {
+					return err
+				}
+				if c.IsSet("limit") && c.Int("limit") < 1 {
+					return usagef("--limit must be at least 1")
+				}
+				_, _, s, err := e.memoryStore()
+				if err != nil {
+					return err
+				}
+				entries, err := s.Load()
+				if err != nil {
+					return err
+				}
+				groups := curate.Groups(entries, 0, c.Int("limit"))
+				if c.Bool("json") {
+					return e.writeJSON(map[string]any{"groups": groups, "count": len(groups), "threshold": curate.DefaultThreshold})
+				}
+				if len(groups) == 0 {
+					e.say("no entries look alike enough to propose a merge")
+					return nil
+				}
+				for n, g := range groups {
+					if n > 0 {
+						fmt.Fprintln(e.Out)
+					}
+					fmt.Fprintf(e.Out, "group %d (similarity %.2f):\n", n+1, g.Score)
+					ids := make([]string, 0, len(g.Entries))
+					for _, m := range g.Entries {
+						fmt.Fprintf(e.Out, "  %s [%s, seen %dx] %s\n", m.ID, m.Type, m.Seen, m.Text)
+						if m.Fix != "" {
+							fmt.Fprintf(e.Out, "      fix: %s\n", m.Fix)
+						}
+						ids = append(ids, m.ID)
+					}
+					fmt.Fprintf(e.Out, "  if they say the same thing: flowmem memory merge %s\n", strings.Join(ids, " "))
+				}
+				return nil
+			},
+		},
+		{
+			Name:      "merge",
+			Usage:     "join entries that say the same thing into one",
+			ArgsUsage: "ID ID...",
+			Description: `The survivor (the first ID, or --into) keeps its text; its seen count becomes
+the sum, its dates the first and last of all, its tasks all of theirs. The
+others are archived with merged-into=<survivor> in their metadata. One
+atomic rewrite of the file, under the memory lock. Only entries of one type
+merge.
+
+Examples:
+   flowmem memory merge p-3f2a p-77c0
+   flowmem memory merge p-3f2a p-77c0 p-0b1e --into p-77c0 --json`,
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "into", Usage: "the entry `ID` that survives (default: the first)"},
+				jsonFlag,
+			},
+			Action: func(c *cli.Context) error {
+				if c.NArg() < 2 && !(c.NArg() == 1 && c.String("into") != "") {
+					return usagef("memory merge: expected two or more IDs, got %d; see 'flowmem memory merge --help'", c.NArg())
+				}
+				_, _, s, err := e.memoryStore()
+				if err != nil {
+					return err
+				}
+				m, err := curate.Merge(c.Context, s, c.Args().Slice(), c.String("into"))
+				if err != nil {
+					return err
+				}
+				if c.Bool("json") {
+					return e.writeJSON(m)
+				}
+				ids := make([]string, 0, len(m.Merged))
+				for _, o := range m.Merged {
+					ids = append(ids, o.ID)
+				}
+				e.say("merged %s into %s (now seen %dx); %s archived", strings.Join(ids, ", "), m.Into.ID, m.Into.Seen, plural(len(ids), "entry", "entries"))
+				return nil
+			},
+		},
+	}
+}
+
+// statusCommand is a command that takes one action on the entries named.
+func statusCommand(e *env, action curate.Action, name, usage, description string) *cli.Command {
+	past := map[curate.Action]string{curate.Archive: "archived", curate.Restore: "restored", curate.Forget: "forgot",
+		curate.Approve: "approved", curate.Reject: "rejected"}[action]
+	return &cli.Command{
+		Name:        name,
+		Usage:       usage,
+		ArgsUsage:   "ID...",
+		Description: description,
+		Flags:       []cli.Flag{jsonFlag},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usagef("memory %s: expected one or more IDs; see 'flowmem memory %s --help'", name, name)
+			}
+			_, _, s, err := e.memoryStore()
+			if err != nil {
+				return err
+			}
+			entries, err := curate.Lookup(s, c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			if err := curate.Apply(c.Context, s, action, entries); err != nil {
+				return err
+			}
+			return e.reportAction(c, action, past, entries)
+		},
+	}
+}
+
+// reportAction says what an action did to entries (as they were before it).
+func (e *env) reportAction(c *cli.Context, action curate.Action, past string, entries []mdstore.Entry) error {
+	type done struct {
+		ID   string       `json:"id"`
+		Type mdstore.Kind `json:"type"`
+		Text string       `json:"text"`
+	}
+	out := make([]done, 0, len(entries))
+	for _, en := range entries {
+		out = append(out, done{ID: en.ID, Type: en.Kind, Text: en.Text()})
+	}
+	if c.Bool("json") {
+		return e.writeJSON(map[string]any{"action": action, "entries": out})
+	}
+	for _, d := range out {
+		e.say("%s %s %s: %s", past, d.Type, d.ID, clip(d.Text, 100))
+	}
+	return nil
+}
+
+// printEntry writes one entry whole, its metadata in words.
+func (e *env) printEntry(en *mdstore.Entry, file string) {
+	w := e.Out
+	fmt.Fprintf(w, "%s  %s, %s\n", en.ID, en.Kind, en.Status)
+	if en.Issue != "" {
+		fmt.Fprintf(w, "Issue:    %s\n", en.Issue)
+	}
+	if en.Fix != "" {
+		fmt.Fprintf(w, "Fix:      %s\n", en.Fix)
+	}
+	if en.Context != "" {
+		fmt.Fprintf(w, "Context:  %s\n", en.Context)
+	}
+	if en.Body != "" {
+		fmt.Fprintf(w, "Text:     %s\n", strings.ReplaceAll(en.Body, "\n", "\n          "))
+	}
+	if en.Category != "" {
+		fmt.Fprintf(w, "Category: %s\n", en.Category)
+	}
+	from := en.Task
+	if en.Source != "" && en.Source != en.Task {
+		from += " (" + en.Source + ")"
+	}
+	fmt.Fprintf(w, "Seen:     %s, first on %s from %s, last on %s\n", plural(en.Seen, "once", "times"), orUnknown(en.Date), from, orUnknown(en.LastSeen))
+	if len(en.Tasks) > 0 {
+		fmt.Fprintf(w, "Tasks:    %s\n", strings.Join(en.Tasks, ", "))
+	}
+	if en.MergedInto != "" {
+		fmt.Fprintf(w, "Merged:   into %s\n", en.MergedInto)
+	}
+	if en.Legacy {
+		fmt.Fprintf(w, "Format:   written without metadata (flow-next); its id is derived from its text\n")
+	}
+	fmt.Fprintf(w, "File:     %s:%d\n", file, en.Line)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		if one == "once" {
+			return one
+		}
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "an unknown date"
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,261 @@
+// Package curate keeps memory small, true and trusted: it finds entries by
+// id or unique id prefix, retires them (archive, forget), brings them back
+// (restore), decides on lessons waiting for approval, joins entries that say
+// the same thing (merge), and proposes which entries probably do (Groups).
+// Every change is one atomic rewrite of a memory file under the store's
+// lock (mdstore.Store.Rewrite), so it cannot lose a concurrent capture.
+package curate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
+
+// ErrNotFound means no entry has the id or id prefix given.
+var ErrNotFound = errors.New("no such entry")
+
+// Find returns the entry whose id is id, or the only one whose id starts
+// with it. An unknown or ambiguous id is an error that says which.
+func Find(entries []mdstore.Entry, id string) (mdstore.Entry, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return mdstore.Entry{}, errors.New("an empty id matches nothing")
+	}
+	var matches []int
+	for i := range entries {
+		if entries[i].ID == id {
+			return entries[i], nil
+		}
+		if strings.HasPrefix(entries[i].ID, id) {
+			matches = append(matches, i)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return mdstore.Entry{}, fmt.Errorf("%w: no id is or starts with %q (memory read --json and memory search show ids)", ErrNotFound, id)
+	case 1:
+		return entries[matches[0]], nil
+	}
+	ids := make([]string, 0, len(matches))
+	for _, i := range matches {
+		ids = append(ids, entries[i].ID)
+	}
+	if len(ids) > 5 {
+		ids = append(ids[:5], "…")
+	}
+	return mdstore.Entry{}, fmt.Errorf("id %q is ambiguous: it starts %d ids (%s); give more of it", id, len(matches), strings.Join(ids, ", "))
+}
+
+// Lookup resolves ids against every entry of the store, in order. Naming
+// one entry twice is an error too: it is almost always a typo.
+func Lookup(s *mdstore.Store, ids []string) ([]mdstore.Entry, error) {
+	all, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	var out []mdstore.Entry
+	for _, id := range ids {
+		e, err := Find(all, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range out {
+			if o.ID == e.ID {
+				return nil, fmt.Errorf("%s is named twice", e.ID)
+			}
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// Action is a change of one entry's status.
+type Action string
+
+// The actions Apply takes.
+const (
+	Archive Action = "archive" // kept for the record, never recalled
+	Restore Action = "restore" // an archived entry is active again
+	Forget  Action = "forget"  // removed from the file
+	Approve Action = "approve" // a pending lesson becomes active
+	Reject  Action = "reject"  // a pending lesson is archived, so a repeat stays out too
+)
+
+// check says why action cannot apply to e, or nil.
+func (a Action) check(e *mdstore.Entry) error {
+	switch a {
+	case Archive:
+		if e.Status == mdstore.Archived {
+			return fmt.Errorf("%s is already archived", e.ID)
+		}
+	case Restore:
+		if e.Status != mdstore.Archived {
+			return fmt.Errorf("%s is %s, not archived: nothing to restore", e.ID, e.Status)
+		}
+	case Approve, Reject:
+		if e.Status != mdstore.Pending {
+			return fmt.Errorf("%s is %s, not pending approval", e.ID, e.Status)
+		}
+	case Forget:
+	default:
+		return fmt.Errorf("unknown action %q", a)
+	}
+	return nil
+}
+
+// apply changes e as the action does; false means remove it.
+func (a Action) apply(e *mdstore.Entry) bool {
+	switch a {
+	case Archive, Reject:
+		e.Status = mdstore.Archived
+	case Restore, Approve:
+		e.Status, e.MergedInto = mdstore.Active, ""
+	case Forget:
+		return false
+	}
+	return true
+}
+
+// Apply takes action on the entries given, returning them as they were
+// before. Every entry is checked before anything is written: an unknown,
+// ambiguous or unsuitable id changes nothing. Entries of one kind change
+// in one atomic rewrite.
+func Apply(ctx context.Context, s *mdstore.Store, action Action, entries []mdstore.Entry) error {
+	for i := range entries {
+		if err := action.check(&entries[i]); err != nil {
+			return err
+		}
+	}
+	for _, k := range mdstore.Kinds {
+		var ids []string
+		for _, e := range entries {
+			if e.Kind == k {
+				ids = append(ids, e.ID)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		err := s.Rewrite(ctx, k, func(current []mdstore.Entry) (map[string]*mdstore.Entry, error) {
+			changes := map[string]*mdstore.Entry{}
+			for _, id := range ids {
+				// The entry is looked up again under the lock: another
+				// command may have changed it since.
+				i := slices.IndexFunc(current, func(e mdstore.Entry) bool { return e.ID == id })
+				if i < 0 {
+					return nil, fmt.Errorf("%s: %w (it went while this ran)", id, ErrNotFound)
+				}
+				e := current[i]
+				if err := action.check(&e); err != nil {
+					return nil, err
+				}
+				if action.apply(&e) {
+					changes[id] = &e
+				} else {
+					changes[id] = nil
+				}
+			}
+			return changes, nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Merged is what Merge did.
+type Merged struct {
+	Into   mdstore.Entry   `json:"into"`
+	Merged []mdstore.Entry `json:"merged"`
+}
+
+// Merge joins entries that say the same thing into one survivor: into, or
+// the first entry when into is "". The survivor keeps its text; its seen
+// count becomes the sum, its first and last dates the earliest and latest,
+// its tasks the union. The others are archived with merged-into=<survivor>.
+// All in one atomic rewrite of their file.
+func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Merged, error) {
+	if into != "" && !slices.Contains(ids, into) {
+		ids = append([]string{into}, ids...)
+	}
+	entries, err := Lookup(s, ids)
+	if err != nil {
+		return Merged{}, err
+	}
+	if len(entries) < 2 {
+		return Merged{}, errors.New("merge needs at least two entries")
+	}
+	survivor := entries[0].ID
+	if into != "" {
+		e, err := Find(entries, into)
+		if err != nil {
+			return Merged{}, err
+		}
+		survivor = e.ID
+	}
+	k := entries[0].Kind
+	for _, e := range entries {
+		if e.Kind != k {
+			return Merged{}, fmt.Errorf("%s is a %s and %s a %s: only entries of one type merge", entries[0].ID, k, e.ID, e.Kind)
+		}
+		if e.Status == mdstore.Archived {
+			return Merged{}, fmt.Errorf("%s is archived: restore it first to merge it", e.ID)
+		}
+	}
+	var out Merged
+	err = s.Rewrite(ctx, k, func(current []mdstore.Entry) (map[string]*mdstore.Entry, error) {
+		out = Merged{}
+		changes := map[string]*mdstore.Entry{}
+		var group []mdstore.Entry
+		for _, want := range entries {
+			i := slices.IndexFunc(current, func(e mdstore.Entry) bool { return e.ID == want.ID })
+			if i < 0 {
+				return nil, fmt.Errorf("%s: %w (it went while this ran)", want.ID, ErrNotFound)
+			}
+			if current[i].Status == mdstore.Archived {
+				return nil, fmt.Errorf("%s is archived: restore it first to merge it", want.ID)
+			}
+			group = append(group, current[i])
+		}
+		si := slices.IndexFunc(group, func(e mdstore.Entry) bool { return e.ID == survivor })
+		sv := group[si]
+		sv.Seen = 0
+		for _, e := range group {
+			sv.Seen += e.Seen
+			if e.Date != "" && (sv.Date == "" || e.Date < sv.Date) {
+				sv.Date = e.Date
+			}
+			sv.LastSeen = max(sv.LastSeen, e.LastSeen)
+			for _, t := range e.Tasks {
+				if !slices.Contains(sv.Tasks, t) {
+					sv.Tasks = append(sv.Tasks, t)
+				}
+			}
+			if e.Status == mdstore.Active {
+				// A lesson someone approved stays approved in the merge.
+				sv.Status = mdstore.Active
+			}
+		}
+		changes[sv.ID] = &sv
+		for i, e := range group {
+			if i == si {
+				continue
+			}
+			e.Status, e.MergedInto = mdstore.Archived, sv.ID
+			changes[e.ID] = &e
+			out.Merged = append(out.Merged, e)
+		}
+		out.Into = sv
+		return changes, nil
+	})
+	if err != nil {
+		return Merged{}, err
+	}
+	return out, nil
+}

@@ -1,0 +1,212 @@
+package curate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
+
+var day = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+func TestFind(t *testing.T) {
+	entries := []mdstore.Entry{{ID: "p-abc123"}, {ID: "p-abd456"}, {ID: "p-abc"}}
+	tests := []struct {
+		id, want, err string
+	}{
+		{"p-abc123", "p-abc123", ""},
+		{"p-abd", "p-abd456", ""},
+		{"p-abc", "p-abc", ""}, // an exact id wins over the longer ids it starts
+		{"p-ab", "", "ambiguous: it starts 3 ids"},
+		{"p-x", "", "no such entry"},
+		{" ", "", "empty id"},
+	}
+	for _, tt := range tests {
+		got, err := Find(entries, tt.id)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("Find(%q) err = %v, want %q", tt.id, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got.ID != tt.want {
+			t.Errorf("Find(%q) = %s, %v; want %s", tt.id, got.ID, err, tt.want)
+		}
+	}
+	if _, err := Find(entries, "p-zz"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown id: %v is not ErrNotFound", err)
+	}
+}
+
+func record(t *testing.T, s *mdstore.Store, when time.Time, task string, issues ...string) []string {
+	t.Helper()
+	var lessons []mdstore.Entry
+	for _, x := range issues {
+		lessons = append(lessons, mdstore.Entry{Issue: x, Task: task, Tasks: []string{task}})
+	}
+	out, err := s.Record(context.Background(), mdstore.Pitfall, lessons, when)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, o := range out {
+		ids = append(ids, o.ID)
+	}
+	return ids
+}
+
+func load(t *testing.T, s *mdstore.Store) map[string]mdstore.Entry {
+	t.Helper()
+	entries, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]mdstore.Entry{}
+	for _, e := range entries {
+		m[e.ID] = e
+	}
+	return m
+}
+
+func TestMerge(t *testing.T) {
+	s := mdstore.Open(t.TempDir())
+	a := record(t, s, day, "fn-1", "io.ReadAll on stdin hangs the hook")[0]
+	record(t, s, day.AddDate(0, 0, 2), "fn-3", "io.ReadAll on stdin hangs the hook")
+	b := record(t, s, day.AddDate(0, 0, -5), "fn-2", "the hook hangs reading stdin to EOF")[0]
+	c := record(t, s, day, "fn-9", "an unrelated lesson")[0]
+	m, err := Merge(context.Background(), s, []string{a, b[:6]}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Into.ID != a || len(m.Merged) != 1 || m.Merged[0].ID != b {
+		t.Fatalf("Merge = %+v", m)
+	}
+	got := load(t, s)
+	sv := got[a]
+	if sv.Seen != 3 || sv.Date != "2026-02-24" || sv.LastSeen != "2026-03-03" || strings.Join(sv.Tasks, ",") != "fn-1,fn-3,fn-2" || sv.Status != mdstore.Active {
+		t.Errorf("survivor = %+v", sv)
+	}
+	if sv.Issue != "io.ReadAll on stdin hangs the hook" {
+		t.Errorf("survivor's text changed: %q", sv.Issue)
+	}
+	if o := got[b]; o.Status != mdstore.Archived || o.MergedInto != a {
+		t.Errorf("merged entry = %+v", o)
+	}
+	if got[c].Status != mdstore.Active || got[c].Seen != 1 {
+		t.Errorf("bystander changed: %+v", got[c])
+	}
+	if _, err := Merge(context.Background(), s, []string{a, b}, ""); err == nil {
+		t.Error("merging an archived entry succeeded")
+	}
+	if _, err := Merge(context.Background(), s, []string{a}, ""); err == nil {
+		t.Error("merging one entry succeeded")
+	}
+}
+
+// TestMergeRacesCaptures: a merge racing 16 concurrent hook captures loses
+// none of them and neither part of the merge.
+func TestMergeRacesCaptures(t *testing.T) {
+	s := mdstore.Open(t.TempDir())
+	ids := record(t, s, day, "fn-1", "first wording of the lesson", "second wording of the lesson")
+	var wg sync.WaitGroup
+	errs := make(chan error, 17)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// A repeat of the merged lesson now and then, a new one otherwise.
+			issue := fmt.Sprintf("captured lesson %d", i)
+			if i%4 == 0 {
+				issue = "second wording of the lesson"
+			}
+			_, err := mdstore.Open(s.Dir).Record(context.Background(), mdstore.Pitfall,
+				[]mdstore.Entry{{Issue: issue, Task: fmt.Sprintf("fn-%d", i+10)}}, day)
+			errs <- err
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, err := Merge(context.Background(), mdstore.Open(s.Dir), ids, "")
+		errs <- err
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := load(t, s)
+	if len(got) != 2+12 {
+		t.Errorf("got %d entries, want the 2 merged and 12 new captures", len(got))
+	}
+	for i := range 16 {
+		if i%4 == 0 {
+			continue
+		}
+		found := false
+		for _, e := range got {
+			found = found || e.Issue == fmt.Sprintf("captured lesson %d", i)
+		}
+		if !found {
+			t.Errorf("capture %d was lost", i)
+		}
+	}
+	if got[ids[1]].Status != mdstore.Archived || got[ids[1]].MergedInto != ids[0] {
+		t.Errorf("merge lost: %+v", got[ids[1]])
+	}
+	// Every sighting is counted once: on the survivor when the merge came
+	// after it, on the archived entry when it came later.
+	if total := got[ids[0]].Seen + got[ids[1]].Seen - 1; total < 2+4-1 || got[ids[0]].Seen < 2 {
+		t.Errorf("seen counts: survivor %d, merged %d", got[ids[0]].Seen, got[ids[1]].Seen)
+	}
+}
+
+func TestApplyChecksEveryEntryFirst(t *testing.T) {
+	s := mdstore.Open(t.TempDir())
+	ids := record(t, s, day, "fn-1", "lesson one", "lesson two")
+	if err := Apply(context.Background(), s, Archive, []mdstore.Entry{{ID: ids[1], Kind: mdstore.Pitfall, Status: mdstore.Active}}); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := Lookup(s, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(context.Background(), s, Archive, entries); err == nil {
+		t.Fatal("archiving an archived entry succeeded")
+	}
+	if got := load(t, s); got[ids[0]].Status != mdstore.Active {
+		t.Errorf("a failed archive changed %s", ids[0])
+	}
+}
+
+func TestGroups(t *testing.T) {
+	entries := []mdstore.Entry{
+		{Kind: mdstore.Pitfall, ID: "p-1", Issue: "The hook reads stdin with io.ReadAll and hangs when stdin stays open", Fix: "decode one JSON object"},
+		{Kind: mdstore.Pitfall, ID: "p-2", Issue: "io.ReadAll on stdin hangs the hook because Claude Code leaves stdin open", Fix: "decode one JSON object with json.Decoder"},
+		{Kind: mdstore.Pitfall, ID: "p-3", Issue: "Tests create temp files with os.MkdirTemp and never remove them", Fix: "use t.TempDir()"},
+		{Kind: mdstore.Convention, ID: "c-1", Body: "The hook reads stdin with io.ReadAll and hangs when stdin stays open"},
+		{Kind: mdstore.Pitfall, ID: "p-4", Issue: "The hook reads stdin with io.ReadAll and hangs when stdin stays open", Status: mdstore.Archived},
+	}
+	for i := range entries {
+		if entries[i].Status == "" {
+			entries[i].Status = mdstore.Active
+		}
+	}
+	groups := Groups(entries, 0, 0)
+	if len(groups) != 1 || len(groups[0].Entries) != 2 || groups[0].Entries[0].ID != "p-1" || groups[0].Entries[1].ID != "p-2" {
+		t.Fatalf("Groups = %+v, want p-1 with p-2 only (other kinds and archived entries apart)", groups)
+	}
+	if s := groups[0].Score; s < DefaultThreshold || s > 1 {
+		t.Errorf("score %v out of range", s)
+	}
+	if g := Groups(entries, 0.99, 0); len(g) != 0 {
+		t.Errorf("at threshold 0.99: %+v", g)
+	}
+}

@@ -1,0 +1,236 @@
+package curate
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/text"
+)
+
+// DefaultThreshold is the least similarity at which Groups puts two
+// entries together. It is set so that a near miss (another lesson about
+// the same code) is rarely proposed: a group is a question for a model or
+// a person, and a wrong one costs their time, while a missed one is still
+// among the entry's nearest neighbours.
+const DefaultThreshold = 0.4
+
+// priorDocs is how many entries without any word the weights assume on top
+// of the memory's own: in a memory of a handful of entries every shared
+// word would otherwise look common and count for nothing.
+const priorDocs = 10
+
+// Index holds the content words of entries, weighted by how rare each is
+// among them, to find which entries say nearly the same thing.
+type Index struct {
+	entries []mdstore.Entry
+	terms   [][]int32 // each entry's distinct words, by word number
+	weight  []float64 // each word's weight: its inverse document frequency
+	norm    []float64 // each entry's summed squared weights
+	posts   [][]int32 // each word's entries
+	words   map[string]int32
+}
+
+// NewIndex indexes the entries' lesson texts and fixes.
+func NewIndex(entries []mdstore.Entry) *Index {
+	x := &Index{entries: entries, terms: make([][]int32, len(entries)), words: map[string]int32{}}
+	for i := range entries {
+		seen := map[int32]bool{}
+		words := text.ContentWords(entries[i].Text() + "\n" + entries[i].Fix)
+		for _, w := range words {
+			id, ok := x.words[w]
+			if !ok {
+				id = int32(len(x.posts))
+				x.words[w] = id
+				x.posts = append(x.posts, nil)
+			}
+			if !seen[id] {
+				seen[id] = true
+				x.terms[i] = append(x.terms[i], id)
+				x.posts[id] = append(x.posts[id], int32(i))
+			}
+		}
+	}
+	n := float64(len(entries) + priorDocs)
+	x.weight = make([]float64, len(x.posts))
+	for id, p := range x.posts {
+		x.weight[id] = math.Log(n / float64(len(p)))
+	}
+	x.norm = make([]float64, len(entries))
+	for i, ts := range x.terms {
+		for _, t := range ts {
+			x.norm[i] += x.weight[t] * x.weight[t]
+		}
+	}
+	return x
+}
+
+// Pair is two entries (their indexes) and how alike they are, from 0 to 1.
+type Pair struct {
+	I, J  int
+	Score float64
+}
+
+// Neighbours returns the k entries most like entry i, of its kind, best
+// first: the cosine of their weighted word sets, each entry's text asked
+// as a query against the others.
+func (x *Index) Neighbours(i, k int) []Pair {
+	dot := map[int32]float64{}
+	for _, t := range x.terms[i] {
+		w := x.weight[t] * x.weight[t]
+		for _, j := range x.posts[t] {
+			if int(j) != i && x.entries[j].Kind == x.entries[i].Kind {
+				dot[j] += w
+			}
+		}
+	}
+	out := make([]Pair, 0, len(dot))
+	for j, d := range dot {
+		out = append(out, Pair{I: i, J: int(j), Score: d / math.Sqrt(x.norm[i]*x.norm[j])})
+	}
+	slices.SortFunc(out, func(a, b Pair) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.J, b.J)
+	})
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+// Similarity of entries i and j.
+func (x *Index) Similarity(i, j int) float64 {
+	if x.norm[i] == 0 || x.norm[j] == 0 {
+		return 0
+	}
+	var d float64
+	for _, a := range x.terms[i] {
+		if slices.Contains(x.terms[j], a) {
+			d += x.weight[a] * x.weight[a]
+		}
+	}
+	return d / math.Sqrt(x.norm[i]*x.norm[j])
+}
+
+// Clusters returns groups of entry indexes whose every two members are at
+// least threshold alike, with the least of those similarities, best
+// groups first. Pairs are taken best first; an entry joins a group only
+// when it is alike enough to every member, so a chain of near misses
+// (A like B, B like C) never puts A and C together on its own.
+func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
+	var pairs []Pair
+	for i := range x.entries {
+		for _, p := range x.Neighbours(i, 8) {
+			if p.Score >= threshold && p.I < p.J {
+				pairs = append(pairs, p)
+			}
+		}
+	}
+	slices.SortFunc(pairs, func(a, b Pair) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.I, b.I); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.J, b.J)
+	})
+	group := map[int]int{}
+	var groups [][]int
+	var scores []float64
+	fits := func(g int, j int) (float64, bool) {
+		least := 1.0
+		for _, m := range groups[g] {
+			s := x.Similarity(m, j)
+			if s < threshold {
+				return 0, false
+			}
+			least = min(least, s)
+		}
+		return least, true
+	}
+	for _, p := range pairs {
+		gi, inI := group[p.I]
+		gj, inJ := group[p.J]
+		switch {
+		case !inI && !inJ:
+			group[p.I], group[p.J] = len(groups), len(groups)
+			groups = append(groups, []int{p.I, p.J})
+			scores = append(scores, p.Score)
+		case inI && !inJ:
+			if s, ok := fits(gi, p.J); ok {
+				group[p.J] = gi
+				groups[gi] = append(groups[gi], p.J)
+				scores[gi] = min(scores[gi], s)
+			}
+		case inJ && !inI:
+			if s, ok := fits(gj, p.I); ok {
+				group[p.I] = gj
+				groups[gj] = append(groups[gj], p.I)
+				scores[gj] = min(scores[gj], s)
+			}
+		}
+	}
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+	outG, outS := make([][]int, len(order)), make([]float64, len(order))
+	for n, g := range order {
+		outG[n], outS[n] = groups[g], scores[g]
+	}
+	return outG, outS
+}
+
+// Member is one entry of a proposed group, as a model judging it needs it.
+type Member struct {
+	ID    string       `json:"id"`
+	Type  mdstore.Kind `json:"type"`
+	Text  string       `json:"text"`
+	Fix   string       `json:"fix,omitempty"`
+	Seen  int          `json:"seen"`
+	First string       `json:"first,omitempty"`
+	Last  string       `json:"last,omitempty"`
+	Tasks []string     `json:"tasks,omitempty"`
+}
+
+// Group is entries that probably say the same thing. Score is the least
+// similarity between two of them (0 to 1).
+type Group struct {
+	Score   float64  `json:"score"`
+	Entries []Member `json:"entries"`
+}
+
+// Groups proposes groups among the active entries, best first, at most
+// limit (all when 0), at threshold (DefaultThreshold when 0). It changes
+// nothing.
+func Groups(entries []mdstore.Entry, threshold float64, limit int) []Group {
+	if threshold <= 0 {
+		threshold = DefaultThreshold
+	}
+	var active []mdstore.Entry
+	for _, e := range entries {
+		if e.Status == mdstore.Active {
+			active = append(active, e)
+		}
+	}
+	clusters, scores := NewIndex(active).Clusters(threshold)
+	out := []Group{}
+	for n, c := range clusters {
+		if limit > 0 && len(out) == limit {
+			break
+		}
+		g := Group{Score: math.Round(scores[n]*1000) / 1000}
+		for _, i := range c {
+			e := active[i]
+			g.Entries = append(g.Entries, Member{ID: e.ID, Type: e.Kind, Text: e.Text(), Fix: e.Fix, Seen: e.Seen,
+				First: e.Date, Last: e.LastSeen, Tasks: e.Tasks})
+		}
+		out = append(out, g)
+	}
+	return out
+}

@@ -1,0 +1,171 @@
+package mdstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/flowmem/flowmem/internal/atomicfile"
+)
+
+// Edit decides, from the entries of one memory file as readers see them
+// (folded, every sighting counted), which to change: each id in the result
+// is replaced by its entry, or removed when the entry is nil. An error
+// leaves the file untouched.
+type Edit func(entries []Entry) (map[string]*Entry, error)
+
+// Rewrite changes entries of kind k in one atomic replacement of the file,
+// under the writer lock, so no hook's append can fall between the read and
+// the write. A changed entry is written whole, in place of its first copy,
+// with its folded state on one metadata line; its other copies and its
+// sighting lines elsewhere go, since that state counts them. Every other
+// byte of the file stays as it was, sightings of other entries included.
+func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	path := s.Path(k)
+	raw, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("read memory: %w", err)
+	}
+	d, err := Parse(k, raw)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			pe.Path = path
+		}
+		return err
+	}
+	changes, err := edit(d.Folded())
+	if err != nil || len(changes) == 0 {
+		return err
+	}
+	for id, e := range changes {
+		if e == nil {
+			continue
+		}
+		e.Kind = k
+		e.Normalize()
+		if e.ID != id {
+			return fmt.Errorf("rewrite %s: an entry cannot change its id (to %s)", id, e.ID)
+		}
+	}
+	out, err := rewriteRaw(d, changes)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.Write(path, out, 0o644); err != nil {
+		return fmt.Errorf("rewrite memory: %w", err)
+	}
+	return nil
+}
+
+// rewriteRaw is d's file with changes made: the bytes between entries are
+// copied, changed entries rendered anew, and records of changed entries
+// inside other entries dropped.
+func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
+	raw := d.Raw
+	var out bytes.Buffer
+	out.Grow(len(raw) + 256)
+	written := make(map[string]bool, len(changes))
+	pos := 0
+	skipGap := false
+	for i, sp := range d.spans {
+		if sp.start < pos || sp.end < sp.start || sp.end > len(raw) {
+			return nil, fmt.Errorf("rewrite memory: entry at line %d overlaps the one before", d.Entries[i].Line)
+		}
+		if !skipGap {
+			out.Write(raw[pos:sp.start])
+		}
+		skipGap = false
+		pos = sp.end
+		seg := raw[sp.start:sp.end]
+		id := d.Entries[i].ID
+		e, touched := changes[id]
+		if !touched {
+			writeLines(&out, seg, true, func(l string) bool { return !recordOf(l, changes, "") })
+			continue
+		}
+		if !written[id] && e != nil {
+			out.WriteString(Render(e))
+		}
+		written[id] = true
+		before := out.Len()
+		// The entry's own lines are replaced; records of other entries
+		// that an append or a merge left in its segment stay.
+		writeLines(&out, seg, e != nil, func(l string) bool {
+			return strings.HasPrefix(l, metaPrefix) && !recordOf(l, changes, id) && foreignRecord(l, id)
+		})
+		if e == nil && out.Len() == before {
+			// A removed entry takes the blank lines after it along.
+			skipGap = true
+		}
+	}
+	if !skipGap {
+		out.Write(raw[pos:])
+	}
+	for id := range changes {
+		if !written[id] {
+			return nil, fmt.Errorf("rewrite memory: no entry %s in %s", id, d.Kind.File())
+		}
+	}
+	return out.Bytes(), nil
+}
+
+// writeLines copies the lines of seg that keep accepts (given without
+// their line ending). Blank lines go with the line after them: every
+// append starts with one, so dropping a record drops its blank line too.
+// With lead false, the first line kept comes without the blank lines
+// before it.
+func writeLines(out *bytes.Buffer, seg []byte, lead bool, keep func(l string) bool) {
+	blanks := 0
+	for len(seg) > 0 {
+		line := seg
+		if i := bytes.IndexByte(seg, '\n'); i >= 0 {
+			line, seg = seg[:i+1], seg[i+1:]
+		} else {
+			seg = nil
+		}
+		l := strings.TrimRight(string(line), "\r\n")
+		if strings.TrimSpace(l) == "" {
+			blanks++
+			continue
+		}
+		if keep(l) {
+			for ; lead && blanks > 0; blanks-- {
+				out.WriteByte('\n')
+			}
+			out.Write(line)
+			lead = true
+		}
+		blanks = 0
+	}
+}
+
+// recordOf reports whether l is a metadata or sighting line of a changed
+// entry other than own.
+func recordOf(l string, changes map[string]*Entry, own string) bool {
+	if !strings.HasPrefix(l, metaPrefix) {
+		return false
+	}
+	m, _, ok := parseMeta(l)
+	if !ok || m.ID == own {
+		return false
+	}
+	_, changed := changes[m.ID]
+	return changed
+}
+
+// foreignRecord reports whether l, a line in entry own's segment, records
+// another entry: a sighting of any other id, or another entry's metadata.
+func foreignRecord(l, own string) bool {
+	m, _, ok := parseMeta(l)
+	return ok && m.ID != "" && m.ID != own
+}
