@@ -142,7 +142,7 @@ Examples:
 			},
 			Action: func(c *cli.Context) error {
 				if c.NArg() < 2 && !(c.NArg() == 1 && c.String("into") != "") {
-					return usagef("memory merge: expected two or more IDs, got %d; see 'flowmem memory merge --help'", c.NArg())
+					return usagef("expected two or more IDs, got %d", c.NArg())
 				}
 				_, _, s, err := e.memoryStore()
 				if err != nil {
@@ -178,7 +178,7 @@ func statusCommand(e *env, action curate.Action, name, usage, description string
 		Flags:       []cli.Flag{jsonFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return usagef("memory %s: expected one or more IDs; see 'flowmem memory %s --help'", name, name)
+				return usagef("expected one or more IDs")
 			}
 			_, _, s, err := e.memoryStore()
 			if err != nil {
