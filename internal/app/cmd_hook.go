@@ -8,9 +8,7 @@ import (
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/capture"
-	"github.com/flowmem/flowmem/internal/config"
-	"github.com/flowmem/flowmem/internal/redact"
-	"github.com/flowmem/flowmem/internal/review"
+	"github.com/flowmem/flowmem/internal/hookevent"
 	"github.com/urfave/cli/v2"
 )
 
@@ -70,22 +68,28 @@ func runHook(ctx context.Context, std IO) {
 }
 
 // captureCommand is `flowmem capture --explain`: what the hook would learn
-// from a review text, finding by finding, without writing anything.
+// from a review text, finding by finding, without writing anything. It runs
+// the hook's own pipeline (capture.Explain), so the two cannot drift.
 func captureCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "capture",
 		Usage:     "explain what the hook would record from a review text",
-		ArgsUsage: "--explain [FILE|-]",
-		Description: `Reads a review (a file, or stdin when FILE is - or missing), and prints the
-verdict and every finding with KEEP or DROP, the reason and the category, using
-this project's capture settings. Secrets are redacted as the hook would. Nothing
-is written.
+		ArgsUsage: "--explain [--json] [FILE|-]",
+		Description: `Reads a review (a file, or stdin when FILE is - or missing) as the hook would
+read a review command's output — unwrapping a Codex event stream, a flow-next
+receipt or a claude -p result — and prints the verdict, the task and every
+finding with KEEP or DROP, the reason and the category, using this project's
+capture settings. Secrets are redacted as the hook would. Nothing is written.
+
+--json prints {"verdict", "task", "findings": [{"keep", "reason", "severity",
+"category", "issue", "fix", "context"}]}.
 
 Examples:
    flowmem capture --explain review.md
-   flowctl codex impl-review fn-1.2 | flowmem capture --explain -`,
+   flowctl codex impl-review fn-1.2 | flowmem capture --explain --json -`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "explain", Usage: "print each finding's keep/drop decision, reason and category"},
+			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if !c.Bool("explain") {
@@ -98,46 +102,35 @@ Examples:
 			if err != nil {
 				return err
 			}
-			opts, err := e.captureOptions()
+			dir, err := e.cwd()
 			if err != nil {
 				return err
 			}
-			return review.ExplainWith(e.Out, redact.String(text), opts)
+			res, err := capture.Explain(c.Context, text, dir, capture.Options{Getenv: e.Getenv, Now: e.Now})
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return capture.WriteExplainJSON(e.Out, res)
+			}
+			return capture.WriteExplain(e.Out, res)
 		},
 	}
 }
 
 // readReview reads a review text from a file or stdin, bounded like the
-// hook's persisted-output read.
+// hook's persisted-output read; a file must be a regular one.
 func (e *env) readReview(name string) (string, error) {
-	var r io.Reader = e.In
 	if name != "" && name != "-" {
-		f, err := os.Open(name)
+		text, err := hookevent.ReadRegular(name, hookevent.MaxPersisted)
 		if err != nil {
 			return "", fmt.Errorf("read review: %w", err)
 		}
-		defer f.Close()
-		r = f
+		return text, nil
 	}
-	b, err := io.ReadAll(io.LimitReader(r, capture.MaxOutput))
+	b, err := io.ReadAll(io.LimitReader(e.In, hookevent.MaxPersisted))
 	if err != nil {
 		return "", fmt.Errorf("read review: %w", err)
 	}
 	return string(b), nil
-}
-
-// captureOptions are the learnable filter's settings from the project's
-// config, or the defaults outside a project.
-func (e *env) captureOptions() (review.Options, error) {
-	opts := review.DefaultOptions()
-	p, err := e.project()
-	if err != nil {
-		return opts, nil
-	}
-	cfg, err := config.Load(p.ConfigPath())
-	if err != nil {
-		return opts, err
-	}
-	opts.MinSeverity = cfg.String("capture.min_severity")
-	return opts, nil
 }

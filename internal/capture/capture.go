@@ -1,21 +1,20 @@
-// Package capture is flowmem's PostToolUse hook: it reads the event Claude
-// Code (or Codex CLI) writes on stdin, recognises review runs — a Bash
-// command matching the configured review patterns, or a reviewer
-// subagent's result — and records the learnable findings of a NEEDS_WORK or
-// MAJOR_RETHINK review in .flow/memory/pitfalls.md, folding a lesson seen
-// before into its existing entry.
+// Package capture is flowmem's capture hook: it reads the event Claude
+// Code (or Codex CLI) writes on stdin after a tool call, recognises review
+// runs — a Bash command matching the configured review patterns, or a
+// reviewer subagent's result — and records the learnable findings of a
+// NEEDS_WORK or MAJOR_RETHINK review in .flow/memory/pitfalls.md, a lesson
+// seen before counting as a sighting of its entry.
 //
-// The hook runs after every tool call of the agent, so it is built to be
-// cheap and harmless: the decision "not a review" is made from the decoded
-// payload alone (tool name, command, a substring check for a verdict word)
-// before any file is read, markdown is parsed or the store is touched; and
-// whatever happens it never fails the tool call — errors become one line on
-// stderr and the caller exits 0.
+// The hook runs after every tool call of the agent, so it is one straight,
+// synchronous pipeline (run) that turns most events away at its second
+// stage, on the decoded payload alone, before any file is read; and
+// whatever happens it never fails the tool call — errors become one line
+// on stderr and the caller exits 0. `flowmem capture --explain` runs the
+// same pipeline on a review text with writing switched off.
 package capture
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,16 +35,15 @@ import (
 
 // Defaults for Options.
 const (
+	// DefaultDeadline bounds one hook run from its start: reading stdin,
+	// waiting for the memory lock and everything else. It is below the
+	// 10 s timeout flowmem install sets and the 9 s after which
+	// flowmem-hook stops its child, so the hook ends by itself, having
+	// written nothing partial, before anyone kills it.
+	DefaultDeadline = 8 * time.Second
 	// DefaultLockTimeout bounds the wait for the memory lock: a hook never
 	// hangs behind a stuck writer.
 	DefaultLockTimeout = 3 * time.Second
-	// DefaultReadTimeout bounds the wait for a complete JSON object on
-	// stdin, for a client that opens the pipe and never writes. With the
-	// lock wait it stays under the 10 s timeout flowmem install sets, so
-	// the hook gives up before Claude Code kills it.
-	DefaultReadTimeout = 5 * time.Second
-	// MaxOutput bounds the review text read from persistedOutputPath.
-	MaxOutput = 8 << 20
 	// maxContext bounds additionalContext (Claude Code moves anything over
 	// 10,000 characters to a file).
 	maxContext = 1000
@@ -56,10 +54,12 @@ const (
 type Options struct {
 	Getenv      func(string) string
 	Now         func() time.Time
+	Deadline    time.Duration
 	LockTimeout time.Duration
-	ReadTimeout time.Duration
-	// MaxPayload bounds stdin; 0 means MaxPayload.
+	// MaxPayload bounds stdin; 0 means hookevent.MaxPayload.
 	MaxPayload int64
+	// DryRun runs every stage but the writes: what --explain shows.
+	DryRun bool
 }
 
 func (o *Options) defaults() {
@@ -69,44 +69,55 @@ func (o *Options) defaults() {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.LockTimeout <= 0 {
-		o.LockTimeout = defaultLockTimeout
+	if o.Deadline <= 0 {
+		o.Deadline = DefaultDeadline
 	}
-	if o.ReadTimeout <= 0 {
-		o.ReadTimeout = DefaultReadTimeout
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = DefaultLockTimeout
 	}
 	if o.MaxPayload <= 0 {
 		o.MaxPayload = hookevent.MaxPayload
 	}
 }
 
-// Result says what one hook run did: Skip names why nothing was recorded,
-// or Outcomes lists what was.
+// Result says what one run did: Skip names why nothing was recorded, or
+// Outcomes lists what was.
 type Result struct {
-	Event    string
-	Skip     string
-	Project  project.Dir
-	Kind     string // impl-review, plan-review, completion-review, review
-	Task     string
-	Verdict  review.Verdict
+	Event   string
+	Skip    string
+	Project project.Dir
+	Kind    string // impl-review, plan-review, completion-review, review
+	Task    string
+	Verdict review.Verdict
+	// Analysis holds every finding of the review with its decision, read
+	// from the redacted text.
+	Analysis review.Analysis
 	Findings int
 	Kept     int
+	// Lessons are the kept findings as entries, as they are (or, in a dry
+	// run, would be) recorded.
+	Lessons  []mdstore.Entry
 	Outcomes []mdstore.Outcome
+	// Nudge: the review asks for changes and capture.nudge is on, so the
+	// model is invited to record what the rules missed.
+	Nudge bool
+	// Unrecorded is why lessons that were found could not be written (the
+	// memory lock was busy); the user is told.
+	Unrecorded string
 }
 
 // Recorded reports whether the run wrote to memory.
 func (r *Result) Recorded() bool { return len(r.Outcomes) > 0 }
 
 // Run is the whole hook: it handles one event from in, prints the hook
-// output JSON on out when something was recorded, and reports an internal
-// error as one line on errOut. It never fails: the caller exits 0.
+// output JSON on out when there is something to say, and reports an
+// internal error as one line on errOut. It never fails: the caller exits 0.
 func Run(ctx context.Context, in io.Reader, out, errOut io.Writer, opt Options) {
 	res, err := Handle(ctx, in, opt)
 	if err != nil {
 		fmt.Fprintf(errOut, "flowmem hook: %s\n", mdstore.OneLine(err.Error()))
-		return
 	}
-	if !res.Recorded() {
+	if res == nil || !res.speaks() {
 		return
 	}
 	if err := writeOutput(out, res); err != nil {
@@ -114,104 +125,207 @@ func Run(ctx context.Context, in io.Reader, out, errOut io.Writer, opt Options) 
 	}
 }
 
-// Handle decodes one event and records what it teaches. A nil error with
+// Handle runs the pipeline on the event in `in`. A nil error with
 // Result.Skip set means the event was not for flowmem.
 func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	opt.defaults()
+	// The deadline is on the real clock; Now may be a fixed day in tests.
+	ctx, cancel := context.WithTimeout(ctx, opt.Deadline)
+	defer cancel()
 	if hookevent.Disabled(opt.Getenv("FLOWMEM_DISABLE")) {
 		return &Result{Skip: "FLOWMEM_DISABLE is set"}, nil
 	}
-	p, err := hookevent.DecodeWithin(in, opt.MaxPayload, opt.ReadTimeout)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Event: p.Event()}
+	return run(ctx, source{event: in}, opt)
+}
+
+// Explain runs the same pipeline on a review text, as if a review command
+// run in dir had printed it, with writing switched off: what the hook
+// would record, finding by finding. Outside a project it uses the default
+// settings.
+func Explain(ctx context.Context, text, dir string, opt Options) (*Result, error) {
+	opt.defaults()
+	opt.DryRun = true
+	return run(ctx, source{text: text, dir: dir}, opt)
+}
+
+// source is what the pipeline reads: a hook event, or (for --explain) a
+// review text and the folder it is explained for.
+type source struct {
+	event io.Reader
+	text  string
+	dir   string
+}
+
+// run is the pipeline. Each stage either hands on to the next or ends the
+// run with the reason; nothing is written before the last stages.
+func run(ctx context.Context, src source, opt Options) (*Result, error) {
+	res := &Result{Kind: "review"}
 	skip := func(reason string) (*Result, error) {
 		res.Skip = reason
 		return res, nil
 	}
 
-	// The path every non-review tool call takes ends here, on the decoded
-	// payload alone.
-	c, why := hookevent.Screen(p)
-	if why != "" {
-		return skip(why)
-	}
-	text, persisted := c.Text, c.Persisted
-
-	dir, err := findProject(p.Cwd, opt.Getenv("CLAUDE_PROJECT_DIR"))
+	// 1. Decode the event: one JSON object, read until the deadline.
+	ev, err := decode(ctx, src, opt)
 	if err != nil {
-		return skip("no flowmem project")
+		return nil, err
+	}
+
+	// 2. Screen: the decision every tool call gets, on the payload alone.
+	text := src.text
+	var persisted bool
+	if ev != nil {
+		res.Event = ev.Event()
+		c, why := hookevent.Screen(ev)
+		if why != "" {
+			return skip(why)
+		}
+		text, persisted = c.Text, c.Persisted
+	}
+
+	// 3. Project and config: memory must be on, and the tool call a
+	// review run by the project's settings.
+	cfg, err := projectConfig(res, ev, src, opt)
+	if err != nil || cfg == nil {
+		return res, err
+	}
+	if ev != nil {
+		why, err := recognise(res, ev, cfg)
+		if why != "" || err != nil {
+			res.Skip = why
+			return res, err
+		}
+	}
+
+	// 4. Unwrap and read the review: the persisted output when the payload
+	// held a preview, the review inside a Codex stream, receipt or claude
+	// -p result, and what the wrapper says of verdict and task.
+	if persisted {
+		if full, err := hookevent.ReadRegular(ev.PersistedOutputPath(), hookevent.MaxPersisted); err == nil {
+			text = full + "\n" + ev.Stderr()
+		}
+		if !hookevent.VerdictHint(text) {
+			return skip("no verdict in the output")
+		}
+	}
+	u := review.Unwrap(text)
+
+	// 5. Redact once: everything after this — extraction, the lessons, the
+	// store, --explain's report — only ever sees the masked text, and a
+	// secret or <private> block that spans findings is masked whole.
+	masked := redact.String(u.Text)
+
+	// 6. Extract and classify; the verdict is parsed here, once, unless
+	// the wrapper stated it.
+	res.Analysis = review.AnalyzeWith(masked, review.Options{
+		MinSeverity: cfg.String("capture.min_severity"),
+		PlanReview:  res.Kind == "plan-review",
+	})
+	res.Verdict = res.Analysis.Verdict
+	if v := review.Verdict(u.Verdict); v != review.None {
+		res.Verdict = v
+	}
+	res.Task = taskID(opt.Getenv("FLOW_TASK_ID"), ev, u.Task, masked)
+	res.Findings = len(res.Analysis.Findings)
+	kept := res.Analysis.Kept()
+	res.Kept = len(kept)
+	res.Lessons = lessonsFrom(kept, res.Kind, res.Task)
+	if !res.Verdict.Actionable() {
+		return skip(fmt.Sprintf("verdict %q asks for no changes", res.Verdict))
+	}
+	res.Nudge = cfg.Bool("capture.nudge")
+	if len(res.Lessons) == 0 {
+		return skip(fmt.Sprintf("none of %d findings is a learnable lesson", res.Findings))
+	}
+	if opt.DryRun {
+		return res, nil
+	}
+
+	// 7. Dedupe and append under the lock: a lesson memory holds is a
+	// sighting of its entry, any other a new entry.
+	if err := ctx.Err(); err != nil {
+		return res, fmt.Errorf("memory untouched: the hook's deadline passed before recording (%w)", err)
+	}
+	store := mdstore.Open(res.Project.MemoryDir())
+	store.LockTimeout = opt.LockTimeout
+	res.Outcomes, err = store.Record(ctx, mdstore.Pitfall, res.Lessons, opt.Now())
+	if errors.Is(err, mdstore.ErrLockTimeout) {
+		res.Unrecorded = fmt.Sprintf("another flowmem process held the memory lock for more than %v", opt.LockTimeout)
+	}
+	if err != nil {
+		return res, fmt.Errorf("record lessons: %w", err)
+	}
+	return res, nil
+}
+
+// decode is stage 1: the event, bounded in size and by the run's
+// deadline; nil for --explain, which starts from a review text.
+func decode(ctx context.Context, src source, opt Options) (*hookevent.Payload, error) {
+	if src.event == nil {
+		return nil, nil
+	}
+	in := src.event
+	if d, ok := ctx.Deadline(); ok {
+		in = hookevent.Until(in, d)
+	}
+	return hookevent.DecodeLimit(in, opt.MaxPayload)
+}
+
+// projectConfig is stage 3: the project and its config. A nil config with
+// a nil error ends the run (res.Skip says why).
+func projectConfig(res *Result, ev *hookevent.Payload, src source, opt Options) (*config.Config, error) {
+	var dir project.Dir
+	var err error
+	if ev != nil {
+		dir, err = findProject(ev.Cwd, opt.Getenv("CLAUDE_PROJECT_DIR"))
+	} else {
+		dir, err = project.Find(src.dir)
+	}
+	if err != nil {
+		if ev == nil {
+			// --explain outside a project explains with the defaults.
+			return config.Load("")
+		}
+		res.Skip = "no flowmem project"
+		return nil, nil
 	}
 	res.Project = dir
 	cfg, err := config.Load(dir.ConfigPath())
 	if err != nil {
 		return nil, fmt.Errorf("memory untouched: %w", err)
 	}
-	if !cfg.Bool("memory.enabled") {
-		return skip("memory is disabled")
+	if !cfg.Bool("memory.enabled") && !opt.DryRun {
+		res.Skip = "memory is disabled"
+		return nil, nil
 	}
-	switch c.Tool {
-	case hookevent.ToolShell:
-		ok, err := matchesAny(cfg.Strings("capture.review_patterns"), p.Command())
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return skip("command is not a review command")
-		}
-		res.Kind = kindFromCommand(p.Command())
-	case hookevent.ToolAgent:
-		if !matchesGlob(cfg.Strings("capture.agent_types"), p.SubagentType()) {
-			return skip("subagent " + p.SubagentType() + " is not a reviewer")
-		}
-		res.Kind = kindFromAgent(p.SubagentType(), p.Description())
-	}
-	if persisted {
-		full, err := readBounded(p.PersistedOutputPath(), MaxOutput)
-		if err == nil {
-			text = full + "\n" + p.Stderr()
-		}
-		if !hookevent.VerdictHint(text) {
-			return skip("no verdict in the output")
-		}
-	}
-
-	// Redact before anything else reads the review: extraction, dedupe
-	// and the store only ever see the masked text.
-	text = redact.String(text)
-	if v := review.ParseVerdict(text); !v.Actionable() {
-		res.Verdict = v
-		return skip(fmt.Sprintf("verdict %q asks for no changes", v))
-	}
-	opts := review.Options{MinSeverity: cfg.String("capture.min_severity"), PlanReview: res.Kind == "plan-review"}
-	a := review.AnalyzeWith(text, opts)
-	res.Verdict = a.Verdict
-	res.Task = taskID(opt.Getenv("FLOW_TASK_ID"), p.Command(), p.Description(), p.Prompt(), text)
-	res.Findings = len(a.Findings)
-	kept := a.Kept()
-	res.Kept = len(kept)
-	if len(kept) == 0 {
-		return skip(fmt.Sprintf("none of %d findings is a learnable lesson", len(a.Findings)))
-	}
-	store := mdstore.Open(dir.MemoryDir())
-	store.LockTimeout = opt.LockTimeout
-	outcomes, err := store.Record(ctx, mdstore.Pitfall, lessonsFrom(kept, res.Kind, res.Task), opt.Now())
-	if err != nil {
-		return nil, fmt.Errorf("record lessons: %w", err)
-	}
-	res.Outcomes = outcomes
-	return res, nil
+	return cfg, nil
 }
 
-// defaultLockTimeout is DefaultLockTimeout, but for the process tests
-// under the race detector, which makes a hook's work under the lock
-// several times slower than a hook ever is (TestMain).
-var defaultLockTimeout = DefaultLockTimeout
+// recognise decides whether the tool call ran a review, by the project's
+// patterns for commands and globs for subagents, and names its kind.
+func recognise(res *Result, ev *hookevent.Payload, cfg *config.Config) (string, error) {
+	switch hookevent.KindOf(ev.ToolName) {
+	case hookevent.ToolShell:
+		ok, err := matchesAny(cfg.Strings("capture.review_patterns"), ev.Command())
+		if err != nil {
+			return "", err
+		}
+		if !ok {
+			return "command is not a review command", nil
+		}
+		res.Kind = kindFromCommand(ev.Command())
+	case hookevent.ToolAgent:
+		if !matchesGlob(cfg.Strings("capture.agent_types"), ev.SubagentType()) {
+			return "subagent " + ev.SubagentType() + " is not a reviewer", nil
+		}
+		res.Kind = kindFromAgent(ev.SubagentType(), ev.Description())
+	}
+	return "", nil
+}
 
-// lessonsFrom turns kept findings into pitfall entries, redacted, with
-// repeats inside one review dropped (a reviewer that makes one point twice
-// has not seen it twice).
+// lessonsFrom turns kept findings (already redacted) into pitfall entries,
+// with repeats inside one review dropped (a reviewer that makes one point
+// twice has not seen it twice).
 func lessonsFrom(kept []review.Decision, kind, task string) []mdstore.Entry {
 	var out []mdstore.Entry
 	for _, d := range kept {
@@ -221,9 +335,9 @@ func lessonsFrom(kept []review.Decision, kind, task string) []mdstore.Entry {
 			Task:     taskOrUnknown(task),
 			Source:   kind,
 			Category: d.Category,
-			Issue:    redact.String(f.Problem),
-			Fix:      redact.String(f.Fix),
-			Context:  redact.String(joinNonEmpty(" — ", f.Location, f.Evidence)),
+			Issue:    f.Problem,
+			Fix:      f.Fix,
+			Context:  findingContext(f),
 		}
 		if task != "" {
 			e.Tasks = []string{task}
@@ -237,6 +351,11 @@ func lessonsFrom(kept []review.Decision, kind, task string) []mdstore.Entry {
 		}
 	}
 	return out
+}
+
+// findingContext is where the finding is and what shows it, as one line.
+func findingContext(f review.Finding) string {
+	return joinNonEmpty(" — ", f.Location, f.Evidence)
 }
 
 func repeats(lessons []mdstore.Entry, e *mdstore.Entry) bool {
@@ -290,20 +409,6 @@ func findProject(cwd, projectDir string) (project.Dir, error) {
 	return "", errors.Join(errs...)
 }
 
-// readBounded reads at most limit bytes of a file.
-func readBounded(name string, limit int64) (string, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return "", fmt.Errorf("read persisted output: %w", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit))
-	if err != nil {
-		return "", fmt.Errorf("read persisted output: %w", err)
-	}
-	return string(b), nil
-}
-
 // matchesAny reports whether command matches one of the patterns. An
 // invalid pattern is a configuration error, reported rather than ignored.
 func matchesAny(patterns []string, command string) (bool, error) {
@@ -332,113 +437,4 @@ func matchesGlob(globs []string, name string) bool {
 		}
 	}
 	return false
-}
-
-// writeOutput prints the hook's JSON: a systemMessage for the user and,
-// when lessons recurred, additionalContext stating that fact for the model.
-func writeOutput(w io.Writer, r *Result) error {
-	type specific struct {
-		HookEventName     string `json:"hookEventName"`
-		AdditionalContext string `json:"additionalContext"`
-	}
-	out := struct {
-		SystemMessage      string    `json:"systemMessage"`
-		HookSpecificOutput *specific `json:"hookSpecificOutput,omitempty"`
-	}{SystemMessage: systemMessage(r)}
-	if ctx := recurrenceContext(r); ctx != "" {
-		out.HookSpecificOutput = &specific{HookEventName: r.Event, AdditionalContext: ctx}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("write hook output: %w", err)
-	}
-	return nil
-}
-
-func systemMessage(r *Result) string {
-	added, seen := 0, 0
-	for _, o := range r.Outcomes {
-		if !o.New {
-			seen++
-		} else {
-			added++
-		}
-	}
-	var b strings.Builder
-	b.WriteString("flowmem: ")
-	b.WriteString(r.Kind)
-	if r.Task != "" {
-		b.WriteString(" of " + r.Task)
-	}
-	fmt.Fprintf(&b, ": recorded %d new %s in .flow/memory/pitfalls.md", added, plural(added, "lesson", "lessons"))
-	if seen > 0 {
-		fmt.Fprintf(&b, "; %d seen before (count updated)", seen)
-	}
-	if dropped := r.Findings - r.Kept; dropped > 0 {
-		fmt.Fprintf(&b, "; %d %s not kept", dropped, plural(dropped, "finding", "findings"))
-	}
-	return b.String()
-}
-
-// recurrenceContext states, as facts, which lessons of this review were
-// already in memory and how often they have come up.
-func recurrenceContext(r *Result) string {
-	var b strings.Builder
-	n := 0
-	for _, o := range r.Outcomes {
-		if o.New {
-			continue
-		}
-		if n == 0 {
-			b.WriteString("flowmem: this review repeats lessons already in project memory (.flow/memory/pitfalls.md).")
-		}
-		n++
-		e := o.Entry
-		line := fmt.Sprintf(" Seen %d times, last %s, in tasks %s: %q.", e.Seen, e.LastSeen, strings.Join(e.Tasks, ", "), clip(e.Issue, 200))
-		if len(e.Tasks) == 0 {
-			line = fmt.Sprintf(" Seen %d times, last %s: %q.", e.Seen, e.LastSeen, clip(e.Issue, 200))
-		}
-		if b.Len()+len(line) > maxContext {
-			more := fmt.Sprintf(" (%d more)", countRecurred(r.Outcomes)-n+1)
-			if b.Len()+len(more) <= maxContext {
-				b.WriteString(more)
-			}
-			break
-		}
-		b.WriteString(line)
-	}
-	return b.String()
-}
-
-func countRecurred(os []mdstore.Outcome) int {
-	n := 0
-	for _, o := range os {
-		if !o.New {
-			n++
-		}
-	}
-	return n
-}
-
-// clip shortens s to at most n bytes at a word boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:n], ' ')
-	if cut < n/2 {
-		cut = n
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-	}
-	return strings.TrimSpace(s[:cut]) + "…"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -385,8 +385,14 @@ func TestOutputContract(t *testing.T) {
 		t.Fatalf("stderr: %s", errOut.String())
 	}
 	first := decodeOutput(t, out.Bytes())
-	if !strings.Contains(first.SystemMessage, "impl-review of fn-1.2: recorded 3 new lessons") || first.HookSpecificOutput != nil {
-		t.Errorf("first run output: %+v", first)
+	if !strings.Contains(first.SystemMessage, "impl-review of fn-1.2: recorded 3 new lessons") || first.HookSpecificOutput == nil {
+		t.Fatalf("first run output: %+v", first)
+	}
+	// The nudge: what was recorded, and an invitation to add what the
+	// rules missed, with the task filled in.
+	if c := first.HookSpecificOutput.AdditionalContext; strings.Count(c, " New: ") != 3 ||
+		!strings.Contains(c, "flowmem memory add --type pitfall --task fn-1.2") || len(c) > 1000 {
+		t.Errorf("first run additionalContext: %s", c)
 	}
 
 	out.Reset()
@@ -477,8 +483,14 @@ func TestLockTimeoutLeavesMemoryUntouched(t *testing.T) {
 	opt.LockTimeout = 50 * time.Millisecond
 	var out, errOut bytes.Buffer
 	Run(context.Background(), bytes.NewReader(fixture(t, "bash_review_rerun")), &out, &errOut, opt)
-	if out.Len() != 0 || !strings.Contains(errOut.String(), "timed out waiting for the memory lock") || strings.Count(errOut.String(), "\n") != 1 {
-		t.Errorf("stdout %q stderr %q", out.String(), errOut.String())
+	if !strings.Contains(errOut.String(), "timed out waiting for the memory lock") || strings.Count(errOut.String(), "\n") != 1 {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	// The user is told, not only the debug log: lessons were found and
+	// are not in memory.
+	o := decodeOutput(t, out.Bytes())
+	if !strings.Contains(o.SystemMessage, "2 lessons NOT recorded") || !strings.Contains(o.SystemMessage, "memory lock") || o.HookSpecificOutput != nil {
+		t.Errorf("output %+v", o)
 	}
 	if _, err := Handle(context.Background(), bytes.NewReader(fixture(t, "bash_review_rerun")), opt); !errors.Is(err, mdstore.ErrLockTimeout) {
 		t.Errorf("err = %v, want ErrLockTimeout", err)

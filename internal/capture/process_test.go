@@ -183,7 +183,10 @@ func TestProcessHugePayload(t *testing.T) {
 // lessons all land; one review captured 32 times is one set of entries
 // seen 32 times. Nothing is lost, nothing interleaves.
 func TestProcessConcurrentCapture(t *testing.T) {
-	const n = 32
+	n := 32
+	if raceEnabled {
+		n = 8
+	}
 	t.Run("distinct lessons", func(t *testing.T) {
 		reviews := distinctReviews(t, n)
 		dir := enabledProject(t)

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"github.com/flowmem/flowmem/internal/hookevent"
 	"regexp"
 	"strings"
 	"sync"
@@ -13,11 +14,16 @@ var taskIDRe = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // taskID picks the task a review is about: from the review command (or the
-// subagent's description and prompt), else from the review text, else the
-// FLOW_TASK_ID environment variable. A task id (with ".N") beats an epic id
-// from the same source.
-func taskID(env string, command, description, prompt, text string) string {
-	for _, src := range []string{command, description, prompt, text} {
+// subagent's description and prompt), else what the wrapper names (a
+// receipt's "id"), else the review text, else the FLOW_TASK_ID
+// environment variable. A task id (with ".N") beats an epic id from the
+// same source.
+func taskID(env string, ev *hookevent.Payload, wrapper, text string) string {
+	var srcs []string
+	if ev != nil {
+		srcs = append(srcs, ev.Command(), ev.Description(), ev.Prompt())
+	}
+	for _, src := range append(srcs, wrapper, text) {
 		if id := findTaskID(src); id != "" {
 			return id
 		}

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -66,7 +67,7 @@ func TestTaskID(t *testing.T) {
 	tests := []struct {
 		name                       string
 		env, command, desc, prompt string
-		text                       string
+		wrapper, text              string
 		want                       string
 	}{
 		{name: "command", command: "flowctl codex impl-review fn-1.2 --receipt x", text: "fn-9.9", want: "fn-1.2"},
@@ -80,10 +81,18 @@ func TestTaskID(t *testing.T) {
 		{name: "env", command: "./review", env: "fn-7.7", want: "fn-7.7"},
 		{name: "sentence end", text: "This breaks fn-5.1.", want: "fn-5.1"},
 		{name: "none", command: "./review", text: "no id here", want: ""},
+		// A receipt's "id" names the task when the command does not.
+		{name: "wrapper", command: "./review", wrapper: "fn-17-axl.8", text: "fn-1.1", want: "fn-17-axl.8"},
+		{name: "command beats wrapper", command: "./review fn-2.2", wrapper: "fn-17-axl.8", want: "fn-2.2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := taskID(tt.env, tt.command, tt.desc, tt.prompt, tt.text); got != tt.want {
+			in, _ := json.Marshal(map[string]any{"tool_name": "Bash", "tool_input": map[string]string{"command": tt.command, "description": tt.desc, "prompt": tt.prompt}})
+			ev, err := hookevent.Decode(bytes.NewReader(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := taskID(tt.env, ev, tt.wrapper, tt.text); got != tt.want {
 				t.Errorf("taskID = %q, want %q", got, tt.want)
 			}
 		})

@@ -110,7 +110,7 @@ func TestDefaultsAndGet(t *testing.T) {
 	for _, s := range c.List() {
 		keys = append(keys, s.Key+"="+s.Source)
 	}
-	want := []string{"capture.agent_types=default", "capture.min_severity=default", "capture.review_patterns=default",
+	want := []string{"capture.agent_types=default", "capture.min_severity=default", "capture.nudge=default", "capture.review_patterns=default",
 		"memory.enabled=file", "recall.limit=file", "recall.max_chars=default", "x.y=file"}
 	if !reflect.DeepEqual(keys, want) {
 		t.Errorf("List = %v\nwant %v", keys, want)

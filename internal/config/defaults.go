@@ -43,6 +43,7 @@ var Known = []Key{
 		}
 		return nil
 	}},
+	{"capture.nudge", true, "after a review that asks for changes, invite the model to record a lesson the hook missed (flowmem memory add)", nil},
 	{"recall.limit", int64(10), "entries returned by memory read --relevant", atLeast(1)},
 	{"recall.max_chars", int64(4000), "character budget of memory read --relevant and prime", atLeast(1)},
 }

@@ -9,14 +9,14 @@ import (
 	"testing"
 )
 
-// TestReadPersistedFIFO: a FIFO with no writer would block a plain open
+// TestReadRegularFIFO: a FIFO with no writer would block a plain open
 // for ever; it is refused at once.
-func TestReadPersistedFIFO(t *testing.T) {
+func TestReadRegularFIFO(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	if _, err := ReadPersisted(fifo, 4); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := ReadRegular(fifo, 4); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("FIFO: err = %v", err)
 	}
 }

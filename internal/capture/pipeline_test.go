@@ -1,0 +1,210 @@
+package capture
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flowmem/flowmem/internal/hookevent"
+)
+
+// reviewText is the four-finding review of the fixtures (three kept), with
+// its verdict tag removed so each test can say how the verdict arrives.
+func reviewText(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture", "reviews", "impl-review-fn-1.2.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Replace(string(b), "<verdict>NEEDS_WORK</verdict>", "", 1)
+}
+
+func bashPayload(t testing.TB, command, stdout string) []byte {
+	t.Helper()
+	return withField(t, withField(t, fixture(t, "bash_review"), "tool_input", map[string]any{"command": command}),
+		"tool_response", map[string]any{"stdout": stdout, "stderr": ""})
+}
+
+func jsonString(t testing.TB, s string) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestWrappedReviews: a review inside a Codex exec --json stream (verdict
+// only in flowctl's VERDICT= trailer) and inside a flow-next receipt (task
+// only in its "id") is recorded as the bare review would be.
+func TestWrappedReviews(t *testing.T) {
+	text := reviewText(t)
+	stream := `{"type":"thread.started","thread_id":"t1"}
+{"type":"item.completed","item":{"id":"item_0","type":"reasoning","text":"reading the diff"}}
+{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":` + jsonString(t, text) + `}}
+{"type":"turn.completed","usage":{"input_tokens":1}}
+VERDICT=NEEDS_WORK
+`
+	receipt := `{"type":"impl_review","id":"fn-17-axl.8","mode":"codex","verdict":"NEEDS_WORK","review":` + jsonString(t, text) + `}`
+	for _, tt := range []struct {
+		name, command, stdout, task string
+	}{
+		{"codex stream", "flowctl codex impl-review fn-3.1", stream, "fn-3.1"},
+		{"receipt", "cat /tmp/review-receipt.json | ./scripts/impl-review", receipt, "fn-17-axl.8"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := newProject(t, true)
+			res, err := handle(t, dir, bashPayload(t, tt.command, tt.stdout))
+			if err != nil || res.Skip != "" {
+				t.Fatalf("res %+v err %v", res, err)
+			}
+			if res.Task != tt.task || len(res.Outcomes) != 3 || res.Verdict != "NEEDS_WORK" {
+				t.Errorf("task %q, %d outcomes, verdict %q; want %q, 3, NEEDS_WORK", res.Task, len(res.Outcomes), res.Verdict, tt.task)
+			}
+			for _, e := range pitfalls(t, dir) {
+				if strings.Contains(e.Issue, `"type"`) || e.Task != tt.task {
+					t.Errorf("entry %+v", e)
+				}
+			}
+		})
+	}
+}
+
+// TestExplainIsTheHook: --explain runs the hook's pipeline, so for the same
+// review it finds the same verdict, task and lessons (same ids) that the
+// hook records, and it writes nothing.
+func TestExplainIsTheHook(t *testing.T) {
+	text := reviewText(t) + "\n<verdict>NEEDS_WORK</verdict>\n"
+	dir := newProject(t, true)
+	ex, err := Explain(context.Background(), text, dir, optsFor(dir, "FLOW_TASK_ID", "fn-8.8"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".flow", "memory")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("explain wrote memory: %v", err)
+	}
+	res, err := handle(t, dir, bashPayload(t, "./bin/reviewer", text), "FLOW_TASK_ID", "fn-8.8")
+	if err != nil || !res.Recorded() {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if ex.Verdict != res.Verdict || ex.Task != "fn-1.2" || ex.Task != res.Task || len(ex.Lessons) != len(res.Outcomes) {
+		t.Fatalf("explain %q %q %d lessons; hook %q %q %d", ex.Verdict, ex.Task, len(ex.Lessons), res.Verdict, res.Task, len(res.Outcomes))
+	}
+	for i, l := range ex.Lessons {
+		if l.ID != res.Outcomes[i].ID {
+			t.Errorf("lesson %d: explain id %s, hook id %s", i, l.ID, res.Outcomes[i].ID)
+		}
+	}
+	var out bytes.Buffer
+	if err := WriteExplainJSON(&out, ex); err != nil {
+		t.Fatal(err)
+	}
+	var j struct {
+		Verdict  string
+		Task     string
+		Findings []map[string]any
+	}
+	if err := json.Unmarshal(out.Bytes(), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Verdict != "NEEDS_WORK" || j.Task != "fn-1.2" || len(j.Findings) != 4 {
+		t.Fatalf("json %s", out.String())
+	}
+	for _, k := range []string{"keep", "reason", "severity", "category", "issue", "fix", "context"} {
+		if _, ok := j.Findings[0][k]; !ok {
+			t.Errorf("finding without %q: %v", k, j.Findings[0])
+		}
+	}
+}
+
+// TestNudge: with capture.nudge on (the default) a review that asks for
+// changes gets an invitation even when no finding was kept; with it off,
+// new lessons alone give the model no context; a SHIP review never speaks.
+func TestNudge(t *testing.T) {
+	typoOnly := "1. **Severity: Major**\n   **File:Line:** `README.md:12`\n   **Problem:** Typo: \"recieve\" should be \"receive\".\n   **Suggestion:** Fix the spelling.\n\n<verdict>NEEDS_WORK</verdict>\n"
+	run := func(dir string, p []byte) (hookOutput, string) {
+		var out, errOut bytes.Buffer
+		Run(context.Background(), bytes.NewReader(p), &out, &errOut, optsFor(dir))
+		if errOut.Len() != 0 {
+			t.Fatal(errOut.String())
+		}
+		if out.Len() == 0 {
+			return hookOutput{}, ""
+		}
+		return decodeOutput(t, out.Bytes()), out.String()
+	}
+
+	dir := newProject(t, true)
+	o, raw := run(dir, bashPayload(t, "flowctl codex impl-review fn-1.2", typoOnly))
+	if o.HookSpecificOutput == nil {
+		t.Fatalf("no nudge after a review with nothing kept: %q", raw)
+	}
+	c := o.HookSpecificOutput.AdditionalContext
+	if !strings.Contains(c, "recorded no lesson") || !strings.Contains(c, "flowmem memory add") || len(c) > maxContext {
+		t.Errorf("additionalContext %q", c)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".flow", "memory", "pitfalls.md")); err == nil {
+		t.Error("a review with nothing kept wrote memory")
+	}
+
+	off := newProject(t, true)
+	if err := os.WriteFile(filepath.Join(off, ".flow", "config.json"), []byte(`{"memory":{"enabled":true},"capture":{"nudge":false}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o, raw := run(off, fixture(t, "bash_review")); o.HookSpecificOutput != nil || !strings.Contains(o.SystemMessage, "recorded 3 new lessons") {
+		t.Errorf("nudge off: %q", raw)
+	}
+	if _, raw := run(off, bashPayload(t, "flowctl codex impl-review fn-1.2", typoOnly)); raw != "" {
+		t.Errorf("nudge off, nothing kept: %q", raw)
+	}
+
+	if _, raw := run(newProject(t, true), fixture(t, "bash_review_ship")); raw != "" {
+		t.Errorf("SHIP review: %q", raw)
+	}
+}
+
+// TestDeadline: a client that never completes the event gets the run's
+// one deadline, and the hook returns having written nothing.
+func TestDeadline(t *testing.T) {
+	dir := newProject(t, true)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	p := fixture(t, "bash_review")
+	if _, err := w.Write(p[:len(p)/2]); err != nil {
+		t.Fatal(err)
+	}
+	opt := optsFor(dir)
+	opt.Deadline = 100 * time.Millisecond
+	_, err = Handle(context.Background(), r, opt)
+	if !errors.Is(err, hookevent.ErrDeadline) {
+		t.Fatalf("err = %v, want ErrDeadline", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".flow", "memory")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("memory written: %v", err)
+	}
+}
+
+// TestTenMegabyteEvents: a 10 MB non-review output and a 10 MB review
+// command output without a verdict are turned away by the screen; the
+// test fails by hanging (the old screen was quadratic: minutes at this
+// size), not by a timing threshold.
+func TestTenMegabyteEvents(t *testing.T) {
+	dir := newProject(t, true)
+	prose := strings.Repeat("the quick brown fox jumps over the lazy dog, then naps again. ", 10<<20/62)
+	for _, command := range []string{"cat notes.txt", "flowctl codex impl-review fn-1.2"} {
+		res, err := handle(t, dir, bashPayload(t, command, prose))
+		if err != nil || res.Skip != "no verdict in the output" {
+			t.Errorf("%s: res %+v err %v", command, res.Skip, err)
+		}
+	}
+}
