@@ -204,16 +204,15 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 		if full, err := hookevent.ReadRegular(ev.PersistedOutputPath(), hookevent.MaxPersisted); err == nil {
 			text = full + "\n" + ev.Stderr()
 		}
-		if !hookevent.VerdictHint(text) {
-			return skip("no verdict in the output")
-		}
 	}
 	u := review.Unwrap(text)
 
 	// 5. Redact once: everything after this — extraction, the lessons, the
 	// store, --explain's report — only ever sees the masked text, and a
-	// secret or <private> block that spans findings is masked whole.
-	masked := redact.String(u.Text)
+	// secret or <private> block that spans findings is masked whole. Only
+	// what the reader reads is masked: its first review.MaxReviewLen bytes,
+	// cut at a line end so no secret is cut in two.
+	masked := redact.String(firstLines(u.Text, review.MaxReviewLen))
 
 	// 6. Extract and classify; the verdict is parsed here, once, unless
 	// the wrapper stated it.
@@ -351,6 +350,17 @@ func lessonsFrom(kept []review.Decision, kind, task string) []mdstore.Entry {
 		}
 	}
 	return out
+}
+
+// firstLines is s cut to at most n bytes at the end of a line.
+func firstLines(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if i := strings.LastIndexByte(s[:n], '\n'); i > 0 {
+		return s[:i+1]
+	}
+	return s[:n]
 }
 
 // findingContext is where the finding is and what shows it, as one line.

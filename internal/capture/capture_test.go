@@ -331,7 +331,7 @@ func TestHandlePersistedOutput(t *testing.T) {
 	resp["persistedOutputPath"] = filepath.Join(t.TempDir(), "gone.txt")
 	p, _ = json.Marshal(m)
 	res, err = handle(t, newProject(t, true), p)
-	if err != nil || res.Skip != "no verdict in the output" {
+	if err != nil || res.Recorded() {
 		t.Fatalf("res %+v err %v", res, err)
 	}
 }
@@ -627,11 +627,14 @@ func TestVerdictMaskedAway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	review := "1. **Severity: Major**\n   **File:Line:** `src/a.go:3`\n   **Problem:** The cache key ignores the tenant, so tenants read each other's entries.\n" +
+	// A minor finding: a major one would make the review ask for changes
+	// even without a verdict.
+	writeConfig(t, dir, `{"memory": {"enabled": true}, "capture": {"min_severity": "minor"}}`)
+	review := "1. **Severity: Minor**\n   **File:Line:** `src/a.go:3`\n   **Problem:** The cache key ignores the tenant, so tenants read each other's entries.\n" +
 		"   **Suggestion:** Add the tenant id to the cache key.\n\n<private>internal notes <verdict>NEEDS_WORK</verdict></private>\n"
 	p := withField(t, fixture(t, "bash_review"), "tool_response", map[string]any{"stdout": review, "stderr": ""})
 	res, err := handle(t, dir, p)
-	if err != nil || res.Recorded() || !strings.Contains(res.Skip, "asks for no changes") {
+	if err != nil || res.Recorded() {
 		t.Fatalf("masked verdict: %+v %v", res, err)
 	}
 	if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {
@@ -640,5 +643,12 @@ func TestVerdictMaskedAway(t *testing.T) {
 	p = withField(t, p, "tool_response", map[string]any{"stdout": strings.Replace(review, "<private>internal notes ", "", 1), "stderr": ""})
 	if res, err := handle(t, dir, p); err != nil || !res.Recorded() {
 		t.Fatalf("next capture: %+v %v", res, err)
+	}
+}
+
+func writeConfig(t testing.TB, dir, cfg string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, ".flow", "config.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -233,7 +233,7 @@ func (p *Payload) Text() string {
 			parts = append(parts, s)
 		}
 	}
-	add(p.ErrorText())
+	add(withoutExitLine(p.ErrorText()))
 	r := p.resp()
 	add(r.text)
 	add(r.Stdout)
@@ -249,6 +249,27 @@ func (p *Payload) Text() string {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	return s
+}
+
+// withoutExitLine drops the "Exit code N" line Claude Code puts before a
+// failed command's output, so that output reads as the command printed it
+// (a Codex event stream must start with its first event to be unwrapped).
+func withoutExitLine(s string) string {
+	rest, ok := strings.CutPrefix(s, "Exit code ")
+	if !ok {
+		return s
+	}
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	if i == 0 || (i < len(rest) && rest[i] != '\n') {
+		return s
+	}
+	if i < len(rest) {
+		i++
+	}
+	return rest[i:]
 }
 
 // contentTexts reads Messages-API style content: a string, or a list of

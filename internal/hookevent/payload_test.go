@@ -34,7 +34,7 @@ func TestDecodeFixtures(t *testing.T) {
 	}{
 		{name: "bash_nonreview", event: "PostToolUse", tool: ToolShell, command: "ls -la src", text: "main.go"},
 		{name: "bash_review", event: "PostToolUse", tool: ToolShell, command: "flowctl codex impl-review fn-1.2 --receipt /tmp/fn-1.2-receipt.json", text: "<verdict>NEEDS_WORK</verdict>"},
-		{name: "bash_review_failure", event: "PostToolUseFailure", tool: ToolShell, command: "./scripts/impl-review fn-1.2", text: "Exit code 3\n"},
+		{name: "bash_review_failure", event: "PostToolUseFailure", tool: ToolShell, command: "./scripts/impl-review fn-1.2", text: "Reviewing the diff"},
 		{name: "scout_readback", event: "PostToolUse", tool: ToolShell, command: "cat .flow/memory/pitfalls.md", agentType: "memory-scout", text: "**Issue**"},
 		{name: "agent_reviewer", event: "PostToolUse", tool: ToolAgent, subagent: "code-reviewer", text: "docker exec --user agent"},
 		{name: "agent_scout_result", event: "PostToolUse", tool: ToolAgent, subagent: "memory-scout", text: "## Relevant Memory"},
@@ -77,6 +77,20 @@ func TestDecodeFixtures(t *testing.T) {
 				t.Errorf("persistedOutputPath %q", p.PersistedOutputPath())
 			}
 		})
+	}
+}
+
+func TestTextWithoutExitLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"Exit code 3\n{\"type\":\"x\"}": `{"type":"x"}`,
+		"Exit code 1":                   "",
+		"Exit code 12x\nrest":           "Exit code 12x\nrest",
+		"Exit codes differ\n":           "Exit codes differ\n",
+		"output":                        "output",
+	} {
+		if got := withoutExitLine(in); got != want {
+			t.Errorf("withoutExitLine(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -283,18 +283,36 @@ func Screen(p *Payload) (Candidate, string) {
 	default:
 		return c, "tool " + p.ToolName + " is not a review tool"
 	}
-	// The verdict words appear unescaped in the raw JSON, so most events
-	// are turned away here without decoding their output.
-	if !VerdictHint([]byte(p.ToolResponse)) && !VerdictHint([]byte(p.Error)) &&
+	// A call that names a review goes on whatever it printed: some
+	// reviewers write ranked findings and no verdict, and the review reader
+	// decides. Any other call goes on only with a verdict in its output;
+	// the verdict words appear unescaped in the raw JSON, so most events are
+	// turned away here without decoding their output.
+	named := NamesReview(c.Tool, p.Command(), p.SubagentType())
+	if !named && !VerdictHint([]byte(p.ToolResponse)) && !VerdictHint([]byte(p.Error)) &&
 		!bytes.Contains(p.ToolResponse, []byte(`"persistedOutputPath"`)) {
 		return c, "no verdict in the output"
 	}
 	c.Text = p.Text()
 	c.Persisted = c.Tool == ToolShell && p.PersistedOutputPath() != ""
-	if !c.Persisted && !VerdictHint(c.Text) {
+	if !named && !c.Persisted && !VerdictHint(c.Text) {
 		return c, "no verdict in the output"
 	}
 	return c, ""
+}
+
+// NamesReview: the command or subagent type says "review" (or flow-next's
+// chat-send, or an auditor). Every default review pattern and reviewer
+// glob needs one of these words, so this cheap test passes a superset of
+// what the project's settings recognise; the settings decide the rest.
+func NamesReview(t Tool, command, subagentType string) bool {
+	switch t {
+	case ToolShell:
+		return containsFold(command, "review", nil) || containsFold(command, "chat-send", nil)
+	case ToolAgent:
+		return containsFold(subagentType, "review", nil) || containsFold(subagentType, "audit", nil)
+	}
+	return false
 }
 
 // Disabled reports whether FLOWMEM_DISABLE's value turns the hook off:
