@@ -14,6 +14,12 @@ import (
 //go:embed agents/memory-scout.md
 var ScoutAgent []byte
 
+// CuratorAgent is agents/memory-curator.md, the memory-curator subagent
+// that `flowmem install` writes beside the scout.
+//
+//go:embed agents/memory-curator.md
+var CuratorAgent []byte
+
 //go:embed VERSION
 var versionFile string
 
