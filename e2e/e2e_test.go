@@ -28,7 +28,7 @@ const reviewCommand = "./bin/flowctl codex impl-review fn-1.1"
 // lessonRe matches the lesson the capture hook records from
 // testdata/review-needs-work.md (a real impl-review: docker exec as another
 // user keeps root's HOME).
-var lessonRe = regexp.MustCompile(`(?s)\n## \d{4}-\d\d-\d\d fn-1\.1 impl-review \[[a-z-]+\]\n<!-- flowmem:[^\n]*-->\n\*\*Issue\*\*: [^\n]*docker exec[^\n]*\n\*\*Fix\*\*: [^\n]*HOME=/home/agent`)
+var lessonRe = regexp.MustCompile(`(?s)\n## \d{4}-\d\d-\d\d fn-1\.1 impl-review \[[a-z-]+\] <!-- p-[0-9a-f]{12} -->\n<!-- flowmem:[^\n]*-->\n\*\*Issue\*\*: [^\n]*docker exec[^\n]*\n\*\*Fix\*\*: [^\n]*HOME=/home/agent`)
 
 // reviewProject is a project with memory enabled (or not), flowmem
 // installed the way the README says, and a review wrapper that prints a

@@ -42,7 +42,7 @@ fi
 `
 
 // ralphLessonRe is the entry the hook records from that review.
-var ralphLessonRe = regexp.MustCompile(`(?s)\n## \d{4}-\d\d-\d\d fn-1\.1 impl-review \[[a-z-]+\]\n<!-- flowmem:[^\n]*-->\n\*\*Issue\*\*: [^\n]*strconv\.Atoi[^\n]*\n\*\*Fix\*\*: [^\n]*api\.ParsePage`)
+var ralphLessonRe = regexp.MustCompile(`(?s)\n## \d{4}-\d\d-\d\d fn-1\.1 impl-review \[[a-z-]+\] <!-- p-[0-9a-f]{12} -->\n<!-- flowmem:[^\n]*-->\n\*\*Issue\*\*: [^\n]*strconv\.Atoi[^\n]*\n\*\*Fix\*\*: [^\n]*api\.ParsePage`)
 
 // The loop script itself (examples/ralph/ralph.sh), two iterations, with
 // the real client against the stand-in API: iteration 1's review comes back

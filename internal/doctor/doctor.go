@@ -180,6 +180,7 @@ func (d *doctor) checkMemory() {
 	if d.proj == "" {
 		d.add("memory files", Skip, "no project", "")
 		d.add("duplicate ids", Skip, "no project", "")
+		d.add("entries whole", Skip, "no project", "")
 		return
 	}
 	store := mdstore.Open(d.proj.MemoryDir())
@@ -213,6 +214,7 @@ func (d *doctor) checkMemory() {
 		d.add("memory files", OK, fmt.Sprintf("%d files parse, %d entries", len(docs), entries), "")
 	}
 	d.checkDuplicates(docs)
+	d.checkWhole(docs)
 }
 
 // checkDuplicates looks for ids used by more than one entry. Copies of one

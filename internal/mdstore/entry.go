@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flowmem/flowmem/internal/text"
 )
 
 // Kind names one memory file.
@@ -70,7 +72,10 @@ type Entry struct {
 	Context  string `json:"context,omitempty"`  // pitfalls: where / evidence
 	Body     string `json:"body,omitempty"`     // free text (conventions, decisions, manual and legacy entries)
 
-	ID       string   `json:"id"`
+	ID string `json:"id"`
+	// FP fingerprints the lesson's content words (Fingerprint): a repeat
+	// reworded lightly has the same.
+	FP       string   `json:"fp,omitempty"`
 	Seen     int      `json:"seen"`
 	LastSeen string   `json:"last_seen"`
 	Tasks    []string `json:"tasks,omitempty"`
@@ -196,10 +201,13 @@ func (e *Entry) Normalize() {
 		e.Status = Active
 	}
 	e.MergedInto = token(e.MergedInto)
-	if e.ID == "" {
+	// An id or fingerprint read from a file may hold anything; what is left
+	// of it after cleaning must still be one.
+	if e.ID = token(e.ID); e.ID == "" {
 		e.ID = ContentID(e.Kind, e.Text())
-	} else {
-		e.ID = token(e.ID)
+	}
+	if e.FP = token(e.FP); e.FP == "" {
+		e.FP = Fingerprint(e.Text())
 	}
 	e.Legacy = false
 }
@@ -219,6 +227,34 @@ func ContentID(k Kind, text string) string {
 		prefix = string(k[:1])
 	}
 	return prefix + "-" + hex.EncodeToString(h.Sum(nil)[:6])
+}
+
+// Fingerprint identifies a lesson by its content words, whatever their
+// order, form and the words around them: stemmed, abbreviations folded,
+// stop words and punctuation dropped, sorted and unique. Numbers and
+// one-letter names count too ("retry 3 times" and "retry 5 times", C and R
+// are other lessons). "Close the body before returning" and "the body is
+// not closed before return" differ; "Go tests cache results" and "results
+// of go test are cached" do not. A text without content words has none
+// ("").
+func Fingerprint(s string) string {
+	words := text.ContentWords(s)
+	for _, w := range Words(s) {
+		if len(w) == 1 && !text.IsStop(w) || strings.ContainsAny(w, "0123456789") {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	slices.Sort(words)
+	words = slices.Compact(words)
+	h := sha256.New()
+	for _, w := range words {
+		h.Write([]byte(w))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:6])
 }
 
 // SameText reports whether two lesson texts say the same thing as far as

@@ -350,3 +350,87 @@ func TestOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordRepeats: a repeat is found by its id (re-punctuated,
+// re-wrapped), by its fingerprint (the same content words in another order
+// or form), and in an entry flow-next wrote without metadata; a lesson
+// that differs by a negation or a number is new.
+func TestRecordRepeats(t *testing.T) {
+	s := Open(t.TempDir())
+	if err := os.WriteFile(s.Path(Pitfall), []byte(flowNextPitfalls), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	day := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	first := "Go tests cache their results between runs"
+	if out, err := s.Record(ctx, Pitfall, []Entry{{Issue: first, Fix: "pass -count=1"}}, day); err != nil || !out[0].New {
+		t.Fatalf("%+v %v", out, err)
+	}
+	for _, tt := range []struct {
+		issue string
+		new   bool
+	}{
+		{"go tests cache their results\nbetween runs.", false},              // id
+		{"Results of Go tests are cached between the runs", false},          // fingerprint
+		{"placeholder export still present after adding new export", false}, // flow-next's entry
+		{"Go tests never cache their results between runs", true},
+		{"Go tests cache their results between 2 runs", true},
+	} {
+		out, err := s.Record(ctx, Pitfall, []Entry{{Issue: tt.issue, Tasks: []string{"fn-9.1"}}}, day)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out[0].New != tt.new {
+			t.Errorf("%q: new = %v, want %v (as %s)", tt.issue, out[0].New, tt.new, out[0].ID)
+		}
+	}
+	es, err := s.Load(Pitfall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, e := range es {
+		seen[e.Text()] = e.Seen
+	}
+	if seen[first] != 3 || seen["placeholder export still present after adding new export"] != 2 {
+		t.Errorf("seen counts %v", seen)
+	}
+}
+
+// TestIncompleteEntry: an entry cut off before its closing newline (an
+// append that failed half-way) is not read, nor is a sighting cut off after
+// a whole entry; the whole entries before it are.
+func TestIncompleteEntry(t *testing.T) {
+	e := normalized(Entry{Kind: Pitfall, Date: "2026-01-10", Issue: "whole", Fix: "fine"})
+	whole := Header(Pitfall) + "\n" + Render(&e)
+	cut := normalized(Entry{Kind: Pitfall, Date: "2026-01-10", Issue: "cut off", Fix: "stream with io.LimitReader"})
+	for _, tail := range []string{
+		"\n" + strings.TrimSuffix(Render(&cut), " -->\n"),
+		"\n" + Render(&cut)[:20],
+		"\n" + strings.TrimSuffix(RenderSighting(e.ID, "2026-01-11", "fn-2"), "\n"),
+	} {
+		raw := []byte(whole + tail)
+		d, err := Parse(Pitfall, raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []Entry
+		Segments(raw, func(seg []byte, line int) bool {
+			if e, ok := ParseSegment(Pitfall, seg, line); ok {
+				got = append(got, e)
+			}
+			return true
+		})
+		if f := d.Folded(); len(f) != 1 || f[0].Issue != "whole" || f[0].Seen != 1 || len(got) != 1 || d.Incomplete == 0 {
+			t.Errorf("tail %q: read %+v (Segments %d), incomplete line %d", tail, f, len(got), d.Incomplete)
+		}
+		path := filepath.Join(t.TempDir(), "pitfalls.md")
+		if err := os.WriteFile(path, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		es, err := Open(filepath.Dir(path)).Load(Pitfall)
+		if err != nil || len(es) != 1 || es[0].Issue != "whole" || es[0].Seen != 1 {
+			t.Errorf("tail %q: Load read %+v, %v", tail, es, err)
+		}
+	}
+}

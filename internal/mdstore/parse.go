@@ -10,27 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
 	"gopkg.in/yaml.v2"
-)
-
-// blockParser finds entry headings. It knows only the blocks that can hide a
-// "## " line (fenced and indented code, HTML blocks) and no inline syntax:
-// entries are split on real ATX headings, never on text inside a code fence,
-// and skipping inline parsing keeps large memories fast to read.
-var blockParser = parser.NewParser(
-	parser.WithBlockParsers(
-		util.Prioritized(parser.NewATXHeadingParser(), 100),
-		util.Prioritized(parser.NewCodeBlockParser(), 500),
-		util.Prioritized(parser.NewFencedCodeBlockParser(), 700),
-		util.Prioritized(parser.NewHTMLBlockParser(), 900),
-		util.Prioritized(parser.NewParagraphParser(), 1000),
-	),
-	parser.WithInlineParsers(),
-	parser.WithParagraphTransformers(),
 )
 
 // yamlFormat is the only front matter flowmem accepts: "---" fenced YAML.
@@ -43,9 +23,7 @@ type FrontMatter struct {
 	Kind   string `yaml:"kind" json:"kind"`
 }
 
-// Doc is one parsed memory file. Entries are as written, not folded; spans
-// keep each entry's bytes so a rewrite can replace one entry and leave every
-// other byte of the file as it was.
+// Doc is one parsed memory file. Entries are as written, not folded.
 type Doc struct {
 	Kind           Kind
 	Raw            []byte
@@ -53,9 +31,18 @@ type Doc struct {
 	FrontMatter    FrontMatter
 	Entries        []Entry
 	// Sightings are recurrences recorded as appended lines, attributed by
-	// id rather than by position (see Store.Upsert).
+	// id rather than by position (see Store.Record).
 	Sightings []Entry
-	spans     []span
+	// Incomplete is the first line of text at the end of the file that
+	// readers ignore because it has no closing newline (an append that
+	// failed half-way), or 0.
+	Incomplete int
+	// Damaged lists entries that a merge or an edit left holding another
+	// entry's lines (see Damage).
+	Damaged []Damage
+	// spans keep each entry's bytes, so a rewrite can replace one entry
+	// and leave every other byte of the file as it was.
+	spans []span
 }
 
 // span is an entry's bytes: [start, end) runs from its heading to the end of
@@ -76,65 +63,60 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // Parse reads a memory file of kind k. Files written by flow-next (no front
 // matter, no metadata lines, free-text bodies) are read too.
 func Parse(k Kind, raw []byte) (*Doc, error) {
-	// One conversion for the whole file; entries' fields are substrings of
-	// it rather than copies.
-	return parseSrc(k, raw, string(raw))
-}
-
-// parseSrc is Parse with the file also given as a string holding the same
-// bytes: entries' fields are substrings of src.
-func parseSrc(k Kind, raw []byte, src string) (*Doc, error) {
 	d := &Doc{Kind: k, Raw: raw}
-	body, offset := raw, 0
-	if fm, n, ok := splitFrontMatter(raw); ok {
+	if fm, _, ok := splitFrontMatter(raw); ok {
 		if _, err := frontmatter.Parse(bytes.NewReader(fm), &d.FrontMatter, yamlFormat); err != nil {
 			return nil, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
 		}
 		d.HasFrontMatter = true
-		offset, body = n, raw[n:]
-	} else if n != 0 {
-		return nil, &ParseError{Line: 1, Err: errors.New("front matter: no closing --- line")}
+	} else if err := checkFrontMatter(raw); err != nil {
+		return nil, err
 	}
-	heads, ok, _ := scanHeadingsState(body)
-	if !ok {
-		heads = markdownHeadings(body)
-	}
-	if len(heads) == 0 {
-		return d, nil
-	}
-	d.Entries, d.spans, d.Sightings = parseEntries(k, raw, src, offset, heads, 1+strings.Count(src[:offset], "\n"))
+	d.Incomplete = segments(raw, func(seg []byte, line int) bool {
+		e, records, ok := parseSegment(k, seg, line)
+		if ok {
+			// seg is part of raw: its capacity tells where it starts.
+			start := cap(raw) - cap(seg)
+			d.spans = append(d.spans, span{start, start + len(seg)})
+			d.Entries = append(d.Entries, e)
+			d.Sightings = append(d.Sightings, records...)
+			if dm := damage(&e, seg, line); dm.Line != 0 {
+				d.Damaged = append(d.Damaged, dm)
+			}
+		}
+		return true
+	})
 	return d, nil
 }
 
-// parseEntries reads the entries that start at offset+heads[i] in src (raw
-// holds the same bytes); each runs to the next heading or the end of src.
-// line is the line number at offset.
-func parseEntries(k Kind, raw []byte, src string, offset int, heads []int, line int) ([]Entry, []span, []Entry) {
-	n := len(heads)
-	entries := make([]Entry, n)
-	spans := make([]span, n)
-	sightings := make([][]Entry, n)
-	parseRange := func(from, to int) {
-		for i := from; i < to; i++ {
-			start := offset + heads[i]
-			end := len(raw)
-			if i+1 < n {
-				end = offset + heads[i+1]
-			}
-			entries[i], sightings[i] = parseEntry(k, src[start:end])
-			spans[i] = span{start, start + len(trimTrailingBlank(raw[start:end]))}
+// checkFrontMatter reports an opening "---" fence that is never closed.
+func checkFrontMatter(raw []byte) error {
+	if _, n, ok := splitFrontMatter(raw); !ok && n != 0 {
+		return &ParseError{Line: 1, Err: errors.New("front matter: no closing --- line")}
+	}
+	return nil
+}
+
+// Folded is the document's entries as readers see them: copies of one
+// lesson merged (Fold) and every sighting counted.
+func (d *Doc) Folded() []Entry {
+	out := Fold(d.Entries)
+	if len(d.Sightings) == 0 {
+		return out
+	}
+	if len(out) > 0 && &out[0] == &d.Entries[0] {
+		out = append([]Entry(nil), out...)
+	}
+	index := make(map[string]int, len(out))
+	for i := range out {
+		index[out[i].ID] = i
+	}
+	for i := range d.Sightings {
+		if j, ok := index[d.Sightings[i].ID]; ok {
+			CountSighting(&out[j], &d.Sightings[i])
 		}
 	}
-	parseRange(0, n)
-	var all []Entry
-	pos := offset
-	for i, h := range heads {
-		line += strings.Count(src[pos:offset+h], "\n")
-		pos = offset + h
-		entries[i].Line = line
-		all = append(all, sightings[i]...)
-	}
-	return entries, spans, all
+	return out
 }
 
 // splitFrontMatter returns the "---" front matter block at the start of raw
@@ -159,95 +141,230 @@ func splitFrontMatter(raw []byte) (fm []byte, n int, ok bool) {
 	return nil, len(raw), false
 }
 
-// scanHeadingsState returns the byte offsets, within body, of the lines
-// that start entries: level-2 ATX headings whose first word is a date. It
-// is the fast path for files without code fences or HTML other than
-// comments, which is every file flowmem writes: there, a line is an ATX
-// heading exactly when it starts with up to three spaces and "##", so a
-// line scan finds what goldmark would. ok is false as soon as it meets
-// anything that needs the full parser (markdownHeadings); inComment says
-// whether body ends inside an HTML comment.
-func scanHeadingsState(body []byte) (heads []int, ok, inComment bool) {
-	var out []int
-	for pos := 0; pos < len(body); {
-		end := bytes.IndexByte(body[pos:], '\n')
-		if end < 0 {
-			end = len(body)
-		} else {
-			end += pos
-		}
-		line := body[pos:end]
-		start := pos
-		pos = end + 1
-		if inComment {
-			inComment = !bytes.Contains(line, []byte("-->"))
-			continue
-		}
-		indent := 0
-		for indent < len(line) && indent < 4 && line[indent] == ' ' {
-			indent++
-		}
-		if indent == 4 || indent < len(line) && line[indent] == '\t' {
-			// Indented code cannot hold a heading, but a tab would need
-			// goldmark's column rules.
-			if indent < 4 {
-				return nil, false, false
+// Segments calls fn with the bytes of each entry of a memory file, in file
+// order, and the 1-based line of its heading; fn returns false to stop. The
+// front matter and the preamble before the first entry are skipped. A
+// segment runs from its heading to its last non-blank line and may hold
+// sightings of other entries; seg is part of raw.
+//
+// Every append starts with a blank line and ends with a newline. So when
+// the file does not end with one, its end is an append that failed half-way
+// (a full disk, a killed process): the last entry is read only up to its
+// last blank line, and not at all when it has none.
+func Segments(raw []byte, fn func(seg []byte, line int) bool) {
+	segments(raw, fn)
+}
+
+// segments is Segments; it returns the line where the unread end of an
+// unfinished file starts, or 0.
+func segments(raw []byte, fn func(seg []byte, line int) bool) (incomplete int) {
+	pos, line := 0, 1
+	if _, n, ok := splitFrontMatter(raw); ok {
+		pos, line = n, 1+bytes.Count(raw[:n], []byte("\n"))
+	}
+	var sc blockScanner
+	start, startLine := -1, 0
+	lastBlank, blankLine := -1, 0
+	for pos < len(raw) {
+		next := bytes.IndexByte(raw[pos:], '\n')
+		if next < 0 {
+			incomplete = line
+			if start >= 0 {
+				incomplete = startLine
+				if lastBlank < 0 {
+					return incomplete
+				}
+				incomplete = blankLine + 1
+				pos = lastBlank
 			}
-			continue
+			break
 		}
-		rest := line[indent:]
+		next += pos + 1
+		if sc.line(raw[pos:next]) {
+			if start >= 0 && !fn(trimTrailingBlank(raw[start:pos]), startLine) {
+				return 0
+			}
+			start, startLine, lastBlank = pos, line, -1
+		} else if start >= 0 && isBlank(bytes.TrimRight(raw[pos:next], "\r\n")) {
+			lastBlank, blankLine = next, line
+		}
+		pos = next
+		line++
+	}
+	if start >= 0 {
+		fn(trimTrailingBlank(raw[start:pos]), startLine)
+	}
+	return incomplete
+}
+
+// blockScanner finds entry headings line by line: level-2 ATX headings
+// whose first word is a date, outside the blocks that can hide a "## "
+// line (fenced and indented code, HTML blocks), as CommonMark reads them.
+// It knows no inline syntax and no containers, which is all that flowmem
+// and flow-next files hold; a "## " line that a list or quote holds in a
+// hand-edited file counts as a heading here.
+type blockScanner struct {
+	fence    byte // '`' or '~' inside a fenced code block
+	fenceLen int
+	html     htmlEnd // inside an HTML block until this
+}
+
+type htmlEnd struct {
+	until  string // a marker that ends the block
+	raw    bool   // <script>, <pre>, <style>, <textarea>: any of their end tags ends it
+	blank  bool   // the block ends before a blank line
+	active bool
+}
+
+func (h htmlEnd) in(l []byte) bool {
+	if h.raw {
+		low := bytes.ToLower(l)
+		for _, t := range [...]string{"</script>", "</pre>", "</style>", "</textarea>"} {
+			if bytes.Contains(low, []byte(t)) {
+				return true
+			}
+		}
+		return false
+	}
+	return bytes.Contains(l, []byte(h.until))
+}
+
+// line reads one line (with its newline) and reports whether it starts an
+// entry.
+func (sc *blockScanner) line(l []byte) bool {
+	l = bytes.TrimRight(l, "\r\n")
+	if sc.fence != 0 {
+		if cols, rest := indent(l); cols < 4 && closesFence(rest, sc.fence, sc.fenceLen) {
+			sc.fence = 0
+		}
+		return false
+	}
+	if sc.html.active {
 		switch {
-		case len(rest) == 0:
-		case rest[0] == '`' || rest[0] == '~':
-			if bytes.HasPrefix(rest, []byte("```")) || bytes.HasPrefix(rest, []byte("~~~")) {
-				return nil, false, false
+		case sc.html.blank:
+			if isBlank(l) {
+				sc.html = htmlEnd{}
 			}
-		case rest[0] == '<':
-			if !bytes.HasPrefix(rest, []byte("<!--")) {
-				return nil, false, false
-			}
-			inComment = !bytes.Contains(rest, []byte("-->"))
-		case rest[0] == '#':
-			if isEntryHeading(string(bytes.TrimRight(line, "\r"))) {
-				out = append(out, start)
+		case sc.html.in(l):
+			sc.html = htmlEnd{}
+		}
+		return false
+	}
+	cols, rest := indent(l)
+	if cols >= 4 || len(rest) == 0 {
+		return false
+	}
+	switch rest[0] {
+	case '`', '~':
+		if n := opensFence(rest); n > 0 {
+			sc.fence, sc.fenceLen = rest[0], n
+		}
+	case '<':
+		if end, ok := htmlStart(rest); ok && (end.blank || !end.in(rest)) {
+			end.active = true
+			sc.html = end
+		}
+	case '#':
+		return isEntryHeading(string(rest))
+	}
+	return false
+}
+
+// indent is the width of a line's leading white space in columns (tabs
+// stop every 4) and the rest of the line.
+func indent(l []byte) (int, []byte) {
+	cols := 0
+	for i, c := range l {
+		switch c {
+		case ' ':
+			cols++
+		case '\t':
+			cols += 4 - cols%4
+		default:
+			return cols, l[i:]
+		}
+	}
+	return cols, nil
+}
+
+func isBlank(l []byte) bool { return len(bytes.Trim(l, " \t")) == 0 }
+
+// opensFence returns the length of the fence a line opens, or 0.
+func opensFence(rest []byte) int {
+	n := 0
+	for n < len(rest) && rest[n] == rest[0] {
+		n++
+	}
+	if n < 3 || rest[0] == '`' && bytes.IndexByte(rest[n:], '`') >= 0 {
+		return 0
+	}
+	return n
+}
+
+func closesFence(rest []byte, c byte, n int) bool {
+	i := 0
+	for i < len(rest) && rest[i] == c {
+		i++
+	}
+	return i >= n && isBlank(rest[i:])
+}
+
+// htmlBlockTags are the tags that start an HTML block ending at a blank
+// line (CommonMark's type 6).
+var htmlBlockTags = strings.Fields(`address article aside base basefont blockquote body caption center col
+	colgroup dd details dialog dir div dl dt fieldset figcaption figure footer form frame frameset
+	h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem meta nav noframes
+	ol optgroup option p param search section summary table tbody td tfoot th thead title tr track ul`)
+
+// htmlStart tells whether a line (after its indentation, starting with
+// "<") opens an HTML block, and what ends it. Blocks of a lone custom tag
+// (CommonMark's type 7) are not recognised: they cannot interrupt a
+// paragraph, which would need the paragraph state, and no memory file
+// holds one.
+func htmlStart(rest []byte) (htmlEnd, bool) {
+	s := string(rest)
+	switch {
+	case strings.HasPrefix(s, "<!--"):
+		return htmlEnd{until: "-->"}, true
+	case strings.HasPrefix(s, "<?"):
+		return htmlEnd{until: "?>"}, true
+	case strings.HasPrefix(s, "<![CDATA["):
+		return htmlEnd{until: "]]>"}, true
+	case len(s) > 2 && s[1] == '!' && 'A' <= s[2] && s[2] <= 'Z':
+		return htmlEnd{until: ">"}, true
+	}
+	name := s[1:]
+	closing := strings.HasPrefix(name, "/")
+	if closing {
+		name = strings.TrimLeft(name[1:], " ")
+	}
+	n := 0
+	for n < len(name) && (isASCIILetter(name[n]) || n > 0 && (name[n] >= '0' && name[n] <= '9' || name[n] == '-')) {
+		n++
+	}
+	if n == 0 {
+		return htmlEnd{}, false
+	}
+	tag, after := strings.ToLower(name[:n]), name[n:]
+	if !closing {
+		switch tag {
+		case "script", "pre", "style", "textarea":
+			if after == "" || after[0] == '>' || after[0] == ' ' || after[0] == '\t' || strings.HasPrefix(after, "/>") {
+				return htmlEnd{raw: true}, true
 			}
 		}
 	}
-	return out, true, inComment
-}
-
-// markdownHeadings finds entry headings with goldmark, for files that hold
-// code fences or HTML blocks, where a "## " line may be code, not a heading.
-func markdownHeadings(body []byte) []int {
-	root := blockParser.Parse(text.NewReader(body))
-	var out []int
-	for n := root.FirstChild(); n != nil; n = n.NextSibling() {
-		h, ok := n.(*ast.Heading)
-		// An empty heading has no text segment, and no date: not an entry.
-		if !ok || h.Level != 2 || h.Lines().Len() == 0 {
-			continue
-		}
-		start := lineStart(body, h.Lines().At(0).Start)
-		if _, ok := parseHeading(firstLine(body[start:])); ok {
-			out = append(out, start)
+	if after == "" || after[0] == ' ' || after[0] == '>' || strings.HasPrefix(after, "/>") {
+		for _, t := range htmlBlockTags {
+			if t == tag {
+				return htmlEnd{blank: true}, true
+			}
 		}
 	}
-	return out
+	return htmlEnd{}, false
 }
 
-func lineStart(b []byte, i int) int {
-	if i > len(b) {
-		i = len(b)
-	}
-	return bytes.LastIndexByte(b[:i], '\n') + 1
-}
-
-func firstLine(b []byte) string {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		b = b[:i]
-	}
-	return strings.TrimRight(string(b), "\r")
-}
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 func trimTrailingBlank(seg []byte) []byte {
 	end := len(seg)
@@ -395,19 +512,67 @@ func isKindName(s string) bool {
 
 const metaPrefix = "<!-- flowmem:"
 
-// parseEntry reads one entry's lines: heading, metadata line(s), fields and
-// free text, and returns any sighting lines found among them.
-func parseEntry(k Kind, seg string) (Entry, []Entry) {
-	first, rest, _ := strings.Cut(seg, "\n")
-	h, _ := parseHeading(strings.TrimRight(first, "\r"))
-	e := Entry{Kind: k, Date: h.date, Task: h.task, Source: h.source, Category: h.category}
+// ParseSegment reads one entry from its segment (as Segments gives it; line
+// is its heading's line): heading, metadata line, fields and free text.
+// ok is false when seg does not start with an entry heading. Sightings and
+// other entries' records in seg are left out: Doc.Folded and Store.Load
+// count them.
+func ParseSegment(k Kind, seg []byte, line int) (Entry, bool) {
+	e, _, ok := parseSegment(k, seg, line)
+	return e, ok
+}
+
+// Damage is an entry that holds lines of another: a merge that
+// interleaved two entries, or a hand edit.
+type Damage struct {
+	Line int    // the line that does not belong
+	ID   string // the entry's id
+	What string
+}
+
+// cutTag splits the id tag off the end of a line: "text <!-- id -->".
+func cutTag(l string) (string, string) {
+	body, ok := strings.CutSuffix(l, " -->")
+	if !ok {
+		return l, ""
+	}
+	i := strings.LastIndex(body, " <!-- ")
+	if i < 0 {
+		return l, ""
+	}
+	id := body[i+len(" <!-- "):]
+	if id == "" || token(id) != id {
+		return l, ""
+	}
+	return body[:i], id
+}
+
+// parseSegment is ParseSegment, also returning the records in seg that
+// count for entries by id (sightings, and metadata lines a merge moved).
+func parseSegment(k Kind, seg []byte, line int) (Entry, []Entry, bool) {
+	// One conversion per entry; its fields are substrings of it.
+	src := string(seg)
+	first, rest, _ := strings.Cut(src, "\n")
+	head, tag := cutTag(strings.TrimRight(first, "\r"))
+	h, ok := parseHeading(head)
+	if !ok {
+		return Entry{}, nil, false
+	}
+	e := Entry{Kind: k, Date: h.date, Task: h.task, Source: h.source, Category: h.category, Line: line}
 	if e.Task == "" {
 		e.Task = "manual"
 	}
 	if e.Task == "manual" && e.Source == "" {
 		e.Source = "manual"
 	}
-	var metas, sightings []Entry
+	field := func(l string, n int) string {
+		v := l[n:]
+		if tag != "" {
+			v = strings.TrimSuffix(v, " <!-- "+tag+" -->")
+		}
+		return validText(v)
+	}
+	var metas, records []Entry
 	var body []string
 	for rest != "" {
 		var l string
@@ -419,21 +584,19 @@ func parseEntry(k Kind, seg string) (Entry, []Entry) {
 			switch {
 			case !ok:
 				body = append(body, l)
-			case sighting:
-				sightings = append(sightings, m)
-			case len(metas) > 0 && m.ID != metas[0].ID:
-				// Another entry's record that a merge moved here: keep it
-				// by id, not by position.
-				sightings = append(sightings, m)
+			case sighting, tag != "" && m.ID != tag, len(metas) > 0 && m.ID != metas[0].ID:
+				// Another entry's record that a merge moved here: it
+				// counts by id, not by position.
+				records = append(records, m)
 			default:
 				metas = append(metas, m)
 			}
 		case strings.HasPrefix(l, "**Issue**:"):
 			e.Issue = validText(l[len("**Issue**:"):])
 		case strings.HasPrefix(l, "**Fix**:"):
-			e.Fix = validText(l[len("**Fix**:"):])
+			e.Fix = field(l, len("**Fix**:"))
 		case strings.HasPrefix(l, "**Context**:"):
-			e.Context = validText(l[len("**Context**:"):])
+			e.Context = field(l, len("**Context**:"))
 		default:
 			body = append(body, l)
 		}
@@ -453,11 +616,19 @@ func parseEntry(k Kind, seg string) (Entry, []Entry) {
 		if e.Task != "manual" && e.Task != "unknown" {
 			e.Tasks = []string{e.Task}
 		}
-		e.ID = ContentID(k, e.Text())
-		return e, sightings
+		e.ID = tag
+		if e.ID == "" {
+			e.ID = ContentID(k, e.Text())
+		}
+		e.FP = Fingerprint(e.Text())
+		return e, records, true
 	}
 	if len(body) == 1 {
-		e.Body = validText(unescapeBody(body[0]))
+		b := body[0]
+		if tag != "" && e.Issue != "" {
+			b = strings.TrimSuffix(b, " <!-- "+tag+" -->")
+		}
+		e.Body = validText(unescapeBody(b))
 	} else if len(body) > 1 {
 		e.Body = OneLine(strings.Join(body, " "))
 	}
@@ -465,16 +636,56 @@ func parseEntry(k Kind, seg string) (Entry, []Entry) {
 	for _, other := range metas[1:] {
 		m = fold(m, other)
 	}
-	e.ID, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto = m.ID, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto
+	e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto
 	if e.ID == "" {
 		e.ID = ContentID(k, e.Text())
 	}
-	return e, sightings
+	return e, records, true
+}
+
+// damage looks, in an entry's segment, for lines that belong to another
+// entry: a metadata line or a tagged field of another id, or a second,
+// different lesson text. Entries are written so that a git union merge
+// cannot produce these (every line two entries could share differs), so
+// they come from a merge of files written before that, or a hand edit.
+func damage(e *Entry, seg []byte, line int) Damage {
+	src := string(seg)
+	first, rest, _ := strings.Cut(src, "\n")
+	_, tag := cutTag(strings.TrimRight(first, "\r"))
+	own, issue := tag, ""
+	for n := line + 1; rest != ""; n++ {
+		var l string
+		l, rest, _ = strings.Cut(rest, "\n")
+		l = strings.TrimRight(l, "\r")
+		switch {
+		case strings.HasPrefix(l, metaPrefix):
+			m, sighting, ok := parseMeta(l)
+			if !ok || sighting {
+				continue
+			}
+			if own == "" {
+				own = m.ID
+			} else if m.ID != own {
+				return Damage{n, e.ID, fmt.Sprintf("holds the metadata line of entry %s: a merge interleaved two entries", m.ID)}
+			}
+		case strings.HasPrefix(l, "**Issue**:"):
+			v := strings.TrimSpace(l[len("**Issue**:"):])
+			if issue != "" && v != issue {
+				return Damage{n, e.ID, "holds a second lesson (another **Issue** line): a merge fused two entries"}
+			}
+			issue = v
+		case strings.HasPrefix(l, "**Fix**:"), strings.HasPrefix(l, "**Context**:"):
+			if _, t := cutTag(l); tag != "" && t != "" && t != tag {
+				return Damage{n, e.ID, fmt.Sprintf("holds a line of entry %s: a merge interleaved two entries", t)}
+			}
+		}
+	}
+	return Damage{}
 }
 
 // parseMeta reads an entry's metadata line,
 //
-//	<!-- flowmem: id=… seen=N last=YYYY-MM-DD tasks=a,b status=active -->
+//	<!-- flowmem: id=… fp=… seen=N last=YYYY-MM-DD tasks=a,b status=active -->
 //
 // or a sighting line, which records one recurrence of entry id:
 //
@@ -498,6 +709,8 @@ func parseMeta(l string) (m Entry, sighting, ok bool) {
 		switch key {
 		case "id":
 			m.ID = val
+		case "fp":
+			m.FP = val
 		case "seen":
 			if n, err := strconv.Atoi(val); err == nil && n > 0 {
 				m.Seen = n
@@ -533,6 +746,9 @@ func parseMeta(l string) (m Entry, sighting, ok bool) {
 // include the shared history), but every task that saw it counts once.
 func fold(a, b Entry) Entry {
 	out := a
+	if out.FP == "" {
+		out.FP = b.FP
+	}
 	for _, t := range b.Tasks {
 		if !contains(out.Tasks, t) {
 			out.Tasks = append(out.Tasks, t)
@@ -547,30 +763,8 @@ func fold(a, b Entry) Entry {
 	return out
 }
 
-// Folded is the document's entries as readers see them: copies of one
-// lesson merged (Fold) and every sighting counted.
-func (d *Doc) Folded() []Entry {
-	out := Fold(d.Entries)
-	if len(d.Sightings) == 0 {
-		return out
-	}
-	if len(out) > 0 && &out[0] == &d.Entries[0] {
-		out = append([]Entry(nil), out...)
-	}
-	index := make(map[string]int, len(out))
-	for i := range out {
-		index[out[i].ID] = i
-	}
-	for i := range d.Sightings {
-		if j, ok := index[d.Sightings[i].ID]; ok {
-			countSighting(&out[j], &d.Sightings[i])
-		}
-	}
-	return out
-}
-
-// countSighting adds one recorded recurrence s to entry e.
-func countSighting(e, s *Entry) {
+// CountSighting adds one recorded recurrence s to entry e.
+func CountSighting(e, s *Entry) {
 	e.Seen++
 	if s.LastSeen > e.LastSeen {
 		e.LastSeen = s.LastSeen
@@ -635,8 +829,19 @@ func Fold(entries []Entry) []Entry {
 }
 
 // Render writes an entry in the canonical format. e must be normalized.
+//
+// Every line that two different entries could share carries the entry's
+// id: the heading and the Fix, Context and extra text lines end with it as
+// an HTML comment (hidden when rendered; flow-next still reads the heading
+// by its date). The metadata line holds the id, and the lesson text is what
+// the id is made from. So when git's union merge lines up two branches'
+// new entries, no line of one entry matches a line of another, the only
+// lines it can take as shared are the blank lines between entries and
+// identical sightings, and whole entries are concatenated, never
+// interleaved.
 func Render(e *Entry) string {
 	var b strings.Builder
+	tag := " <!-- " + e.ID + " -->"
 	b.WriteString("## ")
 	b.WriteString(e.Date)
 	b.WriteByte(' ')
@@ -651,8 +856,15 @@ func Render(e *Entry) string {
 	} else {
 		b.WriteString(string(e.Kind))
 	}
-	b.WriteString("]\n")
-	fmt.Fprintf(&b, "%s id=%s seen=%d last=%s", metaPrefix, e.ID, e.Seen, e.LastSeen)
+	b.WriteString("]")
+	b.WriteString(tag)
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "%s id=%s", metaPrefix, e.ID)
+	if e.FP != "" {
+		b.WriteString(" fp=")
+		b.WriteString(e.FP)
+	}
+	fmt.Fprintf(&b, " seen=%d last=%s", e.Seen, e.LastSeen)
 	if len(e.Tasks) > 0 {
 		b.WriteString(" tasks=")
 		b.WriteString(strings.Join(e.Tasks, ","))
@@ -662,13 +874,19 @@ func Render(e *Entry) string {
 		b.WriteString(e.MergedInto)
 	}
 	fmt.Fprintf(&b, " status=%s -->\n", e.Status)
-	for _, f := range [...]struct{ label, val string }{{"Issue", e.Issue}, {"Fix", e.Fix}, {"Context", e.Context}} {
+	if e.Issue != "" {
+		fmt.Fprintf(&b, "**Issue**: %s\n", e.Issue)
+	}
+	for _, f := range [...]struct{ label, val string }{{"Fix", e.Fix}, {"Context", e.Context}} {
 		if f.val != "" {
-			fmt.Fprintf(&b, "**%s**: %s\n", f.label, f.val)
+			fmt.Fprintf(&b, "**%s**: %s%s\n", f.label, f.val, tag)
 		}
 	}
 	if e.Body != "" {
 		b.WriteString(escapeBody(e.Body))
+		if e.Issue != "" {
+			b.WriteString(tag)
+		}
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -740,6 +958,7 @@ func Header(k Kind) string {
 	return fmt.Sprintf("---\nflowmem: 1\nkind: %ss\n---\n# %s\n\n%s\n\n"+
 		"<!-- Each entry is a \"## date task source [category]\" heading, one hidden\n"+
 		"     metadata line (id, times seen, last seen, tasks, status) and one line\n"+
-		"     per field. Keep each field on one line when editing by hand. -->\n",
+		"     per field. Keep each field on one line when editing by hand, and keep\n"+
+		"     the id comments that end lines: they keep entries whole in git merges. -->\n",
 		k, k.Title(), about)
 }

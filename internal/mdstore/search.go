@@ -3,7 +3,6 @@ package mdstore
 import (
 	"regexp"
 	"regexp/syntax"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -86,18 +85,49 @@ func shortest(set []string) int {
 
 // maybe reports whether line could match: it holds a literal, or it has
 // non-ASCII text whose case folding the literal test does not cover.
-func (p *prefilter) maybe(line string) bool {
+func (p *prefilter) maybe(line []byte) bool {
 	if p == nil {
 		return true
 	}
-	low := asciiLower(line)
 	for _, l := range p.lits {
-		if strings.Contains(low, l) {
+		if containsLower(line, l) {
 			return true
 		}
 	}
 	for i := 0; i < len(line); i++ {
 		if line[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// containsLower reports whether b holds lit (lower-case ASCII), ignoring
+// ASCII case in b.
+func containsLower(b []byte, lit string) bool {
+	n := len(lit)
+	if n == 0 {
+		return true
+	}
+	c0, u0 := lit[0], lit[0]
+	if 'a' <= c0 && c0 <= 'z' {
+		u0 = c0 - 'a' + 'A'
+	}
+	for i := 0; i+n <= len(b); i++ {
+		if c := b[i]; c != c0 && c != u0 {
+			continue
+		}
+		j := 1
+		for ; j < n; j++ {
+			c := b[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lit[j] {
+				break
+			}
+		}
+		if j == n {
 			return true
 		}
 	}

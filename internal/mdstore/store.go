@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -59,14 +60,22 @@ func (s *Store) ReadDoc(k Kind) (*Doc, error) {
 }
 
 // Load returns the entries of the given kinds (all kinds when none given),
-// with entries that share an id folded into one, in file order.
+// with entries that share an id folded into one and every sighting
+// counted, in file order. Files are read a piece at a time.
 func (s *Store) Load(kinds ...Kind) ([]Entry, error) {
 	if len(kinds) == 0 {
 		kinds = Kinds
 	}
 	var out []Entry
 	for _, k := range kinds {
-		d, err := s.ReadDoc(k)
+		d := Doc{Kind: k}
+		err := scanFile(s.Path(k), func(seg []byte, line int) bool {
+			if e, records, ok := parseSegment(k, seg, line); ok {
+				d.Entries = append(d.Entries, e)
+				d.Sightings = append(d.Sightings, records...)
+			}
+			return true
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -134,191 +143,70 @@ func (s *Store) lock(ctx context.Context) (func(), error) {
 	return func() { _ = fl.Unlock() }, nil
 }
 
-// Outcome says what Record did with one lesson.
-type Outcome struct {
-	ID  string `json:"id"`
-	New bool   `json:"new"`
-	// Seen is how often the lesson has been seen, this time included.
-	Seen int `json:"seen"`
-	// Entry is the lesson as memory now holds it: for a repeat, the stored
-	// entry with every sighting counted.
-	Entry Entry `json:"entry"`
-}
-
-// Record stores lessons of kind k under the writer lock, one Outcome per
-// lesson in order. A lesson memory already holds (Repeats) is recorded as a
-// sighting of that entry; any other is appended as a new entry. Both are
-// appends: the file is never rewritten, so a git union merge of two branches
-// that both wrote to it only ever concatenates whole additions, and readers
-// fold them by id.
-func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Time) ([]Outcome, error) {
-	today, err := prepareLessons(k, lessons, now)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := s.lock(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	d, err := s.ReadDoc(k)
-	if err != nil {
-		return nil, err
-	}
-	existing := d.Folded()
-	outcomes := make([]Outcome, 0, len(lessons))
-	var added strings.Builder
-	for _, l := range lessons {
-		if i := findRepeat(existing, &l); i >= 0 {
-			e := &existing[i]
-			e.Seen++
-			if today > e.LastSeen {
-				e.LastSeen = today
-			}
-			task := ""
-			if len(l.Tasks) > 0 {
-				task = l.Tasks[0]
-				if !contains(e.Tasks, task) {
-					e.Tasks = append(e.Tasks, task)
-				}
-			}
-			added.WriteString("\n")
-			added.WriteString(RenderSighting(e.ID, today, task))
-			outcomes = append(outcomes, Outcome{ID: e.ID, Seen: e.Seen, Entry: *e})
-			continue
-		}
-		// A new lesson may share its content id with one it differs from
-		// by symbols only; readers would fold the two into one.
-		for salt := 1; idTaken(existing, l.ID); salt++ {
-			l.ID = DistinctID(l.Kind, l.Text(), salt)
-		}
-		existing = append(existing, l)
-		added.WriteString("\n")
-		added.WriteString(Render(&l))
-		outcomes = append(outcomes, Outcome{ID: l.ID, New: true, Seen: l.Seen, Entry: l})
-	}
-	if added.Len() == 0 {
-		return outcomes, nil
-	}
-	return outcomes, s.appendRaw(k, d.Raw, added.String())
-}
-
-// findRepeat picks the existing entry that a new lesson repeats, or -1: the
-// same content id, and the same text as far as the id can tell (SameText).
-// A lesson that differs from the entry with its id by symbols only has the
-// next id of the chain Record gives such twins (DistinctID), and is looked
-// for under it.
-func findRepeat(existing []Entry, e *Entry) int {
-	for id, salt := e.ID, 1; ; salt++ {
-		found := false
-		for i := range existing {
-			if existing[i].ID == id {
-				if SameText(existing[i].Text(), e.Text()) {
-					return i
-				}
-				found = true
-			}
-		}
-		if !found {
-			return -1
-		}
-		id = DistinctID(e.Kind, e.Text(), salt)
-	}
-}
-
-// prepareLessons fills in what Record adds to every lesson, and rejects an
-// empty one before the lock is taken.
-func prepareLessons(k Kind, lessons []Entry, now time.Time) (string, error) {
-	today := now.UTC().Format("2006-01-02")
-	for i := range lessons {
-		l := &lessons[i]
-		l.Kind = k
-		if l.Date == "" {
-			l.Date = today
-		}
-		l.LastSeen = today
-		l.Normalize()
-		if l.Text() == "" {
-			return "", errors.New("an entry needs some text")
-		}
-	}
-	return today, nil
-}
-
-func idTaken(existing []Entry, id string) bool {
-	for i := range existing {
-		if existing[i].ID == id {
-			return true
-		}
-	}
-	return false
-}
-
-// appendRaw adds text at the end of the file, whose bytes were read as raw
-// (nil when missing), creating it from the template. The caller holds the
-// lock.
-func (s *Store) appendRaw(k Kind, raw []byte, text string) error {
-	path := s.Path(k)
-	prefix := ""
-	if raw == nil {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			prefix = Header(k)
-		}
-	} else if len(raw) > 0 && raw[len(raw)-1] != '\n' {
-		prefix = "\n"
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", path, err)
-	}
-	_, err = f.WriteString(prefix + text)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("append to %s: %w", path, err)
-	}
-	return nil
-}
-
 // Hit is one line of an entry that a search matched.
 type Hit struct {
-	File  string `json:"file"`
-	Line  int    `json:"line"`
-	ID    string `json:"id"`
-	Type  Kind   `json:"type"`
-	Text  string `json:"text"`
-	Entry *Entry `json:"-"`
+	File string `json:"file"`
+	Line int    `json:"line"`
+	ID   string `json:"id"`
+	Type Kind   `json:"type"`
+	Text string `json:"text"`
 }
 
 // Search matches re against every line of every entry (not the file
 // preambles) and returns one hit per matching line.
 func (s *Store) Search(re *regexp.Regexp, kinds ...Kind) ([]Hit, error) {
+	var hits []Hit
+	err := s.SearchEach(re, func(h Hit) error {
+		hits = append(hits, h)
+		return nil
+	}, kinds...)
+	return hits, err
+}
+
+// SearchEach is Search, handing each hit to fn as it is found: the files
+// are read a piece at a time, so a search takes the same little memory
+// whatever the size of the store. An error from fn stops the search.
+func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind) error {
 	if len(kinds) == 0 {
 		kinds = Kinds
 	}
 	pf := newPrefilter(re)
-	var hits []Hit
+	var ferr error
 	for _, k := range kinds {
-		d, err := s.ReadDoc(k)
-		if err != nil {
-			return nil, err
-		}
-		for i, sp := range d.spans {
-			rest := string(d.Raw[sp.start:sp.end])
-			for n := 0; rest != ""; n++ {
-				var line string
-				line, rest, _ = strings.Cut(rest, "\n")
-				line = strings.TrimRight(line, "\r")
-				if pf.maybe(line) && re.MatchString(line) {
-					hits = append(hits, Hit{File: s.Path(k), Line: d.Entries[i].Line + n, ID: d.Entries[i].ID,
-						Type: k, Text: strings.ToValidUTF8(line, "\uFFFD"), Entry: &d.Entries[i]})
+		path := s.Path(k)
+		err := scanFile(path, func(seg []byte, line int) bool {
+			var e Entry
+			parsed := false
+			rest := seg
+			for n := 0; len(rest) > 0; n++ {
+				l := rest
+				if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+					l, rest = rest[:i], rest[i+1:]
+				} else {
+					rest = nil
+				}
+				l = bytes.TrimRight(l, "\r")
+				if !pf.maybe(l) || !re.Match(l) {
+					continue
+				}
+				if !parsed {
+					e, _, _ = parseSegment(k, seg, line)
+					parsed = true
+				}
+				text, _ := strings.CutSuffix(string(l), " <!-- "+e.ID+" -->")
+				h := Hit{File: path, Line: line + n, ID: e.ID, Type: k, Text: strings.ToValidUTF8(text, "\uFFFD")}
+				if ferr = fn(h); ferr != nil {
+					return false
 				}
 			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		if ferr != nil {
+			return ferr
 		}
 	}
-	return hits, nil
+	return nil
 }

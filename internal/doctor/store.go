@@ -1,0 +1,35 @@
+package doctor
+
+import (
+	"fmt"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
+
+// checkWhole looks for entries that are not whole: one that holds another
+// entry's lines (a git merge of files written before entries carried their
+// id on every line two entries could share, or a hand edit), and an append
+// cut off before its closing newline (a full disk or a killed process),
+// which readers leave out.
+func (d *doctor) checkWhole(docs []*mdstore.Doc) {
+	var damaged, cut []string
+	for _, doc := range docs {
+		for _, dm := range doc.Damaged {
+			damaged = append(damaged, fmt.Sprintf("%s:%d: entry %s %s", doc.Kind.File(), dm.Line, dm.ID, dm.What))
+		}
+		if doc.Incomplete > 0 {
+			cut = append(cut, fmt.Sprintf("%s:%d", doc.Kind.File(), doc.Incomplete))
+		}
+	}
+	switch {
+	case len(damaged) > 0:
+		d.add("entries whole", Fail, list(damaged, "; "),
+			"open the file at the line named and move the lines that belong to the other lesson under a heading of their own "+
+				"(a copy of the heading with that lesson's id), with its own metadata line; then run flowmem doctor again")
+	case len(cut) > 0:
+		d.add("entries whole", Warn, "text without a closing newline at the end of "+list(cut, ", ")+" is left out by every reader (an append that failed half-way)",
+			"if that entry is complete, add a newline at the end of the file; otherwise delete it from the line named")
+	default:
+		d.add("entries whole", OK, "no entry holds another's lines; every file ends with a whole entry", "")
+	}
+}

@@ -1,0 +1,164 @@
+package mdstore
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// git runs git in dir and fails the test on an error.
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// TestUnionMergeKeepsEntriesWhole: clones that each record lessons on the
+// same day, for the same task and category, with Fix and Context lines
+// shared between lessons and sightings of the same entries on every side,
+// then pull one another (merge or rebase, with the merge=union attribute
+// flowmem installs), end with every lesson whole: its own text, fix and
+// context, no entry holding another's lines, and the sightings counted.
+// Files written before entries carried their id on every line they could
+// share lost a lesson in 5 of 10 such merges (issue 18).
+func TestUnionMergeKeepsEntriesWhole(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	day := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	fixes := []string{"Add a test for it", "Wrap it in io.LimitReader", ""}
+	contexts := []string{"internal/api/upload.go", "", "From the review"}
+	n := 0
+	for _, clones := range []int{2, 3} {
+		for _, mode := range []string{"merge", "rebase"} {
+			for seed := range 5 {
+				n++
+				r := rand.New(rand.NewPCG(uint64(seed), uint64(clones)))
+				t.Run(fmt.Sprintf("%d-clones/%s/%d", clones, mode, seed), func(t *testing.T) {
+					root := t.TempDir()
+					origin := filepath.Join(root, "origin")
+					git(t, root, "init", "-q", "--bare", "-b", "main", origin)
+					base := filepath.Join(root, "base")
+					git(t, root, "clone", "-q", origin, base)
+					if err := os.WriteFile(filepath.Join(base, ".gitattributes"), []byte(".flow/memory/*.md merge=union\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					baseLessons := []Entry{
+						{Issue: "The cache key ignores the tenant id", Fix: fixes[0], Context: contexts[0]},
+						{Issue: "Errors from Close are dropped on the write path", Fix: fixes[1]},
+					}
+					record(t, Open(filepath.Join(base, ".flow", "memory")), day.AddDate(0, 0, -7), "fn-1.1", baseLessons...)
+					git(t, base, "add", "-A")
+					git(t, base, "commit", "-qm", "base")
+					git(t, base, "push", "-q", "origin", "main")
+
+					type want struct{ issue, fix, context string }
+					var wants []want
+					sightings := map[string]int{}
+					for c := range clones {
+						dir := filepath.Join(root, fmt.Sprint("clone", c))
+						git(t, root, "clone", "-q", origin, dir)
+						s := Open(filepath.Join(dir, ".flow", "memory"))
+						adds := 1 + r.IntN(5)
+						for i := range adds {
+							l := Entry{
+								Issue:   fmt.Sprintf("Clone %d's lesson %d: the %s handler trusts the %s header", c, i, []string{"upload", "login", "export"}[r.IntN(3)], []string{"Host", "Origin", "Referer"}[r.IntN(3)]),
+								Fix:     fixes[r.IntN(len(fixes))],
+								Context: contexts[r.IntN(len(contexts))],
+							}
+							wants = append(wants, want{l.Issue, l.Fix, l.Context})
+							record(t, s, day, "fn-1.1", l)
+							if r.IntN(2) == 0 {
+								b := baseLessons[r.IntN(len(baseLessons))]
+								record(t, s, day, "fn-1.1", Entry{Issue: b.Issue})
+								sightings[b.Issue]++
+							}
+						}
+						git(t, dir, "add", "-A")
+						git(t, dir, "commit", "-qm", fmt.Sprint("clone ", c))
+					}
+					// Each clone in turn takes what is upstream and pushes.
+					for c := range clones {
+						dir := filepath.Join(root, fmt.Sprint("clone", c))
+						flag := "--rebase"
+						if mode == "merge" {
+							flag = "--no-rebase"
+						}
+						git(t, dir, "pull", "-q", flag, "origin", "main")
+						git(t, dir, "push", "-q", "origin", "main")
+					}
+					final := filepath.Join(root, "final")
+					git(t, root, "clone", "-q", origin, final)
+					raw, err := os.ReadFile(filepath.Join(final, ".flow", "memory", "pitfalls.md"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					d, err := Parse(Pitfall, raw)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(d.Damaged) > 0 || d.Incomplete != 0 {
+						t.Errorf("damaged entries %+v, incomplete %d", d.Damaged, d.Incomplete)
+					}
+					entries := d.Folded()
+					if len(entries) != len(wants)+len(baseLessons) {
+						t.Errorf("%d entries after the merges, want %d", len(entries), len(wants)+len(baseLessons))
+					}
+					for _, w := range wants {
+						i := slices.IndexFunc(entries, func(e Entry) bool { return e.Issue == w.issue })
+						if i < 0 {
+							t.Errorf("lesson lost: %q", w.issue)
+							continue
+						}
+						if e := entries[i]; e.Fix != w.fix || e.Context != w.context || e.Seen != 1 {
+							t.Errorf("lesson %q came back as fix %q, context %q, seen %d; want %q, %q, 1", w.issue, e.Fix, e.Context, e.Seen, w.fix, w.context)
+						}
+					}
+					for _, b := range baseLessons {
+						i := slices.IndexFunc(entries, func(e Entry) bool { return e.Issue == b.Issue })
+						if i < 0 {
+							t.Errorf("base lesson lost: %q", b.Issue)
+							continue
+						}
+						// Identical sightings (same day and task) on two
+						// sides may merge into one line: at least one, at
+						// most all, count.
+						if got := entries[i].Seen; got < 1+min(sightings[b.Issue], 1) || got > 1+sightings[b.Issue] {
+							t.Errorf("base lesson %q seen %d times after %d sightings", b.Issue, got, sightings[b.Issue])
+						}
+					}
+					if t.Failed() {
+						t.Logf("merged file:\n%s", raw)
+					}
+				})
+			}
+		}
+	}
+	if n != 20 {
+		t.Fatalf("ran %d scenarios", n)
+	}
+}
+
+func record(t *testing.T, s *Store, day time.Time, task string, lessons ...Entry) {
+	t.Helper()
+	for i := range lessons {
+		lessons[i].Task, lessons[i].Source, lessons[i].Category, lessons[i].Tasks = task, "impl-review", "api", []string{task}
+	}
+	if _, err := s.Record(context.Background(), Pitfall, lessons, day); err != nil {
+		t.Fatal(err)
+	}
+}
