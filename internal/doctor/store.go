@@ -30,6 +30,6 @@ func (d *doctor) checkWhole(docs []*mdstore.Doc) {
 		d.add("entries whole", Warn, "text without a closing newline at the end of "+list(cut, ", ")+" is left out by every reader (an append that failed half-way)",
 			"if that entry is complete, add a newline at the end of the file; otherwise delete it from the line named")
 	default:
-		d.add("entries whole", OK, "no entry holds another's lines; every file ends with a whole entry", "")
+		d.add("entries whole", OK, "every entry is whole, and every file ends with a complete one", "")
 	}
 }
