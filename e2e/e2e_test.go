@@ -178,8 +178,8 @@ func TestScoutRecallsRelevantMemory(t *testing.T) {
 				// printed, in the Relevant Memory format.
 				var keep []string
 				for _, l := range strings.Split(r.LastToolResult(), "\n") {
-					if strings.HasPrefix(strings.TrimSpace(l), "- [") {
-						keep = append(keep, strings.TrimSpace(l))
+					if strings.HasPrefix(l, "- [") || strings.HasPrefix(l, "  ") && len(keep) > 0 {
+						keep = append(keep, l)
 					}
 				}
 				if len(keep) == 0 {

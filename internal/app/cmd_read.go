@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/recall"
 	"github.com/urfave/cli/v2"
 )
 
@@ -16,7 +17,10 @@ func memoryReadCommand(e *env, typeFlag cli.Flag) *cli.Command {
 ranked by how well they match QUERY and only the best are printed. Give
 --relevant more than once to search the same work from several sides (the
 task, its technical terms, what usually goes wrong in it): the lists are
-merged by rank, so an entry found by several queries comes first.
+merged by rank, so an entry found by several queries comes first. An entry is
+ranked only when it says a specific word of a query itself (task ids, generic
+words such as add, fix, page or client, and synonyms do not count); when none
+does, nothing is printed and stderr says so (exit 0).
 
 Examples:
    flowmem memory read --type pitfall
@@ -54,10 +58,6 @@ Examples:
 			if err != nil {
 				return err
 			}
-			entries, err := s.Load(kinds...)
-			if err != nil {
-				return err
-			}
 			if c.IsSet("relevant") {
 				limit := cfg.Int("recall.limit")
 				if c.IsSet("limit") {
@@ -67,7 +67,11 @@ Examples:
 				if c.IsSet("max-chars") {
 					maxChars = c.Int("max-chars")
 				}
-				return e.printRelevant(c, entries, c.StringSlice("relevant"), limit, maxChars, kinds)
+				return e.printRelevant(c, s, c.StringSlice("relevant"), limit, maxChars, kinds)
+			}
+			entries, err := s.Load(kinds...)
+			if err != nil {
+				return err
 			}
 			active := entries[:0]
 			for _, en := range entries {
@@ -82,12 +86,6 @@ Examples:
 				return e.writeJSON(map[string]any{"entries": nonNil(active), "count": len(active)})
 			}
 			var b strings.Builder
-			size := 0
-			for i := range active {
-				en := &active[i]
-				size += 80 + len(en.Issue) + len(en.Fix) + len(en.Context) + len(en.Body)
-			}
-			b.Grow(size)
 			var last mdstore.Kind
 			for i := range active {
 				en := &active[i]
@@ -98,8 +96,7 @@ Examples:
 					fmt.Fprintf(&b, "# %s\n", en.Kind.Title())
 					last = en.Kind
 				}
-				b.WriteByte('\n')
-				display(&b, en)
+				b.WriteString(recall.Render(en, false))
 			}
 			if len(active) == 0 {
 				e.say("no entries in memory yet")
@@ -108,52 +105,6 @@ Examples:
 			return err
 		},
 	}
-}
-
-// display is an entry as people read it: the heading and fields, without
-// the hidden metadata line, plus a note of how often it was seen.
-func display(b *strings.Builder, en *mdstore.Entry) {
-	b.WriteString("## ")
-	b.WriteString(en.Date)
-	b.WriteByte(' ')
-	b.WriteString(en.Task)
-	if en.Source != "" && en.Source != en.Task {
-		b.WriteByte(' ')
-		b.WriteString(en.Source)
-	}
-	b.WriteString(" [")
-	b.WriteString(orKind(en))
-	b.WriteString("]\n")
-	if en.Seen > 1 {
-		where := ""
-		if len(en.Tasks) > 0 {
-			where = ", in " + strings.Join(en.Tasks, ", ")
-		}
-		fmt.Fprintf(b, "_seen %dx, last %s%s_\n", en.Seen, en.LastSeen, where)
-	}
-	for _, f := range [...]struct{ label, val string }{{"Issue", en.Issue}, {"Fix", en.Fix}, {"Context", en.Context}} {
-		if f.val != "" {
-			// Plain writes, not fmt: read prints every entry of memory.
-			b.WriteString("**")
-			b.WriteString(f.label)
-			b.WriteString("**: ")
-			b.WriteString(f.val)
-			b.WriteByte('\n')
-		}
-	}
-	// A flow-next entry's body may span several lines, and its
-	// **Issue**/**Fix** lines are read into the fields above.
-	if body := strings.TrimRight(en.Body, "\n"); body != "" {
-		b.WriteString(body)
-		b.WriteByte('\n')
-	}
-}
-
-func orKind(en *mdstore.Entry) string {
-	if en.Category != "" {
-		return en.Category
-	}
-	return string(en.Kind)
 }
 
 func nonNil[T any](s []T) []T {

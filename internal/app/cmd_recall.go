@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -18,11 +19,17 @@ type scoredEntry struct {
 	Score float64 `json:"score"`
 }
 
-// printRelevant ranks entries for one query or, merged, for several. With
-// several, --json gives each entry's merged score.
-func (e *env) printRelevant(c *cli.Context, entries []mdstore.Entry, queries []string, limit, maxChars int, kinds []mdstore.Kind) error {
+// printRelevant ranks the memory for one query or, merged, for several.
+// With several, --json gives each entry's merged score. When nothing
+// qualifies it prints nothing and says so on stderr: an empty block is the
+// answer, not a failure.
+func (e *env) printRelevant(c *cli.Context, s *mdstore.Store, queries []string, limit, maxChars int, kinds []mdstore.Kind) error {
+	files, err := recall.Load(s, kinds...)
+	if err != nil {
+		return err
+	}
 	opt := recall.Options{Limit: limit, MaxChars: maxChars, Kinds: kinds, Now: e.Now()}
-	hits := recall.RankAll(entries, queries, opt)
+	hits := recall.Search(files, queries, opt)
 	if c.Bool("json") {
 		out := make([]scoredEntry, 0, len(hits))
 		for _, h := range hits {
@@ -36,7 +43,12 @@ func (e *env) printRelevant(c *cli.Context, entries []mdstore.Entry, queries []s
 		}
 		return e.writeJSON(res)
 	}
-	return recall.Format(e.Out, hits, opt)
+	err = recall.Format(e.Out, hits, opt)
+	if errors.Is(err, recall.ErrNothing) {
+		e.say("flowmem: %v", err)
+		return nil
+	}
+	return err
 }
 
 func memoryPrimeCommand(e *env) *cli.Command {
@@ -45,7 +57,10 @@ func memoryPrimeCommand(e *env) *cli.Command {
 		Usage:     "print a bounded, prompt-ready block of the lessons that matter most for a task",
 		ArgsUsage: "[TASK]",
 		Description: `Confirmed lessons (seen in two or more reviews, or added by hand) come first.
-Without TASK it lists the top confirmed lessons. For Ralph loop prompts and
+A lesson is printed only when it says most of TASK's specific words; when none
+does, prime prints nothing and says so on stderr (exit 0): a prompt is better
+without lessons than with unrelated ones. Without TASK (or with only a task
+id) it lists the top confirmed lessons. For Ralph loop prompts and
 for a SessionStart hook (--session-start prints the hook's JSON and never
 fails, so it is safe as a hook command).
 
@@ -78,6 +93,10 @@ Examples:
 			if c.Bool("json") {
 				return e.writeJSON(map[string]any{"task": task, "prime": block, "chars": len([]rune(block))})
 			}
+			if block == "" {
+				e.say("flowmem: %v", recall.ErrNothing)
+				return nil
+			}
 			_, err = fmt.Fprint(e.Out, block)
 			return err
 		},
@@ -85,7 +104,7 @@ Examples:
 }
 
 func (e *env) prime(c *cli.Context, cfg *config.Config, s *mdstore.Store, task string) (string, error) {
-	entries, err := s.Load()
+	files, err := recall.Load(s)
 	if err != nil {
 		return "", err
 	}
@@ -99,7 +118,7 @@ func (e *env) prime(c *cli.Context, cfg *config.Config, s *mdstore.Store, task s
 	if limit < 1 || maxChars < 1 {
 		return "", usagef("--limit and --max-chars must be at least 1")
 	}
-	return recall.Prime(entries, task, recall.Options{Limit: limit, MaxChars: maxChars, Now: e.Now()}), nil
+	return recall.Prime(files, task, recall.Options{Limit: limit, MaxChars: maxChars, Now: e.Now()}), nil
 }
 
 // primeSessionStart is the SessionStart hook form: any problem means no

@@ -365,6 +365,7 @@ var earlierScouts = map[string]bool{
 	"e5ae2f4479693a6da4fa3fe0372ce9b30051178fcda3b6fbfe0d542dc23fe509": true, // c7e2b0d
 	"1325c56e3485601242dda095bd139970efd254d44fbeb0880a9bd34b8dae2f2b": true, // 1eab748
 	"a244d2d6c8307671cfa5635c01808e17b36bb32ba51171d227d645500afef947": true, // 0a40a07
+	"091735bb838afef9c9b94e44290e4b4f40602643eeeaaea06402968b126acc89": true, // ac93206
 }
 
 // ScoutState compares a scout file with the embedded copy: "absent",

@@ -47,74 +47,28 @@ func genEntries(tb testing.TB, n int) []mdstore.Entry {
 
 const benchQuery = "fn-12.3: Add retry with backoff to webhook delivery (pkg/webhook/sender.go, maxRetries)"
 
-func BenchmarkRank(b *testing.B) {
-	for _, n := range []int{1_000, 10_000, 100_000} {
-		entries := genEntries(b, n)
-		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			opt := Options{Now: corpusNow}
-			for b.Loop() {
-				if len(Rank(entries, benchQuery, opt)) == 0 {
-					b.Fatal("no hits")
+var scoutQueries = []string{benchQuery, "webhook delivery retry backoff HTTP client", "retry without backoff jitter idempotency duplicate delivery timeout"}
+
+// BenchmarkSearch ranks memories of 1,000 to 100,000 entries, held as the
+// files' bytes (reading them is the CLI's cost, not the ranker's).
+func BenchmarkSearch(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		files := FilesOf(genEntries(b, n))
+		for _, c := range []struct {
+			name    string
+			queries []string
+		}{{"one", []string{benchQuery}}, {"scout", scoutQueries}} {
+			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					Search(files, c.queries, Options{Limit: 30})
 				}
-			}
-		})
-	}
-}
-
-// benchScout is what the scout asks: the request, its technical terms, and
-// what usually goes wrong in that kind of work.
-var benchScout = []string{
-	benchQuery,
-	"webhook delivery retry backoff maxRetries sender",
-	"duplicate deliveries on retry, no jitter, timeout, idempotency key",
-}
-
-func BenchmarkRankAll(b *testing.B) {
-	for _, n := range []int{1_000, 10_000, 100_000} {
-		entries := genEntries(b, n)
-		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			opt := Options{Now: corpusNow, Limit: 30}
-			for b.Loop() {
-				if len(RankAll(entries, benchScout, opt)) == 0 {
-					b.Fatal("no hits")
-				}
-			}
-		})
-	}
-}
-
-func BenchmarkPrime(b *testing.B) {
-	for _, n := range []int{1_000, 10_000, 100_000} {
-		entries := genEntries(b, n)
-		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			opt := Options{Now: corpusNow}
-			for b.Loop() {
-				if Prime(entries, benchQuery, opt) == "" {
-					b.Fatal("empty prime")
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkTokenize measures the scanner alone, the bulk of Rank's work.
-func BenchmarkTokenize(b *testing.B) {
-	entries := genEntries(b, 1000)
-	var z tokenizer
-	var c countSink
-	b.ReportAllocs()
-	for b.Loop() {
-		for i := range entries {
-			z.scan(entries[i].Issue, &c)
-			z.scan(entries[i].Fix, &c)
-			z.scan(entries[i].Context, &c)
+			})
 		}
+		b.Run(fmt.Sprintf("prime/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				Prime(files, benchQuery, Options{})
+			}
+		})
 	}
 }
-
-type countSink struct{ n int }
-
-func (c *countSink) token([]byte, tokenKind) { c.n++ }

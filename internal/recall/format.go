@@ -11,23 +11,33 @@ import (
 )
 
 const (
-	header    = "## Relevant Memory\n"
-	noneFound = "No relevant entries in project memory.\n"
+	header = "## Relevant Memory\n"
 	// primeIntro tells the model what the block is; Prime's output lands in
 	// a prompt with no other explanation around it.
 	primeIntro = "Lessons from earlier code reviews of this project; apply the ones that fit.\n"
 
-	// Per-field caps keep one verbose lesson from eating the whole budget.
-	maxTextBytes = 500
-	maxFixBytes  = 300
+	// Per-field caps keep one verbose lesson from eating a prompt's budget.
+	maxTextBytes    = 500
+	maxFixBytes     = 300
+	maxContextBytes = 160
 )
 
-// Line renders one entry as a single prompt line:
+// Render is an entry as a terminal or a prompt shows it, in two lines:
 //
-//   - [pitfall] <issue> → <fix> (fn-1.1, seen 3x)
-//   - [convention] <body> (manual)
-func Line(e mdstore.Entry) string {
+//   - [pitfall] <issue> → <fix>
+//     context: <context> · fn-1.1, fn-2.4 · seen 3x, last 2026-02-01
+//
+// memory read and read --relevant both print entries this way. With clip,
+// long fields are cut at a word and marked (prompts have budgets); every
+// field is on one line either way.
+func Render(e *mdstore.Entry, clip bool) string {
 	var b strings.Builder
+	limit := func(n int) int {
+		if clip {
+			return n
+		}
+		return 1 << 30
+	}
 	kind := string(e.Kind)
 	if kind == "" {
 		kind = "memory"
@@ -35,37 +45,53 @@ func Line(e mdstore.Entry) string {
 	b.WriteString("- [")
 	b.WriteString(kind)
 	b.WriteString("] ")
-	b.WriteString(clip(e.Text(), maxTextBytes))
+	b.WriteString(oneLine(e.Text(), limit(maxTextBytes)))
 	if e.Fix != "" {
 		b.WriteString(" → ")
-		b.WriteString(clip(e.Fix, maxFixBytes))
+		b.WriteString(oneLine(e.Fix, limit(maxFixBytes)))
 	}
-	b.WriteString(" (")
-	b.WriteString(clip(firstTask(&e), 80))
+	b.WriteString("\n  ")
+	if e.Context != "" {
+		b.WriteString("context: ")
+		b.WriteString(oneLine(e.Context, limit(maxContextBytes)))
+		b.WriteString(" · ")
+	}
+	b.WriteString(oneLine(tasks(e), 120))
 	if e.Seen > 1 {
-		b.WriteString(", seen ")
+		b.WriteString(" · seen ")
 		b.WriteString(strconv.Itoa(e.Seen))
-		b.WriteString("x")
+		b.WriteString("x, last ")
+		b.WriteString(lastSeen(e))
+	} else if d := lastSeen(e); d != "" {
+		b.WriteString(" · ")
+		b.WriteString(d)
 	}
-	b.WriteString(")")
+	b.WriteByte('\n')
 	return b.String()
 }
 
-func firstTask(e *mdstore.Entry) string {
+// tasks names where a lesson came from: its tasks, or manual.
+func tasks(e *mdstore.Entry) string {
+	var ts []string
 	for _, t := range e.Tasks {
 		if t = strings.TrimSpace(t); t != "" {
-			return t
+			ts = append(ts, t)
 		}
 	}
-	if t := strings.TrimSpace(e.Task); t != "" {
-		return t
+	if len(ts) == 0 {
+		if t := strings.TrimSpace(e.Task); t != "" {
+			ts = append(ts, t)
+		}
 	}
-	return "manual"
+	if len(ts) == 0 {
+		return "manual"
+	}
+	return strings.Join(ts, ", ")
 }
 
-// clip puts s on one line (legacy entries may span several) and bounds it
-// to max bytes, cutting at a word where one is near and marking the cut.
-func clip(s string, max int) string {
+// oneLine puts s on one line (legacy entries may span several) and bounds
+// it to max bytes, cutting at a word where one is near and marking the cut.
+func oneLine(s string, max int) string {
 	if len(s) <= max && !strings.ContainsAny(s, "\n\r\t\v\f\u0085\u2028\u2029") {
 		return strings.TrimSpace(s)
 	}
@@ -84,15 +110,17 @@ func clip(s string, max int) string {
 	return strings.TrimRight(s[:cut], " ") + ell
 }
 
+// ErrNothing says that no lesson qualified: callers print nothing and say
+// so on stderr.
+var ErrNothing = fmt.Errorf("no lesson in memory bears on this request")
+
 // Format writes hits as a "## Relevant Memory" block of at most opt.Limit
-// lines and opt.MaxChars bytes. Lines are never cut: one that does not fit
-// is left out and later, shorter ones may still fit; when not even one
-// fits, Format writes nothing. With no hits it says so, since an empty
-// answer reads as a failure to a scout.
+// entries and opt.MaxChars bytes. Entries are never cut: one that does not
+// fit is left out and later, shorter ones may still fit. With no hits it
+// writes nothing and returns ErrNothing.
 func Format(w io.Writer, hits []Hit, opt Options) error {
 	if len(hits) == 0 {
-		_, err := io.WriteString(w, noneFound)
-		return err
+		return ErrNothing
 	}
 	max := opt.MaxChars
 	if max <= 0 {
@@ -100,9 +128,9 @@ func Format(w io.Writer, hits []Hit, opt Options) error {
 	}
 	out := block(header, hits, limitOf(opt), max)
 	if out == "" {
-		need := len(header) + len(Line(hits[0].Entry)) + 1
+		need := len(header) + len(Render(&hits[0].Entry, true))
 		for _, h := range hits[1:] {
-			need = min(need, len(header)+len(Line(h.Entry))+1)
+			need = min(need, len(header)+len(Render(&h.Entry, true)))
 		}
 		return &BudgetError{Hits: len(hits), Max: max, Need: need}
 	}
@@ -120,25 +148,24 @@ func (e *BudgetError) Error() string {
 	return fmt.Sprintf("%d relevant entries found, but none fits in %d characters; the shortest needs %d (raise --max-chars)", e.Hits, e.Max, e.Need)
 }
 
-// block renders head and as many hit lines as fit in max bytes; "" when no
-// line fits.
+// block renders head and as many entries as fit in max bytes; "" when none
+// fits.
 func block(head string, hits []Hit, limit, max int) string {
 	var b strings.Builder
 	b.WriteString(head)
-	lines := 0
+	n := 0
 	for _, h := range hits {
-		if lines == limit {
+		if n == limit {
 			break
 		}
-		l := Line(h.Entry)
-		if b.Len()+len(l)+1 > max {
+		l := Render(&h.Entry, true)
+		if b.Len()+len(l) > max {
 			continue
 		}
 		b.WriteString(l)
-		b.WriteByte('\n')
-		lines++
+		n++
 	}
-	if lines == 0 {
+	if n == 0 {
 		return ""
 	}
 	return b.String()

@@ -1,8 +1,10 @@
 package recall
 
 import (
+	"bytes"
 	"math"
-	"sort"
+	"slices"
+	"strconv"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
@@ -15,53 +17,123 @@ func Confirmed(e *mdstore.Entry) bool {
 
 // Prime returns the prompt-ready block of the lessons that matter most for
 // task within opt.MaxChars (PrimeMaxChars by default, never above
-// PrimeHardCap). It takes the lessons Rank would return and puts the
+// PrimeHardCap). It takes the lessons Search would return and puts the
 // confirmed ones first, so that they are the ones kept when the budget
-// runs out; it does not reach further down the ranking for them, since
-// scores say too little to tell a lesson that grazes the task from one
-// that fits. With no task words it lists the top confirmed lessons by
+// runs out. With no task words it lists the top confirmed lessons by
 // recurrence and recency. It returns "" when nothing qualifies, so callers
-// can leave the block out.
-func Prime(entries []mdstore.Entry, task string, opt Options) string {
+// can leave the block out: a prompt is better without lessons than with
+// unrelated ones.
+func Prime(files []File, task string, opt Options) string {
 	limit := limitOf(opt)
-	max := opt.MaxChars
-	if max <= 0 {
-		max = PrimeMaxChars
+	budget := opt.MaxChars
+	if budget <= 0 {
+		budget = PrimeMaxChars
 	}
-	if max > PrimeHardCap {
-		max = PrimeHardCap
+	budget = min(budget, PrimeHardCap)
+	if opt.Floor == 0 {
+		opt.Floor = PrimeFloor
 	}
 	var hits []Hit
 	if q := parseQuery(task); len(q.terms) > 0 {
-		hits = rank(entries, q, opt, limit)
-		sort.SliceStable(hits, func(i, j int) bool {
-			return Confirmed(&hits[i].Entry) && !Confirmed(&hits[j].Entry)
+		hits = search(files, []*query{q}, opt, limit)[0]
+		slices.SortStableFunc(hits, func(a, b Hit) int {
+			ca, cb := Confirmed(&a.Entry), Confirmed(&b.Entry)
+			switch {
+			case ca && !cb:
+				return -1
+			case cb && !ca:
+				return 1
+			}
+			return 0
 		})
 	} else {
-		hits = topConfirmed(entries, opt, limit)
+		hits = topConfirmed(files, opt, limit)
 	}
 	if len(hits) == 0 {
 		return ""
 	}
-	return block(header+primeIntro, hits, limit, max)
+	return block(header+primeIntro, hits, limit, budget)
 }
 
 // topConfirmed ranks confirmed lessons without a query: recurrence first,
-// weighed down as they age.
-func topConfirmed(entries []mdstore.Entry, opt Options, k int) []Hit {
-	top := topK{k: k, entries: entries}
-	for i := range entries {
-		e := &entries[i]
-		if !eligible(e, opt.Kinds) || !Confirmed(e) {
-			continue
-		}
-		seen := math.Max(float64(e.Seen), 1)
-		r := 1.0
-		if !opt.Now.IsZero() {
-			r = recency(e, opt.Now)
-		}
-		sc := (1 + math.Log(seen)) * (0.5 + 0.5*r)
-		top.offer(int32(i), sc, sc)
+// weighed down as they age. Only entries whose metadata says seen=2 or
+// more, or whose heading says manual, are parsed.
+func topConfirmed(files []File, opt Options, k int) []Hit {
+	top := topK{k: k}
+	sightings := map[string]sighting{}
+	for _, f := range files {
+		segments(f.Raw, func(seg []byte, line int) bool {
+			recordSightings(seg, sightings)
+			return true
+		})
+	}
+	for _, f := range files {
+		segments(f.Raw, func(seg []byte, line int) bool {
+			if !mayBeConfirmed(seg, sightings) {
+				return true
+			}
+			e, ok := parseSegment(f.Kind, seg, line)
+			if !ok || !eligible(&e, opt.Kinds) {
+				return true
+			}
+			if si, ok := sightings[e.ID]; ok {
+				e.Seen += si.n
+				e.LastSeen = max(e.LastSeen, si.last)
+			}
+			if !Confirmed(&e) {
+				return true
+			}
+			r := 1.0
+			if !opt.Now.IsZero() {
+				r = recency(&e, opt.Now)
+			}
+			top.offer(Hit{Entry: e, Score: (1 + math.Log(math.Max(float64(e.Seen), 1))) * (0.5 + 0.5*r)})
+			return true
+		})
 	}
 	return top.sorted()
+}
+
+// mayBeConfirmed reads only an entry's heading and metadata line: whether
+// it is manual, seen twice or more, or has sightings.
+func mayBeConfirmed(seg []byte, sightings map[string]sighting) bool {
+	head, rest, _ := bytes.Cut(seg, []byte("\n"))
+	if bytes.Contains(head, []byte(" manual")) {
+		return true
+	}
+	i := bytes.Index(rest, metaOpen)
+	if i < 0 {
+		return false
+	}
+	meta, _, _ := bytes.Cut(rest[i+len(metaOpen):], []byte("\n"))
+	for _, f := range bytes.Fields(meta) {
+		k, v, ok := bytes.Cut(f, []byte("="))
+		if !ok {
+			continue
+		}
+		switch string(k) {
+		case "id":
+			if _, ok := sightings[string(v)]; ok {
+				return true
+			}
+		case "seen":
+			if n, err := strconv.Atoi(string(v)); err == nil && n >= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// recordSightings records every sighting line of seg.
+func recordSightings(seg []byte, m map[string]sighting) {
+	for {
+		i := bytes.Index(seg, seenOpen)
+		if i < 0 {
+			return
+		}
+		l, rest, _ := bytes.Cut(seg[i:], []byte("\n"))
+		recordSighting(l, m)
+		seg = rest
+	}
 }

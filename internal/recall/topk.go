@@ -1,32 +1,26 @@
 package recall
 
 import (
-	"sort"
+	"container/heap"
+	"slices"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
-// topK keeps the k best entries seen so far in a min-heap whose root is the
-// worst of them, so a long scan costs O(n log k) and k entries of memory.
+// topK keeps the k best hits offered so far in a min-heap whose root is
+// the worst of them.
 type topK struct {
-	k       int
-	entries []mdstore.Entry
-	heap    []scored
-}
-
-type scored struct {
-	entry int32
-	score float64
-	pass  float64 // what rank tests against its relevance floor
+	k    int
+	hits []Hit
 }
 
 // better orders hits: higher score, then seen more often, then seen more
-// recently, then by id and position so the order never depends on chance.
-func (t *topK) better(a, b scored) bool {
-	if a.score != b.score {
-		return a.score > b.score
+// recently, then by id and line so the order never depends on chance.
+func better(a, b *Hit) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
 	}
-	ea, eb := &t.entries[a.entry], &t.entries[b.entry]
+	ea, eb := &a.Entry, &b.Entry
 	if ea.Seen != eb.Seen {
 		return ea.Seen > eb.Seen
 	}
@@ -36,7 +30,7 @@ func (t *topK) better(a, b scored) bool {
 	if ea.ID != eb.ID {
 		return ea.ID < eb.ID
 	}
-	return a.entry < b.entry
+	return ea.Line < eb.Line
 }
 
 func lastSeen(e *mdstore.Entry) string {
@@ -46,50 +40,52 @@ func lastSeen(e *mdstore.Entry) string {
 	return e.Date
 }
 
-func (t *topK) offer(entry int32, score, pass float64) {
-	s := scored{entry, score, pass}
-	if len(t.heap) < t.k {
-		t.heap = append(t.heap, s)
-		// Sift up: the worst entry rises to the root.
-		i := len(t.heap) - 1
-		for i > 0 {
-			p := (i - 1) / 2
-			if !t.better(t.heap[p], t.heap[i]) {
-				break
+func (t *topK) Len() int           { return len(t.hits) }
+func (t *topK) Less(i, j int) bool { return better(&t.hits[j], &t.hits[i]) }
+func (t *topK) Swap(i, j int)      { t.hits[i], t.hits[j] = t.hits[j], t.hits[i] }
+func (t *topK) Push(x any)         { t.hits = append(t.hits, x.(Hit)) }
+func (t *topK) Pop() any {
+	h := t.hits[len(t.hits)-1]
+	t.hits = t.hits[:len(t.hits)-1]
+	return h
+}
+
+func (t *topK) full() bool { return len(t.hits) >= t.k }
+
+// worst is the score an entry must reach to enter a full top k.
+func (t *topK) worst() float64 { return t.hits[0].Score }
+
+func (t *topK) offer(h Hit) {
+	// A union merge can leave one lesson twice in a file: keep its best.
+	for i := range t.hits {
+		if t.hits[i].Entry.ID == h.Entry.ID && h.Entry.ID != "" {
+			if better(&h, &t.hits[i]) {
+				t.hits[i] = h
+				heap.Fix(t, i)
 			}
-			t.heap[p], t.heap[i] = t.heap[i], t.heap[p]
-			i = p
-		}
-		return
-	}
-	if !t.better(s, t.heap[0]) {
-		return
-	}
-	t.heap[0] = s
-	i := 0
-	for {
-		l, r, w := 2*i+1, 2*i+2, i
-		if l < len(t.heap) && t.better(t.heap[w], t.heap[l]) {
-			w = l
-		}
-		if r < len(t.heap) && t.better(t.heap[w], t.heap[r]) {
-			w = r
-		}
-		if w == i {
 			return
 		}
-		t.heap[i], t.heap[w] = t.heap[w], t.heap[i]
-		i = w
+	}
+	if len(t.hits) < t.k {
+		heap.Push(t, h)
+		return
+	}
+	if better(&h, &t.hits[0]) {
+		t.hits[0] = h
+		heap.Fix(t, 0)
 	}
 }
 
-// sorted returns the kept entries as hits, best first; t.heap is left in
-// the same order.
+// sorted returns the kept hits, best first.
 func (t *topK) sorted() []Hit {
-	sort.Slice(t.heap, func(i, j int) bool { return t.better(t.heap[i], t.heap[j]) })
-	hits := make([]Hit, len(t.heap))
-	for i, s := range t.heap {
-		hits[i] = Hit{Entry: t.entries[s.entry], Score: s.score}
-	}
-	return hits
+	slices.SortFunc(t.hits, func(a, b Hit) int {
+		if better(&a, &b) {
+			return -1
+		}
+		if better(&b, &a) {
+			return 1
+		}
+		return 0
+	})
+	return t.hits
 }

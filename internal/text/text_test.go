@@ -76,14 +76,14 @@ func TestFold(t *testing.T) {
 	t.Parallel()
 	pairs := [][2]string{
 		{"ctx", "context"}, {"k8s", "kubernetes"}, {"db", "databases"}, {"cfg", "configuration"},
-		{"repos", "repository"}, {"authn", "authentication"}, {"args", "argument"},
+		{"repos", "repository"}, {"authn", "authentication"}, {"args", "argument"}, {"paging", "pagination"},
 	}
 	for _, p := range pairs {
 		if Fold(p[0]) != Fold(p[1]) {
 			t.Errorf("Fold(%q) = %q, Fold(%q) = %q: want the same", p[0], Fold(p[0]), p[1], Fold(p[1]))
 		}
 	}
-	for _, p := range [][2]string{{"authentication", "authorization"}, {"ts", "typescript"}, {"set", "settings"}} {
+	for _, p := range [][2]string{{"authentication", "authorization"}, {"ts", "typescript"}, {"set", "settings"}, {"page", "paging"}} {
 		if Fold(p[0]) == Fold(p[1]) {
 			t.Errorf("Fold(%q) = Fold(%q) = %q: want them apart", p[0], p[1], Fold(p[0]))
 		}
@@ -187,4 +187,26 @@ func hasSpecialCase(s string) bool {
 		}
 	}
 	return false
+}
+
+// TestForms: every word of the tables is listed by Forms under the stem
+// it folds to, which is what prefix search relies on.
+func TestForms(t *testing.T) {
+	t.Parallel()
+	check := func(ws []string) {
+		for _, w := range ws {
+			if w == "=" {
+				continue
+			}
+			f := Fold(w)
+			if w != f && !slices.Contains(Forms(f), w) {
+				t.Errorf("%q folds to %q but Forms(%q) = %q", w, f, f, Forms(f))
+			}
+		}
+	}
+	lines(stemData, check)
+	lines(abbrevData, check)
+	if !slices.Contains(Forms(Fold("context")), "ctx") || !slices.Contains(Forms("run"), "ran") {
+		t.Errorf("Forms(context) = %q, Forms(run) = %q", Forms(Fold("context")), Forms("run"))
+	}
 }

@@ -126,6 +126,33 @@ func Fold(w string) string {
 	return s
 }
 
+// forms maps a folded stem to the words of stems.txt and abbrev.txt that
+// fold to it.
+var forms = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	add := func(ws []string) {
+		for _, w := range ws {
+			if w == "=" {
+				continue
+			}
+			if f := Fold(w); f != w && !contains(m[f], w) {
+				m[f] = append(m[f], w)
+			}
+		}
+	}
+	lines(stemData, add)
+	lines(abbrevData, add)
+	return m
+})
+
+// Forms returns the words of the tables that fold to the folded stem s
+// (ran for run, ctx and contexts for context, db for database): a caller
+// that looks for a stem by its prefix in raw text must look for these
+// too, since they need not start like it. The slice must not be modified.
+func Forms(s string) []string {
+	return forms()[s]
+}
+
 // FoldStem is Fold for a word already stemmed.
 func FoldStem(s string) string {
 	if f, ok := abbrevs()[s]; ok {

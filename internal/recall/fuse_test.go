@@ -1,0 +1,79 @@
+package recall
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
+
+func fuseMemory() []mdstore.Entry {
+	return []mdstore.Entry{
+		pit("p-cron", "Nightly job scheduled in server local time runs twice on the daylight saving change", "Schedule in UTC", "jobs/cron.go"),
+		pit("p-email", "Report email sent without an unsubscribe link", "Add the List-Unsubscribe header", "mail/report.go"),
+		pit("p-both", "The nightly report email query scans every order without an index", "Index orders by created_at", "reports/sales.sql"),
+		pit("p-webhook", "Webhook retries hammer the receiver", "Back off", "webhook/sender.go"),
+	}
+}
+
+// RankAll with one query is Rank; with several, an entry each query finds
+// leads, every query's own best hits follow, and the limit holds.
+func TestRankAll(t *testing.T) {
+	entries := fuseMemory()
+	opt := Options{Now: testNow}
+	for _, q := range []string{"nightly report email", "webhook", "nothing here at all"} {
+		if got, want := ids(RankAll(entries, []string{q}, opt)), ids(Rank(entries, q, opt)); !slices.Equal(got, want) {
+			t.Errorf("RankAll(%q) = %q, Rank = %q", q, got, want)
+		}
+	}
+
+	hits := RankAll(entries, []string{"sales report email", "daylight saving time zone"}, opt)
+	got := ids(hits)
+	if len(got) < 2 || !slices.Contains(got, "p-cron") || !slices.Contains(got, "p-email") {
+		t.Fatalf("merged = %q, want both queries' hits", got)
+	}
+	if slices.Contains(got, "p-webhook") {
+		t.Errorf("merged = %q holds an entry neither query matches", got)
+	}
+	if idx := slices.Index(got, "p-cron"); idx > 1 {
+		t.Errorf("merged = %q: the second query's best hit is at %d, want among the first two", got, idx)
+	}
+	for i := 1; i < len(hits); i++ {
+		if hits[i].Score > hits[i-1].Score {
+			t.Errorf("merged scores not descending: %v", hits)
+		}
+	}
+
+	// p-both is second for the first query and first for the other two:
+	// found high by all, it leads.
+	both := RankAll(entries, []string{"report email unsubscribe", "nightly report orders index", "orders index"}, opt)
+	if got := ids(both); len(got) == 0 || got[0] != "p-both" {
+		t.Errorf("merged = %q (single lists %q, %q), want p-both first", got,
+			ids(Rank(entries, "report email unsubscribe", opt)), ids(Rank(entries, "nightly report orders index", opt)))
+	}
+
+	if n := len(RankAll(entries, []string{"report", "nightly", "webhook"}, Options{Limit: 2})); n != 2 {
+		t.Errorf("limit 2: %d hits", n)
+	}
+	if hits := RankAll(entries, []string{"", "!!!"}, opt); len(hits) != 0 {
+		t.Errorf("empty queries = %q", ids(hits))
+	}
+	if hits := RankAll(entries, nil, opt); len(hits) != 0 {
+		t.Errorf("no queries = %q", ids(hits))
+	}
+}
+
+// Equal merged scores go to the entry the earlier query ranked higher, so
+// the request itself, given first, breaks ties.
+func TestRankAllTies(t *testing.T) {
+	entries := fuseMemory()
+	opt := Options{Now: testNow}
+	a := RankAll(entries, []string{"webhook", "daylight saving"}, opt)
+	b := RankAll(entries, []string{"daylight saving", "webhook"}, opt)
+	if len(a) < 2 || len(b) < 2 {
+		t.Fatalf("hits %q, %q", ids(a), ids(b))
+	}
+	if a[0].Entry.ID != "p-webhook" || b[0].Entry.ID != "p-cron" {
+		t.Errorf("ties: %q and %q, want each led by its first query's best hit", ids(a), ids(b))
+	}
+}

@@ -1,0 +1,75 @@
+package recall
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
+
+// FuzzQuery feeds arbitrary text to the query parser and through Search,
+// Format and Prime: nothing panics, every output stays within its bound,
+// and a lesson holding the request's own words qualifies for it.
+func FuzzQuery(f *testing.F) {
+	for _, s := range []string{
+		"", "fn-12.3: Add retry to webhook delivery", "useEffect HTTPServer max_retries",
+		"internal/mdstore/entry.go http.Client{Timeout: 10}", "naïve ÉcoleNormale 東京タワー",
+		"--repo-root C++ don't", "dying lying tying", "\xff\xfe\x00bad", strings.Repeat("aB_", 100),
+		"ǅungla ϒpsilon İstanbul", "a\u0301b\u0301c", "x-----y....z", "ran thrown ctx k8s",
+	} {
+		f.Add(s)
+	}
+	entries := []mdstore.Entry{
+		pit("a", "Webhook retries hammer the endpoint", "Back off with jitter", "pkg/webhook/deliver.go"),
+		pit("b", "useEffect fetch without cleanup", "Abort in cleanup", "src/pages/Orders.tsx"),
+		note(mdstore.Convention, "c", "Barrel exports in index.ts; naïve École 東京タワー"),
+		note(mdstore.Decision, "d", "chi over gin for HTTPServer routing"),
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 16<<10 {
+			t.Skip("long inputs only slow the fuzzer down; BenchmarkSearch covers size")
+		}
+		q := parseQuery(s)
+		if len(q.terms) > maxTerms {
+			t.Fatalf("query too large: %d terms", len(q.terms))
+		}
+		e := pit("s", mdstore.OneLine(s), "", "")
+		// Runes whose lower case is ASCII (İ, the Kelvin sign) are the one
+		// known gap of the byte scan: it lower-cases ASCII only.
+		if e.Issue == s && q.specificWords() > 0 && !lowersToASCII(s) {
+			if hits := Rank([]mdstore.Entry{e}, s, Options{}); len(hits) != 1 {
+				t.Fatalf("query %q does not find the lesson that says it", s)
+			}
+		}
+		hits := Rank(append(entries, e), s, Options{Limit: 3})
+		if len(hits) > 3 {
+			t.Fatalf("%d hits over limit", len(hits))
+		}
+		for _, max := range []int{1, 60, 300} {
+			var b bytes.Buffer
+			var be *BudgetError
+			if err := Format(&b, hits, Options{MaxChars: max}); err != nil && !errors.Is(err, ErrNothing) && !(errors.As(err, &be) && b.Len() == 0 && be.Need > max) {
+				t.Fatal(err)
+			}
+			if b.Len() > max {
+				t.Fatalf("Format wrote %d bytes over %d", b.Len(), max)
+			}
+			if p := prime(entries, s, Options{MaxChars: max}); len(p) > max {
+				t.Fatalf("Prime wrote %d bytes over %d", len(p), max)
+			}
+		}
+	})
+}
+
+func lowersToASCII(s string) bool {
+	for _, r := range s {
+		if r >= utf8.RuneSelf && unicode.ToLower(r) < utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}

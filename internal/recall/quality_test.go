@@ -1,0 +1,175 @@
+//go:build quality
+
+package recall
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Quality gates (make quality). Each fails below a threshold that is true
+// of the ranker as committed; testdata/recall/README.md has the history.
+const (
+	// gateNothing: the share of requests no lesson bears on that get
+	// nothing back (norelevant_*.jsonl).
+	gateNothing = 0.9
+	// gateNothingRead: the same for read --relevant, whose floor is lower
+	// (Options.Floor): the scout judges what it reads.
+	gateNothingRead = 0.25
+	// gateHit5: the share of labelled requests with a labelled lesson in
+	// the first 5 of `memory read --relevant REQUEST`.
+	gateHit5 = 0.8
+	// gateRecall5: the share of a request's labelled lessons (up to 5) in
+	// its first 5, averaged over requests.
+	gateRecall5 = 0.63
+	// gateScout30: the share of a request's labelled lessons (up to 5)
+	// among the scout's 30 candidates for its searches
+	// (`memory read --limit 30 -r Q1 -r Q2 …`, scout_*.jsonl).
+	gateScout30 = 0.92
+	// gatePrimeHit5: gateHit5 under prime's higher floor (PrimeFloor).
+	gatePrimeHit5 = 0.5
+)
+
+// labelledSets are the requests with labelled lessons, each with the
+// scout's searches for it.
+var labelledSets = []struct{ name, labels, searches string }{
+	{"development", "queries.jsonl", "scout_development.jsonl"},
+	{"held-out", "queries_holdout.jsonl", "scout_holdout.jsonl"},
+	{"blind", "queries_blind.jsonl", "scout_blind.jsonl"},
+	{"blind2", "queries_blind2.jsonl", "scout_blind2.jsonl"},
+	{"blind3", "queries_blind3.jsonl", "scout_blind3.jsonl"},
+	{"blind4", "queries_blind4.jsonl", "scout_blind4.jsonl"},
+	{"blind5", "queries_blind5.jsonl", "scout_blind5.jsonl"},
+}
+
+type scoutSearch struct {
+	Query    string   `json:"query"`
+	Searches []string `json:"searches"`
+}
+
+// TestQuality reports and gates recall over the corpus:
+//
+//	go test -tags quality -count=1 -run Quality -v ./internal/recall/
+func TestQuality(t *testing.T) {
+	entries := loadCorpus(t)
+	files := FilesOf(entries)
+	opt := Options{Limit: 10, Now: corpusNow}
+	scoutOpt := Options{Limit: 30, Now: corpusNow}
+	verbose := testing.Verbose()
+
+	var all struct{ n, hit5, recall5, scout30 float64 }
+	t.Logf("%-12s %5s %7s %9s %8s", "set", "n", "hit@5", "recall@5", "scout@30")
+	for _, set := range labelledSets {
+		queries := readJSONL[labelledQuery](t, set.labels)
+		searches := readJSONL[scoutSearch](t, set.searches)
+		if len(searches) != len(queries) {
+			t.Fatalf("%s: %d requests, %d searches", set.name, len(queries), len(searches))
+		}
+		var hit5, recall5, scout30 float64
+		for i, q := range queries {
+			if searches[i].Query != q.Query {
+				t.Fatalf("%s:%d: searches for %q, request %q", set.labels, i+1, searches[i].Query, q.Query)
+			}
+			hits := Search(files, []string{q.Query}, opt)
+			h, r := share(hits, q.Relevant, 5)
+			hit5 += h
+			recall5 += r
+			_, s := share(Search(files, searches[i].Searches, scoutOpt), q.Relevant, 30)
+			scout30 += s
+			if verbose && h == 0 && set.name == "development" {
+				t.Logf("  miss %q: want %s; got %s", q.Query, strings.Join(q.Relevant, " "), strings.Join(idsOf(hits, 5), " "))
+			}
+		}
+		n := float64(len(queries))
+		t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f", set.name, n, hit5/n, recall5/n, scout30/n)
+		all.n += n
+		all.hit5 += hit5
+		all.recall5 += recall5
+		all.scout30 += scout30
+	}
+	t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f", "all", all.n, all.hit5/all.n, all.recall5/all.n, all.scout30/all.n)
+
+	// Prime's floor on the labelled requests: how often its block holds a
+	// labelled lesson among its first 5.
+	primeOpt := Options{Limit: 10, Now: corpusNow, Floor: PrimeFloor}
+	var primeHit5, nl float64
+	for _, set := range labelledSets {
+		for _, q := range readJSONL[labelledQuery](t, set.labels) {
+			h, _ := share(Search(files, []string{q.Query}, primeOpt), q.Relevant, 5)
+			primeHit5 += h
+			nl++
+		}
+	}
+	t.Logf("prime's floor: %.3f of labelled requests have a labelled lesson in the first 5", primeHit5/nl)
+
+	var nothing, nothingRead, n float64
+	for _, name := range []string{"norelevant_dev.jsonl", "norelevant_blind.jsonl"} {
+		queries := readJSONL[labelledQuery](t, name)
+		var empty, emptyRead float64
+		for _, q := range queries {
+			if p := Prime(files, q.Query, opt); p == "" {
+				empty++
+			} else if verbose {
+				t.Logf("  %s: prime %q got %s", name, q.Query, strings.Join(idsOf(Search(files, []string{q.Query}, primeOpt), 5), " "))
+			}
+			if len(Search(files, []string{q.Query}, opt)) == 0 {
+				emptyRead++
+			}
+		}
+		t.Logf("%-24s %3d requests get nothing: %.3f from prime, %.3f from read --relevant", name, len(queries), empty/float64(len(queries)), emptyRead/float64(len(queries)))
+		nothing += empty
+		nothingRead += emptyRead
+		n += float64(len(queries))
+	}
+
+	for _, g := range []struct {
+		name       string
+		got, floor float64
+	}{
+		{"no-relevant requests that get nothing from prime", nothing / n, gateNothing},
+		{"no-relevant requests that get nothing from read --relevant", nothingRead / n, gateNothingRead},
+		{"labelled requests with a labelled lesson in the first 5", all.hit5 / all.n, gateHit5},
+		{"labelled lessons in the first 5 (recall@5)", all.recall5 / all.n, gateRecall5},
+		{"labelled lessons among the scout's 30 candidates", all.scout30 / all.n, gateScout30},
+		{"labelled requests with a labelled lesson in prime's first 5", primeHit5 / nl, gatePrimeHit5},
+	} {
+		status := "ok"
+		if g.got < g.floor {
+			status = "FAIL"
+			t.Errorf("%s: %.3f, gate %.2f", g.name, g.got, g.floor)
+		}
+		t.Logf("gate %-58s %.3f ≥ %.2f %s", g.name, g.got, g.floor, status)
+	}
+}
+
+// share returns whether any of the labelled ids is among the first k hits
+// (1 or 0), and the share of them (at most k counted) that are.
+func share(hits []Hit, relevant []string, k int) (hit, frac float64) {
+	found := 0
+	for i, h := range hits {
+		if i == k {
+			break
+		}
+		for _, id := range relevant {
+			if h.Entry.ID == id {
+				found++
+			}
+		}
+	}
+	if found > 0 {
+		hit = 1
+	}
+	return hit, float64(min(found, k)) / float64(min(len(relevant), k))
+}
+
+func idsOf(hits []Hit, k int) []string {
+	var out []string
+	for i, h := range hits {
+		if i == k {
+			break
+		}
+		out = append(out, fmt.Sprintf("%s(%.1f)", h.Entry.ID, h.Score))
+	}
+	return out
+}

@@ -1,0 +1,275 @@
+package recall
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
+
+func withTask(e mdstore.Entry, task string) mdstore.Entry {
+	e.Task, e.Tasks = task, []string{task}
+	return e
+}
+
+func TestRankOrder(t *testing.T) {
+	tests := []struct {
+		name    string
+		entries []mdstore.Entry
+		query   string
+		want    []string // the head of the ranking, best first
+	}{
+		{
+			name: "issue outweighs context",
+			entries: []mdstore.Entry{
+				pit("ctx", "Sender loses events", "Persist before sending", "pkg/webhook/sender.go"),
+				pit("issue", "Webhook events are lost", "Persist before sending", "pkg/events/sender.go"),
+			},
+			query: "webhook",
+			want:  []string{"issue", "ctx"},
+		},
+		{
+			name: "issue outweighs fix",
+			entries: []mdstore.Entry{
+				pit("fix", "Upstream blocks workers", "Set a timeout on the client", ""),
+				pit("issue", "Client has no timeout", "Bound each request", ""),
+			},
+			query: "timeout",
+			want:  []string{"issue", "fix"},
+		},
+		{
+			name: "camelCase query finds prose",
+			entries: []mdstore.Entry{
+				pit("other", "Temp files survive cleanup", "Use t.TempDir", ""),
+				pit("prose", "The use effect hook fetches without cleanup", "Abort in the cleanup function", ""),
+			},
+			query: "useEffect cleanup",
+			want:  []string{"prose", "other"},
+		},
+		{
+			name: "prose query finds identifier",
+			entries: []mdstore.Entry{
+				pit("word", "Retries are logged at debug level", "Log at info", ""),
+				pit("ident", "maxRetries from the config is ignored", "Pass max_retries through", ""),
+			},
+			query: "max retries",
+			want:  []string{"ident", "word"},
+		},
+		{
+			name: "stems join word forms",
+			entries: []mdstore.Entry{
+				pit("stem", "Delivery retried without backoff", "Back off exponentially", ""),
+				pit("none", "Logs rotate daily", "Keep a week", ""),
+			},
+			query: "retrying failed deliveries",
+			want:  []string{"stem"},
+		},
+		{
+			name: "abbreviations join spellings",
+			entries: []mdstore.Entry{
+				pit("abbr", "Request context not passed to database queries", "Thread r.Context() through", ""),
+				pit("none", "Logs rotate daily", "Keep a week", ""),
+			},
+			query: "pass ctx to db calls",
+			want:  []string{"abbr"},
+		},
+		{
+			name: "more query words matched wins",
+			entries: []mdstore.Entry{
+				pit("one", "Webhook payload too large", "Compress it", ""),
+				pit("two", "Webhook retry has no backoff", "Add jitter", ""),
+			},
+			query: "webhook retry",
+			want:  []string{"two", "one"},
+		},
+		{
+			name: "kinds other than pitfalls rank on their body",
+			entries: []mdstore.Entry{
+				note(mdstore.Decision, "dec", "We chose chi over gin for routing"),
+				note(mdstore.Convention, "conv", "Handlers live in internal/api"),
+			},
+			query: "chi router",
+			want:  []string{"dec"},
+		},
+		{
+			name: "task words weigh little",
+			entries: []mdstore.Entry{
+				pit("verb", "Add a lock around the map", "Add it", ""),
+				pit("topic", "Webhook sender drops events", "Persist first", ""),
+			},
+			query: "Add webhook",
+			want:  []string{"topic"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ids(Rank(tc.entries, tc.query, Options{Now: testNow}))
+			if len(got) < len(tc.want) || !slices.Equal(got[:len(tc.want)], tc.want) {
+				t.Errorf("Rank(%q) = %q, want %q", tc.query, got, tc.want)
+			}
+		})
+	}
+}
+
+// One name spelled as one word or in camelCase must weigh the same: parts
+// are not counted on top of the joined form.
+func TestRankSpellingsWeighTheSame(t *testing.T) {
+	entries := []mdstore.Entry{
+		pit("camel", "GitHub Actions cache is stale", "Key it on the lockfile", ""),
+		pit("lower", "github actions cache is stale", "Key it on the lockfile", ""),
+	}
+	for _, q := range []string{"GitHub cache", "github cache", "git_hub cache"} {
+		hits := Rank(entries, q, Options{})
+		if len(hits) != 2 || hits[0].Score != hits[1].Score {
+			t.Errorf("Rank(%q): %v, want two equal scores", q, hits)
+		}
+	}
+}
+
+func TestRankLift(t *testing.T) {
+	relevant := pit("relevant", "Webhook retries hammer the receiver", "Back off with jitter", "pkg/webhook/deliver.go")
+	relevant.Date, relevant.LastSeen = "2024-01-01", "2024-01-01"
+	frequent := pit("frequent", "Retries are logged too verbosely", "Log once", "")
+	frequent.Seen, frequent.LastSeen = 100, "2026-02-01"
+	got := ids(Rank([]mdstore.Entry{frequent, relevant}, "webhook retries", Options{Now: testNow}))
+	if len(got) == 0 || got[0] != "relevant" {
+		t.Errorf("a frequent, recent but less relevant lesson must not win: got %q", got)
+	}
+
+	// Between lessons equally relevant, recurrence and recency decide.
+	a := pit("a", "Webhook retries hammer the receiver", "Back off", "")
+	b := a
+	b.ID, b.Seen = "b", 5
+	c := a
+	c.ID, c.LastSeen = "c", "2026-01-31"
+	got = ids(Rank([]mdstore.Entry{a, b}, "webhook retries", Options{Now: testNow}))
+	if !slices.Equal(got, []string{"b", "a"}) {
+		t.Errorf("recurrence: got %q", got)
+	}
+	got = ids(Rank([]mdstore.Entry{a, c}, "webhook retries", Options{Now: testNow}))
+	if !slices.Equal(got, []string{"c", "a"}) {
+		t.Errorf("recency: got %q", got)
+	}
+	for _, e := range []mdstore.Entry{a, b, c, frequent} {
+		if l := lift(&e, testNow); l < 1 || l > 1+recurrenceLift+recencyLift {
+			t.Errorf("lift(%s) = %v, outside [1, %v]", e.ID, l, 1+recurrenceLift+recencyLift)
+		}
+	}
+}
+
+func TestRankFilters(t *testing.T) {
+	archived := pit("archived", "Webhook retries hammer the receiver", "Back off", "")
+	archived.Status = mdstore.Archived
+	entries := []mdstore.Entry{
+		archived,
+		pit("pitfall", "Webhook retries without jitter", "Add jitter", ""),
+		note(mdstore.Convention, "convention", "Webhook handlers live in internal/hooks"),
+		note(mdstore.Decision, "decision", "Webhooks are delivered from a job queue"),
+	}
+	tests := []struct {
+		name  string
+		kinds []mdstore.Kind
+		want  []string
+	}{
+		{"all kinds, archived left out", nil, []string{"pitfall", "convention", "decision"}},
+		{"one kind", []mdstore.Kind{mdstore.Convention}, []string{"convention"}},
+		{"two kinds", []mdstore.Kind{mdstore.Decision, mdstore.Pitfall}, []string{"pitfall", "decision"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := ids(Rank(entries, "webhook", Options{Kinds: tc.kinds}))
+			slices.Sort(got)
+			want := slices.Clone(tc.want)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestRankLimitAndTies(t *testing.T) {
+	var entries []mdstore.Entry
+	for i := range 30 {
+		entries = append(entries, pit(fmt.Sprintf("p-%02d", 29-i), "Webhook retries hammer the receiver", "Back off", ""))
+	}
+	for _, limit := range []int{0, 1, 5, 30, 100} {
+		hits := Rank(entries, "webhook", Options{Limit: limit})
+		want := min(max(limit, 0), 30)
+		if limit == 0 {
+			want = DefaultLimit
+		}
+		if len(hits) != want {
+			t.Errorf("limit %d: %d hits, want %d", limit, len(hits), want)
+		}
+		if !slices.IsSorted(ids(hits)) {
+			t.Errorf("limit %d: equal scores not ordered by id: %q", limit, ids(hits))
+		}
+	}
+	first := ids(Rank(entries, "webhook", Options{}))
+	for range 5 {
+		if again := ids(Rank(entries, "webhook", Options{})); !slices.Equal(first, again) {
+			t.Fatalf("ranking changed between calls: %q then %q", first, again)
+		}
+	}
+}
+
+// TestRankFloor: a lesson qualifies only by saying a specific word of the
+// request, never by a task id, stop words, generic words or a synonym.
+func TestRankFloor(t *testing.T) {
+	t.Parallel()
+	entries := []mdstore.Entry{
+		withTask(pit("task", "Unrelated lesson", "Fix it", ""), "fn-9.1"),
+		pit("generic", "Add a page to the client", "Update the user", ""),
+		pit("synonym", "Deploy freezes when the cluster is busy", "Drain first", ""),
+		pit("webhook", "Webhook sender drops events", "Persist first", ""),
+	}
+	for _, tc := range []struct{ query, want string }{
+		{"fn-9.1: add a kubernetes helm chart", ""},
+		{"Fix the client page for new users", ""},
+		{"the hang", ""}, // hang → freeze is a synonym only
+		{"fn-9.1: webhook events", "webhook"},
+	} {
+		got := ids(Rank(entries, tc.query, Options{}))
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("Rank(%q) = %q, want %q", tc.query, got, tc.want)
+		}
+	}
+	// Prime's floor also wants most of the request said: one word of four
+	// specific ones is not enough.
+	if got := prime(entries, "webhook carousel swipe gestures", Options{}); got != "" {
+		t.Errorf("Prime of a request the memory barely touches = %q", got)
+	}
+	if got := prime(entries, "webhook events", Options{}); !strings.Contains(got, "drops events") {
+		t.Errorf("Prime(webhook events) = %q", got)
+	}
+}
+
+func TestRankNothing(t *testing.T) {
+	entries := []mdstore.Entry{pit("a", "Webhook retries", "Back off", "")}
+	for _, q := range []string{"", "   ", "the of and", "unrelated words entirely", "!!!"} {
+		if hits := Rank(entries, q, Options{}); len(hits) != 0 {
+			t.Errorf("Rank(%q) = %v, want none", q, ids(hits))
+		}
+	}
+	if hits := Rank(nil, "webhook", Options{}); len(hits) != 0 {
+		t.Errorf("Rank on no entries = %v", hits)
+	}
+}
+
+func TestHitJSON(t *testing.T) {
+	b, err := json.Marshal(Hit{Entry: pit("p-1", "Issue", "Fix", ""), Score: 1.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]json.RawMessage
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if string(back["score"]) != "1.5" || !strings.Contains(string(back["entry"]), `"id":"p-1"`) {
+		t.Errorf("Hit JSON = %s", b)
+	}
+}

@@ -1,0 +1,685 @@
+package recall
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"io/fs"
+	"math/bits"
+	"os"
+	"math"
+	"slices"
+	"time"
+	"unicode/utf8"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/text"
+)
+
+// File is one memory file as it is on disk.
+type File struct {
+	Kind mdstore.Kind
+	Raw  []byte
+}
+
+// Load reads the memory files of the given kinds (all when none); a
+// missing file is an empty memory.
+func Load(s *mdstore.Store, kinds ...mdstore.Kind) ([]File, error) {
+	if len(kinds) == 0 {
+		kinds = mdstore.Kinds
+	}
+	var files []File
+	for _, k := range kinds {
+		raw, err := os.ReadFile(s.Path(k))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{k, raw})
+	}
+	return files, nil
+}
+
+// FilesOf writes entries as the memory files that would hold them, for
+// ranking entries that are not on disk (tests, the quality corpus).
+func FilesOf(entries []mdstore.Entry) []File {
+	var files []File
+	for _, k := range mdstore.Kinds {
+		var b bytes.Buffer
+		for i := range entries {
+			if entries[i].Kind == k {
+				e := entries[i]
+				if e.Status == "" {
+					e.Status = mdstore.Active
+				}
+				b.WriteString(mdstore.Render(&e))
+				b.WriteByte('\n')
+			}
+		}
+		if b.Len() > 0 {
+			files = append(files, File{k, b.Bytes()})
+		}
+	}
+	return files
+}
+
+// BM25F parameters.
+const (
+	k1 = 1.2
+	b  = 0.75
+	// idfExp sharpens idf (see idf).
+	idfExp = 1.5
+
+	// genericShare: a word of the request found in more than this share of
+	// the memory's entries is generic here (a Go project's "error", a
+	// frontend's "component"), and genericMinEntries is the memory size
+	// from which shares say anything.
+	genericShare      = 0.05
+	genericMinEntries = 200
+
+	recurrenceLift = 0.15 // at most, reached at seen ≥ 16
+	recencyLift    = 0.10 // at most, for a lesson seen today
+	recencyDays    = 90   // e-folding time of the recency lift
+	maxLift        = 1 + recurrenceLift + recencyLift
+)
+
+// Field weights: the lesson itself counts most; the fix and context
+// (file paths, often the topic itself) next; the heading's task and
+// category least.
+const (
+	wMain    = 3
+	wFix     = 2
+	wContext = 2
+	wMeta    = 0.5
+)
+
+// plan is the compiled form of the queries of one search: every term of
+// every query, looked for by a prefix of its stem (a needle) at the start
+// of each word of the raw files.
+type plan struct {
+	qs      []*query
+	needles []needle
+	// first is a bitset of the needles' first two bytes, lower-cased: most
+	// word starts are rejected by one lookup.
+	first  [1 << 16 / 64]uint64
+	byPair map[uint16][]int32
+	// single holds the needles of one byte (an identifier such as x-y-z,
+	// whose parts are too short to be tokens), by that byte.
+	single [256][]int32
+}
+
+type needle struct {
+	s     string
+	q     int
+	t     int
+	ascii bool
+}
+
+func compile(qs []*query) *plan {
+	p := &plan{qs: qs, byPair: map[uint16][]int32{}}
+	for qi, q := range qs {
+		for ti, t := range q.terms {
+			if t.lead != "" {
+				p.addNeedle(needleOf(t.lead), qi, ti)
+				continue
+			}
+			p.addNeedle(needleOf(t.stem), qi, ti)
+			for _, f := range text.Forms(t.stem) {
+				p.addNeedle(needleOf(f), qi, ti)
+			}
+			switch t.stem {
+			case "die", "lie", "tie": // dying, lying, tying
+				p.addNeedle(t.stem[:1]+"y", qi, ti)
+			}
+		}
+	}
+	return p
+}
+
+// needleOf is the prefix by which a stem is found: Snowball rewrites at
+// most the last letter of what it keeps (retry → retri), so all but the
+// last letter of a stem of four or more (or of three ending in the i of a
+// y) begin every word that has it.
+func needleOf(stem string) string {
+	for i := 0; i < len(stem); i++ {
+		if stem[i] >= utf8.RuneSelf {
+			// Case folding and the stemmer may change any letter outside
+			// ASCII: look for the first letter only.
+			_, n := utf8.DecodeRuneInString(stem)
+			return stem[:n]
+		}
+	}
+	if len(stem) >= 4 || len(stem) == 3 && stem[2] == 'i' {
+		return stem[:len(stem)-1]
+	}
+	return stem
+}
+
+func (p *plan) addNeedle(s string, q, t int) {
+	if s == "" {
+		return
+	}
+	if len(s) == 1 {
+		p.needles = append(p.needles, needle{s, q, t, true})
+		p.single[lower[s[0]]] = append(p.single[lower[s[0]]], int32(len(p.needles)-1))
+		return
+	}
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+		}
+	}
+	n := int32(len(p.needles))
+	p.needles = append(p.needles, needle{s, q, t, ascii})
+	pairs := [][2]byte{{s[0], s[1]}}
+	if !ascii {
+		// Compared case-insensitively; index its upper-case spelling too.
+		if u := bytes.ToUpper([]byte(s)); len(u) >= 2 {
+			pairs = append(pairs, [2]byte{u[0], u[1]})
+		}
+		if u := bytes.ToTitle([]byte(s)); len(u) >= 2 {
+			pairs = append(pairs, [2]byte{u[0], u[1]})
+		}
+	}
+	for _, pr := range pairs {
+		k := uint16(lower[pr[0]])<<8 | uint16(lower[pr[1]])
+		p.first[k>>6] |= 1 << (k & 63)
+		if !slices.Contains(p.byPair[k], n) {
+			p.byPair[k] = append(p.byPair[k], n)
+		}
+	}
+}
+
+// Byte classes for finding word starts the way text.Tokenizer splits.
+const (
+	cSep = iota
+	cLower
+	cUpper
+	cDigit
+)
+
+var (
+	lower   [256]byte
+	byteCls [256]uint8
+)
+
+func init() {
+	for i := range lower {
+		c := byte(i)
+		lower[i] = c
+		switch {
+		case c >= 'A' && c <= 'Z':
+			lower[i] = c + 'a' - 'A'
+			byteCls[i] = cUpper
+		case c >= 'a' && c <= 'z', c >= 0x80:
+			// Bytes of multi-byte runes continue a word.
+			byteCls[i] = cLower
+		case c >= '0' && c <= '9':
+			byteCls[i] = cDigit
+		}
+	}
+}
+
+var metaOpen = []byte("<!-- flowmem:")
+
+// scan marks in masks (one per query) the terms whose needles begin a word
+// of seg, and records sighting lines. A term marked may not be in the
+// entry (the needle is a prefix); a term not marked is certainly not.
+func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
+	prev := uint8(cSep)
+	n := len(seg)
+	for i := 0; i < n; i++ {
+		c := seg[i]
+		cls := byteCls[c]
+		if cls == cSep {
+			if c == '<' && (i == 0 || seg[i-1] == '\n') && bytes.HasPrefix(seg[i:], metaOpen) {
+				// The metadata line is not text; a sighting line counts.
+				end := bytes.IndexByte(seg[i:], '\n')
+				if end < 0 {
+					end = n - i
+				}
+				recordSighting(seg[i:i+end], sightings)
+				i += end
+			}
+			prev = cSep
+			continue
+		}
+		// Outside ASCII any rune may start a part (the tokenizer knows
+		// Unicode case; this loop does not).
+		start := prev == cSep || c >= 0xC0 ||
+			cls == cUpper && (prev == cLower || prev == cUpper && i+1 < n && byteCls[seg[i+1]] == cLower)
+		prev = cls
+		if !start {
+			continue
+		}
+		for _, ni := range p.single[lower[c]] {
+			nd := &p.needles[ni]
+			masks[nd.q] |= 1 << nd.t
+		}
+		if i+1 >= n {
+			continue
+		}
+		k := uint16(lower[c])<<8 | uint16(lower[seg[i+1]])
+		if p.first[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		for _, ni := range p.byPair[k] {
+			nd := &p.needles[ni]
+			if masks[nd.q]&(1<<nd.t) == 0 && hasPrefixFold(seg[i:], nd) {
+				masks[nd.q] |= 1 << nd.t
+			}
+		}
+	}
+}
+
+func hasPrefixFold(s []byte, nd *needle) bool {
+	if len(s) < len(nd.s) {
+		return false
+	}
+	if !nd.ascii {
+		return bytes.EqualFold(s[:len(nd.s)], []byte(nd.s))
+	}
+	for j := 0; j < len(nd.s); j++ {
+		if lower[s[j]] != nd.s[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// sighting is what the sighting lines of one id add to its entry.
+type sighting struct {
+	n     int
+	last  string
+	tasks []string
+}
+
+var seenOpen = []byte("<!-- flowmem: seen ")
+
+func recordSighting(l []byte, m map[string]sighting) {
+	if !bytes.HasPrefix(l, seenOpen) {
+		return
+	}
+	var id, last, tasks string
+	for _, f := range bytes.Fields(l[len(seenOpen):]) {
+		k, v, ok := bytes.Cut(f, []byte("="))
+		if !ok {
+			continue
+		}
+		switch string(k) {
+		case "id":
+			id = string(v)
+		case "last":
+			last = string(v)
+		case "tasks":
+			tasks = string(v)
+		}
+	}
+	if id == "" {
+		return
+	}
+	s := m[id]
+	s.n++
+	s.last = max(s.last, last)
+	for _, t := range bytes.Split([]byte(tasks), []byte(",")) {
+		if len(t) > 0 && !slices.Contains(s.tasks, string(t)) {
+			s.tasks = append(s.tasks, string(t))
+		}
+	}
+	m[id] = s
+}
+
+// candidate is a segment in which the scan found some query's terms.
+type candidate struct {
+	file int32
+	line int32
+	seg  []byte
+	ub   float64 // the most any query could score it (see bound)
+}
+
+// scanned is what one pass over the files found.
+type scanned struct {
+	n         int     // entries
+	avgLen    float64 // mean segment length in bytes
+	df        [][]int // per query, per term
+	cands     []candidate
+	masks     []uint64 // len(qs) per candidate
+	sightings map[string]sighting
+}
+
+func (p *plan) scanFiles(files []File) *scanned {
+	r := &scanned{df: make([][]int, len(p.qs)), sightings: map[string]sighting{}}
+	for qi, q := range p.qs {
+		r.df[qi] = make([]int, len(q.terms))
+	}
+	masks := make([]uint64, len(p.qs))
+	total := 0
+	for fi, f := range files {
+		segments(f.Raw, func(seg []byte, line int) bool {
+			r.n++
+			total += len(seg)
+			clear(masks)
+			p.scan(seg, masks, r.sightings)
+			any := false
+			for qi, m := range masks {
+				for ; m != 0; m &= m - 1 {
+					r.df[qi][bits.TrailingZeros64(m)]++
+					any = true
+				}
+			}
+			if any {
+				r.cands = append(r.cands, candidate{file: int32(fi), line: int32(line), seg: seg})
+				r.masks = append(r.masks, masks...)
+			}
+			return true
+		})
+	}
+	r.avgLen = 1
+	if r.n > 0 {
+		r.avgLen = float64(total) / float64(r.n)
+	}
+	return r
+}
+
+// weighed is one query with the memory's statistics applied: idf per
+// term, generic words marked, and what the relevance floor needs.
+type weighed struct {
+	q      *query
+	idf    []float64
+	weight []float64
+	// specific marks terms that can qualify a lesson: the request's own
+	// words (not synonyms), not generic, found in some entry.
+	specific uint64
+	// groupIdf is, per group, the highest idf of its specific terms: what
+	// the group adds to a lesson's coverage; total is their sum.
+	groupIdf []float64
+	total    float64
+	floor    float64 // Options.Floor
+}
+
+func weigh(q *query, df []int, n int, floor float64) *weighed {
+	w := &weighed{q: q, floor: floor, idf: make([]float64, len(q.terms)), weight: make([]float64, len(q.terms)), groupIdf: make([]float64, q.groups)}
+	for t, tm := range q.terms {
+		w.idf[t] = idf(df[t], n)
+		w.weight[t] = tm.weight
+		generic := tm.generic || n >= genericMinEntries && float64(df[t]) > genericShare*float64(n)
+		if generic && !tm.syn {
+			w.weight[t] = genericWeight
+		}
+		if !generic && !tm.syn {
+			// A specific word the memory never uses still counts in the
+			// whole: a request whose topic words no lesson says is about
+			// something the memory does not cover.
+			if df[t] > 0 {
+				w.specific |= 1 << t
+			}
+			g := q.slots[tm.slot].group
+			w.groupIdf[g] = max(w.groupIdf[g], w.idf[t])
+		}
+	}
+	// A word no entry has weighs as much as the rarest word some entry has:
+	// at its own idf, the highest there is, it would outweigh every known
+	// word in a small memory.
+	known := 0.0
+	for t, tm := range q.terms {
+		if w.specific&(1<<t) != 0 && !tm.syn {
+			known = max(known, w.idf[t])
+		}
+	}
+	for g, v := range w.groupIdf {
+		if known > 0 {
+			v = min(v, known)
+			w.groupIdf[g] = v
+		}
+		w.total += v
+	}
+	return w
+}
+
+// coverage is the share of the request's specific words, by idf, among
+// the terms in mask.
+func (w *weighed) coverage(mask uint64) float64 {
+	if w.total == 0 {
+		return 0
+	}
+	var got float64
+	seen := uint64(0) // groups counted, for queries of up to 64 groups
+	for m := mask & w.specific; m != 0; m &= m - 1 {
+		t := bits.TrailingZeros64(m)
+		g := w.q.slots[w.q.terms[t].slot].group
+		if g < 64 && seen&(1<<g) != 0 {
+			continue
+		}
+		if g < 64 {
+			seen |= 1 << g
+		}
+		got += w.groupIdf[g]
+	}
+	return got / w.total
+}
+
+// qualifies is the relevance floor (SPEC §6): a lesson qualifies only by
+// saying a specific word of the request itself, and at least the share
+// Options.Floor of them. Task ids, stop words, generic words and synonyms
+// never qualify it.
+func (w *weighed) qualifies(mask uint64) bool {
+	return mask&w.specific != 0 && (w.floor == 0 || w.coverage(mask) >= w.floor)
+}
+
+// bound is the most an entry whose scan found the terms in mask can score:
+// every term saturated, the best lift.
+func (w *weighed) bound(mask uint64) float64 {
+	var s float64
+	for m := mask; m != 0; m &= m - 1 {
+		t := bits.TrailingZeros64(m)
+		s += w.weight[t] * w.idf[t] * (k1 + 1)
+	}
+	return s * maxLift
+}
+
+// Search ranks the entries of files against each query and returns, per
+// query, its best hits (at most k, fewer when fewer qualify). It reads
+// every file's bytes once; only entries that may qualify are parsed, in
+// order of the most they could score, until none left could enter the
+// top k.
+func search(files []File, qs []*query, opt Options, k int) [][]Hit {
+	out := make([][]Hit, len(qs))
+	p := compile(qs)
+	if len(p.needles) == 0 || k <= 0 {
+		return out
+	}
+	r := p.scanFiles(files)
+	nq := len(qs)
+	ws := make([]*weighed, nq)
+	for qi, q := range qs {
+		ws[qi] = weigh(q, r.df[qi], r.n, opt.Floor)
+	}
+	sc := newScorer()
+	for qi, w := range ws {
+		// The candidates that may qualify for this query, best bound first.
+		var order []int
+		for ci := range r.cands {
+			m := r.masks[ci*nq+qi]
+			if w.qualifies(m) {
+				r.cands[ci].ub = w.bound(m)
+				order = append(order, ci)
+			}
+		}
+		slices.SortFunc(order, func(a, b int) int { return cmp.Compare(r.cands[b].ub, r.cands[a].ub) })
+		top := topK{k: k}
+		for _, ci := range order {
+			c := &r.cands[ci]
+			if top.full() && c.ub < top.worst() {
+				break
+			}
+			pe := sc.parse(files[c.file].Kind, c, r)
+			if !pe.ok || !eligible(&pe.e, opt.Kinds) {
+				continue
+			}
+			s, mask := sc.score(w, pe, float64(len(c.seg))/r.avgLen)
+			if !w.qualifies(mask) {
+				continue
+			}
+			top.offer(Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now)})
+		}
+		out[qi] = top.sorted()
+	}
+	return out
+}
+
+// scorer tokenizes candidate entries, each once for all queries, and keeps
+// the stems of the tokens it has seen.
+type scorer struct {
+	z     text.Tokenizer
+	memo  map[string]string
+	toks  []tok
+	cache map[*byte]*parsed // by segment start: an entry parsed for one query serves the next
+	tf    []float64
+}
+
+type tok struct {
+	stem   string
+	weight float64
+	kind   text.Kind
+}
+
+type parsed struct {
+	e    mdstore.Entry
+	ok   bool
+	toks []tok
+}
+
+func newScorer() *scorer {
+	return &scorer{memo: map[string]string{}, cache: map[*byte]*parsed{}}
+}
+
+func (s *scorer) parse(k mdstore.Kind, c *candidate, r *scanned) *parsed {
+	key := &c.seg[0]
+	if pe, ok := s.cache[key]; ok {
+		return pe
+	}
+	pe := &parsed{}
+	pe.e, pe.ok = parseSegment(k, c.seg, int(c.line))
+	if pe.ok {
+		e := &pe.e
+		if si, ok := r.sightings[e.ID]; ok {
+			e.Seen += si.n
+			e.LastSeen = max(e.LastSeen, si.last)
+			for _, t := range si.tasks {
+				if !slices.Contains(e.Tasks, t) {
+					e.Tasks = append(e.Tasks, t)
+				}
+			}
+		}
+		s.toks = s.toks[:0]
+		s.field(e.Issue, wMain)
+		s.field(e.Body, wMain)
+		s.field(e.Fix, wFix)
+		s.field(e.Context, wContext)
+		s.field(e.Category, wMeta)
+		s.field(e.Task, wMeta)
+		pe.toks = slices.Clone(s.toks)
+	}
+	s.cache[key] = pe
+	return pe
+}
+
+func (s *scorer) field(v string, w float64) {
+	s.z.Scan(v, func(b []byte, k text.Kind) {
+		st, ok := s.memo[string(b)]
+		if !ok {
+			w := string(b)
+			st = text.Fold(w)
+			s.memo[w] = st
+		}
+		s.toks = append(s.toks, tok{st, w, k})
+	})
+}
+
+// score is an entry's BM25F score for one query and the terms it says.
+// Each slot (a request word and its synonyms) scores its best term; each
+// identifier of the request scores its joined form or its parts,
+// whichever is more.
+func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (float64, uint64) {
+	q := w.q
+	s.tf = append(s.tf[:0], make([]float64, len(q.terms))...)
+	var mask uint64
+	skip := false
+	for _, t := range pe.toks {
+		if t.kind != text.Part {
+			skip = false
+		}
+		ti, ok := q.index[t.stem]
+		if !ok {
+			continue
+		}
+		mask |= 1 << ti
+		if skip {
+			continue // the joined form matched: its parts would count it twice
+		}
+		skip = t.kind == text.Whole
+		s.tf[ti] += t.weight
+	}
+	norm := 1 - b + b*relLen
+	slotScore := make([]float64, len(q.slots))
+	for ti, tf := range s.tf {
+		if tf == 0 {
+			continue
+		}
+		v := w.weight[ti] * w.idf[ti] * tf * (k1 + 1) / (tf + k1*norm)
+		sl := q.terms[ti].slot
+		slotScore[sl] = max(slotScore[sl], v)
+	}
+	whole := make([]float64, q.groups)
+	parts := make([]float64, q.groups)
+	for si, v := range slotScore {
+		g := q.slots[si].group
+		if q.slots[si].whole {
+			whole[g] = v
+		} else {
+			parts[g] += v
+		}
+	}
+	var total float64
+	for g := range whole {
+		total += max(whole[g], parts[g])
+	}
+	return total, mask
+}
+
+func eligible(e *mdstore.Entry, kinds []mdstore.Kind) bool {
+	return e.Status != mdstore.Archived && (len(kinds) == 0 || slices.Contains(kinds, e.Kind))
+}
+
+// lift is the modest boost for lessons that keep coming back and for those
+// seen lately: at most maxLift.
+func lift(e *mdstore.Entry, now time.Time) float64 {
+	l := 1.0
+	if e.Seen > 1 {
+		l += recurrenceLift * min(math.Log(float64(e.Seen))/math.Log(16), 1)
+	}
+	if !now.IsZero() {
+		l += recencyLift * recency(e, now)
+	}
+	return l
+}
+
+// recency is 1 for an entry seen at now, falling off exponentially with
+// age; 0 when the entry has no date.
+func recency(e *mdstore.Entry, now time.Time) float64 {
+	d := e.LastSeen
+	if d == "" {
+		d = e.Date
+	}
+	t, err := time.Parse(time.DateOnly, d)
+	if err != nil {
+		return 0
+	}
+	age := max(now.Sub(t).Hours()/24, 0)
+	return math.Exp(-age / recencyDays)
+}
+
+
