@@ -5,9 +5,9 @@ import (
 	"cmp"
 	"errors"
 	"io/fs"
+	"math"
 	"math/bits"
 	"os"
-	"math"
 	"slices"
 	"time"
 	"unicode/utf8"
@@ -681,5 +681,3 @@ func recency(e *mdstore.Entry, now time.Time) float64 {
 	age := max(now.Sub(t).Hours()/24, 0)
 	return math.Exp(-age / recencyDays)
 }
-
-
