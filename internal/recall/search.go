@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"cmp"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"math/bits"
 	"os"
 	"slices"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -30,16 +33,35 @@ func Load(s *mdstore.Store, kinds ...mdstore.Kind) ([]File, error) {
 	}
 	var files []File
 	for _, k := range kinds {
-		raw, err := os.ReadFile(s.Path(k))
+		raw, err := readRegular(s.Path(k))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("read memory: %w", err)
 		}
 		files = append(files, File{k, raw})
 	}
 	return files, nil
+}
+
+// readRegular reads a regular file. The open does not block (a FIFO would
+// wait for a writer forever), the type is checked on the opened file, and
+// no more than its size is read (a device would never end).
+func readRegular(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, fi.Size()+1))
 }
 
 // FilesOf writes entries as the memory files that would hold them, for
@@ -650,8 +672,10 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (float64, uint64)
 	return total, mask
 }
 
+// eligible: archived and pending (merged, awaiting curation) lessons are
+// never recalled.
 func eligible(e *mdstore.Entry, kinds []mdstore.Kind) bool {
-	return e.Status != mdstore.Archived && (len(kinds) == 0 || slices.Contains(kinds, e.Kind))
+	return e.Status != mdstore.Archived && e.Status != mdstore.Pending && (len(kinds) == 0 || slices.Contains(kinds, e.Kind))
 }
 
 // lift is the modest boost for lessons that keep coming back and for those
