@@ -44,8 +44,8 @@ func reviewProject(t *testing.T, enable bool, exitCode int) *project {
 		settings, err := os.ReadFile(filepath.Join(p.Dir, ".claude", "settings.json"))
 		// The shared settings run flowmem by name; the client finds the
 		// freshly built one first on PATH.
-		if err != nil || !strings.Contains(string(settings), `"command": "flowmem hook"`) || strings.Contains(string(settings), p.Dir) {
-			t.Fatalf("install did not register 'flowmem hook' by name: %v\n%s", err, settings)
+		if err != nil || !strings.Contains(string(settings), `"command": "flowmem-hook"`) || strings.Contains(string(settings), p.Dir) {
+			t.Fatalf("install did not register 'flowmem-hook' by name: %v\n%s", err, settings)
 		}
 	} else {
 		p.flowmem("init", "--install")

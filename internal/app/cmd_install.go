@@ -45,7 +45,7 @@ func installCommand(e *env) *cli.Command {
 		Usage:     "register the capture hook with Claude Code and install the memory-scout agent",
 		ArgsUsage: " ",
 		Description: `Merges PostToolUse and PostToolUseFailure hook entries (matcher Bash|Agent)
-running 'flowmem hook' into .claude/settings.json, allows the memory-scout its
+running flowmem-hook into .claude/settings.json, allows the memory-scout its
 command (permissions.allow: Bash(flowmem memory read:*)), and writes the scout
 to .claude/agents/memory-scout.md. Everything else in the settings file stays
 as it was; running it again changes nothing. A scout file you edited is kept
@@ -53,7 +53,8 @@ unless --force.
 
 .claude/settings.json is shared with the team, so its hook runs flowmem by
 name from each machine's PATH, never this machine's absolute path. install
-checks that the flowmem on PATH is this build and says how to fix it if not.
+checks that the hook on PATH records with this build and says how to fix it
+if not.
 --local and --user are yours alone: their hook runs this binary by absolute
 path.
 
@@ -123,8 +124,8 @@ func uninstallCommand(e *env) *cli.Command {
 		Name:      "uninstall",
 		Usage:     "remove what 'flowmem install' added",
 		ArgsUsage: " ",
-		Description: `Removes flowmem's hook entries (any command that runs 'flowmem hook' or
-'flowmem memory prime --session-start', plus --command if you installed with
+		Description: `Removes flowmem's hook entries (any command that runs flowmem-hook,
+'flowmem hook' or 'flowmem memory prime --session-start', plus --command if you installed with
 one) and the scout's permission from the settings file, along with the lists
 and objects left empty by that, and the memory-scout agent when it is still
 flowmem's copy. Nothing else in the file changes. Memory in .flow/ is kept.
@@ -247,11 +248,13 @@ func (e *env) absExe() (string, error) {
 }
 
 // checkByName checks, for a hook that runs flowmem by name, that the
-// flowmem on PATH is this build, and says exactly how to fix it if not.
+// program on PATH leads to this build (flowmem-hook hands reviews to the
+// flowmem beside it, else on PATH), and says exactly how to fix it if not.
 // The install stands either way: the file is right for the team, and only
 // this machine's PATH is wrong.
 func (e *env) checkByName(ctx context.Context, opts install.Options, p project.Dir) []string {
-	if opts.DryRun || !byName(opts.Command) {
+	prog := install.HookProgram(opts.Command)
+	if opts.DryRun || prog == "" || strings.ContainsAny(prog, `/\`) {
 		return nil
 	}
 	exe, err := e.absExe()
@@ -262,30 +265,38 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 	if err != nil {
 		return nil
 	}
-	file := rel(p, paths.Settings)
+	file, dir, pathEnv := rel(p, paths.Settings), filepath.Dir(exe), e.Getenv("PATH")
 	local := "or keep this project's hook to yourself with this binary's absolute path: flowmem uninstall && flowmem install --local"
-	found, err := install.LookPath("flowmem", e.Getenv("PATH"))
+	found, err := install.LookPath(prog, pathEnv)
 	if err != nil {
-		return []string{fmt.Sprintf("no flowmem on PATH: the hook in %s runs '%s' by name, so it cannot run here. Fix: put %s on PATH (export PATH=\"%s:$PATH\" in your shell profile, then restart Claude Code), %s",
-			file, opts.Command, filepath.Dir(exe), filepath.Dir(exe), local)}
+		return []string{fmt.Sprintf("no %s on PATH: the hook in %s runs '%s' by name, so it cannot run here. Fix: put %s on PATH (export PATH=\"%s:$PATH\" in your shell profile, then restart Claude Code; from a checkout, make install puts flowmem and flowmem-hook in $(go env GOPATH)/bin), %s",
+			prog, file, opts.Command, dir, dir, local)}
 	}
-	if sameFile(found, exe) {
+	flowmemBin := found
+	if prog == install.FrontName {
+		// The front end records with the flowmem beside it, else on PATH.
+		if beside := filepath.Join(filepath.Dir(found), "flowmem"); isFile(beside) {
+			flowmemBin = beside
+		} else if flowmemBin, err = install.LookPath("flowmem", pathEnv); err != nil {
+			return []string{fmt.Sprintf("%s is on PATH but no flowmem is beside it or on PATH, so the hook in %s records nothing. Fix: put %s on PATH (export PATH=\"%s:$PATH\"), %s",
+				found, file, dir, dir, local)}
+		}
+	}
+	if sameFile(flowmemBin, exe) {
 		return nil
 	}
-	if out, err := doctor.RunVersion(ctx, found); err == nil && out == "flowmem version "+Version() {
+	if out, err := doctor.RunVersion(ctx, flowmemBin); err == nil && out == "flowmem version "+Version() {
 		return nil // another copy of this very build
 	} else if err == nil {
-		found += " (" + out + ")"
+		flowmemBin += " (" + out + ")"
 	}
-	return []string{fmt.Sprintf("the flowmem on PATH is %s, not this build (%s, flowmem version %s): the hook in %s would run that one. Fix: put %s before it on PATH (export PATH=\"%s:$PATH\"), or replace it with this build (from a checkout: make install), %s",
-		found, exe, Version(), file, filepath.Dir(exe), filepath.Dir(exe), local)}
+	return []string{fmt.Sprintf("the hook in %s (%s) would record with %s, not this build (%s, flowmem version %s). Fix: put %s first on PATH (export PATH=\"%s:$PATH\"), or replace that one with this build (from a checkout: make install), %s",
+		file, opts.Command, flowmemBin, exe, Version(), dir, dir, local)}
 }
 
-// byName reports whether a hook command's program is a bare name, found on
-// PATH when the hook runs.
-func byName(cmd string) bool {
-	prog := install.HookProgram(cmd)
-	return prog != "" && !strings.ContainsAny(prog, `/\`)
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func sameFile(a, b string) bool {

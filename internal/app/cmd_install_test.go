@@ -87,6 +87,9 @@ func TestInstallSharedScopeRunsFlowmemByName(t *testing.T) {
 	if err := os.Symlink(exe, filepath.Join(bin, "flowmem")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(bin, "flowmem-hook"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if code, _, stderr := runWithPath(t, dir, bin, "init", "--enable"); code != 0 {
 		t.Fatalf("init: %s", stderr)
 	}
@@ -122,8 +125,8 @@ func TestInstallSharedScopeRunsFlowmemByName(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"PostToolUse":        "flowmem hook",
-		"PostToolUseFailure": "flowmem hook",
+		"PostToolUse":        "flowmem-hook",
+		"PostToolUseFailure": "flowmem-hook",
 		"SessionStart":       "flowmem memory prime --session-start",
 	}
 	if !maps.Equal(cmds, want) {
@@ -160,8 +163,21 @@ func TestInstallChecksFlowmemOnPath(t *testing.T) {
 	if err := os.MkdirAll(other, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(other, "flowmem"), []byte("#!/bin/sh\necho flowmem version 0.0.1\n"), 0o755); err != nil {
-		t.Fatal(err)
+	for name, script := range map[string]string{
+		"flowmem":      "#!/bin/sh\necho flowmem version 0.0.1\n",
+		"flowmem-hook": "#!/bin/sh\n",
+	} {
+		for _, d := range []string{other, filepath.Join(dir, "alone")} {
+			if name == "flowmem" && d != other {
+				continue // a front end with no flowmem anywhere
+			}
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(d, name), []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	tests := []struct {
 		name, path string
@@ -169,11 +185,13 @@ func TestInstallChecksFlowmemOnPath(t *testing.T) {
 		want       []string // in stderr; none means no warning at all
 	}{
 		{"missing", filepath.Join(dir, "empty"), []string{"install"},
-			[]string{"warning: no flowmem on PATH", `export PATH="` + filepath.Dir(exe) + `:$PATH"`, "flowmem install --local"}},
+			[]string{"warning: no flowmem-hook on PATH", `export PATH="` + filepath.Dir(exe) + `:$PATH"`, "make install", "flowmem install --local"}},
 		{"another build", other, []string{"install"},
-			[]string{"warning: the flowmem on PATH is " + filepath.Join(other, "flowmem") + " (flowmem version 0.0.1), not this build", "make install", "flowmem install --local"}},
+			[]string{"would record with " + filepath.Join(other, "flowmem") + " (flowmem version 0.0.1), not this build", "make install", "flowmem install --local"}},
 		{"init --install too", other, []string{"init", "--install"},
-			[]string{"warning: the flowmem on PATH is " + filepath.Join(other, "flowmem")}},
+			[]string{"would record with " + filepath.Join(other, "flowmem")}},
+		{"front end without flowmem", filepath.Join(dir, "alone"), []string{"install"},
+			[]string{"warning: " + filepath.Join(dir, "alone", "flowmem-hook") + " is on PATH but no flowmem is beside it or on PATH"}},
 		{"local by absolute path", "", []string{"install", "--local"}, nil},
 	}
 	for _, tt := range tests {

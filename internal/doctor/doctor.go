@@ -459,18 +459,28 @@ func (d *doctor) checkHookBinary() {
 				bad = append(bad, fmt.Sprintf("%s (%s hook) does not run: %v", resolved, place, err))
 				continue
 			}
+			// What records the reviews: the program itself, or for the
+			// front end the flowmem beside it, else on PATH (without one
+			// it records nothing).
+			recorder, recOut := resolved, out
 			if isFront(resolved) {
-				// The front end hands reviews to flowmem beside it or on
-				// PATH; without one it records nothing.
-				if _, err := d.resolve(filepath.Join(filepath.Dir(resolved), "flowmem")); err != nil {
-					if _, err := install.LookPath("flowmem", d.opts.PathEnv); err != nil {
-						bad = append(bad, fmt.Sprintf("%s (%s hook) finds no flowmem beside it or on PATH to record reviews with", resolved, place))
-						continue
-					}
+				recorder, err = d.resolve(filepath.Join(filepath.Dir(resolved), "flowmem"))
+				if err != nil {
+					recorder, err = install.LookPath("flowmem", d.opts.PathEnv)
 				}
+				if err != nil {
+					bad = append(bad, fmt.Sprintf("%s (%s hook) finds no flowmem beside it or on PATH to record reviews with", resolved, place))
+					continue
+				}
+				recOut = ""
 			}
-			if want := "flowmem version " + d.opts.Version; d.opts.Version != "" && !isFront(resolved) && !sameFile(resolved, d.opts.Exe) && out != want {
-				other = append(other, fmt.Sprintf("%s (%s hook) is %s, not this build (%s)", resolved, place, out, want))
+			if want := "flowmem version " + d.opts.Version; d.opts.Version != "" && !sameFile(recorder, d.opts.Exe) {
+				if recOut == "" {
+					recOut, _ = d.opts.RunVersion(d.ctx, recorder)
+				}
+				if recOut != want {
+					other = append(other, fmt.Sprintf("%s (%s hook) records with %s, which is %s, not this build (%s)", resolved, place, recorder, recOut, want))
+				}
 			}
 			good = append(good, fmt.Sprintf("%s (%s)", resolved, strings.TrimSpace(out)))
 		}

@@ -28,8 +28,11 @@ func setup(t *testing.T) (Options, string) {
 	}
 	exe := filepath.Join(bin, "flowmem")
 	write(t, exe, "#!/bin/sh\necho flowmem version test\n")
-	if err := os.Chmod(exe, 0o755); err != nil {
-		t.Fatal(err)
+	write(t, filepath.Join(bin, "flowmem-hook"), "#!/bin/sh\necho flowmem-hook version test\n")
+	for _, f := range []string{exe, filepath.Join(bin, "flowmem-hook")} {
+		if err := os.Chmod(f, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	write(t, filepath.Join(proj, ".flow", "config.json"), `{"memory": {"enabled": true}}`)
 	write(t, filepath.Join(proj, ".gitattributes"), UnionLine+"\n")
@@ -307,14 +310,14 @@ func TestDoctor(t *testing.T) {
 			change: func(t *testing.T, o *Options, proj string) {
 				o.PathEnv = "/nonexistent"
 			},
-			check: "hook binary", status: Fail, detail: "flowmem (project hook): not found on PATH", fix: "make install",
+			check: "hook binary", status: Fail, detail: "flowmem-hook (project hook): not found on PATH", fix: "make install",
 		},
 		{
 			name: "teammate with another build on PATH",
 			change: func(t *testing.T, o *Options, proj string) {
 				o.Exe, o.Version = filepath.Join(t.TempDir(), "flowmem"), "0.2.0"
 			},
-			check: "hook binary", status: Warn, detail: "is flowmem version test, not this build (flowmem version 0.2.0)", fix: "first on PATH",
+			check: "hook binary", status: Warn, detail: "/flowmem, which is flowmem version test, not this build (flowmem version 0.2.0)", fix: "first on PATH",
 		},
 		{
 			name: "absolute path in the shared settings",

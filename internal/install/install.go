@@ -47,8 +47,10 @@ const ScoutFile = "memory-scout.md"
 // flowmem, found on each machine's PATH, never one machine's absolute
 // path, so the file works for every teammate and stays put between them.
 const (
-	// HookCmd is the capture hook.
-	HookCmd = "flowmem hook"
+	// HookCmd is the capture hook: the flowmem-hook front end, which ends
+	// the ordinary tool call in a fraction of flowmem's start-up and hands
+	// a possible review to the flowmem beside it (or on PATH).
+	HookCmd = FrontName
 	// PrimeArgs follow the flowmem program in the SessionStart hook that
 	// `install --prime` adds.
 	PrimeArgs = "memory prime --session-start"
