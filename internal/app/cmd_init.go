@@ -20,6 +20,9 @@ import (
 // so two branches that each add lessons never conflict.
 const unionLine = ".flow/memory/*.md merge=union"
 
+// logUnionLine does the same for the reviews log (internal/reviewlog).
+const logUnionLine = ".flow/memory/reviews.jsonl merge=union"
+
 func initCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "init",
@@ -137,15 +140,21 @@ func ensureUnion(root string) (string, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("read .gitattributes: %w", err)
 	}
+	have := map[string]bool{}
 	for _, l := range strings.Split(string(b), "\n") {
-		if strings.Join(strings.Fields(l), " ") == unionLine {
-			return "present", nil
-		}
+		have[strings.Join(strings.Fields(l), " ")] = true
+	}
+	if have[unionLine] && have[logUnionLine] {
+		return "present", nil
 	}
 	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
 		b = append(b, '\n')
 	}
-	b = append(b, unionLine+"\n"...)
+	for _, l := range []string{unionLine, logUnionLine} {
+		if !have[l] {
+			b = append(b, l+"\n"...)
+		}
+	}
 	if err := atomicfile.Write(path, b, 0o644); err != nil {
 		return "", fmt.Errorf("update .gitattributes: %w", err)
 	}

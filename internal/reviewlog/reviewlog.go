@@ -1,0 +1,286 @@
+// Package reviewlog keeps .flow/memory/reviews.jsonl: one JSON line for
+// every review the capture hook recognised, whatever its verdict. The
+// memory files say what was learned; this log says when reviews happened
+// and what each one found, which is what stats and the audit need to tell
+// whether a lesson handed to the model stopped the mistake (a SHIP review
+// that repeats nothing is the evidence).
+//
+// The file is append-only and merged with git's union driver like the
+// memory files, so every line stands alone: a reader skips a line it
+// cannot read (a half-written tail, a merge artefact) with a warning and
+// goes on.
+package reviewlog
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/redact"
+	"github.com/gofrs/flock"
+)
+
+// File is the log's name in the memory folder.
+const File = "reviews.jsonl"
+
+// Bounds: one line never exceeds MaxLine bytes, so a review that touched
+// hundreds of lessons cannot bloat the log, and a reader refuses a file
+// larger than MaxFile instead of reading without end.
+const (
+	MaxLine  = 4096
+	MaxFile  = 64 << 20
+	maxField = 120
+	maxIDs   = 40
+	maxIDLen = 40
+)
+
+// Review is one line of the log.
+type Review struct {
+	Time    time.Time `json:"time"`
+	Task    string    `json:"task,omitempty"`
+	Kind    string    `json:"kind"`    // impl-review, plan-review, completion-review, review
+	Verdict string    `json:"verdict"` // SHIP, NEEDS_WORK, MAJOR_RETHINK, or "" when none was found
+	// Findings is how many findings the review had, Kept how many of them
+	// were learnable lessons.
+	Findings int `json:"findings"`
+	Kept     int `json:"kept"`
+	// New lessons were appended, Recurred ones were already in memory and
+	// got a sighting; IDs are the entries touched either way.
+	New      int      `json:"new"`
+	Recurred int      `json:"recurred"`
+	IDs      []string `json:"ids,omitempty"`
+}
+
+// Path is the log in the memory folder dir.
+func Path(dir string) string { return filepath.Join(dir, File) }
+
+// Line is r as the log stores it: one redacted, bounded JSON line ending
+// in a newline.
+func Line(r Review) []byte {
+	r.Time = r.Time.UTC().Truncate(time.Second)
+	if y := r.Time.Year(); y < 1 || y > 9999 {
+		r.Time = time.Unix(0, 0).UTC() // JSON cannot hold the year; keep the line readable
+	}
+	r.Task = clean(r.Task)
+	r.Kind = clean(r.Kind)
+	r.Verdict = clean(r.Verdict)
+	ids := make([]string, 0, min(len(r.IDs), maxIDs))
+	for _, id := range r.IDs {
+		if len(ids) < maxIDs && validID(id) {
+			ids = append(ids, id)
+		}
+	}
+	r.IDs = ids
+	if r.Findings < 0 {
+		r.Findings = 0
+	}
+	b, _ := json.Marshal(r) // strings, ints and an in-range time always encode
+	return append(b, '\n')
+}
+
+// clean makes a field safe to store: one line, secrets masked, bounded.
+func clean(s string) string {
+	s = mdstore.OneLine(redact.String(s))
+	if len(s) > maxField {
+		s = strings.ToValidUTF8(s[:maxField], "")
+	}
+	return s
+}
+
+// validID accepts entry ids as mdstore writes them (p-3f9a0c12ab34) and
+// anything of that alphabet and size, unless redaction would touch it: an
+// id is never a place a secret can ride along in.
+func validID(id string) bool {
+	if id == "" || len(id) > maxIDLen {
+		return false
+	}
+	for _, c := range []byte(id) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return redact.String(id) == id
+}
+
+// Append adds r to the log in the memory folder dir, under the memory
+// lock (mdstore.LockName), waiting for it at most lockTimeout and never
+// past ctx. The line goes in with one write to a file opened for
+// appending, so readers never see half of it unless the machine stops
+// mid-write, and then they skip it.
+func Append(ctx context.Context, dir string, r Review, lockTimeout time.Duration) error {
+	line := Line(r)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("reviews log: create memory folder: %w", err)
+	}
+	if lockTimeout <= 0 {
+		lockTimeout = 3 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, lockTimeout)
+	defer cancel()
+	fl := flock.New(filepath.Join(dir, mdstore.LockName))
+	ok, err := fl.TryLockContext(ctx, 5*time.Millisecond)
+	if !ok {
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("reviews log: %w after %v", mdstore.ErrLockTimeout, lockTimeout)
+		}
+		return fmt.Errorf("reviews log: lock memory: %w", err)
+	}
+	defer func() { _ = fl.Unlock() }()
+	path := Path(dir)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
+	if err != nil {
+		return fmt.Errorf("reviews log: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file", path)
+	}
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("reviews log: %w", err)
+	}
+	// A tail cut short by a crash would swallow this line into a corrupt
+	// one; start on a fresh line.
+	if fi.Size() > 0 {
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], fi.Size()-1); err == nil && last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
+	}
+	_, err = f.Write(line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("reviews log: append: %w", err)
+	}
+	return nil
+}
+
+// Skipped is a line a reader could not use.
+type Skipped struct {
+	Line int    `json:"line"`
+	Why  string `json:"why"`
+}
+
+// Parse reads log lines from r in order. A line that is not one valid
+// review is reported in skipped and left out; only a read error fails.
+func Parse(r io.Reader) (reviews []Review, skipped []Skipped, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for n := 1; ; n++ {
+		line, rerr := readLine(br)
+		if rerr != nil && rerr != io.EOF {
+			return reviews, skipped, fmt.Errorf("reviews log: %w", rerr)
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			if rv, why := parseLine(line); why != "" {
+				skipped = append(skipped, Skipped{Line: n, Why: why})
+			} else {
+				reviews = append(reviews, rv)
+			}
+		}
+		if rerr == io.EOF {
+			return reviews, skipped, nil
+		}
+	}
+}
+
+// readLine returns the next line without its newline; a line longer than
+// MaxLine is returned cut (and then fails to parse) rather than held whole.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var out []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(out) <= MaxLine {
+			out = append(out, chunk...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return bytes.TrimRight(out, "\r\n"), err
+	}
+}
+
+func parseLine(line []byte) (Review, string) {
+	if len(line) > MaxLine {
+		return Review{}, fmt.Sprintf("longer than %d bytes", MaxLine)
+	}
+	var r Review
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return Review{}, "not a review: " + mdstore.OneLine(err.Error())
+	}
+	if dec.More() {
+		return Review{}, "more than one value on the line"
+	}
+	switch {
+	case r.Time.IsZero():
+		return Review{}, "no time"
+	case r.Findings < 0 || r.Kept < 0 || r.New < 0 || r.Recurred < 0:
+		return Review{}, "negative count"
+	}
+	ids := r.IDs[:0]
+	for _, id := range r.IDs {
+		if validID(id) {
+			ids = append(ids, id)
+		}
+	}
+	r.IDs = ids
+	r.Task, r.Kind, r.Verdict = mdstore.OneLine(r.Task), mdstore.OneLine(r.Kind), mdstore.OneLine(r.Verdict)
+	return r, ""
+}
+
+// Read parses the log in the memory folder dir; a missing log is empty.
+// The file must be a regular file (a FIFO or device in its place is an
+// error at once, not a hang) of at most MaxFile bytes.
+func Read(dir string) ([]Review, []Skipped, error) {
+	path := Path(dir)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("reviews log: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reviews log: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("reviews log: %s is not a regular file", path)
+	}
+	if fi.Size() > MaxFile {
+		return nil, nil, fmt.Errorf("reviews log: %s is larger than %d MiB; move it aside (it only feeds stats and audit)", path, MaxFile>>20)
+	}
+	return Parse(io.LimitReader(f, MaxFile))
+}
+
+// Warning is the one line a command prints for skipped lines: how many,
+// and where the first few are.
+func Warning(path string, skipped []Skipped) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	var where []string
+	for i, s := range skipped {
+		if i == 3 {
+			where = append(where, fmt.Sprintf("and %d more", len(skipped)-3))
+			break
+		}
+		where = append(where, fmt.Sprintf("line %d (%s)", s.Line, s.Why))
+	}
+	return fmt.Sprintf("%s: skipped %d unreadable line(s): %s", path, len(skipped), strings.Join(where, "; "))
+}
