@@ -39,10 +39,16 @@ type Options struct {
 	// PlanReview says the review judged a plan, not code: findings that
 	// point at plan sections and name no code are one-offs.
 	PlanReview bool
+	// InferVerdict reads a review that writes no verdict but ranks a
+	// finding critical or major as NEEDS_WORK (Codex's review mode and
+	// many audit reports write none). Callers that may hold a truncated
+	// preview of a review should leave it off.
+	InferVerdict bool
 }
 
-// DefaultOptions keeps critical, major and minor findings.
-func DefaultOptions() Options { return Options{MinSeverity: SevMinor} }
+// DefaultOptions keeps critical, major and minor findings and infers a
+// missing verdict.
+func DefaultOptions() Options { return Options{MinSeverity: SevMinor, InferVerdict: true} }
 
 // Classify decides with DefaultOptions.
 func Classify(f Finding) Decision { return ClassifyWith(f, DefaultOptions()) }
