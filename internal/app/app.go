@@ -309,6 +309,9 @@ type env struct {
 	IO
 	// raw is IO with the unfiltered streams, for machine-readable output.
 	raw IO
+	// staleAfter is memory.stale_after_days, read with the config by
+	// memoryStore.
+	staleAfter int
 }
 
 func init() {

@@ -38,10 +38,11 @@ Examples:
 				}
 				en := found[0]
 				file := relPath(string(p), s.Path(en.Kind))
+				stale := en.Live() && en.Stale(e.Now(), e.staleAfter)
 				if c.Bool("json") {
-					return e.writeJSON(map[string]any{"file": file, "entry": en})
+					return e.writeJSON(map[string]any{"file": file, "entry": en, "stale": stale})
 				}
-				e.printEntry(&en, file)
+				e.printEntry(&en, file, stale)
 				return nil
 			},
 		},
@@ -65,6 +66,56 @@ record instead, use memory archive.
 Examples:
    flowmem memory forget p-3f2a9c1b04de
    flowmem memory forget p-3f2a d-07 --json`),
+		{
+			Name:  "pending",
+			Usage: "list captured lessons waiting for approval",
+			Description: `With capture.approval on (flowmem config set capture.approval true), the hook
+writes the lessons it captures as pending: read, prime and the scout leave them
+out until a person approves them. Lessons added with memory add are active
+at once.
+
+Examples:
+   flowmem memory pending
+   flowmem memory pending --json
+   flowmem memory approve p-3f2a     (or --all)
+   flowmem memory reject p-77c0`,
+			Flags: []cli.Flag{jsonFlag},
+			Action: func(c *cli.Context) error {
+				if err := exactArgs(c, 0, "no arguments"); err != nil {
+					return err
+				}
+				_, _, s, err := e.memoryStore()
+				if err != nil {
+					return err
+				}
+				pending, err := pendingEntries(s)
+				if err != nil {
+					return err
+				}
+				if c.Bool("json") {
+					return e.writeJSON(map[string]any{"entries": pending, "count": len(pending)})
+				}
+				if len(pending) == 0 {
+					e.say("no lessons are waiting for approval")
+					return nil
+				}
+				for _, en := range pending {
+					fmt.Fprintf(e.Out, "%s [%s, %s, seen %dx] %s\n", en.ID, en.Kind, en.Task, en.Seen, en.Text())
+					if en.Fix != "" {
+						fmt.Fprintf(e.Out, "    fix: %s\n", en.Fix)
+					}
+				}
+				return nil
+			},
+		},
+		approveCommand(e),
+		statusCommand(e, curate.Reject, "reject", "turn down captured lessons waiting for approval",
+			`A rejected lesson is archived, not deleted: if a later review makes the same
+point, it is counted there and stays out of prompts.
+
+Examples:
+   flowmem memory reject p-77c0
+   flowmem memory reject p-77c0 p-91ab --json`),
 		{
 			Name:  "curate",
 			Usage: "propose groups of entries that probably say the same thing",
@@ -166,6 +217,58 @@ Examples:
 	}
 }
 
+// approveCommand makes pending lessons active: the ids given, or --all.
+func approveCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "approve",
+		Usage:     "let captured lessons waiting for approval reach prompts",
+		ArgsUsage: "ID... | --all",
+		Description: `Examples:
+   flowmem memory approve p-3f2a9c1b04de
+   flowmem memory approve --all --json`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "approve every pending lesson"}, jsonFlag},
+		Action: func(c *cli.Context) error {
+			if c.Bool("all") == (c.NArg() > 0) {
+				return usagef("expected one or more IDs, or --all")
+			}
+			_, _, s, err := e.memoryStore()
+			if err != nil {
+				return err
+			}
+			var entries []mdstore.Entry
+			if c.Bool("all") {
+				entries, err = pendingEntries(s)
+			} else {
+				entries, err = curate.Lookup(s, c.Args().Slice())
+			}
+			if err != nil {
+				return err
+			}
+			if err := curate.Apply(c.Context, s, curate.Approve, entries); err != nil {
+				return err
+			}
+			if len(entries) == 0 && !c.Bool("json") {
+				e.say("no lessons are waiting for approval")
+			}
+			return e.reportAction(c, curate.Approve, "approved", entries)
+		},
+	}
+}
+
+func pendingEntries(s *mdstore.Store) ([]mdstore.Entry, error) {
+	all, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	pending := []mdstore.Entry{}
+	for _, en := range all {
+		if en.Status == mdstore.Pending {
+			pending = append(pending, en)
+		}
+	}
+	return pending, nil
+}
+
 // statusCommand is a command that takes one action on the entries named.
 func statusCommand(e *env, action curate.Action, name, usage, description string) *cli.Command {
 	past := map[curate.Action]string{curate.Archive: "archived", curate.Restore: "restored", curate.Forget: "forgot",
@@ -217,9 +320,16 @@ func (e *env) reportAction(c *cli.Context, action curate.Action, past string, en
 }
 
 // printEntry writes one entry whole, its metadata in words.
-func (e *env) printEntry(en *mdstore.Entry, file string) {
+func (e *env) printEntry(en *mdstore.Entry, file string, stale bool) {
 	w := e.Out
-	fmt.Fprintf(w, "%s  %s, %s\n", en.ID, en.Kind, en.Status)
+	status := string(en.Status)
+	switch {
+	case stale:
+		status = fmt.Sprintf("active but stale (not seen for over %d days: still recalled, ranked lower)", e.staleAfter)
+	case en.Status == mdstore.Pending:
+		status = "pending approval (flowmem memory approve " + en.ID + ")"
+	}
+	fmt.Fprintf(w, "%s  %s, %s\n", en.ID, en.Kind, status)
 	if en.Issue != "" {
 		fmt.Fprintf(w, "Issue:    %s\n", en.Issue)
 	}

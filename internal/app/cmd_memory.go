@@ -181,17 +181,20 @@ Examples:
 type fileCount struct {
 	File     string `json:"file"`
 	Type     string `json:"type"`
-	Entries  int    `json:"entries"`
+	Entries  int    `json:"entries"` // active, stale ones included
+	Stale    int    `json:"stale"`   // active but not seen for memory.stale_after_days
+	Pending  int    `json:"pending"` // waiting for memory approve
 	Archived int    `json:"archived"`
 }
 
 func (e *env) runList(c *cli.Context) error {
-	p, _, s, err := e.memoryStore()
+	p, cfg, s, err := e.memoryStore()
 	if err != nil {
 		return err
 	}
+	days, now := cfg.Int("memory.stale_after_days"), e.Now()
 	var files []fileCount
-	total := 0
+	total, stale, pending := 0, 0, 0
 	for _, k := range mdstore.Kinds {
 		entries, err := s.Load(k)
 		if err != nil {
@@ -199,26 +202,50 @@ func (e *env) runList(c *cli.Context) error {
 		}
 		fc := fileCount{File: relPath(string(p), s.Path(k)), Type: string(k)}
 		for _, en := range entries {
-			if en.Status == mdstore.Archived {
+			switch en.Status {
+			case mdstore.Archived:
 				fc.Archived++
-			} else {
+			case mdstore.Pending:
+				fc.Pending++
+			default:
 				fc.Entries++
+				if en.Stale(now, days) {
+					fc.Stale++
+				}
 			}
 		}
 		total += fc.Entries
+		stale += fc.Stale
+		pending += fc.Pending
 		files = append(files, fc)
 	}
 	if c.Bool("json") {
-		return e.writeJSON(map[string]any{"files": files, "total": total})
+		return e.writeJSON(map[string]any{"files": files, "total": total, "stale": stale, "pending": pending})
 	}
 	for _, f := range files {
-		extra := ""
-		if f.Archived > 0 {
-			extra = fmt.Sprintf(" (+%d archived)", f.Archived)
+		var extra []string
+		if f.Stale > 0 {
+			extra = append(extra, fmt.Sprintf("%d stale", f.Stale))
 		}
-		fmt.Fprintf(e.Out, "%-16s %d entries%s\n", filepath.Base(f.File)+":", f.Entries, extra)
+		if f.Pending > 0 {
+			extra = append(extra, fmt.Sprintf("+%d pending", f.Pending))
+		}
+		if f.Archived > 0 {
+			extra = append(extra, fmt.Sprintf("+%d archived", f.Archived))
+		}
+		more := ""
+		if len(extra) > 0 {
+			more = " (" + strings.Join(extra, ", ") + ")"
+		}
+		fmt.Fprintf(e.Out, "%-16s %d entries%s\n", filepath.Base(f.File)+":", f.Entries, more)
 	}
 	fmt.Fprintf(e.Out, "%-16s %d entries\n", "total:", total)
+	if stale > 0 {
+		e.say("%d %s not seen for %d days: still recalled, ranked lower (memory show ID, memory archive ID)", stale, map[bool]string{true: "entry", false: "entries"}[stale == 1], days)
+	}
+	if pending > 0 {
+		e.say("%d captured %s waiting for approval: flowmem memory pending", pending, map[bool]string{true: "lesson", false: "lessons"}[pending == 1])
+	}
 	return nil
 }
 

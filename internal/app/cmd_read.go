@@ -75,7 +75,7 @@ Examples:
 			}
 			active := entries[:0]
 			for _, en := range entries {
-				if en.Status != mdstore.Archived {
+				if en.Live() {
 					active = append(active, en)
 				}
 			}

@@ -71,6 +71,7 @@ func (e *env) memoryStore() (project.Dir, *config.Config, *mdstore.Store, error)
 	if !cfg.Bool("memory.enabled") {
 		return "", nil, nil, errDisabled
 	}
+	e.staleAfter = cfg.Int("memory.stale_after_days")
 	return p, cfg, mdstore.Open(p.MemoryDir()), nil
 }
 

@@ -245,6 +245,13 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return res, fmt.Errorf("memory untouched: the hook's deadline passed before recording (%w)", err)
 	}
+	if cfg.Bool("capture.approval") {
+		// The team reviews what the hook learned before it reaches a
+		// prompt: new lessons wait for flowmem memory approve.
+		for i := range res.Lessons {
+			res.Lessons[i].Status = mdstore.Pending
+		}
+	}
 	store := mdstore.Open(res.Project.MemoryDir())
 	store.LockTimeout = opt.LockTimeout
 	res.Outcomes, err = store.Record(ctx, mdstore.Pitfall, res.Lessons, opt.Now())

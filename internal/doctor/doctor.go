@@ -188,6 +188,8 @@ func (d *doctor) checkMemory() {
 		problems []string
 		missing  []string
 		entries  int
+		stale    int // active, not seen for memory.stale_after_days
+		pending  int // waiting for memory approve
 		docs     []*mdstore.Doc
 	)
 	for _, k := range mdstore.Kinds {
@@ -201,7 +203,15 @@ func (d *doctor) checkMemory() {
 			problems = append(problems, err.Error())
 			continue
 		}
-		entries += len(doc.Folded())
+		for _, e := range doc.Folded() {
+			entries++
+			switch {
+			case e.Status == mdstore.Pending:
+				pending++
+			case e.Live() && e.Stale(time.Now(), d.staleAfterDays()):
+				stale++
+			}
+		}
 		docs = append(docs, doc)
 	}
 	switch {
@@ -211,10 +221,18 @@ func (d *doctor) checkMemory() {
 	case len(missing) > 0:
 		d.add("memory files", Warn, "missing: "+list(missing, ", "), "flowmem memory init")
 	default:
-		d.add("memory files", OK, fmt.Sprintf("%d files parse, %d entries", len(docs), entries), "")
+		d.add("memory files", OK, fmt.Sprintf("%d files parse, %d entries (%d stale, %d pending approval)", len(docs), entries, stale, pending), "")
 	}
 	d.checkDuplicates(docs)
 	d.checkWhole(docs)
+}
+
+// staleAfterDays is memory.stale_after_days, its default without a config.
+func (d *doctor) staleAfterDays() int {
+	if d.cfg == nil {
+		return 120
+	}
+	return d.cfg.Int("memory.stale_after_days")
 }
 
 // checkDuplicates looks for ids used by more than one entry. Copies of one

@@ -52,6 +52,17 @@ func Prime(files []File, task string, opt Options) string {
 	if len(hits) == 0 {
 		return ""
 	}
+	// Stale lessons come last, so they are the ones the budget cuts.
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		sa, sb := a.Entry.Stale(opt.Now, opt.StaleAfterDays), b.Entry.Stale(opt.Now, opt.StaleAfterDays)
+		switch {
+		case sb && !sa:
+			return -1
+		case sa && !sb:
+			return 1
+		}
+		return 0
+	})
 	return block(header+primeIntro, hits, limit, budget)
 }
 

@@ -37,6 +37,9 @@ type Options struct {
 	MaxChars int            // output budget, counted in bytes so that it bounds characters too; a default when 0
 	Kinds    []mdstore.Kind // only these kinds; all when empty
 	Now      time.Time      // reference for recency; zero means no recency lift
+	// StaleAfterDays: a lesson not seen for longer ranks lower (and primes
+	// last) but is still recalled; 0 turns staleness off.
+	StaleAfterDays int
 	// Floor is the share of the request's specific words, weighed by idf,
 	// that a lesson must say itself to qualify (0 to 1). At 0 one specific
 	// word is enough: the scout judges what it gets and needs lessons worded

@@ -545,7 +545,7 @@ func search(files []File, qs []*query, opt Options, k int) [][]Hit {
 			if !w.qualifies(mask) {
 				continue
 			}
-			top.offer(Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now)})
+			top.offer(Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt)})
 		}
 		out[qi] = top.sorted()
 	}
@@ -689,6 +689,17 @@ func lift(e *mdstore.Entry, now time.Time) float64 {
 		l += recencyLift * recency(e, now)
 	}
 	return l
+}
+
+// stalePenalty scales the score of a stale lesson: still recalled when it
+// matches, after fresh lessons that match about as well.
+const stalePenalty = 0.5
+
+func staleness(e *mdstore.Entry, opt Options) float64 {
+	if e.Stale(opt.Now, opt.StaleAfterDays) {
+		return stalePenalty
+	}
+	return 1
 }
 
 // recency is 1 for an entry seen at now, falling off exponentially with

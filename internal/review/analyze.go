@@ -46,7 +46,7 @@ func Analyze(text string) Analysis { return AnalyzeWith(text, DefaultOptions()) 
 // only when Verdict.Actionable().
 func AnalyzeWith(text string, o Options) Analysis {
 	a := Analysis{Verdict: ParseVerdict(text), Findings: Extract(text)}
-	if o.InferVerdict && a.Verdict == None && blocking(a.Findings) {
+	if a.Verdict == None && blocking(a.Findings) {
 		// Reviewers such as Codex's review mode write no overall verdict,
 		// only ranked findings; a critical or major one asks for changes.
 		a.Verdict, a.Inferred = NeedsWork, true

@@ -39,16 +39,10 @@ type Options struct {
 	// PlanReview says the review judged a plan, not code: findings that
 	// point at plan sections and name no code are one-offs.
 	PlanReview bool
-	// InferVerdict reads a review that writes no verdict but ranks a
-	// finding critical or major as NEEDS_WORK (Codex's review mode and
-	// many audit reports write none). Callers that may hold a truncated
-	// preview of a review should leave it off.
-	InferVerdict bool
 }
 
-// DefaultOptions keeps critical, major and minor findings and infers a
-// missing verdict.
-func DefaultOptions() Options { return Options{MinSeverity: SevMinor, InferVerdict: true} }
+// DefaultOptions keeps critical, major and minor findings.
+func DefaultOptions() Options { return Options{MinSeverity: SevMinor} }
 
 // Classify decides with DefaultOptions.
 func Classify(f Finding) Decision { return ClassifyWith(f, DefaultOptions()) }
@@ -61,17 +55,14 @@ func Classify(f Finding) Decision { return ClassifyWith(f, DefaultOptions()) }
 //  2. severity below the minimum;
 //  3. about how text looks: problem and fix both about typos, naming,
 //     formatting, comments or docs;
-//  4. praise or a passed check: says something is right, nothing wrong,
-//     and asks for nothing;
-//  5. a one-off of this task: it points at the task's plan, spec or
+//  4. a one-off of this task: it points at the task's plan, spec or
 //     requirement ids and names no code;
-//  6. no fix: neither a fix field, a linked recommendation nor an
-//     imperative or "should" sentence — unless the finding is ranked
-//     critical or major and names code, which implies its fix;
-//  7. generic advice: the fix only says to add tests or docs, or opens
+//  5. no fix: neither a fix field, a linked recommendation nor an
+//     imperative or "should" sentence;
+//  6. generic advice: the fix only says to add tests or docs, or opens
 //     with a hedge ("consider", "maybe") or a vague verb ("refactor",
 //     "clean up") and names nothing concrete;
-//  8. names nothing concrete: no code span, identifier, call, path, flag,
+//  7. names nothing concrete: no code span, identifier, call, path, flag,
 //     command, version or environment variable in problem or fix.
 //
 // A survivor is kept with a category from general signals (categorize).
@@ -98,22 +89,13 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// docs finding, a stale doc comment whose fix rewords it is.
 		return drop(fmt.Sprintf("about how text looks, not what code does (%q)", w))
 	}
-	if w := praise(problem); w != "" && strings.TrimSpace(f.Fix) == "" {
-		return drop(fmt.Sprintf("praise or a passed check, not a problem (%q)", w))
-	}
 	if w := oneOff(f, o.PlanReview); w != "" {
 		return drop("one-off tied to this task (" + w + ")")
 	}
-	implied := false
 	if strings.TrimSpace(f.Fix) == "" {
-		// A major defect in named code ("`probe` uses
-		// `context.Background()` without a timeout") implies its fix; a
-		// lesser or vaguer one does not.
-		if !hasCode(f.Problem) || severityRank(f.Severity) < severityRank(SevMajor) {
-			return drop("no concrete fix given or implied")
-		}
-		implied = true
-	} else if w := genericFix(fix, problem); w != "" {
+		return drop("no concrete fix given")
+	}
+	if w := genericFix(fix, problem); w != "" {
 		return drop("generic advice (" + w + ")")
 	}
 	if !hasAnchor(f.Problem) && !hasAnchor(f.Fix) && !hasAnchor(f.Location) {
@@ -121,9 +103,6 @@ func ClassifyWith(f Finding, o Options) Decision {
 	}
 	d.Keep = true
 	d.Reason = fmt.Sprintf("reusable %s lesson: names %s and gives a fix", d.Category, anchorOf(f))
-	if implied {
-		d.Reason = fmt.Sprintf("reusable %s lesson: names %s; the fix is implied", d.Category, anchorOf(f))
-	}
 	return d
 }
 
@@ -141,31 +120,6 @@ func firstWord(text string, set map[string]bool) string {
 		}
 	}
 	return ""
-}
-
-// praiseWords say something is right; defectWords say something is wrong.
-// A finding with the first and none of the second reports a passed check.
-var (
-	praiseWords = wordSet(`good fine correct correctly works working successfully great nice solid clean ok okay
-		well properly appropriate appropriately already matches sane reasonable`)
-	defectWords = wordSet(`not no never missing without fail fails failed failing broken bug wrong incorrect
-		leak leaks stale race crash crashes panic panics error errors lacks lack unsafe vulnerable bypass only
-		cannot can't doesn't isn't won't don't but however although except unless risk breaks loses drops ignores
-		silently should must needs`)
-)
-
-// praise returns the praise word of a problem that reports nothing wrong.
-func praise(problem string) string {
-	found := ""
-	for _, w := range strings.FieldsFunc(problem, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
-		if defectWords[w] {
-			return ""
-		}
-		if found == "" && praiseWords[w] {
-			found = w
-		}
-	}
-	return found
 }
 
 // planRefRe matches references into this task's own documents: flow-next
