@@ -95,6 +95,7 @@ Examples:
 		},
 	}
 	cmd.Subcommands = append(cmd.Subcommands, curationCommands(e)...)
+	cmd.Subcommands = append(cmd.Subcommands, insightCommands(e)...)
 	return cmd
 }
 

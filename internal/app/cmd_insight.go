@@ -1,0 +1,77 @@
+package app
+
+import (
+	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/insight"
+	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/reviewlog"
+	"github.com/urfave/cli/v2"
+)
+
+// insightCommands are the memory subcommands that show what the memory
+// learned and whether it helps (SPEC §6b): stats, audit, report.
+func insightCommands(e *env) []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:  "stats",
+			Usage: "entries by file, category and status, recurring lessons, reviews and their verdicts",
+			Description: `Reads the memory files and the reviews log (.flow/memory/reviews.jsonl, written
+by the hook for every review it recognised). An active entry not seen for
+memory.stale_after_days (default 120) counts as stale. The first-pass SHIP
+rate counts, per ISO week, the tasks whose first review of a kind shipped.
+
+Examples:
+   flowmem memory stats
+   flowmem memory stats --json`,
+			Flags: []cli.Flag{jsonFlag},
+			Action: func(c *cli.Context) error {
+				if err := exactArgs(c, 0, "no arguments"); err != nil {
+					return err
+				}
+				in, err := e.insightInputs()
+				if err != nil {
+					return err
+				}
+				st := insight.Compute(in.entries, in.reviews, len(in.skipped), e.Now(), in.staleDays)
+				if c.Bool("json") {
+					return e.writeJSON(st)
+				}
+				return insight.WriteStats(e.Out, st)
+			},
+		},
+	}
+}
+
+// inputs is what every insight view reads: the folded entries, the reviews
+// log and the staleness setting.
+type inputs struct {
+	store     *mdstore.Store
+	entries   []mdstore.Entry
+	reviews   []reviewlog.Review
+	skipped   []reviewlog.Skipped
+	staleDays int
+	cfg       *config.Config
+}
+
+// insightInputs loads the memory and the reviews log; unreadable log lines
+// are a warning on stderr, never an error.
+func (e *env) insightInputs() (*inputs, error) {
+	p, cfg, s, err := e.memoryStore()
+	if err != nil {
+		return nil, err
+	}
+	in := &inputs{store: s, cfg: cfg, staleDays: cfg.Int("memory.stale_after_days")}
+	if in.staleDays <= 0 {
+		in.staleDays = insight.DefaultStaleAfterDays
+	}
+	if in.entries, err = s.Load(); err != nil {
+		return nil, err
+	}
+	if in.reviews, in.skipped, err = reviewlog.Read(s.Dir); err != nil {
+		return nil, err
+	}
+	if w := reviewlog.Warning(relPath(string(p), reviewlog.Path(s.Dir)), in.skipped); w != "" {
+		e.say("flowmem: warning: %s", w)
+	}
+	return in, nil
+}
