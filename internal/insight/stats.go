@@ -91,19 +91,10 @@ func Status(e *mdstore.Entry, now time.Time, staleAfterDays int) string {
 	case mdstore.Archived, mdstore.Pending:
 		return string(e.Status)
 	}
-	if isStale(e, now, staleAfterDays) {
+	if e.Stale(now, staleAfterDays) {
 		return "stale"
 	}
 	return string(mdstore.Active)
-}
-
-func isStale(e *mdstore.Entry, now time.Time, days int) bool {
-	if days <= 0 {
-		days = DefaultStaleAfterDays
-	}
-	last := cmp.Or(e.LastSeen, e.Date)
-	t, err := time.Parse("2006-01-02", last)
-	return err == nil && now.Sub(t) > time.Duration(days)*24*time.Hour
 }
 
 // LessonOf is e as the views list it.
