@@ -51,7 +51,7 @@ func contextAfterTool(t *testing.T, srv *standin.Server) string {
 }
 
 // entryHeadings are the entry headings of pitfalls.md.
-var entryHeading = regexp.MustCompile(`(?m)^## \d{4}-\d\d-\d\d (\S+) (\S+) \[[a-z-]+\]$`)
+var entryHeading = regexp.MustCompile(`(?m)^## \d{4}-\d\d-\d\d (\S+) (\S+) \[[a-z-]+\]( <!-- [a-z]-[0-9a-f]+ -->)?$`)
 
 // TestHeadingReviewThroughPostToolUseFailure: a review written as one
 // heading per finding (### FINDING [BLOCKER] …, body paragraphs and code
