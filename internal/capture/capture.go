@@ -31,6 +31,7 @@ import (
 	"github.com/flowmem/flowmem/internal/project"
 	"github.com/flowmem/flowmem/internal/redact"
 	"github.com/flowmem/flowmem/internal/review"
+	"github.com/flowmem/flowmem/internal/reviewlog"
 )
 
 // Defaults for Options.
@@ -200,25 +201,31 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	// 4. Unwrap and read the review: the persisted output when the payload
 	// held a preview, the review inside a Codex stream, receipt or claude
 	// -p result, and what the wrapper says of verdict and task.
+	preview := false
 	if persisted {
-		if full, err := hookevent.ReadRegular(ev.PersistedOutputPath(), hookevent.MaxPersisted); err == nil {
+		full, err := hookevent.ReadRegular(ev.PersistedOutputPath(), hookevent.MaxPersisted)
+		if err == nil {
 			text = full + "\n" + ev.Stderr()
 		}
+		preview = err != nil
 	}
 	u := review.Unwrap(text)
 
 	// 5. Redact once: everything after this — extraction, the lessons, the
-	// store, --explain's report — only ever sees the masked text, and a
-	// secret or <private> block that spans findings is masked whole. Only
-	// what the reader reads is masked: its first review.MaxReviewLen bytes,
-	// cut at a line end so no secret is cut in two.
+	// store, the reviews log, --explain's report — only ever sees the
+	// masked text, and a secret or <private> block that spans findings is
+	// masked whole. Only what the reader reads is masked: its first
+	// review.MaxReviewLen bytes, cut at a line end so no secret is cut in
+	// two.
 	masked := redact.String(firstLines(u.Text, review.MaxReviewLen))
 
 	// 6. Extract and classify; the verdict is parsed here, once, unless
-	// the wrapper stated it.
+	// the wrapper stated it. A review with ranked findings and no verdict
+	// asks for changes — unless all we have is a truncated preview.
 	res.Analysis = review.AnalyzeWith(masked, review.Options{
-		MinSeverity: cfg.String("capture.min_severity"),
-		PlanReview:  res.Kind == "plan-review",
+		MinSeverity:  cfg.String("capture.min_severity"),
+		PlanReview:   res.Kind == "plan-review",
+		InferVerdict: !preview,
 	})
 	res.Verdict = res.Analysis.Verdict
 	if v := review.Verdict(u.Verdict); v != review.None {
@@ -229,12 +236,12 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	kept := res.Analysis.Kept()
 	res.Kept = len(kept)
 	res.Lessons = lessonsFrom(kept, res.Kind, res.Task)
-	if !res.Verdict.Actionable() {
-		return skip(fmt.Sprintf("verdict %q asks for no changes", res.Verdict))
-	}
-	res.Nudge = cfg.Bool("capture.nudge")
-	if len(res.Lessons) == 0 {
-		return skip(fmt.Sprintf("none of %d findings is a learnable lesson", res.Findings))
+	res.Nudge = res.Verdict.Actionable() && cfg.Bool("capture.nudge")
+	switch {
+	case !res.Verdict.Actionable():
+		res.Skip = fmt.Sprintf("verdict %q asks for no changes", res.Verdict)
+	case len(res.Lessons) == 0:
+		res.Skip = fmt.Sprintf("none of %d findings is a learnable lesson", res.Findings)
 	}
 	if opt.DryRun {
 		return res, nil
@@ -242,8 +249,25 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 
 	// 7. Dedupe and append under the lock: a lesson memory holds is a
 	// sighting of its entry, any other a new entry.
+	var recordErr error
+	if res.Skip == "" {
+		recordErr = record(ctx, res, opt)
+	}
+
+	// 8. Log the review: one line for every review with a verdict, SHIP
+	// included, and also when its lessons could not be written, so that
+	// nothing is lost silently.
+	var logErr error
+	if res.Verdict != review.None {
+		logErr = logReview(ctx, res, opt)
+	}
+	return res, errors.Join(recordErr, logErr)
+}
+
+// record is stage 7.
+func record(ctx context.Context, res *Result, opt Options) error {
 	if err := ctx.Err(); err != nil {
-		return res, fmt.Errorf("memory untouched: the hook's deadline passed before recording (%w)", err)
+		return fmt.Errorf("memory untouched: the hook's deadline passed before recording (%w)", err)
 	}
 	if cfg.Bool("capture.approval") {
 		// The team reviews what the hook learned before it reaches a
@@ -254,14 +278,31 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	}
 	store := mdstore.Open(res.Project.MemoryDir())
 	store.LockTimeout = opt.LockTimeout
+	var err error
 	res.Outcomes, err = store.Record(ctx, mdstore.Pitfall, res.Lessons, opt.Now())
 	if errors.Is(err, mdstore.ErrLockTimeout) {
 		res.Unrecorded = fmt.Sprintf("another flowmem process held the memory lock for more than %v", opt.LockTimeout)
 	}
 	if err != nil {
-		return res, fmt.Errorf("record lessons: %w", err)
+		return fmt.Errorf("record lessons: %w", err)
 	}
-	return res, nil
+	return nil
+}
+
+// logReview is stage 8: the review's line in .flow/memory/reviews.jsonl,
+// under the memory lock (taken after Record has released it).
+func logReview(ctx context.Context, res *Result, opt Options) error {
+	r := reviewlog.Review{Time: opt.Now(), Task: res.Task, Kind: res.Kind, Verdict: string(res.Verdict),
+		Findings: res.Findings, Kept: res.Kept}
+	for _, o := range res.Outcomes {
+		if o.New {
+			r.New++
+		} else {
+			r.Recurred++
+		}
+		r.IDs = append(r.IDs, o.ID)
+	}
+	return reviewlog.Append(ctx, res.Project.MemoryDir(), r, opt.LockTimeout)
 }
 
 // decode is stage 1: the event, bounded in size and by the run's

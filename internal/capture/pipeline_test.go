@@ -7,11 +7,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/flowmem/flowmem/internal/hookevent"
+	"github.com/flowmem/flowmem/internal/reviewlog"
 )
 
 // reviewText is the four-finding review of the fixtures (three kept), with
@@ -206,5 +208,31 @@ func TestTenMegabyteEvents(t *testing.T) {
 		if err != nil || !strings.Contains(res.Skip, skip) {
 			t.Errorf("%s: res %+v err %v", command, res.Skip, err)
 		}
+	}
+}
+
+// TestReviewsLog: every review with a verdict leaves one line in
+// .flow/memory/reviews.jsonl — what it taught and which entries it touched,
+// an approving review too — and a review seen again says so.
+func TestReviewsLog(t *testing.T) {
+	dir := newProject(t, true)
+	for _, name := range []string{"bash_review", "bash_review", "bash_review_ship", "bash_nonreview"} {
+		if _, err := handle(t, dir, fixture(t, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, skipped, err := reviewlog.Read(filepath.Join(dir, ".flow", "memory"))
+	if err != nil || len(skipped) != 0 || len(rs) != 3 {
+		t.Fatalf("%d reviews (%v, %v), want 3: %+v", len(rs), skipped, err, rs)
+	}
+	first, again, ship := rs[0], rs[1], rs[2]
+	if first.Verdict != "NEEDS_WORK" || first.Task != "fn-1.2" || first.Kind != "impl-review" || first.Findings != 4 || first.Kept != 3 || first.New != 3 || len(first.IDs) != 3 {
+		t.Errorf("first review: %+v", first)
+	}
+	if again.New != 0 || again.Recurred != 3 || !slices.Equal(again.IDs, first.IDs) {
+		t.Errorf("same review again: %+v", again)
+	}
+	if ship.Verdict != "SHIP" || ship.New != 0 || len(ship.IDs) != 0 {
+		t.Errorf("ship review: %+v", ship)
 	}
 }

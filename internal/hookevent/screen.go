@@ -288,7 +288,14 @@ func Screen(p *Payload) (Candidate, string) {
 	// decides. Any other call goes on only with a verdict in its output;
 	// the verdict words appear unescaped in the raw JSON, so most events are
 	// turned away here without decoding their output.
-	named := NamesReview(c.Tool, p.Command(), p.SubagentType())
+	var named bool
+	switch c.Tool {
+	case ToolShell:
+		named = NamesReview(c.Tool, p.Command(), "")
+	case ToolAgent:
+		// SubagentType may decode tool_response; shells never need it.
+		named = NamesReview(c.Tool, "", p.SubagentType())
+	}
 	if !named && !VerdictHint([]byte(p.ToolResponse)) && !VerdictHint([]byte(p.Error)) &&
 		!bytes.Contains(p.ToolResponse, []byte(`"persistedOutputPath"`)) {
 		return c, "no verdict in the output"

@@ -145,3 +145,19 @@ func BenchmarkVerdictHintProse(b *testing.B) {
 		}
 	}
 }
+
+// TestScreenLeavesOutputUndecoded: an ordinary Bash call is turned away on
+// the raw bytes; its tool_response is never decoded (most of a hook's
+// work on the common path would be that decode).
+func TestScreenLeavesOutputUndecoded(t *testing.T) {
+	p, err := Decode(bytes.NewReader(fixture(t, "bash_nonreview")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, skip := Screen(p); skip == "" {
+		t.Fatal("passed")
+	}
+	if p.response != nil {
+		t.Error("Screen decoded tool_response of an ordinary Bash call")
+	}
+}

@@ -24,12 +24,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/flowmem/flowmem"
 	"github.com/flowmem/flowmem/internal/hookevent"
 )
-
-// Version is reported by --version; it matches the flowmem release it ships
-// with.
-const Version = "dev"
 
 // Defaults for Options.
 const (
@@ -86,7 +83,7 @@ func Main(ctx context.Context, args []string, o Options) (code int) {
 	if len(args) > 1 {
 		switch args[1] {
 		case "--version", "-v", "version":
-			fmt.Fprintln(o.Stdout, "flowmem-hook version", Version)
+			fmt.Fprintln(o.Stdout, "flowmem-hook version", flowmem.Version)
 			return 0
 		case "--help", "-h", "help":
 			fmt.Fprint(o.Stdout, usage)
