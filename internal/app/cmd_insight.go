@@ -4,6 +4,7 @@ import (
 	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/insight"
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/recall"
 	"github.com/flowmem/flowmem/internal/reviewlog"
 	"github.com/urfave/cli/v2"
 )
@@ -74,4 +75,25 @@ func (e *env) insightInputs() (*inputs, error) {
 		e.say("flowmem: warning: %s", w)
 	}
 	return in, nil
+}
+
+// noteInjected records which entries a recall handed to the model (for
+// memory audit). It is one append and never fails the recall.
+func (e *env) noteInjected(s *mdstore.Store, by string, requests []string, ids []string) {
+	request := ""
+	if len(requests) > 0 {
+		request = requests[0]
+	}
+	if request == "" {
+		request = e.Getenv("FLOW_TASK_ID")
+	}
+	_ = insight.NoteInjected(s.Dir, by, request, ids, e.Now())
+}
+
+func hitIDs(hits []recall.Hit) []string {
+	ids := make([]string, 0, len(hits))
+	for i := range hits {
+		ids = append(ids, hits[i].Entry.ID)
+	}
+	return ids
 }

@@ -30,6 +30,7 @@ func (e *env) printRelevant(c *cli.Context, s *mdstore.Store, queries []string, 
 	}
 	opt := recall.Options{Limit: limit, MaxChars: maxChars, Kinds: kinds, Now: e.Now(), StaleAfterDays: e.staleAfter}
 	hits := recall.Search(files, queries, opt)
+	e.noteInjected(s, "read", queries, hitIDs(hits))
 	if c.Bool("json") {
 		out := make([]scoredEntry, 0, len(hits))
 		for _, h := range hits {

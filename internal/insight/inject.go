@@ -1,0 +1,194 @@
+package insight
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The injection record: which entries memory read --relevant, prime and
+// the scout handed to the model, and when. The audit needs it to tell a
+// lesson that recurred after the model was given it (not working) from one
+// that never came back (holding). It is this machine's history, not the
+// team's, so it is gitignored; and it sits on the recall path, so writing
+// it is one small append and never a read.
+const (
+	InjectFile    = "injections.jsonl"
+	injectOldFile = "injections.old.jsonl"
+	// injectMax bounds the record: past it the file becomes the old
+	// generation (replacing the one before), so at most twice this is kept.
+	injectMax    = 1 << 20
+	injectMaxIDs = 100
+	// ignoreLine is what the memory folder's .gitignore gets.
+	ignoreLine = "injections*.jsonl"
+)
+
+// Injection is one line of the record.
+type Injection struct {
+	Time time.Time `json:"time"`
+	By   string    `json:"by"` // read, prime, session-start
+	Task string    `json:"task,omitempty"`
+	IDs  []string  `json:"ids"`
+}
+
+// NoteInjected appends one line saying that by handed ids to the model at
+// now, for task when the request named a task id. Nothing is recorded for
+// an empty list. The caller ignores its error: the record must never fail
+// a recall.
+func NoteInjected(dir, by, request string, ids []string, now time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if len(ids) > injectMaxIDs {
+		ids = ids[:injectMaxIDs]
+	}
+	line, err := json.Marshal(Injection{Time: now.UTC().Truncate(time.Second), By: by, Task: TaskIDOf(request), IDs: ids})
+	if err != nil {
+		return fmt.Errorf("injection record: %w", err)
+	}
+	line = append(line, '\n')
+	path := filepath.Join(dir, InjectFile)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, serr := os.Stat(dir); serr != nil {
+			return nil // no memory folder: nothing to annotate
+		}
+		ensureIgnored(dir)
+		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("injection record: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file", path)
+	}
+	if err == nil {
+		_, err = f.Write(line)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("injection record: %w", err)
+	}
+	if fi.Size()+int64(len(line)) > injectMax {
+		// Two processes may both see the size: the second rename fails,
+		// harmlessly.
+		_ = os.Rename(path, filepath.Join(dir, injectOldFile))
+	}
+	return nil
+}
+
+// ensureIgnored adds the record to the memory folder's .gitignore, once,
+// when the record is created.
+func ensureIgnored(dir string) {
+	path := filepath.Join(dir, ".gitignore")
+	b, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) || len(b) > 1<<20 {
+		return
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) == ignoreLine {
+			return
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	prefix := ""
+	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
+		prefix = "\n"
+	}
+	_, _ = f.WriteString(prefix + ignoreLine + "\n")
+	_ = f.Close()
+}
+
+// TaskIDOf is the task id a request starts with ("fn-3.2: add retries" →
+// "fn-3.2"), or "": the audit's evidence names tasks, never request text.
+func TaskIDOf(request string) string {
+	f := strings.Fields(request)
+	if len(f) == 0 {
+		return ""
+	}
+	id := strings.TrimRight(f[0], ":,;")
+	if len(id) > 40 {
+		return ""
+	}
+	// letters, then '-', then digits with optional .digits parts.
+	dash := strings.IndexByte(id, '-')
+	if dash < 1 || dash == len(id)-1 {
+		return ""
+	}
+	for _, c := range []byte(id[:dash]) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return ""
+		}
+	}
+	rest := id[dash+1:]
+	prevDot := true
+	for _, c := range []byte(rest) {
+		switch {
+		case c >= '0' && c <= '9':
+			prevDot = false
+		case c == '.' && !prevDot:
+			prevDot = true
+		default:
+			return ""
+		}
+	}
+	if prevDot {
+		return ""
+	}
+	return id
+}
+
+// ReadInjections reads the record (the old generation first), skipping
+// lines it cannot use; a missing record is empty.
+func ReadInjections(dir string) ([]Injection, int, error) {
+	var out []Injection
+	skipped := 0
+	for _, name := range []string{injectOldFile, InjectFile} {
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("injection record: %w", err)
+		}
+		fi, err := f.Stat()
+		if err == nil && !fi.Mode().IsRegular() {
+			err = fmt.Errorf("%s is not a regular file", path)
+		}
+		var raw []byte
+		if err == nil {
+			raw, err = io.ReadAll(io.LimitReader(f, 4*injectMax))
+		}
+		f.Close()
+		if err != nil {
+			return nil, 0, fmt.Errorf("injection record: %w", err)
+		}
+		for _, l := range bytes.Split(raw, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) == 0 {
+				continue
+			}
+			var in Injection
+			if json.Unmarshal(l, &in) != nil || in.Time.IsZero() || len(in.IDs) == 0 {
+				skipped++
+				continue
+			}
+			out = append(out, in)
+		}
+	}
+	return out, skipped, nil
+}
