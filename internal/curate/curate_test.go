@@ -210,3 +210,23 @@ func TestGroups(t *testing.T) {
 		t.Errorf("at threshold 0.99: %+v", g)
 	}
 }
+
+// A review that repeats a merged wording counts for the survivor.
+func TestRepeatOfMergedEntryCountsForSurvivor(t *testing.T) {
+	s := mdstore.Open(t.TempDir())
+	ids := record(t, s, day, "fn-1", "first wording of the lesson", "second wording of the lesson")
+	if _, err := Merge(context.Background(), s, ids, ""); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Record(context.Background(), mdstore.Pitfall, []mdstore.Entry{{Issue: "second wording of the lesson", Task: "fn-7", Tasks: []string{"fn-7"}}}, day.AddDate(0, 0, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0].New || out[0].ID != ids[0] || out[0].Seen != 3 {
+		t.Errorf("outcome = %+v, want a sighting of survivor %s, seen 3", out[0], ids[0])
+	}
+	got := load(t, s)
+	if got[ids[0]].Seen != 3 || got[ids[0]].LastSeen != "2026-03-02" || got[ids[1]].Seen != 1 {
+		t.Errorf("survivor %+v, merged %+v", got[ids[0]], got[ids[1]])
+	}
+}

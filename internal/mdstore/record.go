@@ -66,6 +66,7 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 	outcomes := make([]Outcome, 0, len(lessons))
 	for _, l := range lessons {
 		if e, ok := m.repeat(&l); ok {
+			e = m.survivor(e)
 			e.Seen++
 			e.LastSeen = max(e.LastSeen, today)
 			task := ""

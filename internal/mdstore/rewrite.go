@@ -169,3 +169,29 @@ func foreignRecord(l, own string) bool {
 	m, _, ok := parseMeta(l)
 	return ok && m.ID != "" && m.ID != own
 }
+
+// survivor follows merged-into pointers from e to the entry that holds its
+// lesson now (a few hops at most, so a cycle a hand edit made ends), and
+// returns e itself when there is none: a review that repeats a merged
+// wording is a sighting of the entry it was merged into.
+func (m *memory) survivor(e Entry) Entry {
+	for hops := 0; e.MergedInto != "" && hops < 4; hops++ {
+		want := e.MergedInto
+		var next Entry
+		m.records("id", want, func(start int, sighting bool) bool {
+			if sighting {
+				return true
+			}
+			if x, ok := m.entryAt(start); ok && x.ID == want {
+				next = x
+				return false
+			}
+			return true
+		})
+		if next.ID == "" {
+			break
+		}
+		e = m.state(next)
+	}
+	return e
+}
