@@ -223,11 +223,13 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	// the wrapper stated it. A review with ranked findings and no verdict
 	// asks for changes — unless all we have is a truncated preview.
 	res.Analysis = review.AnalyzeWith(masked, review.Options{
-		MinSeverity:  cfg.String("capture.min_severity"),
-		PlanReview:   res.Kind == "plan-review",
-		InferVerdict: !preview,
+		MinSeverity: cfg.String("capture.min_severity"),
+		PlanReview:  res.Kind == "plan-review",
 	})
 	res.Verdict = res.Analysis.Verdict
+	if preview && res.Analysis.Inferred {
+		res.Verdict = review.None
+	}
 	if v := review.Verdict(u.Verdict); v != review.None {
 		res.Verdict = v
 	}
@@ -251,7 +253,7 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	// sighting of its entry, any other a new entry.
 	var recordErr error
 	if res.Skip == "" {
-		recordErr = record(ctx, res, opt)
+		recordErr = record(ctx, res, cfg.Bool("capture.approval"), opt)
 	}
 
 	// 8. Log the review: one line for every review with a verdict, SHIP
@@ -264,12 +266,12 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	return res, errors.Join(recordErr, logErr)
 }
 
-// record is stage 7.
-func record(ctx context.Context, res *Result, opt Options) error {
+// record is stage 7; with approval the new lessons wait, pending.
+func record(ctx context.Context, res *Result, approval bool, opt Options) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("memory untouched: the hook's deadline passed before recording (%w)", err)
 	}
-	if cfg.Bool("capture.approval") {
+	if approval {
 		// The team reviews what the hook learned before it reaches a
 		// prompt: new lessons wait for flowmem memory approve.
 		for i := range res.Lessons {
