@@ -314,16 +314,33 @@ func Words(s string) []string {
 	})
 }
 
-func validDate(s string) bool {
+func validDate[T ~string | ~[]byte](s T) bool {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
 		return false
 	}
-	for i, c := range []byte(s) {
-		if i != 4 && i != 7 && (c < '0' || c > '9') {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; i != 4 && i != 7 && (c < '0' || c > '9') {
 			return false
 		}
 	}
 	return true
+}
+
+// isToken reports whether s is what token makes of it, and not empty.
+func isToken(s string) bool {
+	if s == "" || len(s) > 80 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return token(s) == s
+		}
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(".-_/:#", c) >= 0) {
+			return false
+		}
+	}
+	return s[0] != '-' && s[len(s)-1] != '-'
 }
 
 func contains(list []string, s string) bool {

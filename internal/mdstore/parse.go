@@ -64,6 +64,10 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // matter, no metadata lines, free-text bodies) are read too.
 func Parse(k Kind, raw []byte) (*Doc, error) {
 	d := &Doc{Kind: k, Raw: raw}
+	// One conversion for the whole file: entries' fields are substrings
+	// of it.
+	src := string(raw)
+	d.Entries = make([]Entry, 0, bytes.Count(raw, []byte("\n## "))+1)
 	if fm, _, ok := splitFrontMatter(raw); ok {
 		if _, err := frontmatter.Parse(bytes.NewReader(fm), &d.FrontMatter, yamlFormat); err != nil {
 			return nil, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
@@ -73,15 +77,15 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 		return nil, err
 	}
 	d.Incomplete = segments(raw, func(seg []byte, line int) bool {
-		e, records, ok := parseSegment(k, seg, line)
+		// seg is part of raw: its capacity tells where it starts.
+		start := cap(raw) - cap(seg)
+		e, records, dmg, ok := parseEntry(k, src[start:start+len(seg)], line)
 		if ok {
-			// seg is part of raw: its capacity tells where it starts.
-			start := cap(raw) - cap(seg)
 			d.spans = append(d.spans, span{start, start + len(seg)})
 			d.Entries = append(d.Entries, e)
 			d.Sightings = append(d.Sightings, records...)
-			if dm := damage(&e, seg, line); dm.Line != 0 {
-				d.Damaged = append(d.Damaged, dm)
+			if dmg.Line != 0 {
+				d.Damaged = append(d.Damaged, dmg)
 			}
 		}
 		return true
@@ -185,7 +189,7 @@ func segments(raw []byte, fn func(seg []byte, line int) bool) (incomplete int) {
 				return 0
 			}
 			start, startLine, lastBlank = pos, line, -1
-		} else if start >= 0 && isBlank(bytes.TrimRight(raw[pos:next], "\r\n")) {
+		} else if start >= 0 && isBlank(trimEOL(raw[pos:next])) {
 			lastBlank, blankLine = next, line
 		}
 		pos = next
@@ -232,7 +236,7 @@ func (h htmlEnd) in(l []byte) bool {
 // line reads one line (with its newline) and reports whether it starts an
 // entry.
 func (sc *blockScanner) line(l []byte) bool {
-	l = bytes.TrimRight(l, "\r\n")
+	l = trimEOL(l)
 	if sc.fence != 0 {
 		if cols, rest := indent(l); cols < 4 && closesFence(rest, sc.fence, sc.fenceLen) {
 			sc.fence = 0
@@ -265,9 +269,20 @@ func (sc *blockScanner) line(l []byte) bool {
 			sc.html = end
 		}
 	case '#':
-		return isEntryHeading(string(rest))
+		return isEntryHeading(rest)
 	}
 	return false
+}
+
+// trimEOL drops a line's "\n" or "\r\n".
+func trimEOL(l []byte) []byte {
+	if n := len(l); n > 0 && l[n-1] == '\n' {
+		l = l[:n-1]
+	}
+	if n := len(l); n > 0 && l[n-1] == '\r' {
+		l = l[:n-1]
+	}
+	return l
 }
 
 // indent is the width of a line's leading white space in columns (tabs
@@ -287,7 +302,14 @@ func indent(l []byte) (int, []byte) {
 	return cols, nil
 }
 
-func isBlank(l []byte) bool { return len(bytes.Trim(l, " \t")) == 0 }
+func isBlank(l []byte) bool {
+	for _, c := range l {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
 
 // opensFence returns the length of the fence a line opens, or 0.
 func opensFence(rest []byte) int {
@@ -322,7 +344,9 @@ var htmlBlockTags = strings.Fields(`address article aside base basefont blockquo
 // paragraph, which would need the paragraph state, and no memory file
 // holds one.
 func htmlStart(rest []byte) (htmlEnd, bool) {
-	s := string(rest)
+	// Only the start of the line decides; a metadata line converted whole
+	// would cost an allocation per entry.
+	s := string(rest[:min(len(rest), 16)])
 	switch {
 	case strings.HasPrefix(s, "<!--"):
 		return htmlEnd{until: "-->"}, true
@@ -367,19 +391,17 @@ func htmlStart(rest []byte) (htmlEnd, bool) {
 func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 func trimTrailingBlank(seg []byte) []byte {
-	end := len(seg)
-	for end > 0 {
-		lineEnd := end
-		if seg[lineEnd-1] == '\n' {
-			lineEnd--
-		}
-		start := bytes.LastIndexByte(seg[:lineEnd], '\n') + 1
-		if len(bytes.TrimSpace(seg[start:lineEnd])) > 0 {
-			return seg[:end]
-		}
-		end = start
+	i := len(seg)
+	for i > 0 && (seg[i-1] == ' ' || '\t' <= seg[i-1] && seg[i-1] <= '\r') {
+		i--
 	}
-	return seg[:0]
+	if i == 0 {
+		return seg[:0]
+	}
+	if j := bytes.IndexByte(seg[i:], '\n'); j >= 0 {
+		return seg[:i+j+1]
+	}
+	return seg
 }
 
 type heading struct {
@@ -387,27 +409,40 @@ type heading struct {
 }
 
 // isEntryHeading is parseHeading's yes or no, without splitting the rest of
-// the line.
-func isEntryHeading(line string) bool {
-	rest, ok := strings.CutPrefix(strings.TrimLeft(line, " "), "## ")
-	if !ok {
+// the line: "## " and a date as the first word.
+func isEntryHeading[T ~string | ~[]byte](line T) bool {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if len(line)-i < 3 || line[i] != '#' || line[i+1] != '#' || line[i+2] != ' ' {
 		return false
 	}
-	rest = strings.TrimRight(rest, " #")
-	var buf [1]string
-	for i := 0; i < len(rest); {
-		if size := spaceAt(rest, i); size > 0 {
-			i += size
-			continue
-		}
-		j := i + 1
-		for j < len(rest) && j-i <= 10 && spaceAt(rest, j) == 0 {
-			j++
-		}
-		buf[0] = rest[i:j]
-		return validDate(buf[0])
+	i += 3
+	end := len(line)
+	for end > i && (line[end-1] == ' ' || line[end-1] == '#') {
+		end--
 	}
-	return false
+	for i < end && (line[i] == ' ' || '\t' <= line[i] && line[i] <= '\r') {
+		i++
+	}
+	if i < end && line[i] >= utf8.RuneSelf {
+		// A space outside ASCII may come first.
+		h, ok := parseHeading(string(line))
+		return ok && h.date != ""
+	}
+	j := i
+	for j < end && j-i <= 10 && line[j] != ' ' && !('\t' <= line[j] && line[j] <= '\r') && line[j] < utf8.RuneSelf {
+		j++
+	}
+	if j-i != 10 || j < end && line[j] >= utf8.RuneSelf {
+		if j-i == 10 {
+			h, ok := parseHeading(string(line))
+			return ok && h.date != ""
+		}
+		return false
+	}
+	return validDate(line[i:j])
 }
 
 // parseHeading reads "## YYYY-MM-DD task [source] [category]" in the forms
@@ -456,20 +491,23 @@ func parseHeading(line string) (heading, bool) {
 // strings.Fields splits them.
 func fieldsInto(dst []string, s string) []string {
 	for i := 0; i < len(s); {
-		if size := spaceAt(s, i); size > 0 {
-			i += size
+		if c := s[i]; c == ' ' || '\t' <= c && c <= '\r' {
+			i++
 			continue
+		} else if c >= utf8.RuneSelf {
+			if size := spaceAt(s, i); size > 0 {
+				i += size
+				continue
+			}
 		}
 		j := i + 1
 		for j < len(s) {
-			if c := s[j]; c < utf8.RuneSelf {
-				if c == ' ' || '\t' <= c && c <= '\r' {
-					break
-				}
+			c := s[j]
+			if c > ' ' && c < utf8.RuneSelf {
 				j++
 				continue
 			}
-			if spaceAt(s, j) > 0 {
+			if c == ' ' || '\t' <= c && c <= '\r' || c >= utf8.RuneSelf && spaceAt(s, j) > 0 {
 				break
 			}
 			j++
@@ -518,7 +556,7 @@ const metaPrefix = "<!-- flowmem:"
 // other entries' records in seg are left out: Doc.Folded and Store.Load
 // count them.
 func ParseSegment(k Kind, seg []byte, line int) (Entry, bool) {
-	e, _, ok := parseSegment(k, seg, line)
+	e, _, ok := parseSegment(k, string(seg), line)
 	return e, ok
 }
 
@@ -536,70 +574,122 @@ func cutTag(l string) (string, string) {
 	if !ok {
 		return l, ""
 	}
-	i := strings.LastIndex(body, " <!-- ")
-	if i < 0 {
+	i := strings.LastIndexByte(body, '<')
+	if i < 1 || !strings.HasPrefix(body[i-1:], " <!-- ") {
 		return l, ""
 	}
-	id := body[i+len(" <!-- "):]
-	if id == "" || token(id) != id {
+	id := body[i+len("<!-- "):]
+	if !isToken(id) {
 		return l, ""
 	}
-	return body[:i], id
+	return body[:i-1], id
+}
+
+// hasTag reports whether l ends with " <!-- tag -->".
+func hasTag(l, tag string) bool {
+	n := len(l) - len(" -->") - len(tag)
+	return n >= len(" <!-- ") && l[n:n+len(tag)] == tag && l[n+len(tag):] == " -->" && l[n-len(" <!-- "):n] == " <!-- "
 }
 
 // parseSegment is ParseSegment, also returning the records in seg that
 // count for entries by id (sightings, and metadata lines a merge moved).
-func parseSegment(k Kind, seg []byte, line int) (Entry, []Entry, bool) {
-	// One conversion per entry; its fields are substrings of it.
-	src := string(seg)
+// The entry's fields are substrings of src.
+func parseSegment(k Kind, src string, line int) (Entry, []Entry, bool) {
+	e, records, _, ok := parseEntry(k, src, line)
+	return e, records, ok
+}
+
+// parseEntry is parseSegment, also telling whether the entry holds lines of
+// another entry: a metadata line or a tagged field of another id, or a
+// second, different lesson text. Entries are written so that a git union
+// merge cannot produce these (every line two entries could share differs),
+// so they come from a merge of files written before that, or a hand edit.
+func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Damage, ok bool) {
 	first, rest, _ := strings.Cut(src, "\n")
-	head, tag := cutTag(strings.TrimRight(first, "\r"))
+	if n := len(first); n > 0 && first[n-1] == '\r' {
+		first = first[:n-1]
+	}
+	head, tag := cutTag(first)
 	h, ok := parseHeading(head)
 	if !ok {
-		return Entry{}, nil, false
+		return Entry{}, nil, Damage{}, false
 	}
-	e := Entry{Kind: k, Date: h.date, Task: h.task, Source: h.source, Category: h.category, Line: line}
+	e = Entry{Kind: k, Date: h.date, Task: h.task, Source: h.source, Category: h.category, Line: line}
 	if e.Task == "" {
 		e.Task = "manual"
 	}
 	if e.Task == "manual" && e.Source == "" {
 		e.Source = "manual"
 	}
-	field := func(l string, n int) string {
-		v := l[n:]
-		if tag != "" {
-			v = strings.TrimSuffix(v, " <!-- "+tag+" -->")
+	hurt := func(n int, what string) {
+		if dmg.Line == 0 {
+			dmg = Damage{Line: n, What: what}
+		}
+	}
+	field := func(l string, label, n int) string {
+		v := l[label:]
+		switch {
+		case tag != "" && hasTag(v, tag):
+			v = v[:len(v)-len(tag)-len(" <!--  -->")]
+		case tag != "" && strings.HasSuffix(v, " -->"):
+			if _, other := cutTag(v); other != "" {
+				hurt(n, fmt.Sprintf("holds a line of entry %s: a merge interleaved two entries", other))
+			}
 		}
 		return validText(v)
 	}
-	var metas, records []Entry
+	var metas []Entry
 	var body []string
+	n := line
 	for rest != "" {
 		var l string
 		l, rest, _ = strings.Cut(rest, "\n")
-		l = strings.TrimRight(l, "\r")
-		switch {
-		case strings.HasPrefix(l, metaPrefix):
+		n++
+		if k := len(l); k > 0 && l[k-1] == '\r' {
+			l = l[:k-1]
+		}
+		if l == "" {
+			body = append(body, l)
+			continue
+		}
+		switch l[0] {
+		case '<':
+			if !strings.HasPrefix(l, metaPrefix) {
+				break
+			}
 			m, sighting, ok := parseMeta(l)
 			switch {
 			case !ok:
 				body = append(body, l)
-			case sighting, tag != "" && m.ID != tag, len(metas) > 0 && m.ID != metas[0].ID:
+			case sighting:
+				records = append(records, m)
+			case tag != "" && m.ID != tag, len(metas) > 0 && m.ID != metas[0].ID:
 				// Another entry's record that a merge moved here: it
 				// counts by id, not by position.
 				records = append(records, m)
+				hurt(n, fmt.Sprintf("holds the metadata line of entry %s: a merge interleaved two entries", m.ID))
 			default:
 				metas = append(metas, m)
 			}
-		case strings.HasPrefix(l, "**Issue**:"):
-			e.Issue = validText(l[len("**Issue**:"):])
-		case strings.HasPrefix(l, "**Fix**:"):
-			e.Fix = field(l, len("**Fix**:"))
-		case strings.HasPrefix(l, "**Context**:"):
-			e.Context = field(l, len("**Context**:"))
-		default:
-			body = append(body, l)
+			continue
+		case '*':
+			switch {
+			case strings.HasPrefix(l, "**Issue**:"):
+				v := validText(l[len("**Issue**:"):])
+				if e.Issue != "" && v != e.Issue {
+					hurt(n, "holds a second lesson (another **Issue** line): a merge fused two entries")
+				}
+				e.Issue = v
+				continue
+			case strings.HasPrefix(l, "**Fix**:"):
+				e.Fix = field(l, len("**Fix**:"), n)
+				continue
+			case strings.HasPrefix(l, "**Context**:"):
+				e.Context = field(l, len("**Context**:"), n)
+				continue
+			}
 		}
+		body = append(body, l)
 	}
 	for len(body) > 0 && strings.TrimSpace(body[0]) == "" {
 		body = body[1:]
@@ -621,66 +711,27 @@ func parseSegment(k Kind, seg []byte, line int) (Entry, []Entry, bool) {
 			e.ID = ContentID(k, e.Text())
 		}
 		e.FP = Fingerprint(e.Text())
-		return e, records, true
-	}
-	if len(body) == 1 {
-		b := body[0]
-		if tag != "" && e.Issue != "" {
-			b = strings.TrimSuffix(b, " <!-- "+tag+" -->")
+	} else {
+		if len(body) == 1 {
+			b := body[0]
+			if tag != "" && e.Issue != "" && hasTag(b, tag) {
+				b = b[:len(b)-len(tag)-len(" <!--  -->")]
+			}
+			e.Body = validText(unescapeBody(b))
+		} else if len(body) > 1 {
+			e.Body = OneLine(strings.Join(body, " "))
 		}
-		e.Body = validText(unescapeBody(b))
-	} else if len(body) > 1 {
-		e.Body = OneLine(strings.Join(body, " "))
-	}
-	m := metas[0]
-	for _, other := range metas[1:] {
-		m = fold(m, other)
-	}
-	e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto
-	if e.ID == "" {
-		e.ID = ContentID(k, e.Text())
-	}
-	return e, records, true
-}
-
-// damage looks, in an entry's segment, for lines that belong to another
-// entry: a metadata line or a tagged field of another id, or a second,
-// different lesson text. Entries are written so that a git union merge
-// cannot produce these (every line two entries could share differs), so
-// they come from a merge of files written before that, or a hand edit.
-func damage(e *Entry, seg []byte, line int) Damage {
-	src := string(seg)
-	first, rest, _ := strings.Cut(src, "\n")
-	_, tag := cutTag(strings.TrimRight(first, "\r"))
-	own, issue := tag, ""
-	for n := line + 1; rest != ""; n++ {
-		var l string
-		l, rest, _ = strings.Cut(rest, "\n")
-		l = strings.TrimRight(l, "\r")
-		switch {
-		case strings.HasPrefix(l, metaPrefix):
-			m, sighting, ok := parseMeta(l)
-			if !ok || sighting {
-				continue
-			}
-			if own == "" {
-				own = m.ID
-			} else if m.ID != own {
-				return Damage{n, e.ID, fmt.Sprintf("holds the metadata line of entry %s: a merge interleaved two entries", m.ID)}
-			}
-		case strings.HasPrefix(l, "**Issue**:"):
-			v := strings.TrimSpace(l[len("**Issue**:"):])
-			if issue != "" && v != issue {
-				return Damage{n, e.ID, "holds a second lesson (another **Issue** line): a merge fused two entries"}
-			}
-			issue = v
-		case strings.HasPrefix(l, "**Fix**:"), strings.HasPrefix(l, "**Context**:"):
-			if _, t := cutTag(l); tag != "" && t != "" && t != tag {
-				return Damage{n, e.ID, fmt.Sprintf("holds a line of entry %s: a merge interleaved two entries", t)}
-			}
+		m := metas[0]
+		for _, other := range metas[1:] {
+			m = fold(m, other)
+		}
+		e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto
+		if e.ID == "" {
+			e.ID = ContentID(k, e.Text())
 		}
 	}
-	return Damage{}
+	dmg.ID = e.ID
+	return e, records, dmg, true
 }
 
 // parseMeta reads an entry's metadata line,
@@ -695,8 +746,17 @@ func parseMeta(l string) (m Entry, sighting, ok bool) {
 	if !ok {
 		return Entry{}, false, false
 	}
-	var fieldBuf [8]string
-	fields := fieldsInto(fieldBuf[:0], inner)
+	// The line is flowmem's own: fields are split on single spaces (a
+	// hand edit's extra spaces make empty fields, which are skipped).
+	var fieldBuf [10]string
+	fields := fieldBuf[:0]
+	for inner != "" {
+		var f string
+		f, inner, _ = strings.Cut(inner, " ")
+		if f != "" {
+			fields = append(fields, f)
+		}
+	}
 	if len(fields) > 0 && fields[0] == "seen" {
 		sighting, fields = true, fields[1:]
 	}

@@ -284,7 +284,7 @@ func (m *memory) entryAt(pos int) (Entry, bool) {
 		ls += len(l) + 1
 	}
 	line := 1 + bytes.Count(m.doc[:start], []byte("\n"))
-	e, _, ok := parseSegment(m.k, trimTrailingBlank(m.doc[start:end]), line)
+	e, _, ok := parseSegment(m.k, string(trimTrailingBlank(m.doc[start:end])), line)
 	return e, ok
 }
 

@@ -83,7 +83,7 @@ func scanReader(r io.Reader, fn func(seg []byte, line int) bool) error {
 			continue
 		}
 		seg = append(seg, l...)
-		if isBlank(bytes.TrimRight(l, "\r\n")) {
+		if isBlank(trimEOL(l)) {
 			lastBlank = len(seg)
 		}
 	}

@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"bytes"
 	"regexp"
 	"regexp/syntax"
 	"unicode/utf8"
@@ -83,23 +84,19 @@ func shortest(set []string) int {
 	return n
 }
 
-// maybe reports whether line could match: it holds a literal, or it has
-// non-ASCII text whose case folding the literal test does not cover.
-func (p *prefilter) maybe(line []byte) bool {
+// maybe reports whether text could match: it holds a literal, or one of
+// the two letters outside ASCII that fold to ASCII ones (K, the Kelvin sign,
+// and ſ, the long s), whose case folding the literal test does not cover.
+func (p *prefilter) maybe(text []byte) bool {
 	if p == nil {
 		return true
 	}
 	for _, l := range p.lits {
-		if containsLower(line, l) {
+		if containsLower(text, l) {
 			return true
 		}
 	}
-	for i := 0; i < len(line); i++ {
-		if line[i] >= utf8.RuneSelf {
-			return true
-		}
-	}
-	return false
+	return bytes.Contains(text, []byte("\u212a")) || bytes.Contains(text, []byte("\u017f"))
 }
 
 // containsLower reports whether b holds lit (lower-case ASCII), ignoring
@@ -109,13 +106,23 @@ func containsLower(b []byte, lit string) bool {
 	if n == 0 {
 		return true
 	}
-	c0, u0 := lit[0], lit[0]
-	if 'a' <= c0 && c0 <= 'z' {
-		u0 = c0 - 'a' + 'A'
+	lo, up := lit[0], lit[0]
+	if 'a' <= lo && lo <= 'z' {
+		up = lo - 'a' + 'A'
 	}
-	for i := 0; i+n <= len(b); i++ {
-		if c := b[i]; c != c0 && c != u0 {
-			continue
+	for len(b) >= n {
+		i := bytes.IndexByte(b, lo)
+		if up != lo {
+			end := len(b)
+			if i >= 0 {
+				end = i
+			}
+			if j := bytes.IndexByte(b[:end], up); j >= 0 {
+				i = j
+			}
+		}
+		if i < 0 || len(b)-i < n {
+			return false
 		}
 		j := 1
 		for ; j < n; j++ {
@@ -130,6 +137,7 @@ func containsLower(b []byte, lit string) bool {
 		if j == n {
 			return true
 		}
+		b = b[i+1:]
 	}
 	return false
 }

@@ -61,23 +61,19 @@ func (s *Store) ReadDoc(k Kind) (*Doc, error) {
 
 // Load returns the entries of the given kinds (all kinds when none given),
 // with entries that share an id folded into one and every sighting
-// counted, in file order. Files are read a piece at a time.
+// counted, in file order.
 func (s *Store) Load(kinds ...Kind) ([]Entry, error) {
 	if len(kinds) == 0 {
 		kinds = Kinds
 	}
 	var out []Entry
 	for _, k := range kinds {
-		d := Doc{Kind: k}
-		err := scanFile(s.Path(k), func(seg []byte, line int) bool {
-			if e, records, ok := parseSegment(k, seg, line); ok {
-				d.Entries = append(d.Entries, e)
-				d.Sightings = append(d.Sightings, records...)
-			}
-			return true
-		})
+		d, err := s.ReadDoc(k)
 		if err != nil {
 			return nil, err
+		}
+		if len(kinds) == 1 {
+			return d.Folded(), nil
 		}
 		out = append(out, d.Folded()...)
 	}
@@ -175,6 +171,9 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 	for _, k := range kinds {
 		path := s.Path(k)
 		err := scanFile(path, func(seg []byte, line int) bool {
+			if !pf.maybe(seg) {
+				return true
+			}
 			var e Entry
 			parsed := false
 			rest := seg
@@ -190,7 +189,7 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 					continue
 				}
 				if !parsed {
-					e, _, _ = parseSegment(k, seg, line)
+					e, _, _ = parseSegment(k, string(seg), line)
 					parsed = true
 				}
 				text, _ := strings.CutSuffix(string(l), " <!-- "+e.ID+" -->")
