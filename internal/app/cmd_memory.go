@@ -264,23 +264,31 @@ func (e *env) runSearch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	hits, err := s.Search(re, kinds...)
-	if err != nil {
-		return err
-	}
-	for i := range hits {
-		hits[i].File = relPath(string(p), hits[i].File)
-	}
 	if c.Bool("json") {
+		hits, err := s.Search(re, kinds...)
+		if err != nil {
+			return err
+		}
+		for i := range hits {
+			hits[i].File = relPath(string(p), hits[i].File)
+		}
 		if hits == nil {
 			hits = []mdstore.Hit{}
 		}
 		return e.writeJSON(map[string]any{"pattern": pattern, "matches": hits, "count": len(hits)})
 	}
-	for _, h := range hits {
-		fmt.Fprintf(e.Out, "%s:%d: %s\n", h.File, h.Line, h.Text)
+	// Hits are printed as they are found: a search of any store takes the
+	// same little memory.
+	n := 0
+	err = s.SearchEach(re, func(h mdstore.Hit) error {
+		n++
+		_, err := fmt.Fprintf(e.Out, "%s:%d: %s\n", relPath(string(p), h.File), h.Line, h.Text)
+		return err
+	}, kinds...)
+	if err != nil {
+		return err
 	}
-	if len(hits) == 0 {
+	if n == 0 {
 		e.say("no matches for %q", pattern)
 	}
 	return nil
