@@ -40,7 +40,58 @@ Examples:
 				return insight.WriteStats(e.Out, st)
 			},
 		},
+		{
+			Name:  "audit",
+			Usage: "which lessons handed to the model recurred anyway, which hold, which are never recalled",
+			Description: `Sets the record of what memory read --relevant, prime and the scout handed to
+the model (.flow/memory/injections.jsonl, this machine only) against the
+reviews log. A lesson that recurred in a review after it was handed over is
+not working: reword it, or promote it to a convention. One handed over and not
+seen in a review since is holding. Lessons older than --days that were not
+handed over in the last --days days are listed too. Each line names the entry
+and the evidence: dates, tasks, verdicts.
+
+Examples:
+   flowmem memory audit
+   flowmem memory audit --days 60 --json`,
+			Flags: []cli.Flag{
+				&cli.IntFlag{Name: "days", Value: insight.DefaultUnusedDays, Usage: "list lessons not recalled for `N` days"},
+				jsonFlag,
+			},
+			Action: func(c *cli.Context) error {
+				if err := exactArgs(c, 0, "no arguments"); err != nil {
+					return err
+				}
+				if c.Int("days") < 1 {
+					return usagef("--days must be at least 1")
+				}
+				in, err := e.insightInputs()
+				if err != nil {
+					return err
+				}
+				a, err := in.audit(e, c.Int("days"))
+				if err != nil {
+					return err
+				}
+				if c.Bool("json") {
+					return e.writeJSON(a)
+				}
+				return insight.WriteAudit(e.Out, a)
+			},
+		},
 	}
+}
+
+// audit runs the audit over the inputs and the injection record.
+func (in *inputs) audit(e *env, days int) (insight.Audit, error) {
+	injections, skipped, err := insight.ReadInjections(in.store.Dir)
+	if err != nil {
+		return insight.Audit{}, err
+	}
+	if skipped > 0 {
+		e.say("flowmem: warning: %s: skipped %d unreadable line(s)", insight.InjectFile, skipped)
+	}
+	return insight.Run(in.entries, in.reviews, injections, e.Now(), in.staleDays, days), nil
 }
 
 // inputs is what every insight view reads: the folded entries, the reviews
