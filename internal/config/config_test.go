@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -165,6 +166,8 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"memory":{"enabled":true}}`))
 	f.Add([]byte("{\n  bad\n}"))
 	f.Add([]byte(`{"recall":{"limit":1e400}}`))
+	f.Add([]byte(`{"memory":[true],"memory":{"enabled":1}}`))
+	f.Add([]byte("{\n  \"capture\": {\"review_patterns\": [\"(\"]}\n}"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "config.json")
@@ -174,8 +177,8 @@ func FuzzLoad(f *testing.F) {
 		c, err := Load(path)
 		if err != nil {
 			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1 {
-				t.Fatalf("error without a position: %v", err)
+			if !errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1 || pe.Line > 1+bytes.Count(body, []byte("\n")) {
+				t.Fatalf("error without a position in the file: %v", err)
 			}
 			return
 		}

@@ -269,7 +269,7 @@ func apply(re *regexp.Regexp, r *rule, s string) string {
 			continue
 		}
 		secret := s[start:end]
-		if strings.HasPrefix(secret, maskPrefix) || secret == Private || r.keep != nil && r.keep(secret) {
+		if strings.HasPrefix(secret, maskPrefix) || secret == Private || insideMask(s, start) || r.keep != nil && r.keep(secret) {
 			continue
 		}
 		if r.assignment {
@@ -293,6 +293,13 @@ func apply(re *regexp.Regexp, r *rule, s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// insideMask reports whether s[at:] starts inside a "[REDACTED:kind]"
+// mask: the colon in a mask looks like user:password to the URL rule.
+func insideMask(s string, at int) bool {
+	i := strings.LastIndex(s[:at], maskPrefix)
+	return i >= 0 && !strings.Contains(s[i:at], "]")
 }
 
 // secretValue decides whether the value of a password-style assignment is a
