@@ -16,14 +16,19 @@ type Analysis struct {
 	Inferred bool
 }
 
-// blocking reports whether any finding is ranked critical or major.
+// blocking reports whether findings ask for changes without a verdict: one
+// is ranked critical or major, or there are several and none is ranked at
+// all (a reviewer that lists problems without ranking them wants them
+// fixed; one that ranks them all minor or below does not).
 func blocking(fs []Finding) bool {
+	ranked := false
 	for _, f := range fs {
 		if severityRank(f.Severity) >= severityRank(SevMajor) {
 			return true
 		}
+		ranked = ranked || f.Severity != ""
 	}
-	return false
+	return !ranked && len(fs) >= 2
 }
 
 // Kept returns the decisions that passed the learnable filter.
@@ -46,7 +51,7 @@ func Analyze(text string) Analysis { return AnalyzeWith(text, DefaultOptions()) 
 // only when Verdict.Actionable().
 func AnalyzeWith(text string, o Options) Analysis {
 	a := Analysis{Verdict: ParseVerdict(text), Findings: Extract(text)}
-	if a.Verdict == None && blocking(a.Findings) {
+	if o.InferVerdict && a.Verdict == None && blocking(a.Findings) {
 		// Reviewers such as Codex's review mode write no overall verdict,
 		// only ranked findings; a critical or major one asks for changes.
 		a.Verdict, a.Inferred = NeedsWork, true

@@ -7,6 +7,10 @@ import (
 	"unicode"
 )
 
+var apiCallRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*(?:\(|\b)`)
+})
+
 var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?:^|[\\s`(])--?[a-z][a-z-]*\\b") })
 
 // Category signals: small general vocabularies of what a lesson is about,
@@ -25,13 +29,14 @@ var categorySignals = []struct {
 		prepublish publish release pipeline workflow lockfile dependency dependencies npm yarn pnpm pip cargo
 		gradle maven smoke verify script scripts package.json pyproject go.mod`},
 	{CatConvention, `convention consistent consistently reuse shared helper helpers centralize centralise
-		single-source invariant agents.md claude.md contributing mirror mirroring elsewhere`},
+		single-source invariant agents.md claude.md contributing mirror mirroring elsewhere like unlike same
+		existing every other matching`},
 	{CatEdgeCase, `empty null nil zero negative overflow underflow boundary off-by-one race concurrent
 		concurrency parallel deadlock stale orphan partial duplicate duplicates retry retries restart
 		restarts crash idempot legacy migrat unicode utf encoding timezone dst leap order ordering
 		self lifecycle cleanup leak leaks repeated toggle`},
-	{CatAPI, `api endpoint http https status rate-limit ratelimit throttl user-agent header headers webhook
-		cli flag flags command subcommand github gitlab stripe returns quirk rest graphql grpc url`},
+	{CatAPI, `api endpoint rate-limit ratelimit throttl user-agent header headers webhook flag flags github
+		gitlab stripe returns quirk graphql grpc`},
 }
 
 // categorize scores each category by its signals in the problem (twice)
@@ -47,13 +52,27 @@ func categorize(f Finding) string {
 		for _, stem := range strings.Fields(c.stems) {
 			score += 2*prefixCount(problem, stem) + prefixCount(fix, stem)
 		}
-		if c.name == CatAPI && flagRe().MatchString(f.Problem+" "+f.Fix) {
-			// A command-line flag in the text: a lesson about a tool's CLI.
-			score += 2
+		switch c.name {
+		case CatAPI:
+			if flagRe().MatchString(f.Problem + " " + f.Fix) {
+				// A command-line flag in the text: a lesson about a tool's CLI.
+				score += 2
+			}
+		case CatConvention:
+			// The fix points at how this project already does it.
+			for _, stem := range strings.Fields(c.stems) {
+				score += prefixCount(fix, stem)
+			}
 		}
 		if score > bestScore {
 			best, bestScore = c.name, score
 		}
+	}
+	// A library's API named by a dotted call (`db.batch()`,
+	// `customElements.define`) makes it a framework lesson unless another
+	// category has a stronger signal.
+	if n := len(apiCallRe().FindAllString(f.Problem+" "+f.Fix, 3)); n > 0 && 2*n >= bestScore && best != CatSecurity {
+		return CatFramework
 	}
 	switch {
 	case best != "":

@@ -39,10 +39,16 @@ type Options struct {
 	// PlanReview says the review judged a plan, not code: findings that
 	// point at plan sections and name no code are one-offs.
 	PlanReview bool
+	// InferVerdict reads a review that writes no verdict but ranks a
+	// finding critical or major as NEEDS_WORK (Codex's review mode and
+	// many audit reports write none). Callers that may hold a truncated
+	// preview of a review should leave it off.
+	InferVerdict bool
 }
 
-// DefaultOptions keeps critical, major and minor findings.
-func DefaultOptions() Options { return Options{MinSeverity: SevMinor} }
+// DefaultOptions keeps critical, major and minor findings and infers a
+// missing verdict.
+func DefaultOptions() Options { return Options{MinSeverity: SevMinor, InferVerdict: true} }
 
 // Classify decides with DefaultOptions.
 func Classify(f Finding) Decision { return ClassifyWith(f, DefaultOptions()) }
@@ -55,14 +61,17 @@ func Classify(f Finding) Decision { return ClassifyWith(f, DefaultOptions()) }
 //  2. severity below the minimum;
 //  3. about how text looks: problem and fix both about typos, naming,
 //     formatting, comments or docs;
-//  4. a one-off of this task: it points at the task's plan, spec or
+//  4. praise or a passed check: says something is right, nothing wrong,
+//     and asks for nothing;
+//  5. a one-off of this task: it points at the task's plan, spec or
 //     requirement ids and names no code;
-//  5. no fix: neither a fix field, a linked recommendation nor an
-//     imperative or "should" sentence;
-//  6. generic advice: the fix only says to add tests or docs, or opens
+//  6. no fix: neither a fix field, a linked recommendation nor an
+//     imperative or "should" sentence — unless the finding is ranked
+//     critical or major and names code, which implies its fix;
+//  7. generic advice: the fix only says to add tests or docs, or opens
 //     with a hedge ("consider", "maybe") or a vague verb ("refactor",
 //     "clean up") and names nothing concrete;
-//  7. names nothing concrete: no code span, identifier, call, path, flag,
+//  8. names nothing concrete: no code span, identifier, call, path, flag,
 //     command, version or environment variable in problem or fix.
 //
 // A survivor is kept with a category from general signals (categorize).
@@ -84,18 +93,32 @@ func ClassifyWith(f Finding, o Options) Decision {
 	case f.Severity != "" && severityRank(f.Severity) < severityRank(floor):
 		return drop(fmt.Sprintf("severity %s is below the minimum (%s)", f.Severity, floor))
 	}
-	if w := firstWord(problem, styleWords); w != "" && firstWord(fix, styleWords) != "" {
+	if w := firstWord(stripCode(problem), styleWords); w != "" && firstWord(stripCode(fix), styleWords) != "" {
 		// Both sides about text: a README that leaks a token is not a
 		// docs finding, a stale doc comment whose fix rewords it is.
 		return drop(fmt.Sprintf("about how text looks, not what code does (%q)", w))
 	}
+	if w := praise(problem); w != "" && strings.TrimSpace(f.Fix) == "" {
+		return drop(fmt.Sprintf("praise or a passed check, not a problem (%q)", w))
+	}
 	if w := oneOff(f, o.PlanReview); w != "" {
 		return drop("one-off tied to this task (" + w + ")")
 	}
-	if strings.TrimSpace(f.Fix) == "" {
-		return drop("no concrete fix given")
+	for _, p := range testGapOpenings {
+		if strings.HasPrefix(problem, p) {
+			return drop("generic advice (asks for more tests)")
+		}
 	}
-	if w := genericFix(fix, problem); w != "" {
+	implied := false
+	if strings.TrimSpace(f.Fix) == "" {
+		// A major defect in named code ("`probe` uses
+		// `context.Background()` without a timeout") implies its fix; a
+		// lesser or vaguer one does not.
+		if !hasCode(f.Problem) || severityRank(f.Severity) < severityRank(SevMajor) {
+			return drop("no concrete fix given or implied")
+		}
+		implied = true
+	} else if w := genericFix(fix, problem); w != "" {
 		return drop("generic advice (" + w + ")")
 	}
 	if !hasAnchor(f.Problem) && !hasAnchor(f.Fix) && !hasAnchor(f.Location) {
@@ -103,6 +126,9 @@ func ClassifyWith(f Finding, o Options) Decision {
 	}
 	d.Keep = true
 	d.Reason = fmt.Sprintf("reusable %s lesson: names %s and gives a fix", d.Category, anchorOf(f))
+	if implied {
+		d.Reason = fmt.Sprintf("reusable %s lesson: names %s; the fix is implied", d.Category, anchorOf(f))
+	}
 	return d
 }
 
@@ -112,6 +138,25 @@ var styleWords = wordSet(`typo typos misspelled misspelling spelling grammar wor
 	whitespace indentation formatting formatter prettier gofmt docstring docstrings comment comments readme
 	documentation docs changelog nit nitpick cosmetic`)
 
+// stripCode removes code spans: `smoke:docs` names a script, not docs.
+func stripCode(s string) string {
+	if !strings.Contains(s, "`") {
+		return s
+	}
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		if r == '`' {
+			in = !in
+			continue
+		}
+		if !in {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // firstWord returns the first word of text (split at non-letters) in set.
 func firstWord(text string, set map[string]bool) string {
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
@@ -120,6 +165,31 @@ func firstWord(text string, set map[string]bool) string {
 		}
 	}
 	return ""
+}
+
+// praiseWords say something is right; defectWords say something is wrong.
+// A finding with the first and none of the second reports a passed check.
+var (
+	praiseWords = wordSet(`good fine correct correctly works working successfully great nice solid clean ok okay
+		well properly appropriate appropriately already matches sane reasonable`)
+	defectWords = wordSet(`not no never missing without fail fails failed failing broken bug wrong incorrect
+		leak leaks stale race crash crashes panic panics error errors lacks lack unsafe vulnerable bypass only
+		cannot can't doesn't isn't won't don't but however although except unless risk breaks loses drops ignores
+		silently should must needs`)
+)
+
+// praise returns the praise word of a problem that reports nothing wrong.
+func praise(problem string) string {
+	found := ""
+	for _, w := range strings.FieldsFunc(problem, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
+		if defectWords[w] {
+			return ""
+		}
+		if found == "" && praiseWords[w] {
+			found = w
+		}
+	}
+	return found
 }
 
 // planRefRe matches references into this task's own documents: flow-next
@@ -168,10 +238,7 @@ func genericFix(fix, problem string) string {
 	if testsOnly {
 		return "only asks for tests or docs"
 	}
-	if (strings.Contains(problem, "test") && strings.Contains(problem, "missing") || strings.HasPrefix(problem, "no test")) &&
-		strings.Contains(fix, "test") && !hasAnchor(fix) {
-		return "asks for more tests"
-	}
+
 	if hasAnchor(fix) {
 		return ""
 	}
@@ -185,6 +252,12 @@ func genericFix(fix, problem string) string {
 	}
 	return ""
 }
+
+// testGapOpenings open a finding that only asks for tests: the lesson, if
+// any, is in the finding about the code itself.
+var testGapOpenings = []string{"test ", "tests ", "add test", "add a test", "add unit test", "add integration test",
+	"missing test", "missing unit test", "missing integration test", "missing test coverage", "no test", "no unit test",
+	"no integration test", "untested", "test coverage", "add regression test", "add e2e", "add end-to-end"}
 
 // testAdviceWords: a fix made only of these asks for tests or docs.
 var testAdviceWords = wordSet(`add a an the more some unit integration e2e end-to-end regression test tests

@@ -2,6 +2,8 @@ package review
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -122,6 +124,7 @@ type scope struct {
 	severity string
 	findings bool // announced as findings: its list items and sub-headings are findings
 	force    bool // a recommendations section read as findings (no other findings exist)
+	outline  bool // sibling headings are numbered as an outline, not as findings
 }
 
 // candidate is a finding being assembled: a title plus fields, in the
@@ -134,6 +137,18 @@ type candidate struct {
 	plain    []string
 	linked   []string // fixes from a recommendations section
 	lastSlot string
+	plainLen int
+}
+
+// maxCollect bounds the text gathered for one field: every field is cut
+// to MaxFieldLen in the end, and a bound keeps a huge finding linear.
+const maxCollect = 4 * MaxFieldLen
+
+func joinCapped(a, b string) string {
+	if len(a) >= maxCollect {
+		return a
+	}
+	return joinText(a, b)
 }
 
 func newCandidate(title, sev string) *candidate {
@@ -149,10 +164,13 @@ func (c *candidate) add(field, value string) {
 			return
 		}
 		if c.lastSlot != "" {
-			c.fields[c.lastSlot] = joinText(c.fields[c.lastSlot], value)
+			c.fields[c.lastSlot] = joinCapped(c.fields[c.lastSlot], value)
 			return
 		}
-		c.plain = append(c.plain, value)
+		if c.plainLen < maxCollect {
+			c.plain = append(c.plain, value)
+			c.plainLen += len(value)
+		}
 		return
 	}
 	if field == fieldIgnored {
@@ -162,8 +180,12 @@ func (c *candidate) add(field, value string) {
 	if strings.HasPrefix(field, "problem") {
 		field = fieldProblem
 	}
-	c.fields[field] = joinText(c.fields[field], value)
+	c.fields[field] = joinCapped(c.fields[field], value)
 	c.lastSlot = field
+	if field == fieldSeverity || field == fieldLocation {
+		// One-line fields: the paragraph after "**File:** x" is prose.
+		c.lastSlot = ""
+	}
 }
 
 func (c *candidate) empty() bool {
@@ -202,7 +224,10 @@ func (c *candidate) finding() (Finding, bool) {
 			p, f = splitFix(c.fields[fieldProblem])
 			problem = title
 		}
-		if problem == "" && p == "" {
+		if problem == "" && (p == "" || startsPrescriptive(prose)) {
+			// An item that opens with what to do is a recommendation:
+			// all of it states the problem ("Normalize the templates to
+			// LF. Effort: 1 day.").
 			p = prose
 		}
 		problem, fix = joinSentence(problem, p), f
@@ -223,7 +248,28 @@ func (c *candidate) finding() (Finding, bool) {
 		Fix:      clean(fix),
 		Evidence: clean(c.fields[fieldEvidence]),
 	}
-	return f, f.Problem != ""
+	return f, proseWords(f.Problem) >= 1 && len(strings.Fields(f.Problem)) >= 2
+}
+
+// proseWords counts the words of s outside code spans: a "finding" that is
+// only a path, or one word ("Important"), is a label, not a finding.
+func proseWords(s string) int {
+	n, in := 0, false
+	for _, w := range strings.Fields(s) {
+		ticks := strings.Count(w, "`")
+		if !in && ticks == 0 {
+			n++
+		}
+		if ticks%2 == 1 {
+			in = !in
+		}
+	}
+	return n
+}
+
+func startsPrescriptive(t string) bool {
+	ss := sentences(strings.TrimSpace(strings.ReplaceAll(t, "**", "")))
+	return len(ss) > 0 && prescriptive(ss[0])
 }
 
 func joinSentence(a, b string) string {
@@ -234,7 +280,7 @@ func joinSentence(a, b string) string {
 	case b == "":
 		return a
 	}
-	if strings.ContainsAny(a[len(a)-1:], ".:!?") {
+	if r, _ := utf8.DecodeLastRuneInString(a); unicode.IsPunct(r) && r != ')' && r != '`' && r != '"' || r == '—' || r == '–' {
 		return a + " " + b
 	}
 	return a + ". " + b
@@ -258,8 +304,14 @@ func (x *extractor) emit(c *candidate) {
 }
 
 func (x *extractor) flushDraft() {
-	x.emit(x.draft)
+	d := x.draft
 	x.draft = nil
+	// A block of metadata lines ("**Branch:** …", "**Files:** …") is not
+	// a finding: a field block is one when it states a problem or a
+	// severity.
+	if d != nil && (d.title != "" || d.fields[fieldProblem] != "" || d.fields[fieldSeverity] != "") {
+		x.emit(d)
+	}
 }
 
 // section reads one heading section in its scope.
@@ -270,6 +322,9 @@ func (x *extractor) section(s *section, sc scope) {
 	if s.level > 0 && !sc.force {
 		switch {
 		case k.skip && !sc.findings:
+			// A summary's own text is not findings, but a heading under
+			// it may be ("# Review summary" over "## Finding 1 …").
+			x.children(s, sc)
 			return
 		case k.fixes:
 			x.fixSecs = append(x.fixSecs, s)
@@ -277,7 +332,7 @@ func (x *extractor) section(s *section, sc scope) {
 		}
 	}
 	inner := sc
-	inner.force = false
+	inner.force, inner.outline = false, false
 	if k.severity != "" {
 		inner.severity = k.severity
 	}
@@ -286,6 +341,9 @@ func (x *extractor) section(s *section, sc scope) {
 	}
 	if s.level > 0 && !k.container {
 		sev, ref, title, marked := titleMarker(s.title)
+		if sc.outline && sev == "" && isDigits(ref) && isDigit(strings.TrimLeft(s.title, "*_ ")[0]) {
+			marked = false
+		}
 		if marked || (sc.findings && !k.skip) || x.hasSeverityField(s.blocks) {
 			if title == "" && !marked {
 				title = s.title
@@ -299,8 +357,21 @@ func (x *extractor) section(s *section, sc scope) {
 	}
 	x.blocks(s.blocks, inner)
 	x.flushDraft()
+	x.children(s, inner)
+}
+
+// children reads the sub-sections of s. Numbered headings next to a
+// summary or a findings heading number the report's outline ("## 1.
+// Summary", "## 2. Critical Issues"), not findings.
+func (x *extractor) children(s *section, sc scope) {
+	sc.outline = false
 	for _, c := range s.children {
-		x.section(c, inner)
+		if k := classifyHeading(c.title); k.skip || k.fixes || k.container {
+			sc.outline = true
+		}
+	}
+	for _, c := range s.children {
+		x.section(c, sc)
 	}
 }
 
@@ -592,12 +663,29 @@ func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
 	if sev == "" {
 		sev = sc.severity
 	}
+	if bt, rest, ok := boldTitle(first); ok {
+		if _, _, t, _ := titleMarker(bt); t != "" {
+			bt = t
+		}
+		// "**Cache ignores TTL (blocking):** body": the bold part is
+		// the title, whatever verb it starts with.
+		c := newCandidate(bt, sev)
+		c.ref = ref
+		c.add("", rest)
+		x.itemBody(c, it, fp)
+		return
+	}
 	c := newCandidate("", sev)
 	c.ref = ref
 	c.add("", title)
 	if title == "" {
 		c.add("", first)
 	}
+	x.itemBody(c, it, fp)
+}
+
+// itemBody adds an item's blocks after its first paragraph to c and emits it.
+func (x *extractor) itemBody(c *candidate, it, fp ast.Node) {
 	for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
 		if ch == fp {
 			continue
@@ -605,6 +693,28 @@ func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
 		x.bodyBlock(c, ch)
 	}
 	x.emit(c)
+}
+
+// boldTitle splits "**Title:** rest" or "**Title.** rest".
+func boldTitle(t string) (title, rest string, ok bool) {
+	if !strings.HasPrefix(t, "**") {
+		return "", "", false
+	}
+	end := strings.Index(t[2:], "**")
+	if end <= 0 || end > 160 {
+		return "", "", false
+	}
+	// The separator stays with the title so the problem reads as written.
+	title = strings.TrimSpace(t[2 : 2+end])
+	rest = strings.TrimSpace(t[2+end+2:])
+	for _, sep := range []string{":", "—", "–", "-", "."} {
+		if strings.HasPrefix(rest, sep) {
+			title += " " + sep
+			rest = strings.TrimSpace(rest[len(sep):])
+			break
+		}
+	}
+	return title, rest, strings.Trim(title, ":.—–- ") != ""
 }
 
 // itemHasFields: an item whose first paragraph has field lines feeds the

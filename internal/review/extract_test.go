@@ -19,10 +19,10 @@ func TestExtractShapes(t *testing.T) {
 		},
 		{
 			name: "one label per list item, two findings",
-			text: "- **Severity**: Major\n- **Location**: x\n- **Problem**: p1\n- **Suggestion**: s1\n\n- **Severity**: Minor\n- **Location**: y\n- **Problem**: p2\n- **Suggestion**: s2\n",
+			text: "- **Severity**: Major\n- **Location**: x\n- **Problem**: p one\n- **Suggestion**: s1\n\n- **Severity**: Minor\n- **Location**: y\n- **Problem**: p two\n- **Suggestion**: s2\n",
 			want: []Finding{
-				{Severity: SevMajor, Location: "x", Problem: "p1", Fix: "s1"},
-				{Severity: SevMinor, Location: "y", Problem: "p2", Fix: "s2"},
+				{Severity: SevMajor, Location: "x", Problem: "p one", Fix: "s1"},
+				{Severity: SevMinor, Location: "y", Problem: "p two", Fix: "s2"},
 			},
 		},
 		{
@@ -32,16 +32,16 @@ func TestExtractShapes(t *testing.T) {
 		},
 		{
 			name: "plain labels under finding heading",
-			text: "### Finding 1\n\n- Severity: P0\n- File:Line: `x.py:9`\n- Problem: bad\n- Suggestion: good\n\n### Finding 2\n\n- Severity: P2\n- Problem: meh\n",
+			text: "### Finding 1\n\n- Severity: P0\n- File:Line: `x.py:9`\n- Problem: bad thing\n- Suggestion: good\n\n### Finding 2\n\n- Severity: P2\n- Problem: meh thing\n",
 			want: []Finding{
-				{Severity: SevCritical, Location: "x.py:9", Problem: "bad", Fix: "good"},
-				{Severity: SevMinor, Problem: "meh"},
+				{Severity: SevCritical, Location: "x.py:9", Problem: "bad thing", Fix: "good"},
+				{Severity: SevMinor, Problem: "meh thing"},
 			},
 		},
 		{
 			name: "issue fix pairs",
-			text: "**Issue**: first\n**Fix**: one\n\n**Issue**: second\n**Fix**: two\n",
-			want: []Finding{{Problem: "first", Fix: "one"}, {Problem: "second", Fix: "two"}},
+			text: "**Issue**: first issue\n**Fix**: one\n\n**Issue**: second issue\n**Fix**: two\n",
+			want: []Finding{{Problem: "first issue", Fix: "one"}, {Problem: "second issue", Fix: "two"}},
 		},
 		{
 			name: "continuation lines join the last label",
@@ -113,10 +113,10 @@ func TestExtractShapes(t *testing.T) {
 		},
 		{
 			name: "table",
-			text: "| Sev | File | Finding | Fix |\n|---|---|---|---|\n| P1 | `a.ts:3` | bad thing | good thing |\n| Low | b.ts | small | tweak |\n",
+			text: "| Sev | File | Finding | Fix |\n|---|---|---|---|\n| P1 | `a.ts:3` | bad thing | good thing |\n| Low | b.ts | small thing | tweak |\n",
 			want: []Finding{
 				{Severity: SevMajor, Location: "a.ts:3", Problem: "bad thing", Fix: "good thing"},
-				{Severity: SevNit, Location: "b.ts", Problem: "small", Fix: "tweak"},
+				{Severity: SevNit, Location: "b.ts", Problem: "small thing", Fix: "tweak"},
 			},
 		},
 		{
@@ -145,6 +145,45 @@ func TestExtractShapes(t *testing.T) {
 			name: "fallback: top-level bullets of a change-requesting review",
 			text: "Looked at it.\n\n- `cfg.go:12` reads the env at import time, tests cannot override it.\n\n<verdict>NEEDS_WORK</verdict>\n",
 			want: []Finding{{Location: "cfg.go:12", Problem: "`cfg.go:12` reads the env at import time, tests cannot override it."}},
+		},
+		{
+			name: "heading per finding: the body and its sub-headings belong to it",
+			text: "# Review summary\n\n## Finding 1: Recovered requests leave the busy lock stuck\n\nThe router keeps `busyAgents` in memory.\n\n### Impact\n\nLater requests fail.\n\n### Suggested Fix\n\n1. Release the lock in `recover()`.\n\n## Finding 2: Version values disagree\n\n`cli.ts` says 0.1.4.\n",
+			want: []Finding{
+				{Problem: "Recovered requests leave the busy lock stuck. The router keeps `busyAgents` in memory.", Fix: "Release the lock in `recover()`.", Evidence: "Later requests fail."},
+				{Location: "cli.ts", Problem: "Version values disagree. `cli.ts` says 0.1.4."},
+			},
+		},
+		{
+			name: "severity tag in a heading, fields under it",
+			text: "### FINDING [BLOCKER] Token compared with ===\n\n**File**: `auth.ts:9`\n\n**Fix**: Use `timingSafeEqual`.\n",
+			want: []Finding{{Severity: SevCritical, Location: "auth.ts:9", Problem: "Token compared with ===", Fix: "Use `timingSafeEqual`."}},
+		},
+		{
+			name: "numbered items with nested notes and a Suggestion line",
+			text: "## Findings\n\n1. High: `src` changes do not refresh the view.\n   - `connectedCallback()` fetches once.\n   - Suggestion: handle `src` in `attributeChangedCallback()`.\n2. Low: docs drift.\n",
+			want: []Finding{
+				{Severity: SevMajor, Problem: "`src` changes do not refresh the view. `connectedCallback()` fetches once.", Fix: "handle `src` in `attributeChangedCallback()`."},
+				{Severity: SevNit, Problem: "docs drift."},
+			},
+		},
+		{
+			name: "bold-label bullets with the fix in a later section",
+			text: "Issues found:\n\n- **Cache ignores TTL (blocking):** `cache.go` keeps entries forever.\n- **Flaky retry test:** `retry_test.go` sleeps.\n\n## Next\n\n- Cache: expire entries after `ttl` in `cache.go`.\n",
+			want: []Finding{
+				{Severity: SevCritical, Location: "cache.go", Problem: "Cache ignores TTL (blocking): `cache.go` keeps entries forever.", Fix: "Cache: expire entries after `ttl` in `cache.go`."},
+				{Location: "retry_test.go", Problem: "Flaky retry test: `retry_test.go` sleeps."},
+			},
+		},
+		{
+			name: "numbered outline headings are sections, not findings",
+			text: "## 1. Executive Summary\n\nFine overall.\n\n## 2. Critical Issues\n\n### 2.1. IPAM state lost on restart\n\n**Severity:** High\n\n`NewIPAM()` starts empty.\n\n## 3. Backlog Review\n\n- The backlog is organised.\n",
+			want: []Finding{{Severity: SevMajor, Problem: "IPAM state lost on restart. `NewIPAM()` starts empty."}},
+		},
+		{
+			name: "a review written as a JSON document",
+			text: `{"findings":[{"title":"CORS check by substring","description":"origin.includes(host) passes evil hosts","suggestion":"Compare the parsed hostname.","priority":"P1","file":"src/index.ts","line_start":18}],"overall_correctness":"patch is incorrect"}` + "\nSummary: one issue.",
+			want: []Finding{{Severity: SevMajor, Location: "src/index.ts:18", Problem: "CORS check by substring — origin.includes(host) passes evil hosts", Fix: "Compare the parsed hostname."}},
 		},
 		{
 			name: "no fallback for a shipping review",

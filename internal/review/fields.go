@@ -144,13 +144,22 @@ var pathLineRe = sync.OnceValue(func() *regexp.Regexp {
 })
 var leadingCodePathRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^`([^`\\s]*[/.][^`\\s]*)`") })
 
+// codeFileRe matches a code span that names a file: `cache.go`, `src/a.ts`.
+var codeFileRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("`((?:[\\w.@~-]+/)*[\\w@~-][\\w.@~-]*\\.[a-z][a-z0-9]{0,5})`")
+})
+
 // guessLocation finds a file reference in free text: the first `path:line`,
-// else a leading code span that looks like a path.
+// else a leading code span that looks like a path, else the first code
+// span that names a file.
 func guessLocation(text string) string {
 	if m := pathLineRe().FindString(text); m != "" {
 		return m
 	}
 	if m := leadingCodePathRe().FindStringSubmatch(strings.TrimSpace(text)); m != nil {
+		return m[1]
+	}
+	if m := codeFileRe().FindStringSubmatch(text); m != nil {
 		return m[1]
 	}
 	return ""

@@ -62,12 +62,34 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-var matchDecor = strings.NewReplacer("`", "", "*", "", "_", " ", "’", "'", "‘", "'", "“", "\"", "”", "\"", "\\", "")
+var matchDecor = strings.NewReplacer("`", "", "*", "", "_", " ", "#", "", "’", "'", "‘", "'", "“", "\"", "”", "\"", "\\", "")
 
 // normMatch folds case, whitespace and markdown marks, so an anchor copied
 // from the raw review matches the finding text extraction produced.
 func normMatch(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(matchDecor.Replace(s))), " ")
+}
+
+// anchorIn reports whether a label's anchor occurs in a finding's text.
+// An anchor copied from a table row ("| JWT in localStorage | High |")
+// matches when each of its cells does, the severity cell aside (severity
+// is normalised, not kept as written).
+func anchorIn(anchor, text string) bool {
+	if !strings.Contains(anchor, "|") {
+		return strings.Contains(text, normMatch(anchor))
+	}
+	n := 0
+	for _, cell := range strings.Split(anchor, "|") {
+		c := normMatch(cell)
+		if c == "" || normalizeSeverity(c) != "" {
+			continue
+		}
+		if !strings.Contains(text, c) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // findingText is everything a kept finding carries; an anchor is looked up
@@ -148,10 +170,10 @@ func scoreSplit(t *testing.T, dir string, detail bool) *score {
 			}
 			learnable++
 			s.learnable++
-			anchor := normMatch(lb.Anchor)
+			anchor := lb.Anchor
 			hit := -1
 			for i, d := range kept {
-				if !used[i] && strings.Contains(findingText(d.Finding), anchor) {
+				if !used[i] && anchorIn(anchor, findingText(d.Finding)) {
 					hit = i
 					break
 				}
@@ -190,7 +212,7 @@ func scoreSplit(t *testing.T, dir string, detail bool) *score {
 // extracted and dropped (and why).
 func whyMissed(a Analysis, anchor string) string {
 	for _, d := range a.Decisions {
-		if strings.Contains(findingText(d.Finding), anchor) {
+		if anchorIn(anchor, findingText(d.Finding)) {
 			if d.Keep {
 				return "kept but the verdict was not actionable"
 			}
@@ -203,7 +225,7 @@ func whyMissed(a Analysis, anchor string) string {
 func labelFor(l realLabels, f Finding) string {
 	txt := findingText(f)
 	for _, lb := range l.Findings {
-		if strings.Contains(txt, normMatch(lb.Anchor)) {
+		if anchorIn(lb.Anchor, txt) {
 			return fmt.Sprintf(" — label #%d learnable=%v: %s", lb.N, lb.Learnable, lb.Reason)
 		}
 	}
@@ -221,10 +243,10 @@ func clip(s string) string {
 // rules are developed against, so these guard against regressions; the
 // issue-14 targets apply to the blind split).
 const (
-	gateDevPrecision = 0.55
-	gateDevRecall    = 0.40
-	gateDevCategory  = 0.20
-	gateDevVerdict   = 0.65
+	gateDevPrecision = 0.60
+	gateDevRecall    = 0.60
+	gateDevCategory  = 0.40
+	gateDevVerdict   = 0.80
 )
 
 func TestQualityRealReviews(t *testing.T) {

@@ -86,7 +86,7 @@ var (
 	ignoredLabels = wordSet(`verdict confidence category categories status effort type task model reviewer reviewed
 		stage classification disposition scope date branch commit kind tags mode round author owner`)
 	labelStems = []struct{ field, stems string }{
-		{fieldEvidence, "verif test"},
+		{fieldEvidence, "verif"},
 		{fieldSeverity, "severity priority sev"},
 		{fieldFix, "fix suggest recommend remediat solution resolution proposed action change"},
 		{fieldLocation, "location file path where line"},
@@ -228,11 +228,14 @@ type headingKind struct {
 // Heading vocabulary: the general names of review report sections.
 var (
 	findingsWords = []string{"issue", "finding", "problem", "concern", "blocker", "bug", "risk", "comment",
-		"suggestion", "nit", "observation", "defect", "regression", "must fix", "should fix", "must-fix", "should-fix"}
+		"suggestion", "nit", "observation", "defect", "regression", "must fix", "should fix", "must-fix", "should-fix",
+		"improv", "gap", "weakness", "vulnerabilit", "what is bad", "what's bad", "what is wrong", "what's wrong"}
 	skipWords = []string{"summary", "strength", "positive", "what's good", "what works", "looks good", "verified",
 		"verification", "tests run", "test results", "testing done", "praise", "scope", "context", "background",
 		"overview", "files reviewed", "what changed", "methodology", "verdict", "conclusion", "questions",
-		"checks passed", "passed", "metadata", "changelog", "commands run"}
+		"checks passed", "passed", "metadata", "changelog", "commands run", "working well", "went well", "done well",
+		"what's right", "what is good", "what is right", "previously fixed", "resolved", "addressed", "accepted", "out of scope", "assessment",
+		"traceability", "coverage", "score", "metric", "statistic", "file list", "files changed"}
 	fixWords = []string{"recommend", "next step", "action plan", "action item", "required change",
 		"requested change", "suggested change", "suggested fix", "fix plan", "remediation", "to do", "todo",
 		"follow-up", "follow up", "agent task", "what to do", "how to fix"}
@@ -255,15 +258,20 @@ func classifyHeading(title string) headingKind {
 		return k
 	}
 	if short {
-		for _, w := range fixWords {
-			if strings.Contains(t, w) {
-				k.fixes = true
-				return k
-			}
-		}
 		for _, w := range findingsWords {
 			if strings.Contains(t, w) {
 				k.findings = true
+			}
+		}
+		if !k.findings && len(words) > 0 && words[0] == "next" {
+			k.fixes = true
+			return k
+		}
+		for _, w := range fixWords {
+			// "Findings & Recommendations" holds findings.
+			if strings.Contains(t, w) && !k.findings {
+				k.fixes = true
+				return k
 			}
 		}
 		for _, w := range words {
@@ -275,8 +283,12 @@ func classifyHeading(title string) headingKind {
 		if sev != "" && k.severity == "" && len(words) <= 2 {
 			k.severity = sev
 		}
-		if len(words) > 0 && normalizeSeverity(words[0]) != "" && !markerExcluded[words[0]] {
+		if len(words) > 0 && normalizeSeverity(words[0]) != "" && (!markerExcluded[words[0]] || len(words) <= 2) {
+			// "## Major", "### Important": a severity heading over findings.
 			k.findings = true
+			if k.severity == "" {
+				k.severity = normalizeSeverity(words[0])
+			}
 		}
 		k.container = k.findings
 		if !k.findings {
@@ -344,6 +356,14 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 			s, marked = rest, true
 			continue
 		}
+		if ref == "" && !marked {
+			// "FINDING [BLOCKER] title", "Issue: title": the word alone,
+			// before a bracketed severity or a separator.
+			if w := leadingFindingWord(s); w > 0 {
+				s, marked = strings.TrimLeft(s[w:], " :—–-"), true
+				continue
+			}
+		}
 		if ref == "" {
 			if m := findingIDRe().FindStringSubmatchIndex(s); m != nil {
 				for g := 1; g <= 4; g++ {
@@ -377,6 +397,20 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 		marked = true
 	}
 	return sev, ref, strings.TrimSpace(s), marked
+}
+
+// leadingFindingWord returns the length of a leading "Finding" (or Issue,
+// Problem, Bug, Concern) that is followed by "[" or ":", else 0.
+func leadingFindingWord(s string) int {
+	for _, w := range []string{"finding", "issue", "problem", "bug", "concern"} {
+		if len(s) > len(w)+1 && strings.EqualFold(s[:len(w)], w) {
+			r := strings.TrimLeft(s[len(w):], " ")
+			if strings.HasPrefix(r, "[") || strings.HasPrefix(r, ":") {
+				return len(w)
+			}
+		}
+	}
+	return 0
 }
 
 // trailingSeverity finds a bracketed severity in a title's first line:
@@ -449,7 +483,7 @@ func leadInParagraph(body string) (sev string, kindTitle, ok bool) {
 }
 
 var inlineFixLabels = []string{
-	"Suggested fix:", "Recommendation:", "Suggestion:", "Remediation:", "Solution:", "Fix:", "Fixes:", " → ",
+	"Suggested fix:", "Recommendation:", "Suggestion:", "Remediation:", "Solution:", "Fix:", "Fixes:",
 }
 
 // splitFix separates a prose finding into problem and fix: at an inline

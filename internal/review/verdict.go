@@ -151,8 +151,20 @@ func decisionVerdict(plain string) Verdict {
 		return None
 	}
 	_, size := utf8.DecodeRuneInString(plain[i:])
-	v, _ := verdictWordAt(stripSymbols(plain[i+size:]))
-	return v
+	// The call may follow a qualifier: "Status: Pre-release fixes
+	// required", "Recommendation: ✅ Approve".
+	value := stripSymbols(plain[i+size:])
+	for w := 0; w < 3 && value != ""; w++ {
+		if v, _ := verdictWordAt(value); v != None {
+			return v
+		}
+		j := strings.IndexByte(value, ' ')
+		if j < 0 || strings.EqualFold(value[:j], "not") || strings.EqualFold(value[:j], "no") {
+			break
+		}
+		value = strings.TrimLeft(value[j:], " ")
+	}
+	return None
 }
 
 // stripSymbols drops the emoji, quotes and punctuation reviewers put around
@@ -296,6 +308,8 @@ var verdictPhrases = []struct {
 	{NeedsWork, []string{"changes", "requested"}, true},
 	{NeedsWork, []string{"changes", "required"}, true},
 	{NeedsWork, []string{"changes", "needed"}, true},
+	{NeedsWork, []string{"fixes", "required"}, true},
+	{NeedsWork, []string{"fixes", "needed"}, true},
 	{NeedsWork, []string{"requires", "changes"}, true},
 	{NeedsWork, []string{"not", "ready"}, true},
 	{NeedsWork, []string{"not", "approved"}, true},
