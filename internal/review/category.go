@@ -29,8 +29,8 @@ var categorySignals = []struct {
 		prepublish publish release pipeline workflow lockfile dependency dependencies npm yarn pnpm pip cargo
 		gradle maven smoke verify script scripts package.json pyproject go.mod`},
 	{CatConvention, `convention consistent consistently reuse shared helper helpers centralize centralise
-		single-source invariant agents.md claude.md contributing mirror mirroring elsewhere like unlike same
-		existing every other matching`},
+		single-source invariant agents.md claude.md contributing mirror mirroring elsewhere like unlike
+		existing matching`},
 	{CatEdgeCase, `empty null nil zero negative overflow underflow boundary off-by-one race concurrent
 		concurrency parallel deadlock stale orphan partial duplicate duplicates retry retries restart
 		restarts crash idempot legacy migrat unicode utf encoding timezone dst leap order ordering
