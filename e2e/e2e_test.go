@@ -240,7 +240,14 @@ func TestScoutRecallsRelevantMemory(t *testing.T) {
 		t.Errorf("the unrelated lesson reached the main conversation:\n%s", got)
 	}
 
-	if memAfter := snapshot(t, filepath.Join(p.Dir, ".flow", "memory")); !sameFiles(memBefore, memAfter) {
+	// The one file a read-back writes is the record of what it handed
+	// over (for memory audit).
+	memAfter := snapshot(t, filepath.Join(p.Dir, ".flow", "memory"))
+	if inj := memAfter[string(filepath.Separator)+"injections.jsonl"]; !strings.Contains(inj, `"by":"read","task":"fn-2.1"`) {
+		t.Errorf("the read-back was not recorded in injections.jsonl: %q", inj)
+	}
+	delete(memAfter, string(filepath.Separator)+"injections.jsonl")
+	if !sameFiles(memBefore, memAfter) {
 		t.Errorf("reading memory back changed .flow/memory:\nbefore %v\nafter  %v", memBefore, memAfter)
 	}
 	if len(s.Notices()) != 0 {

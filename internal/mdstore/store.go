@@ -88,7 +88,7 @@ func (s *Store) Init() ([]string, error) {
 	}
 	ignore := filepath.Join(s.Dir, ".gitignore")
 	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
-		if err := atomicfile.Write(ignore, []byte(LockName+"\n.*.tmp-*\n"), 0o644); err != nil {
+		if err := atomicfile.Write(ignore, []byte(LockName+"\n.*.tmp-*\ninjections*.jsonl\n"), 0o644); err != nil {
 			return nil, err
 		}
 	}
