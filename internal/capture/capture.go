@@ -223,13 +223,11 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	// the wrapper stated it. A review with ranked findings and no verdict
 	// asks for changes — unless all we have is a truncated preview.
 	res.Analysis = review.AnalyzeWith(masked, review.Options{
-		MinSeverity: cfg.String("capture.min_severity"),
-		PlanReview:  res.Kind == "plan-review",
+		MinSeverity:  cfg.String("capture.min_severity"),
+		PlanReview:   res.Kind == "plan-review",
+		InferVerdict: !preview,
 	})
 	res.Verdict = res.Analysis.Verdict
-	if preview && res.Analysis.Inferred {
-		res.Verdict = review.None
-	}
 	if v := review.Verdict(u.Verdict); v != review.None {
 		res.Verdict = v
 	}
