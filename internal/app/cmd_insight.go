@@ -1,6 +1,11 @@
 package app
 
 import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+
+	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/insight"
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -79,6 +84,55 @@ Examples:
 				return insight.WriteAudit(e.Out, a)
 			},
 		},
+		{
+			Name:  "report",
+			Usage: "write a self-contained HTML page of what the memory learned and whether it helps",
+			Description: `One file, no network: inline styles and SVG, no script, no font, nothing
+fetched (its Content Security Policy forbids it). It shows captures over time,
+entries by category and status, the most recurrent lessons, the audit's
+not-working list and every entry, its text escaped. Open it in any browser.
+
+Examples:
+   flowmem memory report --html memory.html
+   flowmem memory report --html - > memory.html`,
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "html", Usage: "write the page to `FILE` (- for stdout)"},
+			},
+			Action: func(c *cli.Context) error {
+				if err := exactArgs(c, 0, "no arguments (the file goes after --html)"); err != nil {
+					return err
+				}
+				file := c.String("html")
+				if file == "" {
+					return usagef("--html FILE is required")
+				}
+				in, err := e.insightInputs()
+				if err != nil {
+					return err
+				}
+				a, err := in.audit(e, insight.DefaultUnusedDays)
+				if err != nil {
+					return err
+				}
+				now := e.Now()
+				r := insight.Report{Title: "flowmem memory — " + filepath.Base(in.project), Now: now,
+					Stats: insight.Compute(in.entries, in.reviews, len(in.skipped), now, in.staleDays),
+					Audit: a, Entries: in.entries, StaleAfterDays: in.staleDays}
+				var b bytes.Buffer
+				if err := insight.WriteHTML(&b, r); err != nil {
+					return err
+				}
+				if file == "-" {
+					_, err := e.raw.Out.Write(b.Bytes())
+					return err
+				}
+				if err := atomicfile.Write(file, b.Bytes(), 0o644); err != nil {
+					return fmt.Errorf("write report: %w", err)
+				}
+				e.say("wrote %s (%d entries, %d reviews)", file, len(in.entries), len(in.reviews))
+				return nil
+			},
+		},
 	}
 }
 
@@ -97,6 +151,7 @@ func (in *inputs) audit(e *env, days int) (insight.Audit, error) {
 // inputs is what every insight view reads: the folded entries, the reviews
 // log and the staleness setting.
 type inputs struct {
+	project   string
 	store     *mdstore.Store
 	entries   []mdstore.Entry
 	reviews   []reviewlog.Review
@@ -112,7 +167,7 @@ func (e *env) insightInputs() (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &inputs{store: s, cfg: cfg, staleDays: cfg.Int("memory.stale_after_days")}
+	in := &inputs{project: string(p), store: s, cfg: cfg, staleDays: cfg.Int("memory.stale_after_days")}
 	if in.staleDays <= 0 {
 		in.staleDays = insight.DefaultStaleAfterDays
 	}
