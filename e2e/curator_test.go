@@ -27,10 +27,10 @@ func TestCuratorMergesDuplicates(t *testing.T) {
 	}
 	p := newProject(t)
 	p.flowmem("init", "--enable", "--install")
-	agentFile := filepath.Join(".claude", "agents", "memory-curator.md")
-	if _, err := os.Stat(filepath.Join(p.Dir, agentFile)); err != nil {
-		// Until flowmem install writes the curator, put it where it would.
-		p.write(agentFile, string(flowmem.CuratorAgent), 0o644)
+	// flowmem install wrote the curator beside the scout, and the
+	// permissions it runs its commands with (none are passed below).
+	if got := p.read(filepath.Join(".claude", "agents", "memory-curator.md")); got != string(flowmem.CuratorAgent) {
+		t.Fatalf("flowmem install did not write the curator:\n%s", got)
 	}
 	add := func(text, fix, task string) string {
 		var out struct {
@@ -90,7 +90,19 @@ func TestCuratorMergesDuplicates(t *testing.T) {
 			dumpRequests(t, srv)
 		}
 	}()
-	p.claude(srv, "Curate the project memory", "Bash(flowmem memory curate:*)", "Bash(flowmem memory merge:*)")
+	settings := p.read(filepath.Join(".claude", "settings.json"))
+	for _, rule := range []string{"Bash(flowmem memory curate:*)", "Bash(flowmem memory merge:*)"} {
+		if !strings.Contains(settings, rule) {
+			t.Errorf("flowmem install did not allow %s:\n%s", rule, settings)
+		}
+	}
+	// As the scout's test does, the session is given the rules directly:
+	// with 2.1.330 in a fresh HOME, the project's allow rules did not let
+	// the subagent's curate run in -p mode (a permission denial).
+	s := p.claude(srv, "Curate the project memory", "Bash(flowmem memory curate:*)", "Bash(flowmem memory merge:*)")
+	if d, ok := s.Result["permission_denials"].([]any); ok && len(d) > 0 {
+		t.Errorf("permission denials: %v", d)
+	}
 
 	creqs := srv.ConversationRequests("curator")
 	if len(creqs) < 3 {

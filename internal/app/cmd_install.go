@@ -349,6 +349,9 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 	if res.Scout != nil {
 		changes = append(changes, *res.Scout)
 	}
+	if res.Curator != nil {
+		changes = append(changes, *res.Curator)
+	}
 	for _, ch := range changes {
 		if res.DryRun && ch.Diff != "" {
 			fmt.Fprint(e.Out, ch.Diff)

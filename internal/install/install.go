@@ -116,6 +116,7 @@ type Result struct {
 	Allow    string   `json:"allow,omitempty"` // the permission rule added or kept
 	Settings Change   `json:"settings"`
 	Scout    *Change  `json:"scout,omitempty"`
+	Curator  *Change  `json:"curator,omitempty"`
 	// Warnings say why the hook may not run here, each with its fix.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -212,6 +213,11 @@ func Run(opts Options) (Result, error) {
 	if err == nil && opts.hasScout() {
 		res.Allow = ScoutPermission
 		after, err = AddAllow(after, ScoutPermission)
+		for _, rule := range CuratorPermissions {
+			if err == nil {
+				after, err = AddAllow(after, rule)
+			}
+		}
 	}
 	if err != nil {
 		return res, withPath(err, paths.Settings)
@@ -226,6 +232,14 @@ func Run(opts Options) (Result, error) {
 		}
 		res.Scout, scoutAfter = &c, data
 	}
+	var curatorAfter []byte
+	if cp := curatorPath(paths.Scout); cp != "" && !opts.NoScout {
+		c, data, err := planCurator(cp, opts.label(cp), opts.Force, opts.DryRun)
+		if err != nil {
+			return res, err
+		}
+		res.Curator, curatorAfter = &c, data
+	}
 	if opts.DryRun {
 		return res, nil
 	}
@@ -237,6 +251,11 @@ func Run(opts Options) (Result, error) {
 	if res.Scout != nil && res.Scout.Changed() {
 		if err := writeFile(paths.Scout, scoutAfter); err != nil {
 			return res, fmt.Errorf("write %s: %w", paths.Scout, err)
+		}
+	}
+	if res.Curator != nil && res.Curator.Changed() {
+		if err := writeFile(res.Curator.Path, curatorAfter); err != nil {
+			return res, fmt.Errorf("write %s: %w", res.Curator.Path, err)
 		}
 	}
 	return res, nil
@@ -272,6 +291,11 @@ func Uninstall(opts Options) (Result, error) {
 		res.Allow = ScoutPermission
 		after, err = RemoveAllow(after, ScoutPermission)
 	}
+	for _, rule := range CuratorPermissions {
+		if err == nil && opts.hasScout() && HasAllow(after, rule) {
+			after, err = RemoveAllow(after, rule)
+		}
+	}
 	if err != nil {
 		return res, withPath(err, paths.Settings)
 	}
@@ -303,6 +327,18 @@ func Uninstall(opts Options) (Result, error) {
 		}
 		res.Scout = &c
 	}
+	if cp := curatorPath(paths.Scout); cp != "" && !opts.NoScout {
+		c, err := planCuratorRemoval(cp, opts.Force)
+		if err != nil {
+			return res, err
+		}
+		if c.Action == "removed" {
+			if other := opts.sharingScout(); other != "" {
+				c = Change{Path: cp, Action: "kept", Reason: "the flowmem hook in " + opts.label(other) + " still uses it"}
+			}
+		}
+		res.Curator = &c
+	}
 	if opts.DryRun {
 		return res, nil
 	}
@@ -320,6 +356,13 @@ func Uninstall(opts Options) (Result, error) {
 		if err := os.Remove(paths.Scout); err != nil {
 			return res, fmt.Errorf("remove %s: %w", paths.Scout, err)
 		}
+	}
+	if res.Curator != nil && res.Curator.Action == "removed" {
+		if err := os.Remove(res.Curator.Path); err != nil {
+			return res, fmt.Errorf("remove %s: %w", res.Curator.Path, err)
+		}
+	}
+	if res.Scout != nil && res.Scout.Action == "removed" {
 		removeEmptyDirs(filepath.Dir(paths.Scout), filepath.Dir(filepath.Dir(paths.Scout)))
 	}
 	if removeFile {

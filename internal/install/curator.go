@@ -1,0 +1,74 @@
+package install
+
+import (
+	"bytes"
+	"path/filepath"
+
+	"github.com/flowmem/flowmem"
+)
+
+// CuratorFile is the memory-curator subagent's file name, beside the scout.
+const CuratorFile = "memory-curator.md"
+
+// CuratorPermissions let the memory-curator run its commands without
+// asking: curate proposes, merge joins (show needs none: it only reads).
+var CuratorPermissions = []string{"Bash(flowmem memory curate:*)", "Bash(flowmem memory merge:*)"}
+
+// curatorPath is the curator's file in the scope whose scout is at scout;
+// "" when the scope has no subagents.
+func curatorPath(scout string) string {
+	if scout == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(scout), CuratorFile)
+}
+
+// planCurator is planScout for the curator, which has no earlier copies:
+// a file that differs from the embedded one was edited, and stays unless
+// force.
+func planCurator(path, label string, force, dryRun bool) (Change, []byte, error) {
+	have, exists, err := readFile(path)
+	if err != nil {
+		return Change{}, nil, err
+	}
+	want := flowmem.CuratorAgent
+	c := Change{Path: path}
+	switch {
+	case !exists:
+		c.Action = "created"
+	case bytes.Equal(have, want):
+		c.Action = "unchanged"
+	case !force:
+		c.Action = "kept"
+		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to replace it"
+		return c, nil, nil
+	default:
+		c.Action = "updated"
+	}
+	if dryRun && c.Changed() {
+		if !exists {
+			have = nil
+		}
+		c.Diff = Diff(label, have, want)
+	}
+	return c, want, nil
+}
+
+// planCuratorRemoval removes the curator when it is flowmem's copy.
+func planCuratorRemoval(path string, force bool) (Change, error) {
+	have, exists, err := readFile(path)
+	if err != nil {
+		return Change{}, err
+	}
+	c := Change{Path: path}
+	switch {
+	case !exists:
+		c.Action = "absent"
+	case bytes.Equal(have, flowmem.CuratorAgent) || force:
+		c.Action = "removed"
+	default:
+		c.Action = "kept"
+		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to remove it"
+	}
+	return c, nil
+}
