@@ -29,7 +29,10 @@ func (e *env) printRelevant(c *cli.Context, s *mdstore.Store, queries []string, 
 		return err
 	}
 	opt := recall.Options{Limit: limit, MaxChars: maxChars, Kinds: kinds, Now: e.Now(), StaleAfterDays: e.staleAfter}
-	hits := recall.Search(files, queries, opt)
+	hits, err := recall.Search(files, queries, opt)
+	if err != nil {
+		return err
+	}
 	e.noteInjected(s, "read", queries, hitIDs(hits))
 	if c.Bool("json") {
 		out := make([]scoredEntry, 0, len(hits))
@@ -119,7 +122,7 @@ func (e *env) prime(c *cli.Context, cfg *config.Config, s *mdstore.Store, task s
 	if limit < 1 || maxChars < 1 {
 		return "", usagef("--limit and --max-chars must be at least 1")
 	}
-	return recall.Prime(files, task, recall.Options{Limit: limit, MaxChars: maxChars, Now: e.Now(), StaleAfterDays: cfg.Int("memory.stale_after_days")}), nil
+	return recall.Prime(files, task, recall.Options{Limit: limit, MaxChars: maxChars, Now: e.Now(), StaleAfterDays: cfg.Int("memory.stale_after_days")})
 }
 
 // primeSessionStart is the SessionStart hook form: any problem means no

@@ -61,13 +61,13 @@ func BenchmarkSearch(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d", c.name, n), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					Search(files, c.queries, Options{Limit: 30})
+					must(Search(files, c.queries, Options{Limit: 30}))
 				}
 			})
 		}
 		b.Run(fmt.Sprintf("prime/%d", n), func(b *testing.B) {
 			for b.Loop() {
-				Prime(files, benchQuery, Options{})
+				must(Prime(files, benchQuery, Options{}))
 			}
 		})
 	}

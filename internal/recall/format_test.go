@@ -116,7 +116,7 @@ func checkBlock(t *testing.T, name, out, head string, hits []Hit, limit, max int
 }
 
 func prime(entries []mdstore.Entry, task string, opt Options) string {
-	return Prime(FilesOf(entries), task, opt)
+	return must(Prime(FilesOf(entries), task, opt))
 }
 
 func TestPrime(t *testing.T) {
@@ -206,7 +206,7 @@ func TestPrimeBudget(t *testing.T) {
 		{"small budget", Options{Limit: 100, MaxChars: 700, Floor: 0.01}, 700, 1},
 		{"tiny budget", Options{MaxChars: 10}, 10, 0},
 	} {
-		out := Prime(files, task, tc.opt)
+		out := must(Prime(files, task, tc.opt))
 		if len(out) > tc.max || len(out) < tc.minBytes {
 			t.Errorf("%s: Prime wrote %d bytes, want %d..%d", tc.name, len(out), tc.minBytes, tc.max)
 		}
@@ -214,7 +214,7 @@ func TestPrimeBudget(t *testing.T) {
 			t.Errorf("%s: malformed block:\n%s", tc.name, out)
 		}
 	}
-	if out := Prime(files, "", Options{}); len(out) > PrimeMaxChars || out == "" {
+	if out := must(Prime(files, "", Options{})); len(out) > PrimeMaxChars || out == "" {
 		t.Errorf("no-task prime: %d bytes", len(out))
 	}
 }

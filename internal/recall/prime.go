@@ -23,7 +23,7 @@ func Confirmed(e *mdstore.Entry) bool {
 // recurrence and recency. It returns "" when nothing qualifies, so callers
 // can leave the block out: a prompt is better without lessons than with
 // unrelated ones.
-func Prime(files []File, task string, opt Options) string {
+func Prime(files []File, task string, opt Options) (string, error) {
 	limit := limitOf(opt)
 	budget := opt.MaxChars
 	if budget <= 0 {
@@ -35,7 +35,11 @@ func Prime(files []File, task string, opt Options) string {
 	}
 	var hits []Hit
 	if q := parseQuery(task); len(q.terms) > 0 {
-		hits = search(files, []*query{q}, opt, limit)[0]
+		lists, err := search(files, []*query{q}, opt, limit)
+		if err != nil {
+			return "", err
+		}
+		hits = lists[0]
 		slices.SortStableFunc(hits, func(a, b Hit) int {
 			ca, cb := Confirmed(&a.Entry), Confirmed(&b.Entry)
 			switch {
@@ -47,10 +51,13 @@ func Prime(files []File, task string, opt Options) string {
 			return 0
 		})
 	} else {
-		hits = topConfirmed(files, opt, limit)
+		var err error
+		if hits, err = topConfirmed(files, opt, limit); err != nil {
+			return "", err
+		}
 	}
 	if len(hits) == 0 {
-		return ""
+		return "", nil
 	}
 	// Stale lessons come last, so they are the ones the budget cuts.
 	slices.SortStableFunc(hits, func(a, b Hit) int {
@@ -63,46 +70,41 @@ func Prime(files []File, task string, opt Options) string {
 		}
 		return 0
 	})
-	return block(header+primeIntro, hits, limit, budget)
+	return block(header+primeIntro, hits, limit, budget), nil
 }
 
 // topConfirmed ranks confirmed lessons without a query: recurrence first,
 // weighed down as they age. Only entries whose metadata says seen=2 or
 // more, or whose heading says manual, are parsed.
-func topConfirmed(files []File, opt Options, k int) []Hit {
+func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
 	top := topK{k: k}
 	sightings := map[string]sighting{}
-	for _, f := range files {
-		segments(f.Raw, func(seg []byte, line int) bool {
-			recordSightings(seg, sightings)
-			return true
-		})
+	err := eachSegment(files, func(_ int, seg []byte, _ int64, _ int) { recordSightings(seg, sightings) })
+	if err != nil {
+		return nil, err
 	}
-	for _, f := range files {
-		segments(f.Raw, func(seg []byte, line int) bool {
-			if !mayBeConfirmed(seg, sightings) {
-				return true
-			}
-			e, ok := parseSegment(f.Kind, seg, line)
-			if !ok || !eligible(&e, opt.Kinds) {
-				return true
-			}
-			if si, ok := sightings[e.ID]; ok {
-				e.Seen += si.n
-				e.LastSeen = max(e.LastSeen, si.last)
-			}
-			if !Confirmed(&e) {
-				return true
-			}
-			r := 1.0
-			if !opt.Now.IsZero() {
-				r = recency(&e, opt.Now)
-			}
-			top.offer(Hit{Entry: e, Score: (1 + math.Log(math.Max(float64(e.Seen), 1))) * (0.5 + 0.5*r)})
-			return true
-		})
-	}
-	return top.sorted()
+	err = eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
+		if !mayBeConfirmed(seg, sightings) {
+			return
+		}
+		e, ok := parseSegment(files[fi].Kind, seg, line)
+		if !ok || !eligible(&e, opt.Kinds) {
+			return
+		}
+		if si, ok := sightings[e.ID]; ok {
+			e.Seen += si.n
+			e.LastSeen = max(e.LastSeen, si.last)
+		}
+		if !Confirmed(&e) {
+			return
+		}
+		r := 1.0
+		if !opt.Now.IsZero() {
+			r = recency(&e, opt.Now)
+		}
+		top.offer(Hit{Entry: e, Score: (1 + math.Log(math.Max(float64(e.Seen), 1))) * (0.5 + 0.5*r)})
+	})
+	return top.sorted(), err
 }
 
 // mayBeConfirmed reads only an entry's heading and metadata line: whether

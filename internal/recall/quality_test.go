@@ -71,11 +71,11 @@ func TestQuality(t *testing.T) {
 			if searches[i].Query != q.Query {
 				t.Fatalf("%s:%d: searches for %q, request %q", set.labels, i+1, searches[i].Query, q.Query)
 			}
-			hits := Search(files, []string{q.Query}, opt)
+			hits := must(Search(files, []string{q.Query}, opt))
 			h, r := share(hits, q.Relevant, 5)
 			hit5 += h
 			recall5 += r
-			_, s := share(Search(files, searches[i].Searches, scoutOpt), q.Relevant, 30)
+			_, s := share(must(Search(files, searches[i].Searches, scoutOpt)), q.Relevant, 30)
 			scout30 += s
 			if verbose && h == 0 && set.name == "development" {
 				t.Logf("  miss %q: want %s; got %s", q.Query, strings.Join(q.Relevant, " "), strings.Join(idsOf(hits, 5), " "))
@@ -96,7 +96,7 @@ func TestQuality(t *testing.T) {
 	var primeHit5, nl float64
 	for _, set := range labelledSets {
 		for _, q := range readJSONL[labelledQuery](t, set.labels) {
-			h, _ := share(Search(files, []string{q.Query}, primeOpt), q.Relevant, 5)
+			h, _ := share(must(Search(files, []string{q.Query}, primeOpt)), q.Relevant, 5)
 			primeHit5 += h
 			nl++
 		}
@@ -108,12 +108,12 @@ func TestQuality(t *testing.T) {
 		queries := readJSONL[labelledQuery](t, name)
 		var empty, emptyRead float64
 		for _, q := range queries {
-			if p := Prime(files, q.Query, opt); p == "" {
+			if p := must(Prime(files, q.Query, opt)); p == "" {
 				empty++
 			} else if verbose {
-				t.Logf("  %s: prime %q got %s", name, q.Query, strings.Join(idsOf(Search(files, []string{q.Query}, primeOpt), 5), " "))
+				t.Logf("  %s: prime %q got %s", name, q.Query, strings.Join(idsOf(must(Search(files, []string{q.Query}, primeOpt)), 5), " "))
 			}
-			if len(Search(files, []string{q.Query}, opt)) == 0 {
+			if len(must(Search(files, []string{q.Query}, opt))) == 0 {
 				emptyRead++
 			}
 		}

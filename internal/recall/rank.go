@@ -80,17 +80,21 @@ const fuseK = 2
 // by reciprocal rank: an entry's score is the sum over the queries of
 // 1/(fuseK + its rank there), since the queries' scores are not on one
 // scale; ties go to the entry the earlier query ranked first.
-func Search(files []File, queries []string, opt Options) []Hit {
+func Search(files []File, queries []string, opt Options) ([]Hit, error) {
 	limit := limitOf(opt)
 	qs := make([]*query, 0, len(queries))
 	for _, s := range queries {
 		qs = append(qs, parseQuery(s))
 	}
 	if len(qs) == 0 {
-		return nil
+		return nil, nil
 	}
 	if len(qs) == 1 {
-		return search(files, qs, opt, limit)[0]
+		hits, err := search(files, qs, opt, limit)
+		if err != nil {
+			return nil, err
+		}
+		return hits[0], nil
 	}
 	// Each list is ranked deeper than the limit, so an entry second-best
 	// for two queries can pass one that is best for only one of them.
@@ -102,7 +106,11 @@ func Search(files []File, queries []string, opt Options) []Hit {
 	}
 	byKey := map[string]*fused{}
 	var order []*fused
-	for qi, list := range search(files, qs, opt, deep) {
+	lists, err := search(files, qs, opt, deep)
+	if err != nil {
+		return nil, err
+	}
+	for qi, list := range lists {
 		for r, h := range list {
 			key := h.Entry.ID
 			if key == "" {
@@ -130,5 +138,5 @@ func Search(files []File, queries []string, opt Options) []Hit {
 	for _, f := range order[:min(limit, len(order))] {
 		hits = append(hits, Hit{Entry: f.hit.Entry, Score: f.score})
 	}
-	return hits
+	return hits, nil
 }

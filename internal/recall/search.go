@@ -3,66 +3,15 @@ package recall
 import (
 	"bytes"
 	"cmp"
-	"errors"
-	"fmt"
-	"io"
-	"io/fs"
 	"math"
 	"math/bits"
-	"os"
 	"slices"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/text"
 )
-
-// File is one memory file as it is on disk.
-type File struct {
-	Kind mdstore.Kind
-	Raw  []byte
-}
-
-// Load reads the memory files of the given kinds (all when none); a
-// missing file is an empty memory.
-func Load(s *mdstore.Store, kinds ...mdstore.Kind) ([]File, error) {
-	if len(kinds) == 0 {
-		kinds = mdstore.Kinds
-	}
-	var files []File
-	for _, k := range kinds {
-		raw, err := readRegular(s.Path(k))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read memory: %w", err)
-		}
-		files = append(files, File{k, raw})
-	}
-	return files, nil
-}
-
-// readRegular reads a regular file. The open does not block (a FIFO would
-// wait for a writer forever), the type is checked on the opened file, and
-// no more than its size is read (a device would never end).
-func readRegular(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	return io.ReadAll(io.LimitReader(f, fi.Size()+1))
-}
 
 // FilesOf writes entries as the memory files that would hold them, for
 // ranking entries that are not on disk (tests, the quality corpus).
@@ -81,7 +30,7 @@ func FilesOf(entries []mdstore.Entry) []File {
 			}
 		}
 		if b.Len() > 0 {
-			files = append(files, File{k, b.Bytes()})
+			files = append(files, File{Kind: k, Raw: b.Bytes()})
 		}
 	}
 	return files
@@ -130,6 +79,8 @@ type plan struct {
 	// single holds the needles of one byte (an identifier such as x-y-z,
 	// whose parts are too short to be tokens), by that byte.
 	single [256][]int32
+	// lead marks the lower-cased first bytes of the needles.
+	lead [256]bool
 }
 
 type needle struct {
@@ -207,6 +158,7 @@ func (p *plan) addNeedle(s string, q, t int) {
 		}
 	}
 	for _, pr := range pairs {
+		p.lead[lower[pr[0]]] = true
 		k := uint16(lower[pr[0]])<<8 | uint16(lower[pr[1]])
 		p.first[k>>6] |= 1 << (k & 63)
 		if !slices.Contains(p.byPair[k], n) {
@@ -245,7 +197,11 @@ func init() {
 	}
 }
 
-var metaOpen = []byte("<!-- flowmem:")
+var (
+	metaOpen     = []byte("<!-- flowmem:")
+	commentOpen  = []byte("<!--")
+	commentClose = []byte("-->")
+)
 
 // scan marks in masks (one per query) the terms whose needles begin a word
 // of seg, and records sighting lines. A term marked may not be in the
@@ -257,9 +213,10 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 		c := seg[i]
 		cls := byteCls[c]
 		if cls == cSep {
-			if c == '<' && (i == 0 || seg[i-1] == '\n') && bytes.HasPrefix(seg[i:], metaOpen) {
-				// The metadata line is not text; a sighting line counts.
-				end := bytes.IndexByte(seg[i:], '\n')
+			if c == '<' && bytes.HasPrefix(seg[i:], commentOpen) {
+				// Comments (the metadata line, the id after a heading) are
+				// not text; a sighting line counts.
+				end := bytes.Index(seg[i:], commentClose)
 				if end < 0 {
 					end = n - i
 				}
@@ -275,6 +232,15 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 			cls == cUpper && (prev == cLower || prev == cUpper && i+1 < n && byteCls[seg[i+1]] == cLower)
 		prev = cls
 		if !start {
+			continue
+		}
+		if c < 0x80 && !p.lead[lower[c]] && p.single[lower[c]] == nil {
+			// No needle starts with this letter: skip the rest of a
+			// lower-case word.
+			for i+1 < n && seg[i+1] >= 'a' && seg[i+1] <= 'z' {
+				i++
+				prev = cLower
+			}
 			continue
 		}
 		for _, ni := range p.single[lower[c]] {
@@ -358,7 +324,8 @@ func recordSighting(l []byte, m map[string]sighting) {
 type candidate struct {
 	file int32
 	line int32
-	seg  []byte
+	n    int32   // length in bytes
+	off  int64   // offset in its file
 	ub   float64 // the most any query could score it (see bound)
 }
 
@@ -372,38 +339,35 @@ type scanned struct {
 	sightings map[string]sighting
 }
 
-func (p *plan) scanFiles(files []File) *scanned {
+func (p *plan) scanFiles(files []File) (*scanned, error) {
 	r := &scanned{df: make([][]int, len(p.qs)), sightings: map[string]sighting{}}
 	for qi, q := range p.qs {
 		r.df[qi] = make([]int, len(q.terms))
 	}
 	masks := make([]uint64, len(p.qs))
 	total := 0
-	for fi, f := range files {
-		segments(f.Raw, func(seg []byte, line int) bool {
-			r.n++
-			total += len(seg)
-			clear(masks)
-			p.scan(seg, masks, r.sightings)
-			any := false
-			for qi, m := range masks {
-				for ; m != 0; m &= m - 1 {
-					r.df[qi][bits.TrailingZeros64(m)]++
-					any = true
-				}
+	err := eachSegment(files, func(fi int, seg []byte, off int64, line int) {
+		r.n++
+		total += len(seg)
+		clear(masks)
+		p.scan(seg, masks, r.sightings)
+		any := false
+		for qi, m := range masks {
+			for ; m != 0; m &= m - 1 {
+				r.df[qi][bits.TrailingZeros64(m)]++
+				any = true
 			}
-			if any {
-				r.cands = append(r.cands, candidate{file: int32(fi), line: int32(line), seg: seg})
-				r.masks = append(r.masks, masks...)
-			}
-			return true
-		})
-	}
+		}
+		if any {
+			r.cands = append(r.cands, candidate{file: int32(fi), line: int32(line), n: int32(len(seg)), off: off})
+			r.masks = append(r.masks, masks...)
+		}
+	})
 	r.avgLen = 1
 	if r.n > 0 {
 		r.avgLen = float64(total) / float64(r.n)
 	}
-	return r
+	return r, err
 }
 
 // weighed is one query with the memory's statistics applied: idf per
@@ -507,13 +471,16 @@ func (w *weighed) bound(mask uint64) float64 {
 // every file's bytes once; only entries that may qualify are parsed, in
 // order of the most they could score, until none left could enter the
 // top k.
-func search(files []File, qs []*query, opt Options, k int) [][]Hit {
+func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 	out := make([][]Hit, len(qs))
 	p := compile(qs)
 	if len(p.needles) == 0 || k <= 0 {
-		return out
+		return out, nil
 	}
-	r := p.scanFiles(files)
+	r, err := p.scanFiles(files)
+	if err != nil {
+		return nil, err
+	}
 	nq := len(qs)
 	ws := make([]*weighed, nq)
 	for qi, q := range qs {
@@ -537,11 +504,11 @@ func search(files []File, qs []*query, opt Options, k int) [][]Hit {
 			if top.full() && c.ub < top.worst() {
 				break
 			}
-			pe := sc.parse(files[c.file].Kind, c, r)
+			pe := sc.parse(&files[c.file], c, r)
 			if !pe.ok || !eligible(&pe.e, opt.Kinds) {
 				continue
 			}
-			s, mask := sc.score(w, pe, float64(len(c.seg))/r.avgLen)
+			s, mask := sc.score(w, pe, float64(c.n)/r.avgLen)
 			if !w.qualifies(mask) {
 				continue
 			}
@@ -549,7 +516,7 @@ func search(files []File, qs []*query, opt Options, k int) [][]Hit {
 		}
 		out[qi] = top.sorted()
 	}
-	return out
+	return out, nil
 }
 
 // scorer tokenizes candidate entries, each once for all queries, and keeps
@@ -558,7 +525,7 @@ type scorer struct {
 	z     text.Tokenizer
 	memo  map[string]string
 	toks  []tok
-	cache map[*byte]*parsed // by segment start: an entry parsed for one query serves the next
+	cache map[*candidate]*parsed // an entry parsed for one query serves the next
 	tf    []float64
 }
 
@@ -575,16 +542,19 @@ type parsed struct {
 }
 
 func newScorer() *scorer {
-	return &scorer{memo: map[string]string{}, cache: map[*byte]*parsed{}}
+	return &scorer{memo: map[string]string{}, cache: map[*candidate]*parsed{}}
 }
 
-func (s *scorer) parse(k mdstore.Kind, c *candidate, r *scanned) *parsed {
-	key := &c.seg[0]
-	if pe, ok := s.cache[key]; ok {
+func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
+	if pe, ok := s.cache[c]; ok {
 		return pe
 	}
 	pe := &parsed{}
-	pe.e, pe.ok = parseSegment(k, c.seg, int(c.line))
+	// A file rewritten since the scan (curation) makes a candidate
+	// unreadable or another entry: it is skipped, or scored as it is now.
+	if seg, err := readAt(f, c.off, int(c.n)); err == nil {
+		pe.e, pe.ok = parseSegment(f.Kind, seg, int(c.line))
+	}
 	if pe.ok {
 		e := &pe.e
 		if si, ok := r.sightings[e.ID]; ok {
@@ -605,7 +575,7 @@ func (s *scorer) parse(k mdstore.Kind, c *candidate, r *scanned) *parsed {
 		s.field(e.Task, wMeta)
 		pe.toks = slices.Clone(s.toks)
 	}
-	s.cache[key] = pe
+	s.cache[c] = pe
 	return pe
 }
 

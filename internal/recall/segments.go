@@ -26,6 +26,36 @@ func segments(raw []byte, fn func(seg []byte, line int) bool) {
 			pos = next
 		}
 	}
+	if !bytes.Contains(body, []byte("```")) {
+		// No code fence: every "\n## date" starts an entry, and a search
+		// for it skips the lines between.
+		start, startLine := -1, 0
+		for pos, l := 0, line; pos < len(body); {
+			var at int
+			if pos == 0 && bytes.HasPrefix(body, []byte("## ")) {
+				at = 0
+			} else {
+				j := bytes.Index(body[pos:], []byte("\n## "))
+				if j < 0 {
+					break
+				}
+				at = pos + j + 1
+			}
+			l += bytes.Count(body[pos:at], []byte("\n"))
+			pos = at + 3
+			if !isHeading(body[at:]) {
+				continue
+			}
+			if start >= 0 && !fn(body[start:at], startLine) {
+				return
+			}
+			start, startLine = at, l
+		}
+		if start >= 0 {
+			fn(body[start:], startLine)
+		}
+		return
+	}
 	start, startLine, fence := -1, 0, false
 	for pos, l := 0, line; pos < len(body); l++ {
 		end := bytes.IndexByte(body[pos:], '\n')

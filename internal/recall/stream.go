@@ -1,0 +1,159 @@
+package recall
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
+
+// File is one memory file: on disk (Path), read a chunk at a time, or in
+// memory (Raw).
+type File struct {
+	Kind mdstore.Kind
+	Path string
+	Raw  []byte
+}
+
+// Load lists the memory files of the given kinds (all when none); a
+// missing file is an empty memory. Nothing is read until a search.
+func Load(s *mdstore.Store, kinds ...mdstore.Kind) ([]File, error) {
+	if len(kinds) == 0 {
+		kinds = mdstore.Kinds
+	}
+	var files []File
+	for _, k := range kinds {
+		p := s.Path(k)
+		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("read memory: %w", err)
+		}
+		files = append(files, File{Kind: k, Path: p})
+	}
+	return files, nil
+}
+
+// openRegular opens a regular file for reading. The open does not block (a
+// FIFO would wait for a writer forever) and the type is checked on the
+// opened file, so a device or pipe is an error, not a hang.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read memory: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file", path)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("read memory: %w", err)
+	}
+	return f, nil
+}
+
+// chunkSize is how much of a memory file is read at a time: the peak
+// memory of a search does not grow with the memory.
+const chunkSize = 1 << 20
+
+// eachSegment calls fn with every entry of every file, in file order:
+// its bytes (valid only during the call), its byte offset in the file and
+// the line of its heading.
+func eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int)) error {
+	for fi, f := range files {
+		if f.Raw != nil || f.Path == "" {
+			segments(f.Raw, func(seg []byte, line int) bool {
+				fn(fi, seg, int64(cap(f.Raw)-cap(seg)), line)
+				return true
+			})
+			continue
+		}
+		if err := streamFile(f.Path, func(seg []byte, off int64, line int) { fn(fi, seg, off, line) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// streamFile reads path a chunk at a time and hands out whole entries: a
+// chunk is cut before the last entry heading in it, and the rest is
+// carried into the next.
+func streamFile(path string, fn func(seg []byte, off int64, line int)) error {
+	f, err := openRegular(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	buf := make([]byte, 0, 2*chunkSize)
+	var off int64 // file offset of buf[0]
+	line := 0     // lines before buf[0]
+	for eof := false; !eof; {
+		if cap(buf)-len(buf) < chunkSize {
+			buf = append(buf[:len(buf):len(buf)], make([]byte, chunkSize)...)[:len(buf)]
+		}
+		n, err := io.ReadFull(f, buf[len(buf):len(buf)+chunkSize])
+		buf = buf[:len(buf)+n]
+		switch {
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			eof = true
+		case err != nil:
+			return fmt.Errorf("read memory: %w", err)
+		}
+		end := len(buf)
+		if !eof {
+			if end = lastHeading(buf); end <= 0 {
+				continue // one entry longer than a chunk: read on
+			}
+		}
+		region := buf[:end]
+		segments(region, func(seg []byte, l int) bool {
+			fn(seg, off+int64(cap(buf)-cap(seg)), line+l)
+			return true
+		})
+		line += bytes.Count(region, []byte("\n"))
+		off += int64(end)
+		buf = buf[:copy(buf, buf[end:])]
+	}
+	return nil
+}
+
+// lastHeading returns where the last entry heading of b starts, or -1.
+func lastHeading(b []byte) int {
+	for i := len(b); i > 0; {
+		j := bytes.LastIndex(b[:i], []byte("\n## "))
+		if j < 0 {
+			return -1
+		}
+		if isHeading(b[j+1:]) {
+			return j + 1
+		}
+		i = j
+	}
+	return -1
+}
+
+// readAt returns the n bytes at off of file f.
+func readAt(f *File, off int64, n int) ([]byte, error) {
+	if f.Raw != nil || f.Path == "" {
+		if off < 0 || off+int64(n) > int64(len(f.Raw)) {
+			return nil, io.ErrUnexpectedEOF
+		}
+		return f.Raw[off : off+int64(n)], nil
+	}
+	h, err := openRegular(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	b := make([]byte, n)
+	if _, err := h.ReadAt(b, off); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
