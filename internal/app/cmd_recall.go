@@ -29,6 +29,12 @@ func (e *env) printRelevant(c *cli.Context, s *mdstore.Store, queries []string, 
 		return err
 	}
 	opt := recall.Options{Limit: limit, MaxChars: maxChars, Kinds: kinds, Now: e.Now(), StaleAfterDays: e.staleAfter}
+	if len(queries) == 1 {
+		// One request, read as it is: the floor prime uses. The scout's
+		// several searches keep every lesson that says a specific word of
+		// one of them, and the scout chooses.
+		opt.Floor = recall.StrictFloor
+	}
 	hits, err := recall.Search(files, queries, opt)
 	if err != nil {
 		return err

@@ -31,7 +31,7 @@ func Prime(files []File, task string, opt Options) (string, error) {
 	}
 	budget = min(budget, PrimeHardCap)
 	if opt.Floor == 0 {
-		opt.Floor = PrimeFloor
+		opt.Floor = StrictFloor
 	}
 	var hits []Hit
 	if q := parseQuery(task); len(q.terms) > 0 {

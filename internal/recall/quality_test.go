@@ -9,26 +9,24 @@ import (
 )
 
 // Quality gates (make quality). Each fails below a threshold that is true
-// of the ranker as committed; testdata/recall/README.md has the history.
+// of the ranker as committed, with a margin for rounding;
+// testdata/recall/README.md has the history.
 const (
 	// gateNothing: the share of requests no lesson bears on that get
-	// nothing back (norelevant_*.jsonl).
+	// nothing back from prime and a single read --relevant
+	// (norelevant_*.jsonl; StrictFloor).
 	gateNothing = 0.9
-	// gateNothingRead: the same for read --relevant, whose floor is lower
-	// (Options.Floor): the scout judges what it reads.
-	gateNothingRead = 0.25
 	// gateHit5: the share of labelled requests with a labelled lesson in
-	// the first 5 of `memory read --relevant REQUEST`.
-	gateHit5 = 0.8
+	// the first 5 of `memory read --relevant REQUEST` (StrictFloor).
+	gateHit5 = 0.52
 	// gateRecall5: the share of a request's labelled lessons (up to 5) in
-	// its first 5, averaged over requests.
-	gateRecall5 = 0.63
+	// those first 5, averaged over requests.
+	gateRecall5 = 0.38
 	// gateScout30: the share of a request's labelled lessons (up to 5)
 	// among the scout's 30 candidates for its searches
-	// (`memory read --limit 30 -r Q1 -r Q2 …`, scout_*.jsonl).
-	gateScout30 = 0.92
-	// gatePrimeHit5: gateHit5 under prime's higher floor (PrimeFloor).
-	gatePrimeHit5 = 0.5
+	// (`memory read --limit 30 -r Q1 -r Q2 …`, scout_*.jsonl; no floor
+	// beyond one specific word).
+	gateScout30 = 0.91
 )
 
 // labelledSets are the requests with labelled lessons, each with the
@@ -54,19 +52,20 @@ type scoutSearch struct {
 func TestQuality(t *testing.T) {
 	entries := loadCorpus(t)
 	files := FilesOf(entries)
-	opt := Options{Limit: 10, Now: corpusNow}
+	opt := Options{Limit: 10, Now: corpusNow, Floor: StrictFloor}
+	loose := Options{Limit: 10, Now: corpusNow}
 	scoutOpt := Options{Limit: 30, Now: corpusNow}
 	verbose := testing.Verbose()
 
-	var all struct{ n, hit5, recall5, scout30 float64 }
-	t.Logf("%-12s %5s %7s %9s %8s", "set", "n", "hit@5", "recall@5", "scout@30")
+	var all struct{ n, hit5, recall5, scout30, looseHit5 float64 }
+	t.Logf("%-12s %5s %7s %9s %8s %14s", "set", "n", "hit@5", "recall@5", "scout@30", "hit@5 no floor")
 	for _, set := range labelledSets {
 		queries := readJSONL[labelledQuery](t, set.labels)
 		searches := readJSONL[scoutSearch](t, set.searches)
 		if len(searches) != len(queries) {
 			t.Fatalf("%s: %d requests, %d searches", set.name, len(queries), len(searches))
 		}
-		var hit5, recall5, scout30 float64
+		var hit5, recall5, scout30, looseHit5 float64
 		for i, q := range queries {
 			if searches[i].Query != q.Query {
 				t.Fatalf("%s:%d: searches for %q, request %q", set.labels, i+1, searches[i].Query, q.Query)
@@ -77,31 +76,21 @@ func TestQuality(t *testing.T) {
 			recall5 += r
 			_, s := share(must(Search(files, searches[i].Searches, scoutOpt)), q.Relevant, 30)
 			scout30 += s
+			lh, _ := share(must(Search(files, []string{q.Query}, loose)), q.Relevant, 5)
+			looseHit5 += lh
 			if verbose && h == 0 && set.name == "development" {
 				t.Logf("  miss %q: want %s; got %s", q.Query, strings.Join(q.Relevant, " "), strings.Join(idsOf(hits, 5), " "))
 			}
 		}
 		n := float64(len(queries))
-		t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f", set.name, n, hit5/n, recall5/n, scout30/n)
+		t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f %14.3f", set.name, n, hit5/n, recall5/n, scout30/n, looseHit5/n)
 		all.n += n
 		all.hit5 += hit5
 		all.recall5 += recall5
 		all.scout30 += scout30
+		all.looseHit5 += looseHit5
 	}
-	t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f", "all", all.n, all.hit5/all.n, all.recall5/all.n, all.scout30/all.n)
-
-	// Prime's floor on the labelled requests: how often its block holds a
-	// labelled lesson among its first 5.
-	primeOpt := Options{Limit: 10, Now: corpusNow, Floor: PrimeFloor}
-	var primeHit5, nl float64
-	for _, set := range labelledSets {
-		for _, q := range readJSONL[labelledQuery](t, set.labels) {
-			h, _ := share(must(Search(files, []string{q.Query}, primeOpt)), q.Relevant, 5)
-			primeHit5 += h
-			nl++
-		}
-	}
-	t.Logf("prime's floor: %.3f of labelled requests have a labelled lesson in the first 5", primeHit5/nl)
+	t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f %14.3f", "all", all.n, all.hit5/all.n, all.recall5/all.n, all.scout30/all.n, all.looseHit5/all.n)
 
 	var nothing, nothingRead, n float64
 	for _, name := range []string{"norelevant_dev.jsonl", "norelevant_blind.jsonl"} {
@@ -110,8 +99,8 @@ func TestQuality(t *testing.T) {
 		for _, q := range queries {
 			if p := must(Prime(files, q.Query, opt)); p == "" {
 				empty++
-			} else if verbose {
-				t.Logf("  %s: prime %q got %s", name, q.Query, strings.Join(idsOf(must(Search(files, []string{q.Query}, primeOpt)), 5), " "))
+			} else if verbose && name != "norelevant_blind2.jsonl" {
+				t.Logf("  %s: prime %q got %s", name, q.Query, strings.Join(idsOf(must(Search(files, []string{q.Query}, opt)), 5), " "))
 			}
 			if len(must(Search(files, []string{q.Query}, opt))) == 0 {
 				emptyRead++
@@ -127,12 +116,11 @@ func TestQuality(t *testing.T) {
 		name       string
 		got, floor float64
 	}{
-		{"no-relevant requests that get nothing from prime", nothing / n, gateNothing},
-		{"no-relevant requests that get nothing from read --relevant", nothingRead / n, gateNothingRead},
+		{"no-relevant requests that get nothing (prime)", nothing / n, gateNothing},
+		{"no-relevant requests that get nothing (read --relevant)", nothingRead / n, gateNothing},
 		{"labelled requests with a labelled lesson in the first 5", all.hit5 / all.n, gateHit5},
 		{"labelled lessons in the first 5 (recall@5)", all.recall5 / all.n, gateRecall5},
 		{"labelled lessons among the scout's 30 candidates", all.scout30 / all.n, gateScout30},
-		{"labelled requests with a labelled lesson in prime's first 5", primeHit5 / nl, gatePrimeHit5},
 	} {
 		status := "ok"
 		if g.got < g.floor {

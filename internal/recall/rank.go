@@ -41,18 +41,22 @@ type Options struct {
 	// last) but is still recalled; 0 turns staleness off.
 	StaleAfterDays int
 	// Floor is the share of the request's specific words, weighed by idf,
-	// that a lesson must say itself to qualify (0 to 1). At 0 one specific
-	// word is enough: the scout judges what it gets and needs lessons worded
-	// unlike the request. Prime, whose output goes into a prompt unread,
-	// uses PrimeFloor.
+	// that a lesson must say itself to qualify (0 to 1), unless it says two
+	// of them making pairShare. At 0 one specific word is enough: the
+	// scout, which judges what it reads, searches that way. Prime and a
+	// single read --relevant, whose output is used unread, use StrictFloor.
 	Floor float64
 }
 
-// PrimeFloor is Prime's relevance floor (Options.Floor). Chosen on the
-// development requests with no relevant lesson (testdata/recall/README.md):
-// at 0.4, 0.92 of them get nothing, and half of the labelled requests
-// keep a labelled lesson in the first 5 (0.35: 0.87 and 0.57).
-const PrimeFloor = 0.4
+// StrictFloor is the relevance floor (Options.Floor) of prime and of a
+// single read --relevant. Chosen on the development requests with no
+// relevant lesson (testdata/recall/README.md): 0.95 of them get nothing,
+// and 0.54 of the labelled requests keep a labelled lesson in the first 5.
+const StrictFloor = 0.6
+
+// pairShare: a lesson that says two of the request's specific words
+// qualifies when they make this share of them.
+const pairShare = 0.25
 
 // Hit is one ranked entry.
 type Hit struct {

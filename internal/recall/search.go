@@ -425,14 +425,30 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 	return w
 }
 
+// qualifies is the relevance floor (SPEC §6): a lesson qualifies only by
+// saying a specific word of the request itself, and, with Options.Floor,
+// at least that share of them (by idf), or two of them making pairShare.
+// Task ids, stop words, generic words and synonyms never qualify it.
+func (w *weighed) qualifies(mask uint64) bool {
+	if mask&w.specific == 0 {
+		return false
+	}
+	if w.floor == 0 {
+		return true
+	}
+	c, words := w.coverage(mask)
+	return c >= w.floor || words >= 2 && c >= pairShare
+}
+
 // coverage is the share of the request's specific words, by idf, among
-// the terms in mask.
-func (w *weighed) coverage(mask uint64) float64 {
+// the terms in mask, and how many of its words that is.
+func (w *weighed) coverage(mask uint64) (float64, int) {
 	if w.total == 0 {
-		return 0
+		return 0, 0
 	}
 	var got float64
-	seen := uint64(0) // groups counted, for queries of up to 64 groups
+	n := 0
+	seen := uint64(0)
 	for m := mask & w.specific; m != 0; m &= m - 1 {
 		t := bits.TrailingZeros64(m)
 		g := w.q.slots[w.q.terms[t].slot].group
@@ -443,16 +459,9 @@ func (w *weighed) coverage(mask uint64) float64 {
 			seen |= 1 << g
 		}
 		got += w.groupIdf[g]
+		n++
 	}
-	return got / w.total
-}
-
-// qualifies is the relevance floor (SPEC §6): a lesson qualifies only by
-// saying a specific word of the request itself, and at least the share
-// Options.Floor of them. Task ids, stop words, generic words and synonyms
-// never qualify it.
-func (w *weighed) qualifies(mask uint64) bool {
-	return mask&w.specific != 0 && (w.floor == 0 || w.coverage(mask) >= w.floor)
+	return got / w.total, n
 }
 
 // bound is the most an entry whose scan found the terms in mask can score:
