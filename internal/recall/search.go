@@ -381,13 +381,14 @@ type weighed struct {
 	specific uint64
 	// groupIdf is, per group, the highest idf of its specific terms: what
 	// the group adds to a lesson's coverage; total is their sum.
-	groupIdf []float64
-	total    float64
-	floor    float64 // Options.Floor
+	groupIdf   []float64
+	groupKnown []bool
+	total      float64
+	floor      float64 // Options.Floor
 }
 
 func weigh(q *query, df []int, n int, floor float64) *weighed {
-	w := &weighed{q: q, floor: floor, idf: make([]float64, len(q.terms)), weight: make([]float64, len(q.terms)), groupIdf: make([]float64, q.groups)}
+	w := &weighed{q: q, floor: floor, idf: make([]float64, len(q.terms)), weight: make([]float64, len(q.terms)), groupIdf: make([]float64, q.groups), groupKnown: make([]bool, q.groups)}
 	for t, tm := range q.terms {
 		w.idf[t] = idf(df[t], n)
 		w.weight[t] = tm.weight
@@ -399,16 +400,18 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 			// A specific word the memory never uses still counts in the
 			// whole: a request whose topic words no lesson says is about
 			// something the memory does not cover.
+			g := q.slots[tm.slot].group
 			if df[t] > 0 {
 				w.specific |= 1 << t
+				w.groupKnown[g] = true
 			}
-			g := q.slots[tm.slot].group
 			w.groupIdf[g] = max(w.groupIdf[g], w.idf[t])
 		}
 	}
-	// A word no entry has weighs as much as the rarest word some entry has:
+	// A word no entry has counts for half the rarest word some entry has:
 	// at its own idf, the highest there is, it would outweigh every known
-	// word in a small memory.
+	// word in a small memory, and it is as often the project's own name for
+	// a thing (orders, invoices) as the topic.
 	known := 0.0
 	for t, tm := range q.terms {
 		if w.specific&(1<<t) != 0 && !tm.syn {
@@ -416,8 +419,8 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 		}
 	}
 	for g, v := range w.groupIdf {
-		if known > 0 {
-			v = min(v, known)
+		if known > 0 && !w.groupKnown[g] {
+			v = min(v, known) * unknownShare
 			w.groupIdf[g] = v
 		}
 		w.total += v
