@@ -386,10 +386,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		// injections.jsonl is the audit of what recall handed out: reading
-		// memory appends to it (and gitignores it) by design; the lessons
-		// themselves must not change.
-		if err != nil || d.IsDir() || d.Name() == ".lock" || d.Name() == "injections.jsonl" || d.Name() == ".gitignore" {
+		if err != nil || d.IsDir() || d.Name() == ".lock" {
 			return err
 		}
 		b, err := os.ReadFile(path)
