@@ -34,9 +34,3 @@ func (r *deadlineReader) Read(p []byte) (int, error) {
 	}
 	return r.f.Read(p)
 }
-
-// DecodeWithin decodes one payload of at most limit bytes from in, giving
-// up after timeout (see Until).
-func DecodeWithin(in io.Reader, limit int64, timeout time.Duration) (*Payload, error) {
-	return decode(Until(in, time.Now().Add(timeout)), limit)
-}

@@ -183,3 +183,16 @@ func TestNonExecutableBesideFallsBackToPath(t *testing.T) {
 		t.Errorf("flowmem() = %q, %v; want %q from PATH", got, err, onPath)
 	}
 }
+
+// TestPanicIsExitZero: a crash in the front end is one stderr line and
+// exit 0, never Go's exit 2 (which Claude Code shows the model).
+func TestPanicIsExitZero(t *testing.T) {
+	var so, se bytes.Buffer
+	code := Main(context.Background(), []string{"flowmem-hook"}, Options{
+		Stdin: strings.NewReader(`{}`), Stdout: &so, Stderr: &se,
+		Getenv: func(string) string { panic("boom") },
+	})
+	if code != 0 || se.String() != "flowmem-hook: internal error: boom\n" || so.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, so.String(), se.String())
+	}
+}
