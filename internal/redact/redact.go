@@ -20,6 +20,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/flowmem/flowmem/internal/sanitize"
 )
 
 // Mask is what a redacted secret becomes; the kind follows the colon.
@@ -197,7 +199,12 @@ var privateRE = sync.OnceValue(func() *regexp.Regexp {
 // String returns s with every secret it recognises replaced by
 // "[REDACTED:<kind>]" and every <private>…</private> block by "[PRIVATE]".
 // It is idempotent: String(String(s)) == String(s).
+//
+// The text is first cleaned by sanitize.Text: a zero-width space or an
+// escape sequence inside a token would hide it from every rule, and
+// whatever is redacted is on its way to disk, where neither belongs.
 func String(s string) string {
+	s = sanitize.Text(s)
 	if s == "" {
 		return s
 	}
