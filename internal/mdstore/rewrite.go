@@ -77,6 +77,11 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 	written := make(map[string]bool, len(changes))
 	pos := 0
 	skipGap := false
+	// wrote says an entry is in out, so a record written next is inside
+	// it; moved holds the records of a removed first entry, which have no
+	// entry before them to stay in and go to the end of the file.
+	wrote := false
+	var moved bytes.Buffer
 	for i, sp := range d.spans {
 		if sp.start < pos || sp.end < sp.start || sp.end > len(raw) {
 			return nil, fmt.Errorf("rewrite memory: entry at line %d overlaps the one before", d.Entries[i].Line)
@@ -91,18 +96,25 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 		e, touched := changes[id]
 		if !touched {
 			writeLines(&out, seg, true, func(l string) bool { return !recordOf(l, changes, "") })
+			wrote = true
 			continue
 		}
 		if !written[id] && e != nil {
 			out.WriteString(Render(e))
+			wrote = true
 		}
 		written[id] = true
 		before := out.Len()
 		// The entry's own lines are replaced; records of other entries
 		// that an append or a merge left in its segment stay.
-		writeLines(&out, seg, e != nil, func(l string) bool {
+		keep := func(l string) bool {
 			return strings.HasPrefix(l, metaPrefix) && !recordOf(l, changes, id) && foreignRecord(l, id)
-		})
+		}
+		if wrote {
+			writeLines(&out, seg, e != nil, keep)
+		} else {
+			writeLines(&moved, seg, true, keep)
+		}
 		if e == nil && out.Len() == before {
 			// A removed entry takes the blank lines after it along.
 			skipGap = true
@@ -110,6 +122,16 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 	}
 	if !skipGap {
 		out.Write(raw[pos:])
+	}
+	if moved.Len() > 0 && wrote {
+		if b := out.Bytes(); len(b) > 0 && b[len(b)-1] != '\n' {
+			out.WriteByte('\n')
+		}
+		for _, l := range strings.SplitAfter(strings.TrimLeft(moved.String(), "\n"), "\n") {
+			if strings.TrimSpace(l) != "" {
+				out.WriteString("\n" + l)
+			}
+		}
 	}
 	for id := range changes {
 		if !written[id] {

@@ -211,3 +211,56 @@ func TestRewriteRacesCaptures(t *testing.T) {
 		t.Errorf("the removal was lost")
 	}
 }
+
+// FuzzRewrite: whatever a memory file holds, archiving or removing its
+// first entry leaves a file that parses, with every other entry as it was.
+func FuzzRewrite(f *testing.F) {
+	f.Add([]byte("# Pitfalls\n\n## 2026-01-10 manual [pitfall]\nAlways use wrappers\ninstead of builder\n\n## 2026-01-11 fn-1.1 impl-review [framework]\n**Issue**: x\n"), false)
+	f.Add([]byte(Header(Pitfall)+"\n"+Render(&Entry{Kind: Pitfall, ID: "p-1", Date: "2026-01-01", Issue: "a", Seen: 1, LastSeen: "2026-01-01", Status: Active})+"\n"+RenderSighting("p-1", "2026-02-01", "fn-2")+"\n"+Render(&Entry{Kind: Pitfall, ID: "p-2", Date: "2026-01-01", Issue: "b", Seen: 1, LastSeen: "2026-01-01", Status: Active})), true)
+	f.Add([]byte("## 2026-01-01 x\n<!-- flowmem: id=p-1 seen=2 -->\n<!-- flowmem: seen id=p-2 last=2026-01-02 -->\n## 2026-01-02 y\n<!-- flowmem: id=p-2 -->\n```\n## 2026-01-03 z\n```\n"), true)
+	f.Fuzz(func(t *testing.T, raw []byte, remove bool) {
+		s := Open(t.TempDir())
+		if err := os.WriteFile(s.Path(Pitfall), raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before, err := s.Load(Pitfall)
+		if err != nil || len(before) == 0 {
+			return
+		}
+		target := before[0].ID
+		err = s.Rewrite(context.Background(), Pitfall, func(entries []Entry) (map[string]*Entry, error) {
+			if remove {
+				return map[string]*Entry{target: nil}, nil
+			}
+			e := entries[0]
+			e.Status = Archived
+			return map[string]*Entry{target: &e}, nil
+		})
+		if err != nil {
+			return
+		}
+		after, err := s.Load(Pitfall)
+		if err != nil {
+			t.Fatalf("the rewritten file does not parse: %v", err)
+		}
+		got := map[string]Entry{}
+		for _, e := range after {
+			got[e.ID] = e
+		}
+		for _, e := range before[1:] {
+			if e.ID == target {
+				continue
+			}
+			g, ok := got[e.ID]
+			if !ok {
+				t.Fatalf("entry %s lost", e.ID)
+			}
+			if g.Text() != e.Text() || g.Seen != e.Seen || g.Status != e.Status {
+				t.Fatalf("entry %s changed: %+v -> %+v", e.ID, e, g)
+			}
+		}
+		if g, ok := got[target]; remove == ok || (!remove && g.Status != Archived) {
+			t.Fatalf("remove=%v: target after = %+v (present %v)", remove, g, ok)
+		}
+	})
+}
