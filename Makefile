@@ -30,7 +30,7 @@ all: build
 help:
 	@echo "make setup PROJECT=DIR   install flowmem and set it up in DIR (memory on, Claude Code hook and scout)"
 	@echo "make install   build and install flowmem into $(GOBIN_DIR)"
-	@echo "make test      vet, unit, script, fuzz-seed and end-to-end tests (installs the pinned Claude Code client)"
+	@echo "make test      vet, unit, script, fuzz-seed and end-to-end tests (installs the pinned Claude Code client), then make quality"
 	@echo "make bench     speed and peak-memory figures"
 	@echo "make quality   capture, folding and retrieval quality reports"
 	@echo "make fuzz      run every fuzz target for FUZZTIME (default 30s) each"
@@ -50,8 +50,11 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
+# make test is what CI runs: vet, every test (end-to-end included) and the
+# quality gates, which fail below their thresholds.
 test: vet $(E2E_DEPS)
 	$(GO) test -race -count=1 -timeout 20m ./...
+	@$(MAKE) --no-print-directory quality
 
 claude: $(CLAUDE_BIN)
 
