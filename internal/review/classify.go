@@ -101,6 +101,9 @@ func ClassifyWith(f Finding, o Options) Decision {
 	if w := praise(problem); w != "" && strings.TrimSpace(f.Fix) == "" {
 		return drop(fmt.Sprintf("praise or a passed check, not a problem (%q)", w))
 	}
+	if w := unfinished(problem); w != "" {
+		return drop(fmt.Sprintf("unfinished or broken code, fixed by finishing it (%q)", w))
+	}
 	if w := oneOff(f, o.PlanReview); w != "" {
 		return drop("one-off tied to this task (" + w + ")")
 	}
@@ -192,6 +195,20 @@ func praise(problem string) string {
 	return found
 }
 
+// unfinishedMarks say the code is not done yet: a compile error or a stub
+// is fixed by finishing the work and teaches nothing for the next task.
+var unfinishedMarks = []string{"does not compile", "doesn't compile", "fails to compile", "won't compile",
+	"syntax error", "is a stub", "stubbed", "unfinished", "unimplemented", "not implemented", "left a todo", "todo stub"}
+
+func unfinished(problem string) string {
+	for _, m := range unfinishedMarks {
+		if strings.Contains(problem, m) {
+			return m
+		}
+	}
+	return ""
+}
+
 // planRefRe matches references into this task's own documents: flow-next
 // task ids, requirement and acceptance-criterion ids (R3, AC-2), and the
 // plan's sections.
@@ -210,7 +227,25 @@ func oneOff(f Finding, planReview bool) string {
 	if planReview && !code && !pathLineRe().MatchString(f.Location) {
 		return "plan section, no code named"
 	}
+	if planReview && !generalRule(strings.ToLower(f.Problem+" "+f.Fix)) {
+		// A plan review's fix edits this plan; only a rule stated for
+		// every case ("never hold a transaction across a network call")
+		// outlives it.
+		return "a change to this plan, not a general rule"
+	}
 	return ""
+}
+
+// ruleWords state a rule for every case rather than a change to one plan.
+var ruleWords = []string{"never ", "always ", "do not ", "don't ", "must not ", "avoid ", "instead of ", "every ", "any "}
+
+func generalRule(text string) bool {
+	for _, w := range ruleWords {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // hedges open a fix that does not commit to anything.

@@ -229,7 +229,7 @@ type headingKind struct {
 var (
 	findingsWords = []string{"issue", "finding", "problem", "concern", "blocker", "bug", "risk", "comment",
 		"suggestion", "nit", "observation", "defect", "regression", "must fix", "should fix", "must-fix", "should-fix",
-		"improv", "gap", "weakness", "vulnerabilit", "what is bad", "what's bad", "what is wrong", "what's wrong"}
+		"gap", "weakness", "vulnerabilit", "what is bad", "what's bad", "what is wrong", "what's wrong"}
 	skipWords = []string{"summary", "strength", "positive", "what's good", "what works", "looks good", "verified",
 		"verification", "tests run", "test results", "testing done", "praise", "scope", "context", "background",
 		"overview", "files reviewed", "what changed", "methodology", "verdict", "conclusion", "questions",
@@ -238,7 +238,7 @@ var (
 		"traceability", "coverage", "score", "metric", "statistic", "file list", "files changed"}
 	fixWords = []string{"recommend", "next step", "action plan", "action item", "required change",
 		"requested change", "suggested change", "suggested fix", "fix plan", "remediation", "to do", "todo",
-		"follow-up", "follow up", "agent task", "what to do", "how to fix"}
+		"follow-up", "follow up", "agent task", "improv", "what to do", "how to fix"}
 )
 
 func classifyHeading(title string) headingKind {
