@@ -227,17 +227,18 @@ func oneOff(f Finding, planReview bool) string {
 	if planReview && !code && !pathLineRe().MatchString(f.Location) {
 		return "plan section, no code named"
 	}
-	if planReview && !generalRule(strings.ToLower(f.Problem+" "+f.Fix)) {
+	if planReview && !pathLineRe().MatchString(f.Location) && !generalRule(strings.ToLower(f.Problem+" "+f.Fix)) {
 		// A plan review's fix edits this plan; only a rule stated for
 		// every case ("never hold a transaction across a network call")
-		// outlives it.
+		// or a finding at a line of code outlives it.
 		return "a change to this plan, not a general rule"
 	}
 	return ""
 }
 
 // ruleWords state a rule for every case rather than a change to one plan.
-var ruleWords = []string{"never ", "always ", "do not ", "don't ", "must not ", "avoid ", "instead of ", "every ", "any "}
+var ruleWords = []string{"never ", "always ", "do not ", "don't ", "must not ", "avoid ", "instead of ", "every ", "each ",
+	"any "}
 
 func generalRule(text string) bool {
 	for _, w := range ruleWords {
