@@ -46,9 +46,12 @@ const (
 	// genericShare: a word of the request found in more than this share of
 	// the memory's entries is generic here (a Go project's "error", a
 	// frontend's "component"), and genericMinEntries is the memory size
-	// from which shares say anything.
-	genericShare      = 0.05
-	genericMinEntries = 200
+	// from which shares say anything. Lower shares made words that name a
+	// project's topics (api, key, test in a memory about them) generic and
+	// cost a third of the labelled lessons their first 5 places
+	// (testdata/recall/README.md); idf already weighs common words down.
+	genericShare      = 0.2
+	genericMinEntries = 50
 
 	recurrenceLift = 0.15 // at most, reached at seen ≥ 16
 	recencyLift    = 0.10 // at most, for a lesson seen today
