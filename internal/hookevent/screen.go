@@ -253,6 +253,9 @@ type Candidate struct {
 	// output; the whole of it is in the file at PersistedOutputPath, which
 	// may hold the verdict the preview lacks.
 	Persisted bool
+	// Named: the command or subagent names a review (NamesReview), so it
+	// goes on without a verdict word in its output.
+	Named bool
 }
 
 // Screen is the decision every tool call gets, made from the decoded
@@ -288,14 +291,14 @@ func Screen(p *Payload) (Candidate, string) {
 	// decides. Any other call goes on only with a verdict in its output;
 	// the verdict words appear unescaped in the raw JSON, so most events are
 	// turned away here without decoding their output.
-	var named bool
 	switch c.Tool {
 	case ToolShell:
-		named = NamesReview(c.Tool, p.Command(), "")
+		c.Named = NamesReview(c.Tool, p.Command(), "")
 	case ToolAgent:
 		// SubagentType may decode tool_response; shells never need it.
-		named = NamesReview(c.Tool, "", p.SubagentType())
+		c.Named = NamesReview(c.Tool, "", p.SubagentType())
 	}
+	named := c.Named
 	if !named && !VerdictHint([]byte(p.ToolResponse)) && !VerdictHint([]byte(p.Error)) &&
 		!bytes.Contains(p.ToolResponse, []byte(`"persistedOutputPath"`)) {
 		return c, "no verdict in the output"

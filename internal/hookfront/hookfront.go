@@ -125,8 +125,18 @@ func run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	if _, skip := hookevent.Screen(p); skip != "" {
+	c, skip := hookevent.Screen(p)
+	if skip != "" {
 		return nil
+	}
+	if c.Persisted && !c.Named {
+		// A long output of an ordinary command: its verdict, if any, is in
+		// the file Claude Code saved it to. Reading it here is cheaper than
+		// starting flowmem for every long build log.
+		full, err := hookevent.ReadRegular(p.PersistedOutputPath(), hookevent.MaxPersisted)
+		if err != nil || !hookevent.VerdictHint(full) {
+			return nil
+		}
 	}
 	bin, err := o.flowmem()
 	if err != nil {

@@ -3,6 +3,7 @@ package hookfront
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -194,5 +195,29 @@ func TestPanicIsExitZero(t *testing.T) {
 	})
 	if code != 0 || se.String() != "flowmem-hook: internal error: boom\n" || so.Len() != 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, so.String(), se.String())
+	}
+}
+
+// TestLongOrdinaryOutputEndsHere: an ordinary command whose long output
+// Claude Code saved to a file ends in the front end when the file holds no
+// verdict, and is handed over when it does.
+func TestLongOrdinaryOutputEndsHere(t *testing.T) {
+	dir := t.TempDir()
+	event := func(saved string) []byte {
+		return []byte(fmt.Sprintf(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_response":{"stdout":"ok  pkg 0.1s\n[output truncated]","persistedOutputPath":%q}}`, saved))
+	}
+	plain := filepath.Join(dir, "plain.txt")
+	verdict := filepath.Join(dir, "verdict.txt")
+	if err := os.WriteFile(plain, []byte(strings.Repeat("ok  pkg 0.1s\n", 5000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(verdict, []byte("...\nVERDICT: NEEDS_WORK\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runFront(t, bytes.NewReader(event(plain)), nil, Options{}); r.record != "" || r.stderr != "" {
+		t.Errorf("no verdict in the saved output, yet flowmem ran: %+v", r)
+	}
+	if r := runFront(t, bytes.NewReader(event(verdict)), nil, Options{}); r.record == "" {
+		t.Errorf("a verdict in the saved output was not handed over: %+v", r)
 	}
 }
