@@ -190,7 +190,9 @@ func (e *env) noteInjected(s *mdstore.Store, by string, requests []string, ids [
 	if len(requests) > 0 {
 		request = requests[0]
 	}
-	if request == "" {
+	// A request that names no task id leaves the task Ralph or flow-next
+	// set for this session.
+	if insight.TaskIDOf(request) == "" {
 		request = e.Getenv("FLOW_TASK_ID")
 	}
 	_ = insight.NoteInjected(s.Dir, by, request, ids, e.Now())
@@ -202,4 +204,13 @@ func hitIDs(hits []recall.Hit) []string {
 		ids = append(ids, hits[i].Entry.ID)
 	}
 	return ids
+}
+
+// primeBy names a prime in the injection record: the SessionStart hook or
+// a prime command (a Ralph loop's prompt).
+func primeBy(c *cli.Context) string {
+	if c.Bool("session-start") {
+		return "session-start"
+	}
+	return "prime"
 }

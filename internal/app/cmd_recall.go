@@ -128,7 +128,12 @@ func (e *env) prime(c *cli.Context, cfg *config.Config, s *mdstore.Store, task s
 	if limit < 1 || maxChars < 1 {
 		return "", usagef("--limit and --max-chars must be at least 1")
 	}
-	return recall.Prime(files, task, recall.Options{Limit: limit, MaxChars: maxChars, Now: e.Now(), StaleAfterDays: cfg.Int("memory.stale_after_days")})
+	block, ids, err := recall.PrimeIDs(files, task, recall.Options{Limit: limit, MaxChars: maxChars, Now: e.Now(), StaleAfterDays: cfg.Int("memory.stale_after_days")})
+	if err != nil {
+		return "", err
+	}
+	e.noteInjected(s, primeBy(c), []string{task}, ids)
+	return block, nil
 }
 
 // primeSessionStart is the SessionStart hook form: any problem means no

@@ -126,7 +126,7 @@ func Format(w io.Writer, hits []Hit, opt Options) error {
 	if max <= 0 {
 		max = DefaultMaxChars
 	}
-	out := block(header, hits, limitOf(opt), max)
+	out := block(header, hits, limitOf(opt), max, nil)
 	if out == "" {
 		need := len(header) + len(Render(&hits[0].Entry, true))
 		for _, h := range hits[1:] {
@@ -149,8 +149,8 @@ func (e *BudgetError) Error() string {
 }
 
 // block renders head and as many entries as fit in max bytes; "" when none
-// fits.
-func block(head string, hits []Hit, limit, max int) string {
+// fits. The ids of the entries it holds are appended to *ids unless nil.
+func block(head string, hits []Hit, limit, max int, ids *[]string) string {
 	var b strings.Builder
 	b.WriteString(head)
 	n := 0
@@ -164,8 +164,14 @@ func block(head string, hits []Hit, limit, max int) string {
 		}
 		b.WriteString(l)
 		n++
+		if ids != nil {
+			*ids = append(*ids, h.Entry.ID)
+		}
 	}
 	if n == 0 {
+		if ids != nil {
+			*ids = nil
+		}
 		return ""
 	}
 	return b.String()

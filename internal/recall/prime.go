@@ -24,6 +24,13 @@ func Confirmed(e *mdstore.Entry) bool {
 // can leave the block out: a prompt is better without lessons than with
 // unrelated ones.
 func Prime(files []File, task string, opt Options) (string, error) {
+	s, _, err := PrimeIDs(files, task, opt)
+	return s, err
+}
+
+// PrimeIDs is Prime, and the ids of the entries its block holds (for the
+// injection record memory audit reads).
+func PrimeIDs(files []File, task string, opt Options) (string, []string, error) {
 	limit := limitOf(opt)
 	budget := opt.MaxChars
 	if budget <= 0 {
@@ -37,7 +44,7 @@ func Prime(files []File, task string, opt Options) (string, error) {
 	if q := parseQuery(task); len(q.terms) > 0 {
 		lists, err := search(files, []*query{q}, opt, limit)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		hits = lists[0]
 		slices.SortStableFunc(hits, func(a, b Hit) int {
@@ -53,11 +60,11 @@ func Prime(files []File, task string, opt Options) (string, error) {
 	} else {
 		var err error
 		if hits, err = topConfirmed(files, opt, limit); err != nil {
-			return "", err
+			return "", nil, err
 		}
 	}
 	if len(hits) == 0 {
-		return "", nil
+		return "", nil, nil
 	}
 	// Stale lessons come last, so they are the ones the budget cuts.
 	slices.SortStableFunc(hits, func(a, b Hit) int {
@@ -70,7 +77,8 @@ func Prime(files []File, task string, opt Options) (string, error) {
 		}
 		return 0
 	})
-	return block(header+primeIntro, hits, limit, budget), nil
+	var ids []string
+	return block(header+primeIntro, hits, limit, budget, &ids), ids, nil
 }
 
 // topConfirmed ranks confirmed lessons without a query: recurrence first,
