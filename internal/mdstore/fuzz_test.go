@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"io"
 	"reflect"
 	"regexp"
 	"strings"
@@ -183,8 +184,74 @@ func FuzzPrefilter(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if re.MatchString(line) && !newPrefilter(re).maybe([]byte(line)) {
+		if re.MatchString(line) && !newPrefilter(re).maybe([]byte(line), appendLower(nil, []byte(line))) {
 			t.Fatalf("prefilter rejected a matching line: %q ~ %q", pattern, line)
+		}
+	})
+}
+
+// FuzzScanReader: reading a file in pieces (scanReader, as Load and Search
+// do) gives the segments, and their lines, that Segments gives from its
+// bytes, whatever the pieces.
+func FuzzScanReader(f *testing.F) {
+	f.Add([]byte(flowNextPitfalls), uint8(7))
+	f.Add([]byte(Header(Pitfall)+"\n## 2026-01-01 fn-1 impl-review [api] <!-- p-1 -->\n<!-- flowmem: id=p-1 -->\n**Issue**: x\n\n## 2026-01-02 y\n**Issue**: cut"), uint8(1))
+	f.Add([]byte("## 2026-01-01 x\n\n<!-- flowmem: seen id=x last=2026-01-02 -->"), uint8(3))
+	f.Fuzz(func(t *testing.T, raw []byte, piece uint8) {
+		if _, n, ok := splitFrontMatter(raw); !ok && n != 0 {
+			return // an error for scanReader, no front matter for Segments
+		}
+		type seg struct {
+			text string
+			line int
+		}
+		var want, got []seg
+		Segments(raw, func(s []byte, line int) bool {
+			want = append(want, seg{string(s), line})
+			return true
+		})
+		r := &pieces{raw, int(piece)%64 + 1}
+		if err := scanReader(r, func(s []byte, line int) bool {
+			got = append(got, seg{string(s), line})
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("in pieces of %d: %+v\nfrom bytes: %+v", r.n, got, want)
+		}
+	})
+}
+
+// pieces reads at most n bytes at a time.
+type pieces struct {
+	b []byte
+	n int
+}
+
+func (p *pieces) Read(b []byte) (int, error) {
+	if len(p.b) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(b[:min(len(b), p.n)], p.b)
+	p.b = p.b[k:]
+	return k, nil
+}
+
+// FuzzAppendLower: the eight-bytes-at-a-time lowering is bytes.ToLower on
+// ASCII letters, and leaves every other byte as it is.
+func FuzzAppendLower(f *testing.F) {
+	f.Add([]byte("Hello, WORLD @[`{ \xc3\x84 Zz"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := make([]byte, len(b))
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			want[i] = c
+		}
+		if got := appendLower([]byte("x"), b); !bytes.Equal(got[1:], want) || got[0] != 'x' {
+			t.Fatalf("appendLower(%q) = %q, want %q", b, got[1:], want)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package mdstore
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,9 +9,10 @@ import (
 	"os"
 )
 
-// scanFile is Segments over a file read in pieces: it holds one entry at a
-// time, so reading a memory of any size takes the same little memory. A
-// missing file has no entries. seg is valid only during the call.
+// scanFile is Segments over a file read in pieces: it holds one piece and
+// the entry being read, so reading a memory of any size takes the same
+// little memory. A missing file has no entries. seg is valid only during
+// the call.
 func scanFile(path string, fn func(seg []byte, line int) bool) error {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -33,85 +33,107 @@ func scanFile(path string, fn func(seg []byte, line int) bool) error {
 	return nil
 }
 
+// scanChunk is how much of a file scanReader reads at a time.
+const scanChunk = 256 << 10
+
 // scanReader reads segments from r as Segments does from bytes; an
-// unclosed front matter is an error, as for Parse.
+// unclosed front matter is an error, as for Parse. Lines are found in a
+// buffer of whole pieces of the file, and segments are parts of it: the
+// bytes are not copied line by line.
 func scanReader(r io.Reader, fn func(seg []byte, line int) bool) error {
-	br := bufio.NewReaderSize(r, 64<<10)
 	var (
 		sc        blockScanner
-		inSeg     bool
-		seg       []byte // the entry being read: its lines so far
+		buf       = make([]byte, 0, scanChunk)
+		pos       int  // the first line not read yet, in buf
+		seg       = -1 // the start of the entry being read, in buf
 		segLine   int
-		lastBlank = -1 // end of the last blank line in seg
-		line      []byte
-		n         int
-		inFront   bool
+		lastBlank = -1 // the end of the entry's last blank line, in buf
+		line      = 1
+		front     = 0 // 0: not known yet, 1: inside front matter, 2: past it
+		eof       bool
 	)
 	for {
-		l, err := readLine(br, line[:0])
-		line = l
-		if len(l) == 0 && err != nil {
-			if err != io.EOF {
+		// Keep the entry being read (or the unread line) and read on.
+		keep := pos
+		if seg >= 0 {
+			keep = seg
+		}
+		if keep > 0 {
+			n := copy(buf, buf[keep:])
+			buf = buf[:n]
+			pos -= keep
+			if seg >= 0 {
+				seg -= keep
+			}
+			if lastBlank >= 0 {
+				lastBlank -= keep
+			}
+		}
+		if !eof {
+			if len(buf) == cap(buf) {
+				// One entry larger than the buffer: grow it.
+				buf = append(buf, make([]byte, cap(buf))...)[:len(buf)]
+			}
+			n, err := r.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if err == io.EOF {
+				eof = true
+			} else if err != nil {
 				return err
 			}
-			break
 		}
-		n++
-		partial := l[len(l)-1] != '\n'
-		switch {
-		case n == 1 && (string(l) == "---\n" || string(l) == "---\r\n"):
-			inFront = true
-			continue
-		case inFront:
-			if string(bytes.TrimRight(l, "\r\n")) == "---" {
-				inFront = false
+		for pos < len(buf) {
+			i := bytes.IndexByte(buf[pos:], '\n')
+			if i < 0 {
+				break
 			}
-			continue
-		}
-		if partial {
-			// The file ends without a newline: an append that failed
-			// half-way (see Segments).
-			break
-		}
-		if sc.line(l) {
-			if inSeg && !fn(trimTrailingBlank(seg), segLine) {
-				return nil
+			next := pos + i + 1
+			l := buf[pos:next]
+			switch {
+			case front == 0 && (string(l) == "---\n" || string(l) == "---\r\n"):
+				front = 1
+			case front == 1:
+				if string(trimEOL(l)) == "---" {
+					front = 2
+				}
+			case sc.line(l):
+				front = 2
+				if seg >= 0 && !fn(trimTrailingBlank(buf[seg:pos]), segLine) {
+					return nil
+				}
+				seg, segLine, lastBlank = pos, line, -1
+			default:
+				front = max(front, 2)
+				if seg >= 0 && isBlank(trimEOL(l)) {
+					lastBlank = next
+				}
 			}
-			inSeg, seg, segLine, lastBlank = true, seg[:0], n, -1
+			pos = next
+			line++
 		}
-		if !inSeg {
-			continue
-		}
-		seg = append(seg, l...)
-		if isBlank(trimEOL(l)) {
-			lastBlank = len(seg)
+		if eof {
+			break
 		}
 	}
-	if inFront {
+	if front == 1 && pos < len(buf) && string(trimEOL(buf[pos:])) == "---" {
+		front = 2 // closed on the file's last line, as Parse reads it
+	}
+	if front == 1 {
 		return &ParseError{Line: 1, Err: errors.New("front matter: no closing --- line")}
 	}
-	if !inSeg {
+	if seg < 0 {
 		return nil
 	}
-	if len(line) > 0 && line[len(line)-1] != '\n' {
-		// Only what came before the entry's last blank line is whole.
+	end := pos
+	if pos < len(buf) {
+		// The file ends without a newline: an append that failed half-way
+		// (see Segments). Only what came before the entry's last blank
+		// line is whole.
 		if lastBlank < 0 {
 			return nil
 		}
-		seg = seg[:lastBlank]
+		end = lastBlank
 	}
-	fn(trimTrailingBlank(seg), segLine)
+	fn(trimTrailingBlank(buf[seg:end]), segLine)
 	return nil
-}
-
-// readLine appends the next line of br to buf, newline included; the last
-// line of a file may lack one.
-func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
-	for {
-		part, err := br.ReadSlice('\n')
-		buf = append(buf, part...)
-		if err != bufio.ErrBufferFull {
-			return buf, err
-		}
-	}
 }

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"encoding/binary"
 	"regexp"
 	"regexp/syntax"
 	"unicode/utf8"
@@ -87,59 +88,41 @@ func shortest(set []string) int {
 // maybe reports whether text could match: it holds a literal, or one of
 // the two letters outside ASCII that fold to ASCII ones (K, the Kelvin sign,
 // and ſ, the long s), whose case folding the literal test does not cover.
-func (p *prefilter) maybe(text []byte) bool {
+// low is text with ASCII letters in lower case (appendLower).
+func (p *prefilter) maybe(text, low []byte) bool {
 	if p == nil {
 		return true
 	}
 	for _, l := range p.lits {
-		if containsLower(text, l) {
+		if bytes.Contains(low, []byte(l)) {
 			return true
 		}
 	}
 	return bytes.Contains(text, []byte("\u212a")) || bytes.Contains(text, []byte("\u017f"))
 }
 
-// containsLower reports whether b holds lit (lower-case ASCII), ignoring
-// ASCII case in b.
-func containsLower(b []byte, lit string) bool {
-	n := len(lit)
-	if n == 0 {
-		return true
+// appendLower appends b to dst with ASCII letters in lower case, eight
+// bytes at a time: search lowers every byte of the store.
+func appendLower(dst, b []byte) []byte {
+	n := len(dst)
+	dst = append(dst, b...)
+	out := dst[n:]
+	i := 0
+	for ; i+8 <= len(out); i += 8 {
+		w := binary.LittleEndian.Uint64(out[i:])
+		low7 := w & 0x7f7f7f7f7f7f7f7f
+		// A byte's high bit: set from 'A' up, and from past 'Z' up; the
+		// upper-case letters are those with the first and not the second,
+		// among bytes below 0x80.
+		upper := (low7 + 0x3f3f3f3f3f3f3f3f) &^ (low7 + 0x2525252525252525) &^ w & 0x8080808080808080
+		binary.LittleEndian.PutUint64(out[i:], w|upper>>2)
 	}
-	lo, up := lit[0], lit[0]
-	if 'a' <= lo && lo <= 'z' {
-		up = lo - 'a' + 'A'
+	for ; i < len(out); i++ {
+		if c := out[i]; 'A' <= c && c <= 'Z' {
+			out[i] = c + 'a' - 'A'
+		}
 	}
-	for len(b) >= n {
-		i := bytes.IndexByte(b, lo)
-		if up != lo {
-			end := len(b)
-			if i >= 0 {
-				end = i
-			}
-			if j := bytes.IndexByte(b[:end], up); j >= 0 {
-				i = j
-			}
-		}
-		if i < 0 || len(b)-i < n {
-			return false
-		}
-		j := 1
-		for ; j < n; j++ {
-			c := b[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != lit[j] {
-				break
-			}
-		}
-		if j == n {
-			return true
-		}
-		b = b[i+1:]
-	}
-	return false
+	return dst
 }
 
 func asciiLower(s string) string {

@@ -168,24 +168,26 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 	}
 	pf := newPrefilter(re)
 	var ferr error
+	var low []byte
 	for _, k := range kinds {
 		path := s.Path(k)
 		err := scanFile(path, func(seg []byte, line int) bool {
-			if !pf.maybe(seg) {
+			// Most entries hold no literal of the pattern: one look at
+			// the whole entry rules them out.
+			low = appendLower(low[:0], seg)
+			if !pf.maybe(seg, low) {
 				return true
 			}
 			var e Entry
 			parsed := false
-			rest := seg
-			for n := 0; len(rest) > 0; n++ {
-				l := rest
-				if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-					l, rest = rest[:i], rest[i+1:]
-				} else {
-					rest = nil
+			for n, start := 0, 0; start < len(seg); n++ {
+				end := len(seg)
+				if i := bytes.IndexByte(seg[start:], '\n'); i >= 0 {
+					end = start + i
 				}
-				l = bytes.TrimRight(l, "\r")
-				if !pf.maybe(l) || !re.Match(l) {
+				l, ll := trimEOL(seg[start:end]), low[start:end]
+				start = end + 1
+				if !pf.maybe(l, ll) || !re.Match(l) {
 					continue
 				}
 				if !parsed {
