@@ -67,7 +67,7 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 	// One conversion for the whole file: entries' fields are substrings
 	// of it.
 	src := string(raw)
-	d.Entries = make([]Entry, 0, bytes.Count(raw, []byte("\n## "))+1)
+	d.Entries = make([]Entry, 0, len(raw)/256+1) // entries are rarely shorter
 	if fm, _, ok := splitFrontMatter(raw); ok {
 		if _, err := frontmatter.Parse(bytes.NewReader(fm), &d.FrontMatter, yamlFormat); err != nil {
 			return nil, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
@@ -104,16 +104,12 @@ func checkFrontMatter(raw []byte) error {
 // Folded is the document's entries as readers see them: copies of one
 // lesson merged (Fold) and every sighting counted.
 func (d *Doc) Folded() []Entry {
-	out := Fold(d.Entries)
+	out, index := foldIndex(d.Entries)
 	if len(d.Sightings) == 0 {
 		return out
 	}
 	if len(out) > 0 && &out[0] == &d.Entries[0] {
 		out = append([]Entry(nil), out...)
-	}
-	index := make(map[string]int, len(out))
-	for i := range out {
-		index[out[i].ID] = i
 	}
 	for i := range d.Sightings {
 		if j, ok := index[d.Sightings[i].ID]; ok {
@@ -848,6 +844,12 @@ func RenderSighting(id, day, task string) string {
 // Fold merges entries that share an id into the first of them, keeping file
 // order.
 func Fold(entries []Entry) []Entry {
+	out, _ := foldIndex(entries)
+	return out
+}
+
+// foldIndex is Fold, also returning where each id is in its result.
+func foldIndex(entries []Entry) ([]Entry, map[string]int) {
 	index := make(map[string]int, len(entries))
 	dup := false
 	for i := range entries {
@@ -859,7 +861,7 @@ func Fold(entries []Entry) []Entry {
 	}
 	if !dup {
 		// The common case: nothing to merge, and no copy of a large slice.
-		return entries
+		return entries, index
 	}
 	clear(index)
 	out := make([]Entry, 0, len(entries))
@@ -885,7 +887,7 @@ func Fold(entries []Entry) []Entry {
 		index[e.ID] = len(out)
 		out = append(out, e)
 	}
-	return out
+	return out, index
 }
 
 // Render writes an entry in the canonical format. e must be normalized.

@@ -18,9 +18,19 @@ func (e *Entry) Stale(now time.Time, days int) bool {
 	if days <= 0 || !validDate(d) {
 		return false
 	}
-	t, err := time.Parse("2006-01-02", d)
-	if err != nil {
-		return false
+	// Read by hand: list and read ask this of every entry, and time.Parse
+	// cost more than the rest of reading one.
+	num := func(s string) int {
+		n := 0
+		for _, c := range []byte(s) {
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	y, m, dd := num(d[:4]), time.Month(num(d[5:7])), num(d[8:])
+	t := time.Date(y, m, dd, 0, 0, 0, 0, time.UTC)
+	if t.Month() != m || t.Day() != dd {
+		return false // not a day of the calendar
 	}
 	return now.Sub(t) > time.Duration(days)*24*time.Hour
 }
