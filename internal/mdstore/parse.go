@@ -67,7 +67,7 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 	// One conversion for the whole file: entries' fields are substrings
 	// of it.
 	src := string(raw)
-	d.Entries = make([]Entry, 0, len(raw)/256+1) // entries are rarely shorter
+	d.Entries = make([]Entry, 0, len(raw)/320+1) // a guess: few entries are shorter
 	if fm, _, ok := splitFrontMatter(raw); ok {
 		if _, err := frontmatter.Parse(bytes.NewReader(fm), &d.FrontMatter, yamlFormat); err != nil {
 			return nil, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
