@@ -30,7 +30,20 @@ type Index struct {
 	norm    []float64 // each entry's summed squared weights
 	posts   [][]int32 // each word's entries
 	words   map[string]int32
+	acc     []float64 // Neighbours' scratch: partial dot products by entry
+	touched []int32
 }
+
+// commonShare: a word in more than this share of the entries (and more
+// than commonMin of them) only rescores candidates that rarer words found.
+// Such a word weighs little, and walking its entries for every query made
+// curate quadratic in the size of the memory.
+const (
+	commonShare = 0.05
+	commonMin   = 50
+	// rescore is how many candidates per entry are scored in full.
+	rescore = 64
+)
 
 // NewIndex indexes the entries' lesson texts and fixes.
 func NewIndex(entries []mdstore.Entry) *Index {
@@ -59,6 +72,7 @@ func NewIndex(entries []mdstore.Entry) *Index {
 	}
 	x.norm = make([]float64, len(entries))
 	for i, ts := range x.terms {
+		slices.Sort(ts)
 		for _, t := range ts {
 			x.norm[i] += x.weight[t] * x.weight[t]
 		}
@@ -76,18 +90,49 @@ type Pair struct {
 // first: the cosine of their weighted word sets, each entry's text asked
 // as a query against the others.
 func (x *Index) Neighbours(i, k int) []Pair {
-	dot := map[int32]float64{}
+	if x.acc == nil {
+		x.acc = make([]float64, len(x.entries))
+	}
+	common := max(commonMin, int(commonShare*float64(len(x.entries))))
 	for _, t := range x.terms[i] {
+		if len(x.posts[t]) > common {
+			continue
+		}
 		w := x.weight[t] * x.weight[t]
 		for _, j := range x.posts[t] {
 			if int(j) != i && x.entries[j].Kind == x.entries[i].Kind {
-				dot[j] += w
+				if x.acc[j] == 0 {
+					x.touched = append(x.touched, j)
+				}
+				x.acc[j] += w
 			}
 		}
 	}
-	out := make([]Pair, 0, len(dot))
-	for j, d := range dot {
-		out = append(out, Pair{I: i, J: int(j), Score: d / math.Sqrt(x.norm[i]*x.norm[j])})
+	// The rare words found the candidates; the best of them (kept in
+	// order as they come, not sorted all) are scored with every word.
+	limit := max(rescore, k)
+	out := make([]Pair, 0, limit+1)
+	better := func(a, b Pair) bool { return a.Score > b.Score || a.Score == b.Score && a.J < b.J }
+	for _, j := range x.touched {
+		p := Pair{I: i, J: int(j), Score: x.acc[j]}
+		x.acc[j] = 0
+		if len(out) == limit && !better(p, out[limit-1]) {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(out, p, func(e, t Pair) int {
+			if better(e, t) {
+				return -1
+			}
+			return 1
+		})
+		out = slices.Insert(out, at, p)
+		if len(out) > limit {
+			out = out[:limit]
+		}
+	}
+	x.touched = x.touched[:0]
+	for n := range out {
+		out[n].Score = x.Similarity(i, out[n].J)
 	}
 	slices.SortFunc(out, func(a, b Pair) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
@@ -107,9 +152,16 @@ func (x *Index) Similarity(i, j int) float64 {
 		return 0
 	}
 	var d float64
-	for _, a := range x.terms[i] {
-		if slices.Contains(x.terms[j], a) {
-			d += x.weight[a] * x.weight[a]
+	a, b := x.terms[i], x.terms[j]
+	for len(a) > 0 && len(b) > 0 {
+		switch {
+		case a[0] < b[0]:
+			a = a[1:]
+		case a[0] > b[0]:
+			b = b[1:]
+		default:
+			d += x.weight[a[0]] * x.weight[a[0]]
+			a, b = a[1:], b[1:]
 		}
 	}
 	return d / math.Sqrt(x.norm[i]*x.norm[j])
