@@ -61,6 +61,7 @@ func Classify(f Finding) Decision { return ClassifyWith(f, DefaultOptions()) }
 //  2. severity below the minimum;
 //  3. about how text looks: problem and fix both about typos, naming,
 //     formatting, comments or docs;
+//     or located in documentation with a fix that rewords it;
 //  4. praise or a passed check: says something is right, nothing wrong,
 //     and asks for nothing;
 //  5. a one-off of this task: it points at the task's plan, spec or
@@ -97,6 +98,9 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// Both sides about text: a README that leaks a token is not a
 		// docs finding, a stale doc comment whose fix rewords it is.
 		return drop(fmt.Sprintf("about how text looks, not what code does (%q)", w))
+	}
+	if docsOnly(f) {
+		return drop("docs-only: the fix rewords documentation")
 	}
 	if w := praise(problem); w != "" && strings.TrimSpace(f.Fix) == "" {
 		return drop(fmt.Sprintf("praise or a passed check, not a problem (%q)", w))
@@ -138,8 +142,25 @@ func ClassifyWith(f Finding, o Options) Decision {
 // styleWords mark a finding about the text of code or docs rather than its
 // behaviour.
 var styleWords = wordSet(`typo typos misspelled misspelling spelling grammar wording naming rename renamed
-	whitespace indentation formatting formatter prettier gofmt docstring docstrings comment comments readme
-	documentation docs changelog nit nitpick cosmetic`)
+	whitespace indentation formatting formatter prettier gofmt docstring docstrings readme documentation docs
+	changelog nit nitpick cosmetic`)
+
+// docsVerbs open a fix that changes what documentation says.
+var docsVerbs = wordSet(`describe document reword rephrase call say mention clarify note explain update`)
+
+var docsFileRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\breadme\b|\bchangelog\b|\bdocs?/|\.md\b|\.rst\b`)
+})
+
+// docsOnly: the finding is located in, or is about, a documentation file
+// and its fix rewords it. Useful to this change, not a lesson.
+func docsOnly(f Finding) bool {
+	words := strings.Fields(strings.ToLower(f.Fix))
+	if len(words) == 0 || !docsVerbs[strings.Trim(words[0], ",.:;`*")] {
+		return false
+	}
+	return docsFileRe().MatchString(f.Location) || docsFileRe().MatchString(f.Problem)
+}
 
 // stripCode removes code spans: `smoke:docs` names a script, not docs.
 func stripCode(s string) string {

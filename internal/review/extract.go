@@ -321,7 +321,10 @@ func (x *extractor) section(s *section, sc scope) {
 	k := classifyHeading(s.title)
 	if s.level > 0 && !sc.force {
 		switch {
-		case k.skip && !sc.findings:
+		case k.skip && !sc.findings && s.level > 1 && x.severityFields(s.blocks) == 0:
+			// A document title ("# Review summary") is no summary section,
+			// and a section with Severity fields holds findings whatever
+			// its name.
 			// A summary's own text is not findings, but a heading under
 			// it may be ("# Review summary" over "## Finding 1 …").
 			x.children(s, sc)
@@ -344,7 +347,12 @@ func (x *extractor) section(s *section, sc scope) {
 		if sc.outline && sev == "" && isDigits(ref) && isDigit(strings.TrimLeft(s.title, "*_ ")[0]) {
 			marked = false
 		}
-		if marked || (sc.findings && !k.skip) || x.hasSeverityField(s.blocks) {
+		if n := x.severityFields(s.blocks); n >= 2 {
+			// Several Severity lines under one heading: it holds
+			// findings, it is not one.
+			marked = false
+			inner.findings = true
+		} else if marked || (sc.findings && !k.skip) || n == 1 {
 			if title == "" && !marked {
 				title = s.title
 			}
@@ -375,17 +383,19 @@ func (x *extractor) children(s *section, sc scope) {
 	}
 }
 
-// hasSeverityField: a heading whose own text opens with a Severity field
-// line heads a finding even without a marker.
-func (x *extractor) hasSeverityField(blocks []ast.Node) bool {
+// severityFields counts the Severity field lines directly under a heading:
+// one makes the heading a finding even without a marker, several make it a
+// heading over findings.
+func (x *extractor) severityFields(blocks []ast.Node) int {
+	n := 0
 	for _, b := range blocks {
 		for _, l := range x.lines(b) {
 			if f, _, ok := labelLine(l); ok && f == fieldSeverity {
-				return true
+				n++
 			}
 		}
 	}
-	return false
+	return n
 }
 
 // lines are a paragraph's lines, or a list's items' first lines.

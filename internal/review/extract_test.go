@@ -1,6 +1,8 @@
 package review
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -270,5 +272,35 @@ func checkFinding(t testing.TB, f Finding) {
 	}
 	if f.Problem == "" {
 		t.Errorf("finding without a problem: %+v", f)
+	}
+}
+
+// TestExtractRealShapes pins finding counts on real reviews whose shape a
+// past extractor got wrong: a document title holding the verdict over a
+// list of Severity blocks (the whole review became one finding), and a
+// heading per finding with sub-headings.
+func TestExtractRealShapes(t *testing.T) {
+	for _, tt := range []struct {
+		file string
+		want int
+	}{
+		{"dev/dev-07.md", 5},
+		{"dev/dev-05.md", 6},
+		{"real/dev/stevennana-mina-ai-router-collab-reliability.md", 7},
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "review", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := Extract(string(b))
+		if len(fs) != tt.want {
+			for _, f := range fs {
+				t.Logf("  %.80q", f.Problem)
+			}
+			t.Errorf("%s: %d findings, want %d", tt.file, len(fs), tt.want)
+		}
+		for _, f := range fs {
+			checkFinding(t, f)
+		}
 	}
 }

@@ -316,7 +316,7 @@ var severityEmoji = map[rune]string{'🔴': SevCritical, '🛑': SevCritical, '�
 	'🟡': SevMinor, '⚠': SevMinor, '🔵': SevNit, '⚪': SevNit, '💡': SevNit, '🧹': SevNit}
 
 var findingIDRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(?:(?:finding|issue|problem|bug|concern|blocker|risk|item|comment)\s*#?\s*(\d+[a-z]?)|#(\d+)|([A-Z]{1,2}-?\d+(?:\.\d+)*)|(\d{1,3}(?:\.\d{1,3})*))\s*(?:[:.)—–]|\s-\s|\s|$)`)
+	return regexp.MustCompile(`^(?:(?i:finding|issue|problem|bug|concern|blocker|risk|item|comment)\s*#?\s*(\d+[a-z]?)|#(\d+)|([A-Z]{1,2}-?\d+(?:\.\d+)*)|(\d{1,3}(?:\.\d{1,3})*))\s*(?:[:.)—–]|\s-\s|\s|$)`)
 })
 
 // titleMarker reads the markers a reviewer puts before a finding's title:
