@@ -204,7 +204,7 @@ func (e *Entry) Normalize() {
 	// An id or fingerprint read from a file may hold anything; what is left
 	// of it after cleaning must still be one.
 	if e.ID = token(e.ID); e.ID == "" {
-		e.ID = ContentID(e.Kind, e.Text())
+		e.ID = contentID(e.Kind, e.Text())
 	}
 	if e.FP = token(e.FP); e.FP == "" {
 		e.FP = Fingerprint(e.Text())
@@ -212,13 +212,13 @@ func (e *Entry) Normalize() {
 	e.Legacy = false
 }
 
-// ContentID derives the stable id of a lesson from its kind and its text,
+// contentID derives the stable id of a lesson from its kind and its text,
 // ignoring case, punctuation and spacing so that re-wrapped text keeps its id.
-func ContentID(k Kind, text string) string {
+func contentID(k Kind, text string) string {
 	h := sha256.New()
 	h.Write([]byte(k))
 	h.Write([]byte{0})
-	for _, w := range Words(text) {
+	for _, w := range splitWords(text) {
 		h.Write([]byte(w))
 		h.Write([]byte{' '})
 	}
@@ -239,7 +239,7 @@ func ContentID(k Kind, text string) string {
 // ("").
 func Fingerprint(s string) string {
 	words := text.ContentWords(s)
-	for _, w := range Words(s) {
+	for _, w := range splitWords(s) {
 		if len(w) == 1 && !text.IsStop(w) || strings.ContainsAny(w, "0123456789") {
 			words = append(words, w)
 		}
@@ -258,11 +258,11 @@ func Fingerprint(s string) string {
 }
 
 // SameText reports whether two lesson texts say the same thing as far as
-// their ids can tell: ContentID ignores punctuation, so "compare with ===
+// their ids can tell: contentID ignores punctuation, so "compare with ===
 // not ==" and "compare with == not ===" share an id; the symbols they use
 // as operators or in names (!=, ++, C#) must agree too.
 func SameText(a, b string) bool {
-	return slices.Equal(Words(a), Words(b)) && slices.Equal(symbols(a), symbols(b))
+	return slices.Equal(splitWords(a), splitWords(b)) && slices.Equal(symbols(a), symbols(b))
 }
 
 // symbols lists the runs of characters between a text's words that mean
@@ -290,12 +290,12 @@ func symbols(s string) []string {
 	return out
 }
 
-// DistinctID is the id of a lesson whose ContentID another lesson already
+// distinctID is the id of a lesson whose contentID another lesson already
 // has (SameText told them apart): it hashes the text with its symbols.
 // salt, from 1, tells apart lessons that still collide.
-func DistinctID(k Kind, text string, salt int) string {
+func distinctID(k Kind, text string, salt int) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%d\x00%s", k, salt, strings.Join(Words(text), " "))
+	fmt.Fprintf(h, "%s\x00%d\x00%s", k, salt, strings.Join(splitWords(text), " "))
 	for _, sym := range symbols(text) {
 		h.Write([]byte{0})
 		h.Write([]byte(sym))
@@ -307,8 +307,8 @@ func DistinctID(k Kind, text string, salt int) string {
 	return prefix + "-" + hex.EncodeToString(h.Sum(nil)[:6])
 }
 
-// Words splits text into lower-case letter/digit runs.
-func Words(s string) []string {
+// splitWords splits text into lower-case letter/digit runs.
+func splitWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})

@@ -407,7 +407,7 @@ func TestIncompleteEntry(t *testing.T) {
 	for _, tail := range []string{
 		"\n" + strings.TrimSuffix(Render(&cut), " -->\n"),
 		"\n" + Render(&cut)[:20],
-		"\n" + strings.TrimSuffix(RenderSighting(e.ID, "2026-01-11", "fn-2"), "\n"),
+		"\n" + strings.TrimSuffix(renderSighting(e.ID, "2026-01-11", "fn-2"), "\n"),
 	} {
 		raw := []byte(whole + tail)
 		d, err := Parse(Pitfall, raw)

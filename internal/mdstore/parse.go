@@ -102,7 +102,7 @@ func checkFrontMatter(raw []byte) error {
 }
 
 // Folded is the document's entries as readers see them: copies of one
-// lesson merged (Fold) and every sighting counted.
+// lesson merged (foldEntries) and every sighting counted.
 func (d *Doc) Folded() []Entry {
 	out, index := foldIndex(d.Entries)
 	if len(d.Sightings) == 0 {
@@ -704,7 +704,7 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 		}
 		e.ID = tag
 		if e.ID == "" {
-			e.ID = ContentID(k, e.Text())
+			e.ID = contentID(k, e.Text())
 		}
 		e.FP = Fingerprint(e.Text())
 	} else {
@@ -723,7 +723,7 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 		}
 		e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto
 		if e.ID == "" {
-			e.ID = ContentID(k, e.Text())
+			e.ID = contentID(k, e.Text())
 		}
 	}
 	dmg.ID = e.ID
@@ -832,8 +832,8 @@ func CountSighting(e, s *Entry) {
 	}
 }
 
-// RenderSighting records one recurrence of e on day by task.
-func RenderSighting(id, day, task string) string {
+// renderSighting records one recurrence of e on day by task.
+func renderSighting(id, day, task string) string {
 	s := fmt.Sprintf("%s seen id=%s last=%s", metaPrefix, token(id), day)
 	if t := token(task); t != "" && t != "manual" {
 		s += " tasks=" + t
@@ -841,14 +841,14 @@ func RenderSighting(id, day, task string) string {
 	return s + " -->\n"
 }
 
-// Fold merges entries that share an id into the first of them, keeping file
+// foldEntries merges entries that share an id into the first of them, keeping file
 // order.
-func Fold(entries []Entry) []Entry {
+func foldEntries(entries []Entry) []Entry {
 	out, _ := foldIndex(entries)
 	return out
 }
 
-// foldIndex is Fold, also returning where each id is in its result.
+// foldIndex is foldEntries, also returning where each id is in its result.
 func foldIndex(entries []Entry) ([]Entry, map[string]int) {
 	index := make(map[string]int, len(entries))
 	dup := false

@@ -77,14 +77,14 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 				}
 			}
 			m.doc = append(m.doc, '\n')
-			m.doc = append(m.doc, RenderSighting(e.ID, today, task)...)
+			m.doc = append(m.doc, renderSighting(e.ID, today, task)...)
 			outcomes = append(outcomes, Outcome{ID: e.ID, Seen: e.Seen, Entry: e})
 			continue
 		}
 		// A new lesson may share its content id with one it differs from
 		// by symbols only; readers would fold the two into one.
 		for salt := 1; m.hasID(l.ID); salt++ {
-			l.ID = DistinctID(l.Kind, l.Text(), salt)
+			l.ID = distinctID(l.Kind, l.Text(), salt)
 		}
 		m.doc = append(m.doc, '\n')
 		m.doc = append(m.doc, Render(&l)...)
@@ -160,7 +160,7 @@ type memory struct {
 // repeat finds the entry lesson l repeats, as readers would show it.
 func (m *memory) repeat(l *Entry) (Entry, bool) {
 	// The id, then the ids Record gives lessons that share it but differ
-	// by symbols (DistinctID), for as long as the chain is in use.
+	// by symbols (distinctID), for as long as the chain is in use.
 	for id, salt := l.ID, 1; ; salt++ {
 		var found Entry
 		taken := false
@@ -183,7 +183,7 @@ func (m *memory) repeat(l *Entry) (Entry, bool) {
 		if !taken {
 			break
 		}
-		id = DistinctID(l.Kind, l.Text(), salt)
+		id = distinctID(l.Kind, l.Text(), salt)
 	}
 	var found Entry
 	if l.FP != "" {
