@@ -214,10 +214,9 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	// 5. Redact once: everything after this — extraction, the lessons, the
 	// store, the reviews log, --explain's report — only ever sees the
 	// masked text, and a secret or <private> block that spans findings is
-	// masked whole. Only what the reader reads is masked: its first
-	// review.MaxReviewLen bytes, cut at a line end so no secret is cut in
-	// two.
-	masked := redact.String(firstLines(u.Text, review.MaxReviewLen))
+	// masked whole. Only what the reader reads is masked: at most
+	// review.MaxReviewLen bytes, cut at line ends so no secret is cut in two.
+	masked := redact.String(readable(u.Text, review.MaxReviewLen))
 
 	// 6. Extract and classify; the verdict is parsed here, once, unless
 	// the wrapper stated it. A review with ranked findings and no verdict
@@ -400,15 +399,22 @@ func lessonsFrom(kept []review.Decision, kind, task string) []mdstore.Entry {
 	return out
 }
 
-// firstLines is s cut to at most n bytes at the end of a line.
-func firstLines(s string, n int) string {
+// readable is what of a review the reader reads, at most n bytes: all of
+// it, or its beginning (where findings start) and its last lines (where
+// the verdict is written), each cut at a line end.
+func readable(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	if i := strings.LastIndexByte(s[:n], '\n'); i > 0 {
-		return s[:i+1]
+	tail := s[len(s)-n/16:]
+	if i := strings.IndexByte(tail, '\n'); i >= 0 {
+		tail = tail[i+1:]
 	}
-	return s[:n]
+	head := s[:n-len(tail)-1]
+	if i := strings.LastIndexByte(head, '\n'); i > 0 {
+		head = head[:i]
+	}
+	return head + "\n" + tail
 }
 
 // findingContext is where the finding is and what shows it, as one line.

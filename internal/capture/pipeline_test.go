@@ -236,3 +236,21 @@ func TestReviewsLog(t *testing.T) {
 		t.Errorf("ship review: %+v", ship)
 	}
 }
+
+// TestLongReviewVerdictAtTheEnd: a review longer than the reader reads
+// keeps its last lines, where the verdict is written: a SHIP at the end of
+// a 2 MB output that quotes major findings early records nothing.
+func TestLongReviewVerdictAtTheEnd(t *testing.T) {
+	log := strings.Repeat("step 4: building package internal/sync ... ok\n", 2<<20/46)
+	for verdict, recorded := range map[string]bool{"SHIP": false, "NEEDS_WORK": true} {
+		dir := newProject(t, true)
+		text := reviewText(t) + log + "<verdict>" + verdict + "</verdict>\n"
+		res, err := handle(t, dir, bashPayload(t, "flowctl codex impl-review fn-1.2", text))
+		if err != nil || string(res.Verdict) != verdict || res.Recorded() != recorded {
+			t.Errorf("%s at the end: verdict %q, recorded %v, err %v", verdict, res.Verdict, res.Recorded(), err)
+		}
+	}
+	if got := readable("a\nb\nc\n", 100); got != "a\nb\nc\n" {
+		t.Errorf("short text changed: %q", got)
+	}
+}
