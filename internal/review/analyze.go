@@ -17,18 +17,22 @@ type Analysis struct {
 }
 
 // blocking reports whether findings ask for changes without a verdict: one
-// is ranked critical or major, or there are several and none is ranked at
-// all (a reviewer that lists problems without ranking them wants them
-// fixed; one that ranks them all minor or below does not).
+// is ranked critical or major, or most of several are not ranked at all (a
+// reviewer that lists problems without ranking them wants them fixed; one
+// that ranks them all minor or below does not).
 func blocking(fs []Finding) bool {
-	ranked := false
+	ranked, unranked := 0, 0
 	for _, f := range fs {
 		if severityRank(f.Severity) >= severityRank(SevMajor) {
 			return true
 		}
-		ranked = ranked || f.Severity != ""
+		if f.Severity == "" {
+			unranked++
+		} else {
+			ranked++
+		}
 	}
-	return !ranked && len(fs) >= 2
+	return unranked >= 2 && unranked > ranked
 }
 
 // Kept returns the decisions that passed the learnable filter.

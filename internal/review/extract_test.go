@@ -188,6 +188,11 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{{Severity: SevMajor, Location: "src/index.ts:18", Problem: "CORS check by substring — origin.includes(host) passes evil hosts", Fix: "Compare the parsed hostname."}},
 		},
 		{
+			name: "a fenced JSON review with a required_fix key",
+			text: "```json\n{\"VERDICT\": \"NEEDS_CHANGES\", \"ACTION_ITEMS_TABLE\": [{\"severity\": \"High\", \"file\": \"a.js\", \"issue\": \"Secrets in .env.example\", \"required_fix\": \"Mask them.\"}]}\n```\n",
+			want: []Finding{{Severity: SevMajor, Location: "a.js", Problem: "Secrets in .env.example", Fix: "Mask them."}},
+		},
+		{
 			name: "no fallback for a shipping review",
 			text: "- Identical bytes and trailing newline in the output file.\n\nVERDICT: SHIP\n",
 		},

@@ -602,11 +602,28 @@ func extractJSON(text string) []Finding {
 		}
 	}
 	if len(out) == 0 {
-		if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		if t, ok := jsonDoc(text); ok {
 			out = jsonFindings(t)
 		}
 	}
 	return dedupe(out)
+}
+
+// jsonDoc returns the JSON a review consists of: the text itself when it
+// opens with { or [, or the body of a fenced block it opens with.
+func jsonDoc(text string) (string, bool) {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "```") {
+		nl := strings.IndexByte(t, '\n')
+		if nl < 0 {
+			return "", false
+		}
+		t = strings.TrimSpace(t[nl+1:])
+		if end := strings.Index(t, "\n```"); end >= 0 {
+			t = t[:end]
+		}
+	}
+	return t, strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")
 }
 
 // jsonFindings decodes the first JSON value of body: an array of findings
@@ -622,7 +639,7 @@ func jsonFindings(body string) []Finding {
 		items = v
 	case map[string]any:
 		for k, x := range v {
-			if strings.EqualFold(k, "findings") || strings.EqualFold(k, "issues") {
+			if jsonFindingKeys[strings.ToLower(k)] {
 				items, _ = x.([]any)
 			}
 		}
@@ -638,12 +655,16 @@ func jsonFindings(body string) []Finding {
 	return out
 }
 
+// jsonFindingKeys name the array of findings in a JSON review.
+var jsonFindingKeys = map[string]bool{"findings": true, "issues": true, "comments": true, "action_items": true,
+	"action_items_table": true, "problems": true}
+
 // jsonVerdict reads the overall verdict of a review written as one JSON
 // document: its top-level "verdict", "decision" or Codex's
 // "overall_correctness" ("patch is incorrect" asks for changes).
 func jsonVerdict(text string) Verdict {
-	t := strings.TrimSpace(text)
-	if !strings.HasPrefix(t, "{") {
+	t, ok := jsonDoc(text)
+	if !ok || !strings.HasPrefix(t, "{") {
 		return None
 	}
 	var doc map[string]any
@@ -655,7 +676,7 @@ func jsonVerdict(text string) Verdict {
 		k = strings.ToLower(k)
 		s = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.ToLower(s), "patch is ")))
 		switch {
-		case k != "verdict" && k != "decision" && k != "overall_correctness":
+		case k != "verdict" && k != "decision" && k != "overall_correctness" && k != "status" && k != "recommendation":
 			continue
 		case s == "incorrect":
 			return NeedsWork
@@ -704,7 +725,8 @@ func jsonFinding(it map[string]any) (Finding, bool) {
 		Severity: normalizeSeverity(get("severity", "priority", "level", "sev")),
 		Location: cleanLocation(loc),
 		Problem:  clean(problem),
-		Fix:      clean(get("suggestion", "fix", "recommendation", "remediation", "solution", "suggested_fix")),
+		Fix: clean(get("suggestion", "fix", "recommendation", "remediation", "solution", "suggested_fix", "required_fix",
+			"recommended_fix", "proposed_fix")),
 		Evidence: clean(get("evidence", "rationale", "why", "details", "impact")),
 	}
 	return f, f.Problem != ""

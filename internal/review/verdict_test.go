@@ -54,6 +54,10 @@ func TestParseVerdict(t *testing.T) {
 		{"verdict key beats later decision key", "Verdict: NEEDS_WORK\n\n**Recommendation:** approve once fixed", NeedsWork},
 		{"decision beats bare phrase", "Status: changes requested\n\nLGTM otherwise", NeedsWork},
 
+		{"fenced json review", "```json\n{\n  \"VERDICT\": \"NEEDS_CHANGES\",\n  \"ACTION_ITEMS\": []\n}\n```\n", NeedsWork},
+		{"codex overall_correctness", `{"findings": [], "overall_correctness": "patch is incorrect"}`, NeedsWork},
+		{"status with a qualifier", "**Status:** Pre-release fixes required", NeedsWork},
+
 		{"empty", "", None},
 		{"needs human is not a request", "VERDICT: NEEDS_HUMAN", None},
 		{"ready alone is prose", "Ready.", None},
