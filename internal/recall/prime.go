@@ -95,7 +95,7 @@ func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
 		if !mayBeConfirmed(seg, sightings) {
 			return
 		}
-		e, ok := parseSegment(files[fi].Kind, seg, line)
+		e, ok := mdstore.ParseSegment(files[fi].Kind, seg, line)
 		if !ok || !eligible(&e, opt.Kinds) {
 			return
 		}

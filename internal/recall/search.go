@@ -181,6 +181,7 @@ const (
 var (
 	lower   [256]byte
 	byteCls [256]uint8
+	inRun   [256]bool // a-z and 0-9: bytes that never start a part mid-word
 )
 
 func init() {
@@ -197,6 +198,7 @@ func init() {
 		case c >= '0' && c <= '9':
 			byteCls[i] = cDigit
 		}
+		inRun[i] = c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 	}
 }
 
@@ -234,34 +236,39 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 		start := prev == cSep || c >= 0xC0 ||
 			cls == cUpper && (prev == cLower || prev == cUpper && i+1 < n && byteCls[seg[i+1]] == cLower)
 		prev = cls
-		if !start {
-			continue
+		if start && (c >= 0x80 || p.lead[lower[c]] || p.single[lower[c]] != nil) {
+			p.match(seg[i:], masks)
 		}
-		if c < 0x80 && !p.lead[lower[c]] && p.single[lower[c]] == nil {
-			// No needle starts with this letter: skip the rest of a
-			// lower-case word.
-			for i+1 < n && seg[i+1] >= 'a' && seg[i+1] <= 'z' {
-				i++
-				prev = cLower
-			}
-			continue
+		// No part starts inside a run of lower-case letters and digits.
+		j := i + 1
+		for j < n && inRun[seg[j]] {
+			j++
 		}
-		for _, ni := range p.single[lower[c]] {
-			nd := &p.needles[ni]
+		if j > i+1 {
+			prev = byteCls[seg[j-1]]
+			i = j - 1
+		}
+	}
+}
+
+// match marks the terms whose needles begin s, a part's start.
+func (p *plan) match(s []byte, masks []uint64) {
+	c := s[0]
+	for _, ni := range p.single[lower[c]] {
+		nd := &p.needles[ni]
+		masks[nd.q] |= 1 << nd.t
+	}
+	if len(s) < 2 {
+		return
+	}
+	k := uint16(lower[c])<<8 | uint16(lower[s[1]])
+	if p.first[k>>6]&(1<<(k&63)) == 0 {
+		return
+	}
+	for _, ni := range p.byPair[k] {
+		nd := &p.needles[ni]
+		if masks[nd.q]&(1<<nd.t) == 0 && hasPrefixFold(s, nd) {
 			masks[nd.q] |= 1 << nd.t
-		}
-		if i+1 >= n {
-			continue
-		}
-		k := uint16(lower[c])<<8 | uint16(lower[seg[i+1]])
-		if p.first[k>>6]&(1<<(k&63)) == 0 {
-			continue
-		}
-		for _, ni := range p.byPair[k] {
-			nd := &p.needles[ni]
-			if masks[nd.q]&(1<<nd.t) == 0 && hasPrefixFold(seg[i:], nd) {
-				masks[nd.q] |= 1 << nd.t
-			}
 		}
 	}
 }
@@ -568,7 +575,7 @@ func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
 	// A file rewritten since the scan (curation) makes a candidate
 	// unreadable or another entry: it is skipped, or scored as it is now.
 	if seg, err := readAt(f, c.off, int(c.n)); err == nil {
-		pe.e, pe.ok = parseSegment(f.Kind, seg, int(c.line))
+		pe.e, pe.ok = mdstore.ParseSegment(f.Kind, seg, int(c.line))
 	}
 	if pe.ok {
 		e := &pe.e

@@ -68,7 +68,7 @@ const chunkSize = 1 << 20
 func eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int)) error {
 	for fi, f := range files {
 		if f.Raw != nil || f.Path == "" {
-			segments(f.Raw, func(seg []byte, line int) bool {
+			mdstore.Segments(f.Raw, func(seg []byte, line int) bool {
 				fn(fi, seg, int64(cap(f.Raw)-cap(seg)), line)
 				return true
 			})
@@ -112,7 +112,7 @@ func streamFile(path string, fn func(seg []byte, off int64, line int)) error {
 			}
 		}
 		region := buf[:end]
-		segments(region, func(seg []byte, l int) bool {
+		mdstore.Segments(region, func(seg []byte, l int) bool {
 			fn(seg, off+int64(cap(buf)-cap(seg)), line+l)
 			return true
 		})
@@ -121,6 +121,25 @@ func streamFile(path string, fn func(seg []byte, off int64, line int)) error {
 		buf = buf[:copy(buf, buf[end:])]
 	}
 	return nil
+}
+
+// isHeading reports whether l starts like an entry heading: "## " and a
+// date. It only chooses where a chunk is cut; mdstore.Segments decides
+// what an entry is.
+func isHeading(l []byte) bool {
+	if !bytes.HasPrefix(l, []byte("## ")) || len(l) < 13 {
+		return false
+	}
+	for i, c := range l[3:13] {
+		if i == 4 || i == 7 {
+			if c != '-' {
+				return false
+			}
+		} else if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // lastHeading returns where the last entry heading of b starts, or -1.
