@@ -93,7 +93,7 @@ func TestQuality(t *testing.T) {
 	t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f %14.3f", "all", all.n, all.hit5/all.n, all.recall5/all.n, all.scout30/all.n, all.looseHit5/all.n)
 
 	var nothing, nothingRead, n float64
-	for _, name := range []string{"norelevant_dev.jsonl", "norelevant_blind.jsonl"} {
+	for _, name := range []string{"norelevant_dev.jsonl", "norelevant_blind.jsonl", "norelevant_blind2.jsonl"} {
 		queries := readJSONL[labelledQuery](t, name)
 		var empty, emptyRead float64
 		for _, q := range queries {
