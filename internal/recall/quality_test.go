@@ -57,15 +57,15 @@ func TestQuality(t *testing.T) {
 	scoutOpt := Options{Limit: 30, Now: corpusNow}
 	verbose := testing.Verbose()
 
-	var all struct{ n, hit5, recall5, scout30, looseHit5 float64 }
-	t.Logf("%-12s %5s %7s %9s %8s %14s", "set", "n", "hit@5", "recall@5", "scout@30", "hit@5 no floor")
+	var all struct{ n, hit5, recall5, scout30, looseHit5, looseRecall5 float64 }
+	t.Logf("%-12s %5s %7s %9s %8s %14s %17s", "set", "n", "hit@5", "recall@5", "scout@30", "hit@5 no floor", "recall@5 no floor")
 	for _, set := range labelledSets {
 		queries := readJSONL[labelledQuery](t, set.labels)
 		searches := readJSONL[scoutSearch](t, set.searches)
 		if len(searches) != len(queries) {
 			t.Fatalf("%s: %d requests, %d searches", set.name, len(queries), len(searches))
 		}
-		var hit5, recall5, scout30, looseHit5 float64
+		var hit5, recall5, scout30, looseHit5, looseRecall5 float64
 		for i, q := range queries {
 			if searches[i].Query != q.Query {
 				t.Fatalf("%s:%d: searches for %q, request %q", set.labels, i+1, searches[i].Query, q.Query)
@@ -76,21 +76,23 @@ func TestQuality(t *testing.T) {
 			recall5 += r
 			_, s := share(must(Search(files, searches[i].Searches, scoutOpt)), q.Relevant, 30)
 			scout30 += s
-			lh, _ := share(must(Search(files, []string{q.Query}, loose)), q.Relevant, 5)
+			lh, lr := share(must(Search(files, []string{q.Query}, loose)), q.Relevant, 5)
 			looseHit5 += lh
+			looseRecall5 += lr
 			if verbose && h == 0 && set.name == "development" {
 				t.Logf("  miss %q: want %s; got %s", q.Query, strings.Join(q.Relevant, " "), strings.Join(idsOf(hits, 5), " "))
 			}
 		}
 		n := float64(len(queries))
-		t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f %14.3f", set.name, n, hit5/n, recall5/n, scout30/n, looseHit5/n)
+		t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f %14.3f %17.3f", set.name, n, hit5/n, recall5/n, scout30/n, looseHit5/n, looseRecall5/n)
 		all.n += n
 		all.hit5 += hit5
 		all.recall5 += recall5
 		all.scout30 += scout30
 		all.looseHit5 += looseHit5
+		all.looseRecall5 += looseRecall5
 	}
-	t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f %14.3f", "all", all.n, all.hit5/all.n, all.recall5/all.n, all.scout30/all.n, all.looseHit5/all.n)
+	t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f %14.3f %17.3f", "all", all.n, all.hit5/all.n, all.recall5/all.n, all.scout30/all.n, all.looseHit5/all.n, all.looseRecall5/all.n)
 
 	var nothing, nothingRead, n float64
 	for _, name := range []string{"norelevant_dev.jsonl", "norelevant_blind.jsonl", "norelevant_blind2.jsonl"} {
