@@ -56,7 +56,10 @@ Examples:
    flowmem memory archive p-3f2a9c1b04de
    flowmem memory archive p-3f2a c-91 --json`),
 		statusCommand(e, curate.Restore, "restore", "make archived entries active again",
-			`Examples:
+			`An entry that memory merge archived is split off again: it is active, and
+the entry it was merged into no longer counts its sightings.
+
+Examples:
    flowmem memory restore p-3f2a9c1b04de
    flowmem memory restore p-3f2a --json`),
 		statusCommand(e, curate.Forget, "forget", "remove entries from memory for good",

@@ -154,6 +154,18 @@ func Apply(ctx context.Context, s *mdstore.Store, action Action, entries []mdsto
 				if err := action.check(&e); err != nil {
 					return nil, err
 				}
+				if action == Restore && e.MergedInto != "" {
+					// Restoring a merged entry undoes its part of the merge:
+					// the survivor no longer counts its sightings.
+					if j := slices.IndexFunc(current, func(x mdstore.Entry) bool { return x.ID == e.MergedInto }); j >= 0 {
+						sv := current[j]
+						if c, ok := changes[sv.ID]; ok && c != nil {
+							sv = *c
+						}
+						sv.Seen = max(1, sv.Seen-e.Seen)
+						changes[sv.ID] = &sv
+					}
+				}
 				if action.apply(&e) {
 					changes[id] = &e
 				} else {

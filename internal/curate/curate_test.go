@@ -230,3 +230,27 @@ func TestRepeatOfMergedEntryCountsForSurvivor(t *testing.T) {
 		t.Errorf("survivor %+v, merged %+v", got[ids[0]], got[ids[1]])
 	}
 }
+
+// Restoring a merged entry takes its sightings back from the survivor.
+func TestRestoreUndoesMergeCount(t *testing.T) {
+	s := mdstore.Open(t.TempDir())
+	ids := record(t, s, day, "fn-1", "first wording of the lesson", "second wording of the lesson")
+	record(t, s, day, "fn-2", "second wording of the lesson")
+	if _, err := Merge(context.Background(), s, ids, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := load(t, s)[ids[0]].Seen; got != 3 {
+		t.Fatalf("survivor seen %d after the merge, want 3", got)
+	}
+	entries, err := Lookup(s, ids[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(context.Background(), s, Restore, entries); err != nil {
+		t.Fatal(err)
+	}
+	got := load(t, s)
+	if got[ids[0]].Seen != 1 || got[ids[1]].Seen != 2 || got[ids[1]].Status != mdstore.Active || got[ids[1]].MergedInto != "" {
+		t.Errorf("after restore: survivor %+v, restored %+v", got[ids[0]], got[ids[1]])
+	}
+}
