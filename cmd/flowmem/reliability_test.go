@@ -166,3 +166,62 @@ func TestReliabilityExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestReliabilityNoBareGoroutines: Main recovers a panic only on its own
+// goroutine; one in another goroutine kills the process with exit code 2.
+// Every go statement in the program must start its function with a
+// deferred recover.
+func TestReliabilityNoBareGoroutines(t *testing.T) {
+	fset := token.NewFileSet()
+	var paths []string
+	for _, root := range []string{"../../cmd", "../../internal"} {
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && (d.Name() == "testdata" || path == "../../internal/bench") {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+				paths = append(paths, path)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, path := range paths {
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			g, ok := n.(*ast.GoStmt)
+			if !ok {
+				return true
+			}
+			if lit, ok := g.Call.Fun.(*ast.FuncLit); ok && len(lit.Body.List) > 0 {
+				if d, ok := lit.Body.List[0].(*ast.DeferStmt); ok && mentionsRecover(d) {
+					return true
+				}
+			}
+			t.Errorf("%s: a goroutine without a deferred recover: its panic would exit 2", fset.Position(g.Pos()))
+			return true
+		})
+	}
+	if len(paths) < 20 {
+		t.Fatalf("only %d source files found; the walk is wrong", len(paths))
+	}
+}
+
+func mentionsRecover(n ast.Node) bool {
+	found := false
+	ast.Inspect(n, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == "recover" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
