@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -130,6 +131,34 @@ func TestRalphLoopPrimesNextTaskWithCapturedLesson(t *testing.T) {
 	}
 	if n := strings.Count(pitfalls, "\n## "); n != 1 {
 		t.Errorf("pitfalls.md has %d entries, want 1 (the minor typo finding is not a lesson):\n%s", n, pitfalls)
+	}
+
+	// The audit: the script handed the lesson to iteration 2 (prime), and
+	// iteration 2's review shipped without repeating it, so it is holding;
+	// the reviews log has all three reviews, SHIP ones included.
+	if log := p.read(".flow/memory/reviews.jsonl"); strings.Count(log, "\n") != 3 ||
+		!strings.Contains(log, `"task":"fn-1.1","kind":"impl-review","verdict":"NEEDS_WORK"`) ||
+		!strings.Contains(log, `"task":"fn-1.2","kind":"impl-review","verdict":"SHIP"`) {
+		t.Errorf("reviews.jsonl does not hold the three reviews of the loop:\n%s", log)
+	}
+	var audit struct {
+		NotWorking []struct{ ID string } `json:"not_working"`
+		Holding    []struct {
+			ID     string
+			Handed []struct{ By, Task string }
+			Since  []struct{ Task, Verdict string }
+		}
+	}
+	if out := p.flowmem("memory", "audit", "--json"); json.Unmarshal([]byte(out), &audit) != nil {
+		t.Errorf("memory audit --json is not JSON:\n%s", out)
+	}
+	if len(audit.NotWorking) != 0 || len(audit.Holding) != 1 || len(audit.Holding[0].Handed) == 0 ||
+		audit.Holding[0].Handed[0].By != "prime" || audit.Holding[0].Handed[0].Task != "fn-1.2" ||
+		!slices.Contains(audit.Holding[0].Since, struct{ Task, Verdict string }{"fn-1.2", "SHIP"}) {
+		t.Errorf("memory audit does not show the primed lesson holding through fn-1.2's SHIP review: %+v", audit)
+	}
+	if out := p.flowmem("memory", "audit"); !strings.Contains(out, "Holding (1)") || !strings.Contains(out, "in fn-1.2 on ") {
+		t.Errorf("memory audit:\n%s", out)
 	}
 
 	// The block the script primes for task 2 now; memory has not changed
