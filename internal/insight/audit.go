@@ -109,9 +109,14 @@ func Run(entries []mdstore.Entry, reviews []reviewlog.Review, injections []Injec
 				tasks[h.Task] = true
 			}
 		}
-		for _, ri := range touched[e.ID] {
+		for n, ri := range touched[e.ID] {
 			r := reviews[ri]
-			if !r.Time.Before(first) {
+			// The review that captured the lesson is no recurrence of it,
+			// however close to a hand-over it was logged.
+			if n == 0 && day(r.Time) == e.Date {
+				continue
+			}
+			if r.Time.After(first) {
 				f.Recurred = append(f.Recurred, seenOf(r))
 			}
 		}
@@ -123,9 +128,7 @@ func Run(entries []mdstore.Entry, reviews []reviewlog.Review, injections []Injec
 			f.Recurred = append(f.Recurred, Seen{Time: t, FromMetadata: true})
 		}
 		for _, r := range reviews {
-			// The same second counts as after: a review is logged when it
-			// ends, and the hand-over it follows came before it began.
-			if r.Time.Before(first) {
+			if !r.Time.After(first) {
 				continue
 			}
 			f.ReviewsSince++

@@ -50,7 +50,7 @@ func NoteInjected(dir, by, request string, ids []string, now time.Time) error {
 	if len(ids) > injectMaxIDs {
 		ids = ids[:injectMaxIDs]
 	}
-	line, err := json.Marshal(Injection{Time: now.UTC().Truncate(time.Second), By: by, Task: TaskIDOf(request), IDs: ids})
+	line, err := json.Marshal(Injection{Time: now.UTC().Truncate(time.Millisecond), By: by, Task: TaskIDOf(request), IDs: ids})
 	if err != nil {
 		return fmt.Errorf("injection record: %w", err)
 	}

@@ -68,7 +68,7 @@ func Path(dir string) string { return filepath.Join(dir, File) }
 // Line is r as the log stores it: one redacted, bounded JSON line ending
 // in a newline.
 func Line(r Review) []byte {
-	r.Time = r.Time.UTC().Truncate(time.Second)
+	r.Time = r.Time.UTC().Truncate(time.Millisecond)
 	if y := r.Time.Year(); y < 1 || y > 9999 {
 		r.Time = time.Unix(0, 0).UTC() // JSON cannot hold the year; keep the line readable
 	}
