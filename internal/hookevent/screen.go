@@ -78,11 +78,13 @@ func VerdictHint[T string | []byte](text T) bool {
 	if containsFold(text, "verdict", nil) {
 		return true
 	}
-	// One pass over the words: each is compared only with the keys and
-	// phrases that start with its letter, so the cost stays about a byte's
-	// look per byte however many phrases there are.
+	// One pass over the words: a word is compared with the keys and
+	// phrases only when one starts with its first two letters and has its
+	// length, so the cost stays a few instructions a byte however many
+	// phrases there are.
+	starts, isWord := &hintStarts, &wordByte
 	for i := 0; i < len(text); {
-		if !wordByte[text[i]] {
+		if !isWord[text[i]] {
 			i++
 			continue
 		}
@@ -92,25 +94,41 @@ func VerdictHint[T string | []byte](text T) bool {
 			// the word.
 			start++
 		}
-		for i < len(text) && wordByte[text[i]] {
+		for i < len(text) && isWord[text[i]] {
 			i++
 		}
-		if n := i - start; n > 0 && n < len(hintStarts[0]) && hintStarts[(text[start]|0x20)&0x1f][n] && wordHint(text[start:i], text[i:]) {
+		n := i - start
+		if n <= 0 || n > 15 {
+			continue
+		}
+		second := byte(0)
+		if n > 1 {
+			second = text[start+1]
+		}
+		if starts[(text[start]|0x20)&0x1f][(second|0x20)&0x1f]&(1<<n) != 0 && wordHint(text[start:i], text[i:]) {
 			return true
 		}
 	}
 	return false
 }
 
-// hintStarts[letter&0x1f][length] says whether some decision key or
-// verdict phrase starts with a word of that first letter and length: most
-// words are passed over on this one look.
-var hintStarts = func() (t [32][15]bool) {
+// hintStarts[first][second] has bit n set when a decision key or verdict
+// phrase starts with a word of n letters beginning with those two letters
+// (second 0 for one-letter words); most words are passed over on this one
+// look.
+var hintStarts = func() (t [32][32]uint16) {
+	add := func(w string) {
+		second := byte(0)
+		if len(w) > 1 {
+			second = w[1]
+		}
+		t[w[0]&0x1f][(second|0x20)&0x1f] |= 1 << len(w)
+	}
 	for _, k := range decisionKeys {
-		t[k[0]&0x1f][len(k)] = true
+		add(k)
 	}
 	for _, p := range verdictPhrases {
-		t[p[0][0]&0x1f][len(p[0])] = true
+		add(p[0])
 	}
 	return t
 }()
