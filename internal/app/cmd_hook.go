@@ -28,14 +28,14 @@ findings are redacted and recorded in .flow/memory/pitfalls.md; a lesson seen
 before updates its entry instead. Anything else exits at once. FLOWMEM_DISABLE=1
 turns the hook off. Errors are one line on stderr; the exit code is always 0.
 
-flowmem install registers flowmem-hook instead when it is installed beside this
-binary: a small front end that starts faster, ends ordinary tool calls itself
-and hands possible reviews to this command.
+Claude Code usually runs flowmem-hook, the small front end flowmem install
+registers: it ends ordinary tool calls itself and hands possible reviews,
+byte for byte, to this command. 'flowmem capture --explain' runs the same
+pipeline on a review text without writing.
 
-Example (what flowmem install writes into .claude/settings.json without
-flowmem-hook):
+Example (what flowmem install writes into .claude/settings.json):
    {"hooks": {"PostToolUse": [{"matcher": "Bash|Agent",
-     "hooks": [{"type": "command", "command": "/usr/local/bin/flowmem hook", "timeout": 10}]}]}}`,
+     "hooks": [{"type": "command", "command": "flowmem-hook", "timeout": 10}]}]}}`,
 		// Arguments and flags are ignored rather than rejected: a usage
 		// error would exit 64 and Claude Code would show a hook error.
 		SkipFlagParsing: true,
