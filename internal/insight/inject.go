@@ -178,17 +178,27 @@ func ReadInjections(dir string) ([]Injection, int, error) {
 		if err != nil {
 			return nil, 0, fmt.Errorf("injection record: %w", err)
 		}
-		for _, l := range bytes.Split(raw, []byte("\n")) {
-			if len(bytes.TrimSpace(l)) == 0 {
-				continue
-			}
-			var in Injection
-			if json.Unmarshal(l, &in) != nil || in.Time.IsZero() || len(in.IDs) == 0 {
-				skipped++
-				continue
-			}
-			out = append(out, in)
-		}
+		ins, n := parseInjections(raw)
+		out = append(out, ins...)
+		skipped += n
 	}
 	return out, skipped, nil
+}
+
+// parseInjections reads record lines, counting those it cannot use.
+func parseInjections(raw []byte) ([]Injection, int) {
+	var out []Injection
+	skipped := 0
+	for _, l := range bytes.Split(raw, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		var in Injection
+		if json.Unmarshal(l, &in) != nil || in.Time.IsZero() || len(in.IDs) == 0 {
+			skipped++
+			continue
+		}
+		out = append(out, in)
+	}
+	return out, skipped
 }

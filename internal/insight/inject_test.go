@@ -1,6 +1,7 @@
 package insight
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -139,4 +140,20 @@ func BenchmarkNoteInjected(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		_ = NoteInjected(dir, "read", "fn-3.2: add retries", ids, now)
 	}
+}
+
+func FuzzInjections(f *testing.F) {
+	f.Add([]byte(`{"time":"2026-11-27T09:00:00Z","by":"read","task":"fn-1","ids":["p-0123456789ab"]}` + "\n{\"time\":\n"))
+	f.Add([]byte("\n\n[]\n{}\nnull\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		ins, skipped := parseInjections(raw)
+		if len(ins)+skipped > bytes.Count(raw, []byte("\n"))+1 {
+			t.Fatalf("%d lines read, %d skipped from %d lines", len(ins), skipped, bytes.Count(raw, []byte("\n"))+1)
+		}
+		for _, in := range ins {
+			if in.Time.IsZero() || len(in.IDs) == 0 {
+				t.Fatalf("unusable line accepted: %+v", in)
+			}
+		}
+	})
 }
