@@ -248,6 +248,24 @@ func TestRankFloor(t *testing.T) {
 	}
 }
 
+// A long request (a task file given to prime) asks no more of a lesson
+// than its title would: the floor weighs the most specific words only.
+func TestPrimeLongTask(t *testing.T) {
+	t.Parallel()
+	entries := []mdstore.Entry{
+		pit("retry", "Webhook delivery retries immediately without backoff, hammering the receiver", "Back off exponentially with jitter", "pkg/webhook/sender.go"),
+		pit("other", "CSV export writes formulas Excel evaluates", "Prefix cells with a quote", ""),
+	}
+	task := "fn-3.1: Webhook delivery retries\n\nWhen a subscriber's endpoint fails, the sender should try again later. " +
+		"Persist each attempt, honour the subscriber's rate limits, expose attempt counts on the admin dashboard, " +
+		"document the payload schema, add metrics for latency and failures, and write integration tests with a fake receiver. " +
+		"Coordinate the rollout with the platform team, announce the change in the changelog, translate the dashboard labels, " +
+		"archive stale subscriptions quarterly and review the on-call runbook before launch."
+	if got := prime(entries, task, Options{}); !strings.Contains(got, "hammering the receiver") || strings.Contains(got, "CSV") {
+		t.Errorf("Prime(long task) = %q", got)
+	}
+}
+
 func TestRankNothing(t *testing.T) {
 	entries := []mdstore.Entry{pit("a", "Webhook retries", "Back off", "")}
 	for _, q := range []string{"", "   ", "the of and", "unrelated words entirely", "!!!"} {

@@ -52,6 +52,9 @@ const (
 	// (testdata/recall/README.md); idf already weighs common words down.
 	genericShare      = 0.2
 	genericMinEntries = 50
+	// maxWords: the relevance floor weighs a lesson against the request's
+	// most specific words, at most this many.
+	maxWords = 8
 
 	recurrenceLift = 0.15 // at most, reached at seen ≥ 16
 	recencyLift    = 0.10 // at most, for a lesson seen today
@@ -430,9 +433,15 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 	}
 	for g, v := range w.groupIdf {
 		if known > 0 && !w.groupKnown[g] {
-			v = min(v, known) * unknownShare
-			w.groupIdf[g] = v
+			w.groupIdf[g] = min(v, known) * unknownShare
 		}
+	}
+	// The whole is the request's maxWords most specific words: a long
+	// request (a task file given to prime) is not more demanding than the
+	// title that names its topic.
+	top := slices.Clone(w.groupIdf)
+	slices.SortFunc(top, func(a, b float64) int { return cmp.Compare(b, a) })
+	for _, v := range top[:min(len(top), maxWords)] {
 		w.total += v
 	}
 	return w
