@@ -131,9 +131,11 @@ memory merge. The memory-curator subagent does this with --json.
 Examples:
    flowmem memory curate
    flowmem memory curate --json --limit 10
+   flowmem memory curate --threshold 0.3     (looser: more groups, more near misses)
    flowmem memory merge p-3f2a p-77c0    (after reading a group)`,
 			Flags: []cli.Flag{
 				&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` groups (default: all)"},
+				&cli.Float64Flag{Name: "threshold", Value: curate.DefaultThreshold, Usage: "least similarity, from 0 to 1, of two entries in a group"},
 				jsonFlag,
 			},
 			Action: func(c *cli.Context) error {
@@ -143,6 +145,10 @@ Examples:
 				if c.IsSet("limit") && c.Int("limit") < 1 {
 					return usagef("--limit must be at least 1")
 				}
+				threshold := c.Float64("threshold")
+				if !(threshold > 0 && threshold <= 1) {
+					return usagef("--threshold must be above 0 and at most 1")
+				}
 				_, _, s, err := e.memoryStore()
 				if err != nil {
 					return err
@@ -151,9 +157,9 @@ Examples:
 				if err != nil {
 					return err
 				}
-				groups := curate.Groups(entries, 0, c.Int("limit"))
+				groups := curate.Groups(entries, threshold, c.Int("limit"))
 				if c.Bool("json") {
-					return e.writeJSON(map[string]any{"groups": groups, "count": len(groups), "threshold": curate.DefaultThreshold})
+					return e.writeJSON(map[string]any{"groups": groups, "count": len(groups), "threshold": threshold})
 				}
 				if len(groups) == 0 {
 					e.say("no entries look alike enough to propose a merge")
