@@ -255,3 +255,14 @@ func FuzzAppendLower(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIndex: Record's byte search finds what bytes.Index finds.
+func FuzzIndex(f *testing.F) {
+	f.Add([]byte("<!-- flowmem: id=p-1 seen=2 -->\n<!-- flowmem: seen id=p-12 -->"), []byte(" id=p-12"))
+	f.Add([]byte("aaaa"), []byte("aa"))
+	f.Fuzz(func(t *testing.T, s, sep []byte) {
+		if got, want := index(s, sep), bytes.Index(s, sep); got != want {
+			t.Fatalf("index(%q, %q) = %d, want %d", s, sep, got, want)
+		}
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -54,14 +55,11 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 		return nil, fmt.Errorf("read memory: %w", err)
 	}
 	m := memory{k: k, doc: raw}
+	m.prepare(lessons)
 	if missing {
-		m.doc = []byte(Header(k))
+		m.added = []byte(Header(k))
 	} else if len(raw) > 0 && raw[len(raw)-1] != '\n' {
-		m.doc = append(m.doc, '\n')
-	}
-	base := len(raw)
-	if missing {
-		base = 0
+		m.added = []byte{'\n'}
 	}
 	outcomes := make([]Outcome, 0, len(lessons))
 	for _, l := range lessons {
@@ -76,8 +74,8 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 					e.Tasks = append(e.Tasks, task)
 				}
 			}
-			m.doc = append(m.doc, '\n')
-			m.doc = append(m.doc, renderSighting(e.ID, today, task)...)
+			m.added = append(m.added, '\n')
+			m.added = append(m.added, renderSighting(e.ID, today, task)...)
 			outcomes = append(outcomes, Outcome{ID: e.ID, Seen: e.Seen, Entry: e})
 			continue
 		}
@@ -86,11 +84,11 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 		for salt := 1; m.hasID(l.ID); salt++ {
 			l.ID = distinctID(l.Kind, l.Text(), salt)
 		}
-		m.doc = append(m.doc, '\n')
-		m.doc = append(m.doc, Render(&l)...)
+		m.added = append(m.added, '\n')
+		m.added = append(m.added, Render(&l)...)
 		outcomes = append(outcomes, Outcome{ID: l.ID, New: true, Seen: l.Seen, Entry: l})
 	}
-	if err := appendFile(path, m.doc[base:], missing); err != nil {
+	if err := appendFile(path, m.added, missing); err != nil {
 		return nil, err
 	}
 	return outcomes, nil
@@ -150,11 +148,77 @@ func appendFile(path string, text []byte, create bool) error {
 	return nil
 }
 
-// memory is one kind's file as Record sees it: its bytes, with what this
-// Record appended so far at the end.
+// memory is one kind's file as Record sees it: its bytes, and what this
+// Record is adding at its end.
 type memory struct {
-	k   Kind
-	doc []byte
+	k     Kind
+	doc   []byte
+	added []byte
+	// The metadata and sighting lines of doc that hold the ids and
+	// fingerprints the lessons need ("id=…", "fp=…"), found in one pass
+	// over doc (prepare): wanted is what was looked for, found where.
+	wanted map[string]bool
+	found  map[string][]int
+	// legacy: doc has entries without a metadata line (flow-next's).
+	legacy bool
+}
+
+// prepare finds, in one pass over the file, every metadata line that
+// holds an id or fingerprint of the lessons, and the ids the lessons would
+// get as symbol twins; other keys are searched for when asked.
+func (m *memory) prepare(lessons []Entry) {
+	m.wanted, m.found = map[string]bool{}, map[string][]int{}
+	for i := range lessons {
+		l := &lessons[i]
+		m.wanted["id="+l.ID] = true
+		for salt := 1; salt <= 2; salt++ {
+			m.wanted["id="+distinctID(l.Kind, l.Text(), salt)] = true
+		}
+		if l.FP != "" {
+			m.wanted["fp="+l.FP] = true
+		}
+	}
+	metas := 0
+	meta := []byte(metaPrefix)
+	k := rarest(meta)
+	for off := 0; ; {
+		i := indexFrom(m.doc[off:], meta, k)
+		if i < 0 {
+			break
+		}
+		i += off
+		off = i + len(metaPrefix)
+		if i > 0 && m.doc[i-1] != '\n' {
+			continue
+		}
+		rest := lineAt(m.doc, off)
+		if !bytes.HasPrefix(rest, []byte(" seen ")) {
+			metas++
+		}
+		for len(rest) > 0 {
+			var f []byte
+			f, rest, _ = bytes.Cut(rest, []byte(" "))
+			if len(f) > 3 && f[2] == '=' && m.wanted[string(f)] {
+				m.found[string(f)] = append(m.found[string(f)], i)
+			}
+		}
+	}
+	// Every entry flowmem writes has a metadata line: fewer of them than
+	// headings means entries flow-next wrote.
+	heads := 0
+	head := []byte("\n## ")
+	k = rarest(head)
+	for off := 0; ; {
+		i := indexFrom(m.doc[off:], head, k)
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		if isEntryHeading(lineAt(m.doc, off)) {
+			heads++
+		}
+	}
+	m.legacy = heads > metas
 }
 
 // repeat finds the entry lesson l repeats, as readers would show it.
@@ -164,11 +228,11 @@ func (m *memory) repeat(l *Entry) (Entry, bool) {
 	for id, salt := l.ID, 1; ; salt++ {
 		var found Entry
 		taken := false
-		m.records("id", id, func(start int, sighting bool) bool {
+		m.records("id", id, func(doc []byte, start int, sighting bool) bool {
 			if sighting {
 				return true
 			}
-			if e, ok := m.entryAt(start); ok && e.ID == id {
+			if e, ok := m.entryAt(doc, start); ok && e.ID == id {
 				taken = true
 				if SameText(e.Text(), l.Text()) {
 					found = e
@@ -187,16 +251,16 @@ func (m *memory) repeat(l *Entry) (Entry, bool) {
 	}
 	var found Entry
 	if l.FP != "" {
-		m.records("fp", l.FP, func(start int, sighting bool) bool {
-			if e, ok := m.entryAt(start); ok && !sighting && e.FP == l.FP && slices.Equal(symbols(e.Text()), symbols(l.Text())) {
+		m.records("fp", l.FP, func(doc []byte, start int, sighting bool) bool {
+			if e, ok := m.entryAt(doc, start); ok && !sighting && e.FP == l.FP && slices.Equal(symbols(e.Text()), symbols(l.Text())) {
 				found = e
 				return false
 			}
 			return true
 		})
 	}
-	if found.ID == "" {
-		found = m.legacy(l)
+	if found.ID == "" && m.legacy {
+		found = m.legacyEntry(l)
 	}
 	if found.ID == "" {
 		return Entry{}, false
@@ -204,30 +268,35 @@ func (m *memory) repeat(l *Entry) (Entry, bool) {
 	return m.state(found), true
 }
 
-// legacy finds an entry without metadata (flow-next's) that holds l's text
-// as its lesson line.
-func (m *memory) legacy(l *Entry) Entry {
+// legacyEntry finds an entry without metadata (flow-next's) that holds l's
+// text as its lesson line.
+func (m *memory) legacyEntry(l *Entry) Entry {
 	line := "\n" + l.Body + "\n"
 	if l.Issue != "" {
 		line = "\n**Issue**: " + l.Issue + "\n"
 	}
-	for off := 0; ; {
-		i := bytes.Index(m.doc[off:], []byte(line))
-		if i < 0 {
-			return Entry{}
-		}
-		i += off + 1
-		off = i
-		if e, ok := m.entryAt(i); ok && e.Legacy && SameText(e.Text(), l.Text()) {
-			return e
+	needle := []byte(line)
+	k := rarest(needle)
+	for _, doc := range [...][]byte{m.doc, m.added} {
+		for off := 0; ; {
+			i := indexFrom(doc[off:], needle, k)
+			if i < 0 {
+				break
+			}
+			i += off + 1
+			off = i
+			if e, ok := m.entryAt(doc, i); ok && e.Legacy && SameText(e.Text(), l.Text()) {
+				return e
+			}
 		}
 	}
+	return Entry{}
 }
 
 // hasID reports whether an entry has metadata or sightings under id.
 func (m *memory) hasID(id string) bool {
 	found := false
-	m.records("id", id, func(int, bool) bool {
+	m.records("id", id, func([]byte, int, bool) bool {
 		found = true
 		return false
 	})
@@ -235,26 +304,39 @@ func (m *memory) hasID(id string) bool {
 }
 
 // records calls fn with the start of every metadata or sighting line that
-// holds key=val, until fn returns false.
-func (m *memory) records(key, val string, fn func(start int, sighting bool) bool) {
+// holds key=val, in the file or in what is being added, until fn returns
+// false.
+func (m *memory) records(key, val string, fn func(doc []byte, start int, sighting bool) bool) {
+	docs := [...][]byte{m.doc, m.added}
+	if k := key + "=" + val; m.wanted[k] {
+		for _, start := range m.found[k] {
+			if !fn(m.doc, start, bytes.HasPrefix(m.doc[start+len(metaPrefix):], []byte(" seen "))) {
+				return
+			}
+		}
+		docs[0] = nil // found above
+	}
 	needle := []byte(" " + key + "=" + val)
-	for off := 0; ; {
-		i := bytes.Index(m.doc[off:], needle)
-		if i < 0 {
-			return
-		}
-		i += off
-		off = i + len(needle)
-		if off < len(m.doc) && m.doc[off] != ' ' {
-			continue
-		}
-		start := bytes.LastIndexByte(m.doc[:i], '\n') + 1
-		line := m.doc[start:]
-		if !bytes.HasPrefix(line, []byte(metaPrefix)) {
-			continue
-		}
-		if !fn(start, bytes.HasPrefix(line[len(metaPrefix):], []byte(" seen "))) {
-			return
+	k := rarest(needle)
+	for _, doc := range docs {
+		for off := 0; ; {
+			i := indexFrom(doc[off:], needle, k)
+			if i < 0 {
+				break
+			}
+			i += off
+			off = i + len(needle)
+			if off < len(doc) && doc[off] != ' ' {
+				continue
+			}
+			start := bytes.LastIndexByte(doc[:i], '\n') + 1
+			line := doc[start:]
+			if !bytes.HasPrefix(line, []byte(metaPrefix)) {
+				continue
+			}
+			if !fn(doc, start, bytes.HasPrefix(line[len(metaPrefix):], []byte(" seen "))) {
+				return
+			}
 		}
 	}
 }
@@ -262,29 +344,32 @@ func (m *memory) records(key, val string, fn func(start int, sighting bool) bool
 // entryAt parses the entry whose segment holds offset pos: from the entry
 // heading before it to the next one. It does not track code fences, so an
 // entry found is one whose parse confirms what the caller looked for.
-func (m *memory) entryAt(pos int) (Entry, bool) {
+func (m *memory) entryAt(doc []byte, pos int) (Entry, bool) {
 	start := -1
-	for ls := bytes.LastIndexByte(m.doc[:pos], '\n') + 1; ; {
-		if isEntryHeading(string(lineAt(m.doc, ls))) {
+	for ls := bytes.LastIndexByte(doc[:pos], '\n') + 1; ; {
+		if isEntryHeading(lineAt(doc, ls)) {
 			start = ls
 			break
 		}
 		if ls == 0 {
 			return Entry{}, false
 		}
-		ls = bytes.LastIndexByte(m.doc[:ls-1], '\n') + 1
+		ls = bytes.LastIndexByte(doc[:ls-1], '\n') + 1
 	}
-	end := len(m.doc)
-	for ls := start + len(lineAt(m.doc, start)) + 1; ls < len(m.doc); {
-		l := lineAt(m.doc, ls)
-		if isEntryHeading(string(l)) {
+	end := len(doc)
+	for ls := start + len(lineAt(doc, start)) + 1; ls < len(doc); {
+		l := lineAt(doc, ls)
+		if isEntryHeading(l) {
 			end = ls
 			break
 		}
 		ls += len(l) + 1
 	}
-	line := 1 + bytes.Count(m.doc[:start], []byte("\n"))
-	e, _, ok := parseSegment(m.k, string(trimTrailingBlank(m.doc[start:end])), line)
+	line := 1 + bytes.Count(doc[:start], []byte("\n"))
+	if len(doc) > 0 && len(m.added) > 0 && &doc[0] == &m.added[0] {
+		line += bytes.Count(m.doc, []byte("\n"))
+	}
+	e, _, ok := parseSegment(m.k, string(trimTrailingBlank(doc[start:end])), line)
 	return e, ok
 }
 
@@ -303,8 +388,8 @@ func lineAt(b []byte, i int) []byte {
 func (m *memory) state(e Entry) Entry {
 	meta := e
 	var sightings []Entry
-	m.records("id", e.ID, func(start int, sighting bool) bool {
-		r, isSighting, ok := parseMeta(string(lineAt(m.doc, start)))
+	m.records("id", e.ID, func(doc []byte, start int, sighting bool) bool {
+		r, isSighting, ok := parseMeta(string(lineAt(doc, start)))
 		switch {
 		case !ok || r.ID != e.ID:
 		case isSighting:
@@ -319,4 +404,59 @@ func (m *memory) state(e Entry) Entry {
 		CountSighting(&e, &sightings[i])
 	}
 	return e
+}
+
+// index is bytes.Index for the needles Record looks for in a memory file:
+// it jumps between the places of the needle's rarest byte, which
+// bytes.IndexByte finds many bytes at a time. bytes.Index starts from the
+// needle's first byte, a space or a newline here, which is everywhere.
+func index(s, sep []byte) int { return indexFrom(s, sep, rarest(sep)) }
+
+// rarest is the place in sep of its least common byte (byteCost).
+func rarest(sep []byte) int {
+	k := 0
+	for i, c := range sep {
+		if byteCost(c) < byteCost(sep[k]) {
+			k = i
+		}
+	}
+	return k
+}
+
+// indexFrom is index with the place of sep's rarest byte known.
+func indexFrom(s, sep []byte, k int) int {
+	if len(sep) == 0 {
+		return 0
+	}
+	for off := 0; off+len(sep) <= len(s); {
+		i := bytes.IndexByte(s[off+k:len(s)-len(sep)+k+1], sep[k])
+		if i < 0 {
+			return -1
+		}
+		start := off + i
+		if bytes.Equal(s[start:start+len(sep)], sep) {
+			return start
+		}
+		off = start + 1
+	}
+	return -1
+}
+
+// byteCost is how common a byte is in a memory file, roughly: white space
+// and lower-case letters (by their English frequency), then the marks of
+// the format (metadata lines, field labels, dates), then the rest.
+func byteCost(c byte) int {
+	switch {
+	case c == ' ' || c == '\n':
+		return 100
+	case 'a' <= c && c <= 'z':
+		return 10 + strings.IndexByte("zqxjkvbpygfwmucldrhsnioate", c)
+	case strings.IndexByte("*-.,:<>!=0123456789", c) >= 0:
+		return 8
+	case 'A' <= c && c <= 'Z':
+		return 5
+	case c >= 0x80:
+		return 1
+	}
+	return 2
 }

@@ -200,11 +200,11 @@ func (m *memory) survivor(e Entry) Entry {
 	for hops := 0; e.MergedInto != "" && hops < 4; hops++ {
 		want := e.MergedInto
 		var next Entry
-		m.records("id", want, func(start int, sighting bool) bool {
+		m.records("id", want, func(doc []byte, start int, sighting bool) bool {
 			if sighting {
 				return true
 			}
-			if x, ok := m.entryAt(start); ok && x.ID == want {
+			if x, ok := m.entryAt(doc, start); ok && x.ID == want {
 				next = x
 				return false
 			}
