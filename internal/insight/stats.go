@@ -59,11 +59,16 @@ type Lesson struct {
 	Tasks    []string `json:"tasks,omitempty"`
 }
 
-// Captured counts entries first seen in the last 7 and 30 days.
+// Captured counts entries first seen in the last 7 and 30 days, and lists
+// the newest of them.
 type Captured struct {
-	Last7  int `json:"last_7_days"`
-	Last30 int `json:"last_30_days"`
+	Last7  int      `json:"last_7_days"`
+	Last30 int      `json:"last_30_days"`
+	Recent []Lesson `json:"recent"`
 }
+
+// maxRecent bounds the list of recent captures.
+const maxRecent = 5
 
 // Reviews sums the reviews log.
 type Reviews struct {
@@ -124,7 +129,7 @@ func Compute(entries []mdstore.Entry, reviews []reviewlog.Review, skipped int, n
 	day := now.UTC().Format("2006-01-02")
 	week := now.UTC().AddDate(0, 0, -7).Format("2006-01-02")
 	month := now.UTC().AddDate(0, 0, -30).Format("2006-01-02")
-	var recurrent []*mdstore.Entry
+	var recurrent, recent []*mdstore.Entry
 	for i := range entries {
 		e := &entries[i]
 		for j := range st.Files {
@@ -139,6 +144,7 @@ func Compute(entries []mdstore.Entry, reviews []reviewlog.Review, skipped int, n
 		}
 		if e.Date <= day && e.Date > month {
 			st.Captured.Last30++
+			recent = append(recent, e)
 		}
 		if e.Seen > 1 && e.Status != mdstore.Archived {
 			recurrent = append(recurrent, e)
@@ -149,6 +155,11 @@ func Compute(entries []mdstore.Entry, reviews []reviewlog.Review, skipped int, n
 	})
 	for _, e := range recurrent[:min(len(recurrent), topRecurrent)] {
 		st.Recurrent = append(st.Recurrent, LessonOf(e, now, staleAfterDays))
+	}
+	slices.SortStableFunc(recent, func(a, b *mdstore.Entry) int { return strings.Compare(b.Date, a.Date) })
+	st.Captured.Recent = []Lesson{}
+	for _, e := range recent[:min(len(recent), maxRecent)] {
+		st.Captured.Recent = append(st.Captured.Recent, LessonOf(e, now, staleAfterDays))
 	}
 
 	st.Reviews.Total = len(reviews)
@@ -235,6 +246,10 @@ func WriteStats(w io.Writer, st Stats) error {
 	}
 
 	fmt.Fprintf(&b, "\nCaptured: %d in the last 7 days, %d in the last 30\n", st.Captured.Last7, st.Captured.Last30)
+	for _, l := range st.Captured.Recent {
+		lead := fmt.Sprintf("  %s %s  ", l.Date, l.ID)
+		b.WriteString(lead + fit(l.Text, Width-len(lead)) + "\n")
+	}
 
 	fmt.Fprintf(&b, "\nReviews seen: %d", st.Reviews.Total)
 	if st.Reviews.Skipped > 0 {
