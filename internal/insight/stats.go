@@ -144,7 +144,9 @@ func Compute(entries []mdstore.Entry, reviews []reviewlog.Review, skipped int, n
 		}
 		if e.Date <= day && e.Date > month {
 			st.Captured.Last30++
-			recent = append(recent, e)
+			if e.Status != mdstore.Archived {
+				recent = append(recent, e)
+			}
 		}
 		if e.Seen > 1 && e.Status != mdstore.Archived {
 			recurrent = append(recurrent, e)
