@@ -282,22 +282,8 @@ func numCPU() int {
 // generate writes a project with n entries of realistic shape: 70%
 // pitfalls from reviews, 15% conventions, 15% decisions.
 func generate(dir string, n int) error {
-	mem := filepath.Join(dir, ".flow", "memory")
-	if err := os.MkdirAll(mem, 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, ".flow", "config.json"), []byte(`{"memory":{"enabled":true}}`), 0o644); err != nil {
-		return err
-	}
-	rng := rand.New(rand.NewSource(int64(n)))
-	files := map[mdstore.Kind]*strings.Builder{}
-	for _, k := range mdstore.Kinds {
-		b := &strings.Builder{}
-		b.WriteString(mdstore.Header(k))
-		files[k] = b
-	}
 	day := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := 0; i < n; i++ {
+	return writeProject(dir, n, func(rng *rand.Rand, i int) mdstore.Entry {
 		k := mdstore.Pitfall
 		switch r := rng.Intn(100); {
 		case r >= 85:
@@ -318,15 +304,8 @@ func generate(dir string, n int) error {
 			e.Seen = 2 + rng.Intn(4)
 		}
 		e.Normalize()
-		files[k].WriteString("\n")
-		files[k].WriteString(mdstore.Render(&e))
-	}
-	for k, b := range files {
-		if err := os.WriteFile(filepath.Join(mem, k.File()), []byte(b.String()), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+		return e
+	})
 }
 
 // generateFromCorpus writes a project of n entries made from the recall
@@ -351,6 +330,28 @@ func generateFromCorpus(dir string, n int) error {
 		base = append(base, e)
 		vocab = append(vocab, strings.Fields(e.Issue+" "+e.Fix+" "+e.Body)...)
 	}
+	return writeProject(dir, n, func(rng *rand.Rand, i int) mdstore.Entry {
+		mutate := func(s string) string {
+			w := strings.Fields(s)
+			for i := range w {
+				if rng.Intn(3) == 0 {
+					w[i] = vocab[rng.Intn(len(vocab))]
+				}
+			}
+			return strings.Join(w, " ")
+		}
+		e := base[i%len(base)]
+		e.Issue, e.Fix, e.Body = mutate(e.Issue), mutate(e.Fix), mutate(e.Body)
+		e.ID, e.Status = "", mdstore.Active
+		e.Normalize()
+		e.ID = fmt.Sprintf("%s-%d", e.ID, i)
+		return e
+	})
+}
+
+// writeProject writes a project with memory on and the n entries entry
+// makes, each in its kind's file.
+func writeProject(dir string, n int, entry func(rng *rand.Rand, i int) mdstore.Entry) error {
 	mem := filepath.Join(dir, ".flow", "memory")
 	if err := os.MkdirAll(mem, 0o755); err != nil {
 		return err
@@ -359,27 +360,13 @@ func generateFromCorpus(dir string, n int) error {
 		return err
 	}
 	rng := rand.New(rand.NewSource(int64(n)))
-	mutate := func(s string) string {
-		w := strings.Fields(s)
-		for i := range w {
-			if rng.Intn(3) == 0 {
-				w[i] = vocab[rng.Intn(len(vocab))]
-			}
-		}
-		return strings.Join(w, " ")
-	}
 	files := map[mdstore.Kind]*strings.Builder{}
 	for _, k := range mdstore.Kinds {
 		files[k] = &strings.Builder{}
 		files[k].WriteString(mdstore.Header(k))
 	}
 	for i := 0; i < n; i++ {
-		e := base[i%len(base)]
-		e.Issue, e.Fix, e.Body = mutate(e.Issue), mutate(e.Fix), mutate(e.Body)
-		e.ID = ""
-		e.Status = mdstore.Active
-		e.Normalize()
-		e.ID = fmt.Sprintf("%s-%d", e.ID, i)
+		e := entry(rng, i)
 		files[e.Kind].WriteString("\n")
 		files[e.Kind].WriteString(mdstore.Render(&e))
 	}
