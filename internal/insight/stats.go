@@ -241,10 +241,11 @@ func WriteStats(w io.Writer, st Stats) error {
 		b.WriteString(lead)
 		b.WriteString(fit(l.Text, Width-len(lead)))
 		b.WriteByte('\n')
+		where := strings.Repeat(" ", len(lead)) + "last " + l.LastSeen
 		if len(l.Tasks) > 0 {
-			b.WriteString(fit(strings.Repeat(" ", len(lead))+"in "+strings.Join(l.Tasks, ", ")+", last "+l.LastSeen, Width))
-			b.WriteByte('\n')
+			where += ", in " + strings.Join(l.Tasks, ", ")
 		}
+		b.WriteString(fit(where, Width) + "\n")
 	}
 
 	fmt.Fprintf(&b, "\nCaptured: %d in the last 7 days, %d in the last 30\n", st.Captured.Last7, st.Captured.Last30)
