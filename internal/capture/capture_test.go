@@ -44,6 +44,9 @@ func optsFor(dir string, env ...string) Options {
 		Getenv:      func(k string) string { return vars[k] },
 		Now:         func() time.Time { return testNow },
 		LockTimeout: 2 * time.Second,
+		// The run's deadline is tested on its own (TestDeadline); here it
+		// must not depend on how loaded the machine is.
+		Deadline: time.Minute,
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/flowmem/flowmem/internal/hookevent"
+	"github.com/flowmem/flowmem/internal/review"
 	"github.com/flowmem/flowmem/internal/reviewlog"
 )
 
@@ -239,9 +240,9 @@ func TestReviewsLog(t *testing.T) {
 
 // TestLongReviewVerdictAtTheEnd: a review longer than the reader reads
 // keeps its last lines, where the verdict is written: a SHIP at the end of
-// a 2 MB output that quotes major findings early records nothing.
+// a long output that quotes major findings early records nothing.
 func TestLongReviewVerdictAtTheEnd(t *testing.T) {
-	log := strings.Repeat("step 4: building package internal/sync ... ok\n", 2<<20/46)
+	log := strings.Repeat("step 4: building package internal/sync ... ok\n", (review.MaxReviewLen+review.MaxReviewLen/8)/46)
 	for verdict, recorded := range map[string]bool{"SHIP": false, "NEEDS_WORK": true} {
 		dir := newProject(t, true)
 		text := reviewText(t) + log + "<verdict>" + verdict + "</verdict>\n"
