@@ -73,12 +73,17 @@ var genericWords = sync.OnceValue(func() map[string]bool {
 // fn-N.M and fn-N-slug.M anywhere, a leading "ID:" such as "PROJ-12:" or
 // "#34:", and #N references. They name the task, not its topic: a lesson
 // from the same task id in another project would share them by chance.
-var taskIDs = regexp.MustCompile(`(?i)\bfn-\d+(?:[.-][a-z0-9]+)*\b|^\s*#?[a-z]*[-_]?\d[\w.-]*\s*:|(?:^|\s)#\d+\b`)
+//
+// Compiled on first use: every flowmem process, the hook above all, would
+// pay for it at start.
+var taskIDs = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bfn-\d+(?:[.-][a-z0-9]+)*\b|^\s*#?[a-z]*[-_]?\d[\w.-]*\s*:|(?:^|\s)#\d+\b`)
+})
 
 // parseQuery turns a request into terms: its words without stop words and
 // task ids, folded (text.Fold), each with its synonyms.
 func parseQuery(s string) *query {
-	s = taskIDs.ReplaceAllString(s, " ")
+	s = taskIDs().ReplaceAllString(s, " ")
 	q := &query{index: map[string]int{}}
 	var z text.Tokenizer
 	group, whole := -1, -1
