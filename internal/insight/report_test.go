@@ -243,3 +243,45 @@ func TestReportInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWriteHTML: whatever an entry holds, it adds no markup to the page —
+// the page has exactly as many '<', '>' and '"' as the same page built from
+// plain entries.
+func FuzzWriteHTML(f *testing.F) {
+	f.Add(hostile, "fix </td></tr></table>", "p-0123456789ab", "fn-1.1", "edge-case", "body\n<b>x</b>")
+	f.Add("", "", "", "", "", "")
+	f.Add("\x00\xff<", "'\"&amp;", "<!--", "]]>", "<style>", "</details>")
+	f.Fuzz(func(t *testing.T, issue, fix, id, task, category, body string) {
+		now := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+		page := func(issue, fix, id, task, category, body string) string {
+			es := []mdstore.Entry{
+				{Kind: mdstore.Pitfall, ID: id, Issue: issue, Fix: fix, Context: body, Task: task, Tasks: []string{task}, Category: category, Date: "2026-11-20", LastSeen: "2026-11-21", Seen: 3, Status: mdstore.Active},
+				{Kind: mdstore.Decision, ID: id + "d", Body: body, Task: task, Category: category, Date: "2026-11-20", Seen: 1, Status: mdstore.Active},
+			}
+			rs := []reviewlog.Review{{Time: now.Add(-time.Hour), Task: task, Kind: category, Verdict: issue, IDs: []string{id}}}
+			ins := []Injection{{Time: now.Add(-2 * time.Hour), By: fix, Task: task, IDs: []string{id}}}
+			r := Report{Title: body, Now: now, Entries: es, StaleAfterDays: 120,
+				Stats: Compute(es, rs, 0, now, 120), Audit: Run(es, rs, ins, now, 120, 30)}
+			var b bytes.Buffer
+			if err := WriteHTML(&b, r); err != nil {
+				t.Fatal(err)
+			}
+			return b.String()
+		}
+		got := page(issue, fix, id, task, category, body)
+		// Same shape, plain words: empty (or blank) fields stay as they
+		// are, since they leave parts of the page out.
+		x := func(s string) string {
+			if strings.TrimSpace(s) == "" {
+				return s
+			}
+			return "x" + strings.Repeat("\nx", strings.Count(strings.TrimSpace(s), "\n")) // a body's line breaks become <br>
+		}
+		plain := page(x(issue), x(fix), x(id), x(task), x(category), x(body))
+		for _, c := range []string{"<", ">", `"`} {
+			if strings.Count(got, c) != strings.Count(plain, c) {
+				t.Fatalf("entry text added %q to the page: %d vs %d", c, strings.Count(got, c), strings.Count(plain, c))
+			}
+		}
+	})
+}
