@@ -105,6 +105,9 @@ type Result struct {
 	// Unrecorded is why lessons that were found could not be written (the
 	// memory lock was busy); the user is told.
 	Unrecorded string
+	// Pending: capture.approval is on, so new lessons wait for a person's
+	// approval before they are recalled.
+	Pending bool
 }
 
 // Recorded reports whether the run wrote to memory.
@@ -271,6 +274,7 @@ func record(ctx context.Context, res *Result, approval bool, opt Options) error 
 	if approval {
 		// The team reviews what the hook learned before it reaches a
 		// prompt: new lessons wait for flowmem memory approve.
+		res.Pending = true
 		for i := range res.Lessons {
 			res.Lessons[i].Status = mdstore.Pending
 		}

@@ -62,6 +62,9 @@ func systemMessage(r *Result) string {
 		}
 	}
 	fmt.Fprintf(&b, ": recorded %d new %s in .flow/memory/pitfalls.md", added, plural(added, "lesson", "lessons"))
+	if r.Pending && added > 0 {
+		b.WriteString(", waiting for approval (flowmem memory pending)")
+	}
 	if seen > 0 {
 		fmt.Fprintf(&b, "; %d seen before (count updated)", seen)
 	}

@@ -255,3 +255,15 @@ func TestLongReviewVerdictAtTheEnd(t *testing.T) {
 		t.Errorf("short text changed: %q", got)
 	}
 }
+
+// TestApprovalSaysPending: with capture.approval on, the user is told the
+// new lessons wait for approval.
+func TestApprovalSaysPending(t *testing.T) {
+	dir := newProject(t, true)
+	writeConfig(t, dir, `{"memory": {"enabled": true}, "capture": {"approval": true}}`)
+	var out, errOut bytes.Buffer
+	Run(context.Background(), bytes.NewReader(fixture(t, "bash_review")), &out, &errOut, optsFor(dir))
+	if o := decodeOutput(t, out.Bytes()); !strings.Contains(o.SystemMessage, "recorded 3 new lessons in .flow/memory/pitfalls.md, waiting for approval (flowmem memory pending)") {
+		t.Errorf("systemMessage %q (stderr %q)", o.SystemMessage, errOut.String())
+	}
+}
