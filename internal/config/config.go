@@ -17,11 +17,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/jsonedit"
+	"github.com/flowmem/flowmem/internal/regfile"
 )
 
 // ErrUnknownKey means a key is neither set in the file nor known to flowmem.
@@ -101,7 +101,7 @@ func LoadForSet(path, key string) (*Config, error) {
 // read loads the file's JSON; b is nil when there is nothing to check.
 func read(path string) (*Config, []byte, error) {
 	c := &Config{Path: path, data: map[string]any{}}
-	b, err := readRegular(path, MaxSize)
+	b, err := regfile.Read(path, MaxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return c, nil, nil
 	}
@@ -205,49 +205,6 @@ func (c *Config) remove(key string) {
 		obj = next
 	}
 	delete(obj, parts[len(parts)-1])
-}
-
-// readRegular reads a regular file of at most max bytes. The open does not
-// block (a FIFO would wait for a writer forever), and the type is checked
-// on the opened file, so a swap between check and read changes nothing.
-func readRegular(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", path, kindOf(fi.Mode()))
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("%s is %d bytes, more than a config file can be (%d)", path, fi.Size(), max)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s is more than %d bytes, more than a config file can be", path, max)
-	}
-	return b, nil
-}
-
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return m.Type().String()
 }
 
 func decodeObject(b []byte) (map[string]any, error) {
@@ -629,26 +586,7 @@ const tempPattern = ".*.tmp-*"
 // ignoreTemps makes sure dir/.gitignore ignores temp files; best effort, a
 // missing line costs only a stray untracked file.
 func ignoreTemps(dir string) {
-	path := filepath.Join(dir, ".gitignore")
-	b, err := readRegular(path, MaxSize)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(l) == tempPattern {
-			return
-		}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	defer f.Close()
-	line := "# temp files of interrupted flowmem writes\n" + tempPattern + "\n"
-	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
-		line = "\n" + line
-	}
-	_, _ = f.WriteString(line)
+	_, _ = regfile.EnsureLine(filepath.Join(dir, ".gitignore"), tempPattern, "temp files of interrupted flowmem writes")
 }
 
 // Default returns a fresh file body with the defaults that matter to people.

@@ -214,10 +214,10 @@ func TestLoadOnlyRegularBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct{ path, msg string }{
-		{fifo, "not a regular file (a named pipe)"},
-		{zero, "not a regular file (a device)"},
-		{dir, "not a regular file (a folder)"},
-		{huge, "more than a config file can be"},
+		{fifo, "is a named pipe: not a regular file"},
+		{zero, "is a device: not a regular file"},
+		{dir, "is a folder: not a regular file"},
+		{huge, "is over 1048576 bytes: file too large"},
 	}
 	for _, tt := range tests {
 		done := make(chan error, 1)
