@@ -82,7 +82,7 @@ func lastLineVerdict(text string) Verdict {
 	found, form := None, formNone
 	inFence := false
 	fence := ""
-	headingPending := false
+	pending := formNone // a "## Verdict" title waits for its word on the next line
 	for line := range strings.Lines(text) {
 		trimmed := strings.TrimSpace(line)
 		if f := fenceMarker(trimmed); f != "" {
@@ -98,17 +98,18 @@ func lastLineVerdict(text string) Verdict {
 			continue
 		}
 		plain := plainLine(trimmed)
-		if headingPending {
-			headingPending = false
-			if v, _ := verdictWordAt(stripSymbols(plain)); v != None {
-				found, form = v, formVerdict
+		if pending != formNone {
+			f := pending
+			pending = formNone
+			if v, _ := verdictWordAt(stripSymbols(plain)); v != None && f >= form {
+				found, form = v, f
 				continue
 			}
 		}
-		if isVerdictTitle(plain) {
-			// "## Verdict" or a bold "**Verdict**" line: the word is on
-			// the next non-blank line.
-			headingPending = true
+		if f := titleForm(plain); f != formNone {
+			// "## Verdict" or a bold "**Recommendation**" line: the word
+			// is on the next non-blank line.
+			pending = f
 			continue
 		}
 		v, f := lineVerdict(plain)
@@ -227,13 +228,24 @@ func orderedMarker(s string) int {
 	return i + 2
 }
 
-func isVerdictTitle(plain string) bool {
-	p := strings.ToLower(strings.TrimRight(plain, ": "))
-	switch p {
-	case "verdict", "final verdict", "overall verdict", "review verdict":
-		return true
+// isVerdictTitle: a "## Verdict" line. Decision titles ("**Recommendation:**")
+// are not: in a finding they label its fix.
+func isVerdictTitle(plain string) bool { return titleForm(plain) == formVerdict }
+
+// titleForm tells a line that is only a verdict or decision title ("##
+// Verdict", "**Final recommendation:**") and the form its answer takes.
+func titleForm(plain string) int {
+	words := strings.Fields(strings.ToLower(strings.TrimRight(stripSymbols(plain), ": ")))
+	if len(words) == 0 || len(words) > 3 {
+		return formNone
 	}
-	return false
+	switch last := words[len(words)-1]; {
+	case last == "verdict":
+		return formVerdict
+	case containsString(decisionKeys, last):
+		return formDecision
+	}
+	return formNone
 }
 
 // keyedVerdict finds `verdict: WORD` or `verdict=WORD` anywhere in a line.

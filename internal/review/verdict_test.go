@@ -58,6 +58,9 @@ func TestParseVerdict(t *testing.T) {
 		{"codex overall_correctness", `{"findings": [], "overall_correctness": "patch is incorrect"}`, NeedsWork},
 		{"status with a qualifier", "**Status:** Pre-release fixes required", NeedsWork},
 
+		{"recommendation heading then word", "### Recommendation\n\n**Request Changes** — fix the race first.", NeedsWork},
+		{"assessment title then approve", "**Overall assessment:**\n\n✅ Approve", Ship},
+
 		{"empty", "", None},
 		{"needs human is not a request", "VERDICT: NEEDS_HUMAN", None},
 		{"ready alone is prose", "Ready.", None},
