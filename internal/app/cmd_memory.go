@@ -279,9 +279,13 @@ func (e *env) runSearch(c *cli.Context) error {
 	// Hits are printed as they are found: a search of any store takes the
 	// same little memory.
 	n := 0
+	file, rel := "", ""
 	err = s.SearchEach(re, func(h mdstore.Hit) error {
 		n++
-		_, err := fmt.Fprintf(e.Out, "%s:%d: %s\n", relPath(string(p), h.File), h.Line, h.Text)
+		if h.File != file {
+			file, rel = h.File, relPath(string(p), h.File)
+		}
+		_, err := fmt.Fprintf(e.Out, "%s:%d: %s\n", rel, h.Line, h.Text)
 		return err
 	}, kinds...)
 	if err != nil {

@@ -265,7 +265,7 @@ func (sc *blockScanner) line(l []byte) bool {
 			sc.html = end
 		}
 	case '#':
-		return isEntryHeading(rest)
+		return len(rest) > 3 && rest[1] == '#' && rest[2] == ' ' && isEntryHeading(rest)
 	}
 	return false
 }

@@ -109,13 +109,13 @@ func appendLower(dst, b []byte) []byte {
 	out := dst[n:]
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
-		w := binary.LittleEndian.Uint64(out[i:])
+		w := binary.LittleEndian.Uint64(out[i : i+8])
 		low7 := w & 0x7f7f7f7f7f7f7f7f
 		// A byte's high bit: set from 'A' up, and from past 'Z' up; the
 		// upper-case letters are those with the first and not the second,
 		// among bytes below 0x80.
 		upper := (low7 + 0x3f3f3f3f3f3f3f3f) &^ (low7 + 0x2525252525252525) &^ w & 0x8080808080808080
-		binary.LittleEndian.PutUint64(out[i:], w|upper>>2)
+		binary.LittleEndian.PutUint64(out[i:i+8], w|upper>>2)
 	}
 	for ; i < len(out); i++ {
 		if c := out[i]; 'A' <= c && c <= 'Z' {
