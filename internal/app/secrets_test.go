@@ -1,16 +1,13 @@
 package app
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/flowmem/flowmem/internal/redact"
+	"github.com/flowmem/flowmem/internal/redact/secrettest"
 )
 
 // TestMemoryAddNeverWritesSecrets passes every secret of the corpus through
@@ -21,21 +18,7 @@ import (
 // it does not (a hand-made password) is indistinguishable from a task id,
 // and is left out of the check.
 func TestMemoryAddNeverWritesSecrets(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "capture", "secrets", "corpus.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	type secret struct{ kind, secret, text string }
-	var corpus []secret
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		parts := strings.Split(sc.Text(), "\t")
-		if len(parts) != 3 || strings.HasPrefix(parts[0], "#") {
-			continue
-		}
-		corpus = append(corpus, secret{parts[0], parts[1], strings.Replace(parts[2], "{}", parts[1], 1)})
-	}
+	corpus := secrettest.Corpus(t)
 	if len(corpus) < 60 {
 		t.Fatalf("corpus has %d secrets, want at least 60", len(corpus))
 	}
@@ -51,14 +34,14 @@ func TestMemoryAddNeverWritesSecrets(t *testing.T) {
 	for i, c := range corpus {
 		lesson := "Lesson " + strings.Repeat("x", i%7) + " about the deploy script quoting "
 		adds := [][]string{
-			{"--type", "pitfall", lesson + c.text, "--fix", "load it from the environment"},
-			{"--type", "pitfall", lesson + "the fix field", "--fix", c.text},
-			{"--type", "convention", lesson + "the context field", "--context", c.text},
-			{"--type", "decision", lesson + "the task field", "--task", c.text},
-			{"--type", "pitfall", lesson + "the category field", "--category", c.secret},
+			{"--type", "pitfall", lesson + c.Text, "--fix", "load it from the environment"},
+			{"--type", "pitfall", lesson + "the fix field", "--fix", c.Text},
+			{"--type", "convention", lesson + "the context field", "--context", c.Text},
+			{"--type", "decision", lesson + "the task field", "--task", c.Text},
+			{"--type", "pitfall", lesson + "the category field", "--category", c.Secret},
 		}
-		if redact.String(c.secret) != c.secret {
-			adds = append(adds, []string{"--type", "decision", lesson + "the task field alone", "--task", c.secret})
+		if redact.String(c.Secret) != c.Secret {
+			adds = append(adds, []string{"--type", "decision", lesson + "the task field alone", "--task", c.Secret})
 		}
 		for _, args := range adds {
 			code, errs := run(append([]string{"memory", "add"}, args...)...)
@@ -67,30 +50,13 @@ func TestMemoryAddNeverWritesSecrets(t *testing.T) {
 			} else if code != exitUsage {
 				t.Fatalf("memory add %q: exit %d: %s", args, code, errs)
 			}
-			if strings.Contains(errs, c.secret) {
-				t.Errorf("%s: stderr repeats the secret: %s", c.kind, errs)
+			if strings.Contains(errs, c.Secret) {
+				t.Errorf("%s: stderr repeats the secret: %s", c.Kind, errs)
 			}
 		}
 	}
 	if written < 3*len(corpus) {
 		t.Fatalf("only %d adds succeeded; the test proves nothing", written)
 	}
-	err = filepath.WalkDir(filepath.Join(dir, ".flow"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		for _, c := range corpus {
-			if bytes.Contains(b, []byte(c.secret)) {
-				t.Errorf("%s secret %q reached %s", c.kind, c.secret, path)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	secrettest.Absent(t, filepath.Join(dir, ".flow"), corpus)
 }

@@ -1,73 +1,31 @@
 package redact
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flowmem/flowmem/internal/redact/secrettest"
 )
 
-type corpusCase struct {
-	kind, secret, text string
-	line               int
-}
-
-// loadCorpus reads testdata/capture/secrets/corpus.tsv: fake, format-true
-// secrets of the common providers, each in a realistic sentence.
-func loadCorpus(t testing.TB) []corpusCase {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "capture", "secrets", "corpus.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []corpusCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		parts := strings.Split(line, "\t")
-		if len(parts) != 3 {
-			t.Fatalf("corpus.tsv:%d: want 3 tab-separated fields, got %d", n, len(parts))
-		}
-		text := parts[2]
-		if strings.Contains(text, "{}") {
-			text = strings.Replace(text, "{}", parts[1], 1)
-		}
-		if !strings.Contains(text, parts[1]) {
-			t.Fatalf("corpus.tsv:%d: context does not contain the secret", n)
-		}
-		out = append(out, corpusCase{parts[0], parts[1], text, n})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 func TestCorpusRedacted(t *testing.T) {
-	cases := loadCorpus(t)
+	cases := secrettest.Corpus(t)
 	if len(cases) < 130 {
 		t.Fatalf("corpus has %d cases, want at least 130", len(cases))
 	}
 	for _, c := range cases {
-		got := String(c.text)
-		if strings.Contains(got, c.secret) {
-			t.Errorf("corpus.tsv:%d (%s): secret survived:\n  in:  %s\n  out: %s", c.line, c.kind, c.text, got)
+		got := String(c.Text)
+		if strings.Contains(got, c.Secret) {
+			t.Errorf("corpus.tsv:%d (%s): secret survived:\n  in:  %s\n  out: %s", c.Line, c.Kind, c.Text, got)
 		}
 		// Also with the text flattened and wrapped the way a finding is.
-		flat := String("**Problem**: " + strings.Join(strings.Fields(c.text), " ") + ".")
-		if strings.Contains(flat, c.secret) {
-			t.Errorf("corpus.tsv:%d (%s): secret survived in a sentence: %s", c.line, c.kind, flat)
+		flat := String("**Problem**: " + strings.Join(strings.Fields(c.Text), " ") + ".")
+		if strings.Contains(flat, c.Secret) {
+			t.Errorf("corpus.tsv:%d (%s): secret survived in a sentence: %s", c.Line, c.Kind, flat)
 		}
 		if again := String(got); again != got {
-			t.Errorf("corpus.tsv:%d: not idempotent:\n  once:  %s\n  twice: %s", c.line, got, again)
+			t.Errorf("corpus.tsv:%d: not idempotent:\n  once:  %s\n  twice: %s", c.Line, got, again)
 		}
 	}
 }
@@ -140,8 +98,8 @@ func TestFound(t *testing.T) {
 }
 
 func FuzzString(f *testing.F) {
-	for _, c := range loadCorpus(f) {
-		f.Add(c.text)
+	for _, c := range secrettest.Corpus(f) {
+		f.Add(c.Text)
 	}
 	f.Add("<private><private></private>")
 	f.Fuzz(func(t *testing.T, s string) {
