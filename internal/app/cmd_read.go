@@ -1,8 +1,8 @@
 package app
 
 import (
+	"bufio"
 	"fmt"
-	"strings"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/recall"
@@ -71,40 +71,56 @@ Examples:
 				}
 				return e.printRelevant(c, s, c.StringSlice("relevant"), limit, maxChars, kinds)
 			}
-			entries, err := s.Load(kinds...)
+			if c.Bool("json") {
+				entries, err := s.Load(kinds...)
+				if err != nil {
+					return err
+				}
+				active := entries[:0]
+				for _, en := range entries {
+					if en.Live() {
+						active = append(active, en)
+					}
+				}
+				if c.IsSet("limit") && len(active) > c.Int("limit") {
+					active = active[:c.Int("limit")]
+				}
+				return e.writeJSON(map[string]any{"entries": nonNil(active), "count": len(active)})
+			}
+			// Entries are printed as they are read: the memory is never
+			// held whole.
+			files, err := recall.Load(s, kinds...)
 			if err != nil {
 				return err
 			}
-			active := entries[:0]
-			for _, en := range entries {
-				if en.Live() {
-					active = append(active, en)
-				}
-			}
-			if c.IsSet("limit") && len(active) > c.Int("limit") {
-				active = active[:c.Int("limit")]
-			}
-			if c.Bool("json") {
-				return e.writeJSON(map[string]any{"entries": nonNil(active), "count": len(active)})
-			}
-			var b strings.Builder
+			w := bufio.NewWriterSize(e.Out, 64<<10)
 			var last mdstore.Kind
-			for i := range active {
-				en := &active[i]
+			n, limit := 0, -1
+			if c.IsSet("limit") {
+				limit = c.Int("limit")
+			}
+			err = recall.Each(files, func(en *mdstore.Entry) bool {
+				if !en.Live() {
+					return true
+				}
 				if en.Kind != last {
 					if last != "" {
-						b.WriteByte('\n')
+						w.WriteByte('\n')
 					}
-					fmt.Fprintf(&b, "# %s\n", en.Kind.Title())
+					fmt.Fprintf(w, "# %s\n", en.Kind.Title())
 					last = en.Kind
 				}
-				b.WriteString(recall.Render(en, false))
+				w.WriteString(recall.Render(en, false))
+				n++
+				return n != limit
+			})
+			if err != nil {
+				return err
 			}
-			if len(active) == 0 {
+			if n == 0 {
 				e.say("no entries in memory yet")
 			}
-			_, err = fmt.Fprint(e.Out, b.String())
-			return err
+			return w.Flush()
 		},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"syscall"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -175,4 +176,37 @@ func readAt(f *File, off int64, n int) ([]byte, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// Each calls fn with every entry of files in file order, its sightings
+// counted, each id once (a union merge can leave a lesson twice: the first
+// is kept); fn returns false to stop. It holds one chunk of a file at a
+// time: listing a memory costs what reading it does, whatever its size.
+func Each(files []File, fn func(e *mdstore.Entry) bool) error {
+	sightings := map[string]sighting{}
+	if err := eachSegment(files, func(_ int, seg []byte, _ int64, _ int) { recordSightings(seg, sightings) }); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	stop := false
+	return eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
+		if stop {
+			return
+		}
+		e, ok := mdstore.ParseSegment(files[fi].Kind, seg, line)
+		if !ok || seen[e.ID] {
+			return
+		}
+		seen[e.ID] = true
+		if si, ok := sightings[e.ID]; ok {
+			e.Seen += si.n
+			e.LastSeen = max(e.LastSeen, si.last)
+			for _, t := range si.tasks {
+				if !slices.Contains(e.Tasks, t) {
+					e.Tasks = append(e.Tasks, t)
+				}
+			}
+		}
+		stop = !fn(&e)
+	})
 }
