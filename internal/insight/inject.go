@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/flowmem/flowmem/internal/regfile"
+	"github.com/flowmem/flowmem/internal/reviewlog"
 )
 
 // The injection record: which entries memory read --relevant, prime and
@@ -56,61 +57,23 @@ func NoteInjected(dir, by, request string, ids []string, now time.Time) error {
 	}
 	line = append(line, '\n')
 	path := filepath.Join(dir, InjectFile)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NONBLOCK, 0)
+	size, err := reviewlog.AppendLine(path, line)
 	if errors.Is(err, fs.ErrNotExist) {
-		if _, serr := os.Stat(dir); serr != nil {
-			return nil // no memory folder: nothing to annotate
-		}
-		ensureIgnored(dir)
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
+		return nil // no memory folder: nothing to annotate
 	}
 	if err != nil {
 		return fmt.Errorf("injection record: %w", err)
 	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file", path)
+	if size == int64(len(line)) {
+		// Just created: it is this machine's history, never committed.
+		_, _ = regfile.EnsureLine(filepath.Join(dir, ".gitignore"), ignoreLine, "")
 	}
-	if err == nil {
-		_, err = f.Write(line)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("injection record: %w", err)
-	}
-	if fi.Size()+int64(len(line)) > injectMax {
+	if size > injectMax {
 		// Two processes may both see the size: the second rename fails,
 		// harmlessly.
 		_ = os.Rename(path, filepath.Join(dir, injectOldFile))
 	}
 	return nil
-}
-
-// ensureIgnored adds the record to the memory folder's .gitignore, once,
-// when the record is created.
-func ensureIgnored(dir string) {
-	path := filepath.Join(dir, ".gitignore")
-	b, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) || len(b) > 1<<20 {
-		return
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.TrimSpace(l) == ignoreLine {
-			return
-		}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return
-	}
-	prefix := ""
-	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
-		prefix = "\n"
-	}
-	_, _ = f.WriteString(prefix + ignoreLine + "\n")
-	_ = f.Close()
 }
 
 // TaskIDOf is the task id a request starts with ("fn-3.2: add retries" →
@@ -158,23 +121,10 @@ func ReadInjections(dir string) ([]Injection, int, error) {
 	var out []Injection
 	skipped := 0
 	for _, name := range []string{injectOldFile, InjectFile} {
-		path := filepath.Join(dir, name)
-		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		raw, err := regfile.Read(filepath.Join(dir, name), 4*injectMax)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("injection record: %w", err)
-		}
-		fi, err := f.Stat()
-		if err == nil && !fi.Mode().IsRegular() {
-			err = fmt.Errorf("%s is not a regular file", path)
-		}
-		var raw []byte
-		if err == nil {
-			raw, err = io.ReadAll(io.LimitReader(f, 4*injectMax))
-		}
-		f.Close()
 		if err != nil {
 			return nil, 0, fmt.Errorf("injection record: %w", err)
 		}

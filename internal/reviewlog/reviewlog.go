@@ -23,11 +23,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/redact"
+	"github.com/flowmem/flowmem/internal/regfile"
 	"github.com/gofrs/flock"
 )
 
@@ -137,35 +137,39 @@ func Append(ctx context.Context, dir string, r Review, lockTimeout time.Duration
 		return fmt.Errorf("reviews log: lock memory: %w", err)
 	}
 	defer func() { _ = fl.Unlock() }()
-	path := Path(dir)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o644)
-	if err != nil {
+	if _, err := AppendLine(Path(dir), line); err != nil {
 		return fmt.Errorf("reviews log: %w", err)
+	}
+	return nil
+}
+
+// AppendLine appends line (one line, ending in a newline) to the regular
+// file at path, creating it, with one write to a file opened for
+// appending; if a crash left the file's last line unfinished, line starts
+// on a fresh one instead of being swallowed into it. It returns the file's
+// size after the write. Both flowmem logs append through it.
+func AppendLine(path string, line []byte) (int64, error) {
+	f, err := regfile.Open(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return 0, err
 	}
 	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file", path)
-	}
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("reviews log: %w", err)
-	}
-	// A tail cut short by a crash would swallow this line into a corrupt
-	// one; start on a fresh line.
-	if fi.Size() > 0 {
+	if err == nil && fi.Size() > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], fi.Size()-1); err == nil && last[0] != '\n' {
 			line = append([]byte{'\n'}, line...)
 		}
 	}
-	_, err = f.Write(line)
+	if err == nil {
+		_, err = f.Write(line)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("reviews log: append: %w", err)
+		return 0, fmt.Errorf("append to %s: %w", path, err)
 	}
-	return nil
+	return fi.Size() + int64(len(line)), nil
 }
 
 // Skipped is a line a reader could not use.
@@ -246,26 +250,17 @@ func parseLine(line []byte) (Review, string) {
 // The file must be a regular file (a FIFO or device in its place is an
 // error at once, not a hang) of at most MaxFile bytes.
 func Read(dir string) ([]Review, []Skipped, error) {
-	path := Path(dir)
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	b, err := regfile.Read(Path(dir), MaxFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
+	if errors.Is(err, regfile.ErrTooLarge) {
+		return nil, nil, fmt.Errorf("reviews log: %w; move it aside (it only feeds stats and audit)", err)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reviews log: %w", err)
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, fmt.Errorf("reviews log: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("reviews log: %s is not a regular file", path)
-	}
-	if fi.Size() > MaxFile {
-		return nil, nil, fmt.Errorf("reviews log: %s is larger than %d MiB; move it aside (it only feeds stats and audit)", path, MaxFile>>20)
-	}
-	return Parse(io.LimitReader(f, MaxFile))
+	return Parse(bytes.NewReader(b))
 }
 
 // Warning is the one line a command prints for skipped lines: how many,
