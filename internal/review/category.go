@@ -7,9 +7,20 @@ import (
 	"unicode"
 )
 
-var apiCallRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*(?:\(|\b)`)
-})
+// dottedNames counts, up to 3, the tokens that are dotted names or calls
+// (`db.batch()`, `customElements.define`, `url.Parse`).
+func dottedNames(s string) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		t := strings.Trim(w, ".,;:!?\"'()[]{}<>*`")
+		if i := strings.IndexByte(t, '.'); i > 0 && i < len(t)-1 && isWordByte(t[i-1]) && isWordByte(t[i+1]) {
+			if n++; n == 3 {
+				break
+			}
+		}
+	}
+	return n
+}
 
 var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?:^|[\\s`(])--?[a-z][a-z-]*\\b") })
 
@@ -71,7 +82,7 @@ func categorize(f Finding) string {
 	// A library's API named by a dotted call (`db.batch()`,
 	// `customElements.define`) makes it a framework lesson unless another
 	// category has a stronger signal.
-	if n := len(apiCallRe().FindAllString(f.Problem+" "+f.Fix, 3)); n > 0 && 2*n >= bestScore && best != CatSecurity {
+	if n := dottedNames(f.Problem + " " + f.Fix); n > 0 && 2*n >= bestScore && best != CatSecurity {
 		return CatFramework
 	}
 	switch {
@@ -84,16 +95,19 @@ func categorize(f Finding) string {
 }
 
 func categoryWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '.' || r == '_')
 	})
+	for i, w := range words {
+		words[i] = strings.Trim(w, ".-_")
+	}
+	return words
 }
 
 // prefixCount counts words that start with stem (1 at most per word).
 func prefixCount(words []string, stem string) int {
 	n := 0
 	for _, w := range words {
-		w = strings.Trim(w, ".-_")
 		if strings.HasPrefix(w, stem) {
 			n++
 		}

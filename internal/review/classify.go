@@ -320,37 +320,107 @@ var testGapOpenings = []string{"test ", "tests ", "add test", "add a test", "add
 var testAdviceWords = wordSet(`add a an the more some unit integration e2e end-to-end regression test tests
 	coverage case cases for it this them docs doc documentation document and or to of`)
 
-var anchorRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("`[^`]+`" + // code span
-		`|\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\(?` + // dotted name, call
-		`|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b` + // camelCase, PascalCase
-		`|\b[a-z0-9]+_[a-z0-9_]+\b` + // snake_case
-		`|\b[A-Za-z0-9_]+\(\)` + // call
-		`|(?:^|\s)--?[a-z][a-z-]+` + // flag
-		`|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b` + // ENV_VAR
-		`|[\w-]+/[\w./-]+` + // path
-		`|\b\w+=\w+` + // assignment
-		`|\bv?\d+\.\d+(?:\.\d+)?\b` + // version
-		`|\b[A-Z]{2,}[a-z]*\b`) // acronym: SQL, CORS, CSP, HTTP, D1
-})
+// Token kinds, from most to least specific: code names a thing in the code
+// (a code span, a call, an identifier, a file path); a name is a concrete
+// thing of another kind (a flag, an ENV_VAR, a version, an acronym such as
+// CORS or SQL, a dotted name).
+const (
+	tokWord = iota
+	tokName
+	tokCode
+)
+
+// tokenKind classifies one whitespace-separated token. It reads the bytes
+// once, so a finding is classified in time linear in its length.
+func tokenKind(raw string) int {
+	t := strings.Trim(raw, ".,;:!?\"'()[]{}<>*")
+	if t == "" {
+		return tokWord
+	}
+	if strings.Contains(raw, "()") {
+		return tokCode // call()
+	}
+	kind := tokWord
+	up := func(k int) {
+		if k > kind {
+			kind = k
+		}
+	}
+	if t[0] == '-' {
+		if u := strings.TrimLeft(t, "-"); len(t)-len(u) <= 2 && u != "" && isASCIILetter(u[0]) {
+			up(tokName) // --flag
+		}
+	}
+	lower, upper, digits := 0, 0, 0
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower++
+		case c >= 'A' && c <= 'Z':
+			upper++
+			if i > 0 && t[i-1] >= 'a' && t[i-1] <= 'z' {
+				up(tokCode) // camelCase, PascalCase
+			}
+		case isDigit(c):
+			digits++
+		case i == 0 || i == len(t)-1:
+		case c == '_' && isWordByte(t[i-1]) && isWordByte(t[i+1]):
+			if t[i-1] >= 'A' && t[i-1] <= 'Z' {
+				up(tokName) // ENV_VAR
+			} else {
+				up(tokCode) // snake_case
+			}
+		case c == '.' && isWordByte(t[i-1]) && isWordByte(t[i+1]):
+			if strings.Contains(raw[strings.Index(raw, t)+i:], "(") {
+				up(tokCode) // pkg.Call(
+			} else {
+				up(tokName) // dotted.name, 1.22
+			}
+		case c == '/' && isWordByte(t[i-1]) && isWordByte(t[i+1]):
+			if e := strings.LastIndexByte(t, '.'); e > i && e < len(t)-1 {
+				up(tokCode) // dir/file.ext
+			} else {
+				up(tokName) // a/path
+			}
+		case c == '=' && isWordByte(t[i-1]) && isWordByte(t[i+1]):
+			up(tokName) // key=value
+		}
+	}
+	if upper >= 2 && upper >= lower && upper > 0 && lower <= 1 {
+		up(tokName) // SQL, CORS, IDNs, D1
+	}
+	_ = digits
+	return kind
+}
+
+// concrete returns the first thing s names at least as specific as min
+// (tokName or tokCode), or "".
+func concrete(s string, min int) string {
+	if i := strings.IndexByte(s, '`'); i >= 0 {
+		if j := strings.IndexByte(s[i+1:], '`'); j > 0 {
+			return s[i : i+j+2]
+		}
+	}
+	for _, w := range strings.Fields(s) {
+		if tokenKind(w) >= min {
+			return w
+		}
+	}
+	return ""
+}
 
 // hasAnchor reports whether text names something concrete.
-func hasAnchor(s string) bool { return anchorRe().MatchString(s) }
+func hasAnchor(s string) bool { return concrete(s, tokName) != "" }
 
-// codeRe is the stricter part of anchorRe: code spans, calls, identifiers
-// and paths, not acronyms or versions.
-var codeRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("`[^`]+`" +
-		`|\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\(|\b[A-Za-z0-9_]+\(\)` +
-		`|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[a-z0-9]+_[a-z0-9_]+\b|[\w-]+/[\w.-]+\.[a-z]{1,5}\b`)
-})
-
-func hasCode(s string) bool { return codeRe().MatchString(s) }
+// hasCode is the stricter test: code spans, calls, identifiers and file
+// paths, not acronyms or versions.
+func hasCode(s string) bool { return concrete(s, tokCode) != "" }
 
 // anchorOf names, for --explain, the concrete thing a finding names.
 func anchorOf(f Finding) string {
 	for _, s := range []string{f.Problem, f.Fix, f.Location} {
-		if m := anchorRe().FindString(s); m != "" {
+		if m := concrete(s, tokName); m != "" {
 			m = strings.TrimSpace(m)
 			if len(m) > 40 {
 				m = m[:40] + "…"
@@ -360,3 +430,5 @@ func anchorOf(f Finding) string {
 	}
 	return "code"
 }
+
+func isWordByte(c byte) bool { return isASCIILetter(c) || isDigit(c) || c == '_' }
