@@ -102,7 +102,7 @@ func checkFrontMatter(raw []byte) error {
 }
 
 // Folded is the document's entries as readers see them: copies of one
-// lesson merged (foldEntries) and every sighting counted.
+// lesson merged (foldIndex) and every sighting counted.
 func (d *Doc) Folded() []Entry {
 	out, index := foldIndex(d.Entries)
 	if len(d.Sightings) == 0 {
@@ -841,14 +841,8 @@ func renderSighting(id, day, task string) string {
 	return s + " -->\n"
 }
 
-// foldEntries merges entries that share an id into the first of them, keeping file
-// order.
-func foldEntries(entries []Entry) []Entry {
-	out, _ := foldIndex(entries)
-	return out
-}
-
-// foldIndex is foldEntries, also returning where each id is in its result.
+// foldIndex merges entries that share an id into the first of them,
+// keeping file order, and returns where each id is in its result.
 func foldIndex(entries []Entry) ([]Entry, map[string]int) {
 	index := make(map[string]int, len(entries))
 	dup := false
