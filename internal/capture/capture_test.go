@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/flowmem/flowmem/internal/hookevent"
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/redact/secrettest"
 	"github.com/gofrs/flock"
 )
 
@@ -516,7 +516,7 @@ func TestLockTimeoutLeavesMemoryUntouched(t *testing.T) {
 // corpus through the hook into a fresh store and greps every file under
 // .flow for it. Each run must record something, or the test proves nothing.
 func TestSecretsNeverReachDisk(t *testing.T) {
-	for _, c := range loadSecretCorpus(t) {
+	for _, c := range secrettest.Corpus(t) {
 		dir := newProject(t, true)
 		review := fmt.Sprintf(`Checked the deploy changes.
 
@@ -531,65 +531,20 @@ func TestSecretsNeverReachDisk(t *testing.T) {
    **Suggestion:** Redact the `+"`Authorization`"+` header in `+"`httpLog`"+` before logging requests.
 
 <verdict>NEEDS_WORK</verdict>
-`, c.text, c.text)
-		p := withField(t, fixture(t, "bash_review"), "tool_response", map[string]any{"stdout": review, "stderr": c.text})
+`, c.Text, c.Text)
+		p := withField(t, fixture(t, "bash_review"), "tool_response", map[string]any{"stdout": review, "stderr": c.Text})
 		res, err := handle(t, dir, p)
 		if err != nil {
-			t.Fatalf("corpus line %d: %v", c.line, err)
+			t.Fatalf("corpus line %d: %v", c.Line, err)
 		}
 		// An unclosed <private> hides the rest of the review, verdict
 		// included: nothing is recorded, which is the safe outcome.
-		unclosed := strings.Contains(c.text, "<private>") && !strings.Contains(c.text, "</private>")
+		unclosed := strings.Contains(c.Text, "<private>") && !strings.Contains(c.Text, "</private>")
 		if !res.Recorded() && !unclosed {
-			t.Fatalf("corpus line %d: nothing recorded (%s), so the test would prove nothing", c.line, res.Skip)
+			t.Fatalf("corpus line %d: nothing recorded (%s), so the test would prove nothing", c.Line, res.Skip)
 		}
-		err = filepath.WalkDir(filepath.Join(dir, ".flow"), func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			if bytes.Contains(b, []byte(c.secret)) {
-				t.Errorf("corpus line %d (%s): secret reached %s", c.line, c.kind, path)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		secrettest.Absent(t, filepath.Join(dir, ".flow"), []secrettest.Case{c})
 	}
-}
-
-type secretCase struct {
-	kind, secret, text string
-	line               int
-}
-
-func loadSecretCorpus(t testing.TB) []secretCase {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "capture", "secrets", "corpus.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []secretCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		parts := strings.Split(line, "\t")
-		if len(parts) != 3 {
-			t.Fatalf("corpus.tsv:%d: want 3 fields", n)
-		}
-		text := strings.Replace(parts[2], "{}", parts[1], 1)
-		out = append(out, secretCase{parts[0], parts[1], text, n})
-	}
-	return out
 }
 
 // FuzzHandle runs the whole hook on arbitrary payloads against a real
