@@ -634,8 +634,11 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 		}
 		return validText(v)
 	}
-	var metas []Entry
-	var body []string
+	// Fixed buffers: most entries have one metadata line and at most one
+	// line of free text, and reading them should not allocate.
+	var metaBuf [2]Entry
+	var bodyBuf [4]string
+	metas, body := metaBuf[:0], bodyBuf[:0]
 	n := line
 	for rest != "" {
 		var l string
