@@ -259,7 +259,7 @@ func classifyHeading(title string) headingKind {
 	}
 	if short {
 		for _, w := range findingsWords {
-			if strings.Contains(t, w) {
+			if hasTerm(t, w) {
 				k.findings = true
 			}
 		}
@@ -269,7 +269,7 @@ func classifyHeading(title string) headingKind {
 		}
 		for _, w := range fixWords {
 			// "Findings & Recommendations" holds findings.
-			if strings.Contains(t, w) && !k.findings {
+			if hasTerm(t, w) && !k.findings {
 				k.fixes = true
 				return k
 			}
@@ -293,13 +293,29 @@ func classifyHeading(title string) headingKind {
 		k.container = k.findings
 		if !k.findings {
 			for _, w := range skipWords {
-				if strings.Contains(t, w) {
+				if hasTerm(t, w) {
 					k.skip = true
 				}
 			}
 		}
 	}
 	return k
+}
+
+// hasTerm reports whether title t holds term w at word starts: "issue"
+// matches "Issues found" but "nit" does not match "monitor".
+func hasTerm(t, w string) bool {
+	for off := 0; ; {
+		i := strings.Index(t[off:], w)
+		if i < 0 {
+			return false
+		}
+		i += off
+		if i == 0 || !isWordByte(t[i-1]) {
+			return true
+		}
+		off = i + 1
+	}
 }
 
 func isDigits(s string) bool {
@@ -463,7 +479,7 @@ func leadInParagraph(body string) (sev string, kindTitle, ok bool) {
 	words := strings.Fields(lower)
 	announced := false
 	for _, w := range findingsWords {
-		if strings.Contains(lower, w) {
+		if hasTerm(lower, w) {
 			announced = true
 		}
 	}
