@@ -17,6 +17,10 @@ import (
 // real reviews harvested from public repositories and labelled with
 // shared/LABELING.md (testdata/review/real, layout in its SOURCES.md).
 //
+// Options are review.DefaultOptions (minimum severity "minor");
+// FLOWMEM_QUALITY_MIN_SEVERITY=major scores with another minimum, as a
+// project's capture.min_severity would.
+//
 // The blind split is scored only when FLOWMEM_QUALITY_BLIND=1: it is read
 // once, by the coordinator, at the end of a round; nothing about it is
 // printed otherwise, and never per review.
@@ -144,6 +148,9 @@ func scoreSplit(t *testing.T, dir string, detail bool) *score {
 		name := filepath.Base(rf)
 		u := Unwrap(string(raw))
 		opts := DefaultOptions()
+		if m := os.Getenv("FLOWMEM_QUALITY_MIN_SEVERITY"); m != "" {
+			opts.MinSeverity = m
+		}
 		opts.PlanReview = l.Source.Kind == "plan-review"
 		a := AnalyzeWith(u.Text, opts)
 		verdict := a.Verdict
