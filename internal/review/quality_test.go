@@ -49,6 +49,7 @@ type score struct {
 	labels, learnable   int
 	kept, tp, fp, catOK int
 	zeroYield           []string // reviews with learnable labels and no kept finding
+	shipLearnable       int      // learnable findings of approving reviews, never recorded (SPEC §4)
 	detail              []string
 }
 
@@ -175,6 +176,13 @@ func scoreSplit(t *testing.T, dir string, detail bool) *score {
 			if !lb.Learnable {
 				continue
 			}
+			if !Verdict(l.Verdict).Actionable() {
+				// The hook records only change-requesting reviews, so a
+				// lesson in an approving review is out of scope for
+				// recall; it is counted apart.
+				s.shipLearnable++
+				continue
+			}
 			learnable++
 			s.learnable++
 			anchor := lb.Anchor
@@ -264,6 +272,11 @@ func TestQualityRealReviews(t *testing.T) {
 	for _, d := range dev.detail {
 		t.Log("  " + d)
 	}
+	if detail {
+		for _, z := range dev.zeroYield {
+			t.Log("  zero-yield: " + z)
+		}
+	}
 	if os.Getenv("FLOWMEM_QUALITY_BLIND") == "1" {
 		blind := scoreSplit(t, filepath.Join(root, "blind"), false)
 		report(t, "blind", blind)
@@ -287,5 +300,6 @@ func report(t *testing.T, split string, s *score) {
 	t.Logf("[%s] reviews %d, labelled findings %d (learnable %d), kept %d", split, s.reviews, s.labels, s.learnable, s.kept)
 	t.Logf("[%s] precision %.3f (%d/%d)  recall %.3f (%d/%d)  category accuracy %.3f (%d/%d)  verdict accuracy %.3f (%d/%d)",
 		split, s.precision(), s.tp, s.tp+s.fp, s.recall(), s.tp, s.learnable, s.catAcc(), s.catOK, s.tp, s.verdictAcc(), s.verdictOK, s.reviews)
-	t.Logf("[%s] reviews with learnable findings that yield none: %d", split, len(s.zeroYield))
+	t.Logf("[%s] change-requesting reviews with learnable findings that yield none: %d", split, len(s.zeroYield))
+	t.Logf("[%s] learnable findings in approving reviews (never recorded, outside recall): %d", split, s.shipLearnable)
 }
