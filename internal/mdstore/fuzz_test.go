@@ -203,16 +203,17 @@ func FuzzScanReader(f *testing.F) {
 		}
 		type seg struct {
 			text string
+			off  int64
 			line int
 		}
 		var want, got []seg
 		Segments(raw, func(s []byte, line int) bool {
-			want = append(want, seg{string(s), line})
+			want = append(want, seg{string(s), int64(cap(raw) - cap(s)), line})
 			return true
 		})
 		r := &pieces{raw, int(piece)%64 + 1}
-		if err := scanReader(r, func(s []byte, line int) bool {
-			got = append(got, seg{string(s), line})
+		if err := scanReader(r, func(s []byte, off int64, line int) bool {
+			got = append(got, seg{string(s), off, line})
 			return true
 		}); err != nil {
 			t.Fatal(err)

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -432,5 +434,38 @@ func TestIncompleteEntry(t *testing.T) {
 		if err != nil || len(es) != 1 || es[0].Issue != "whole" || es[0].Seen != 1 {
 			t.Errorf("tail %q: Load read %+v, %v", tail, es, err)
 		}
+	}
+}
+
+// TestFIFONeverWaits: a FIFO (or any file that is not a regular one) in
+// place of a memory file is an error for every reader and for Record, at
+// once: nothing waits for a writer that never comes.
+func TestFIFONeverWaits(t *testing.T) {
+	s := Open(t.TempDir())
+	if err := syscall.Mkfifo(s.Path(Pitfall), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan []error, 1)
+	go func() {
+		var errs []error
+		_, err := s.Load(Pitfall)
+		errs = append(errs, err)
+		_, err = s.Search(regexp.MustCompile("x"), Pitfall)
+		errs = append(errs, err)
+		_, err = s.Record(context.Background(), Pitfall, []Entry{{Issue: "x"}}, time.Now())
+		errs = append(errs, err)
+		err = ScanFile(s.Path(Pitfall), func([]byte, int64, int) bool { return true })
+		errs = append(errs, err)
+		done <- errs
+	}()
+	select {
+	case errs := <-done:
+		for i, err := range errs {
+			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("call %d: %v, want a not-a-regular-file error", i, err)
+			}
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a reader waited on the FIFO")
 	}
 }

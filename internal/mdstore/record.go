@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/flowmem/flowmem/internal/regfile"
 )
 
 // Outcome says what Record did with one lesson.
@@ -49,7 +51,7 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 	}
 	defer unlock()
 	path := s.Path(k)
-	raw, err := os.ReadFile(path)
+	raw, err := readFile(path)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
 		return nil, fmt.Errorf("read memory: %w", err)
@@ -121,7 +123,7 @@ func appendFile(path string, text []byte, create bool) error {
 	if create {
 		flags |= os.O_CREATE | os.O_EXCL
 	}
-	f, err := os.OpenFile(path, flags, 0o644)
+	f, err := regfile.Open(path, flags, 0o644)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
@@ -31,7 +30,7 @@ func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
 	}
 	defer unlock()
 	path := s.Path(k)
-	raw, err := os.ReadFile(path)
+	raw, err := readFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read memory: %w", err)
 	}

@@ -7,14 +7,22 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/flowmem/flowmem/internal/regfile"
 )
 
-// scanFile is Segments over a file read in pieces: it holds one piece and
-// the entry being read, so reading a memory of any size takes the same
-// little memory. A missing file has no entries. seg is valid only during
-// the call.
+// scanFile is ScanFile without the offsets.
 func scanFile(path string, fn func(seg []byte, line int) bool) error {
-	f, err := os.Open(path)
+	return ScanFile(path, func(seg []byte, _ int64, line int) bool { return fn(seg, line) })
+}
+
+// ScanFile is Segments over a file read in pieces: it holds one piece and
+// the entry being read, so reading a memory of any size takes the same
+// little memory. fn gets each entry's bytes (valid only during the call),
+// their offset in the file and the line of its heading. A missing file has
+// no entries; anything but a regular file is an error, never a wait.
+func ScanFile(path string, fn func(seg []byte, off int64, line int) bool) error {
+	f, err := regfile.Open(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -40,8 +48,9 @@ const scanChunk = 256 << 10
 // unclosed front matter is an error, as for Parse. Lines are found in a
 // buffer of whole pieces of the file, and segments are parts of it: the
 // bytes are not copied line by line.
-func scanReader(r io.Reader, fn func(seg []byte, line int) bool) error {
+func scanReader(r io.Reader, fn func(seg []byte, off int64, line int) bool) error {
 	var (
+		base      int64 // the file offset of buf[0]
 		sc        blockScanner
 		buf       = make([]byte, 0, scanChunk)
 		pos       int  // the first line not read yet, in buf
@@ -59,6 +68,7 @@ func scanReader(r io.Reader, fn func(seg []byte, line int) bool) error {
 			keep = seg
 		}
 		if keep > 0 {
+			base += int64(keep)
 			n := copy(buf, buf[keep:])
 			buf = buf[:n]
 			pos -= keep
@@ -98,7 +108,7 @@ func scanReader(r io.Reader, fn func(seg []byte, line int) bool) error {
 				}
 			case sc.line(l):
 				front = 2
-				if seg >= 0 && !fn(trimTrailingBlank(buf[seg:pos]), segLine) {
+				if seg >= 0 && !fn(trimTrailingBlank(buf[seg:pos]), base+int64(seg), segLine) {
 					return nil
 				}
 				seg, segLine, lastBlank = pos, line, -1
@@ -134,6 +144,6 @@ func scanReader(r io.Reader, fn func(seg []byte, line int) bool) error {
 		}
 		end = lastBlank
 	}
-	fn(trimTrailingBlank(buf[seg:end]), segLine)
+	fn(trimTrailingBlank(buf[seg:end]), base+int64(seg), segLine)
 	return nil
 }

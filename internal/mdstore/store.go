@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
+	"github.com/flowmem/flowmem/internal/regfile"
 	"github.com/gofrs/flock"
 )
 
@@ -41,7 +42,7 @@ func (s *Store) Path(k Kind) string { return filepath.Join(s.Dir, k.File()) }
 // ReadDoc parses kind k's file; a missing file is an empty document.
 func (s *Store) ReadDoc(k Kind) (*Doc, error) {
 	path := s.Path(k)
-	raw, err := os.ReadFile(path)
+	raw, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Doc{Kind: k}, nil
 	}
@@ -78,6 +79,17 @@ func (s *Store) Load(kinds ...Kind) ([]Entry, error) {
 		out = append(out, d.Folded()...)
 	}
 	return out, nil
+}
+
+// maxFile bounds the memory files flowmem reads whole: far above any real
+// memory (100,000 entries are about 40 MB), so that a wrong file (a disk
+// image linked in by mistake) is an error, not all of memory.
+const maxFile = 1 << 30
+
+// readFile reads a memory file, refusing anything but a regular file: a
+// FIFO or a device in its place must not hang a hook or a command.
+func readFile(path string) ([]byte, error) {
+	return regfile.Read(path, maxFile)
 }
 
 // Init creates the memory folder and any missing kind files from templates.
