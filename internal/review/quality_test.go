@@ -106,7 +106,7 @@ func findingText(f Finding) string {
 // reviewFile is the review text next to a labels file: same slug, any
 // extension but the labels'.
 func reviewFile(labels string) (string, error) {
-	slug := strings.TrimSuffix(labels, ".labels.json")
+	slug := strings.TrimSuffix(strings.TrimSuffix(labels, ".labels.json"), ".labels2.json")
 	matches, err := filepath.Glob(slug + ".*")
 	if err != nil {
 		return "", err
@@ -122,8 +122,15 @@ func reviewFile(labels string) (string, error) {
 // scoreSplit runs every labelled review of one split through the capture
 // path and scores it. detail adds one line per miss and false keep.
 func scoreSplit(t *testing.T, dir string, detail bool) *score {
+	return scoreLabels(t, dir, "*.labels.json", detail)
+}
+
+// scoreLabels scores the reviews of dir against the label files matching
+// pattern: the first annotator's (*.labels.json) or the second's
+// (*.labels2.json).
+func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.labels.json"))
+	files, err := filepath.Glob(filepath.Join(dir, pattern))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,6 +284,12 @@ func TestQualityRealReviews(t *testing.T) {
 			t.Log("  zero-yield: " + z)
 		}
 	}
+	if a2 := scoreLabels(t, filepath.Join(root, "dev"), "*.labels2.json", false); a2.reviews > 0 {
+		// The same reviews against the second annotator's labels: how
+		// much of the figure is the first annotator's taste.
+		report(t, "dev, second annotator", a2)
+		agreement(t, filepath.Join(root, "dev"))
+	}
 	if os.Getenv("FLOWMEM_QUALITY_BLIND") == "1" {
 		blind := scoreSplit(t, filepath.Join(root, "blind"), false)
 		report(t, "blind", blind)
@@ -293,6 +306,52 @@ func TestQualityRealReviews(t *testing.T) {
 	check("recall", dev.recall(), gateDevRecall)
 	check("category accuracy", dev.catAcc(), gateDevCategory)
 	check("verdict accuracy", dev.verdictAcc(), gateDevVerdict)
+}
+
+// agreement reports how often the two annotators agree on "learnable"
+// for the same finding, raw and as Cohen's kappa.
+func agreement(t *testing.T, dir string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.labels2.json"))
+	var n, same, yes1, yes2 int
+	for _, f2 := range files {
+		var a, b realLabels
+		for _, x := range []struct {
+			path string
+			into *realLabels
+		}{{strings.TrimSuffix(f2, ".labels2.json") + ".labels.json", &a}, {f2, &b}} {
+			raw, err := os.ReadFile(x.path)
+			if err != nil || json.Unmarshal(raw, x.into) != nil {
+				t.Fatalf("read %s: %v", x.path, err)
+			}
+		}
+		second := map[int]bool{}
+		for _, f := range b.Findings {
+			second[f.N] = f.Learnable
+		}
+		for _, f := range a.Findings {
+			l2, ok := second[f.N]
+			if !ok {
+				continue
+			}
+			n++
+			if f.Learnable == l2 {
+				same++
+			}
+			if f.Learnable {
+				yes1++
+			}
+			if l2 {
+				yes2++
+			}
+		}
+	}
+	if n == 0 {
+		return
+	}
+	po := float64(same) / float64(n)
+	pe := (float64(yes1)*float64(yes2) + float64(n-yes1)*float64(n-yes2)) / float64(n*n)
+	t.Logf("[dev] annotators agree on learnable for %d of %d findings (%.3f), Cohen's kappa %.3f", same, n, po, (po-pe)/(1-pe))
 }
 
 func report(t *testing.T, split string, s *score) {
