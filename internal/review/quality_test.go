@@ -293,6 +293,9 @@ func TestQualityRealReviews(t *testing.T) {
 	if os.Getenv("FLOWMEM_QUALITY_BLIND") == "1" {
 		blind := scoreSplit(t, filepath.Join(root, "blind"), false)
 		report(t, "blind", blind)
+		if b2 := scoreLabels(t, filepath.Join(root, "blind"), "*.labels2.json", false); b2.reviews > 0 {
+			report(t, "blind, second annotator", b2)
+		}
 	}
 	if dev.reviews == 0 {
 		t.Fatal("no labelled dev reviews found")
