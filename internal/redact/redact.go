@@ -18,6 +18,7 @@ package redact
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -33,13 +34,18 @@ const Private = "[PRIVATE]"
 type rule struct {
 	kind     string
 	keywords []string // lower-case; the rule runs if any occurs in the lower-cased text
-	pattern  string
+	// exact keywords are matched in the text as it is, for short prefixes
+	// that lower-cased occur in common words ("AC" in "package").
+	exact []string
+	// whole: the rule matches across many lines (a key block), so it runs
+	// on the whole text; the others run only near their keywords.
+	whole   bool
+	pattern string
 	// group is the submatch that holds the secret; 0 masks the whole match,
 	// -1 the last of the submatches that matched.
 	group int
-	// assignment: submatch 1 separates a key from its value, and
-	// secretValue decides whether the value is a secret.
-	assignment bool
+	// scan, when set, replaces pattern: it masks the rule's secrets itself.
+	scan func(s string) string
 	// keep, when set, decides that a candidate is not a secret after all.
 	keep func(secret string) bool
 }
@@ -47,11 +53,11 @@ type rule struct {
 // rules run in order; earlier rules mask text that later, broader rules
 // would otherwise only partly cover (a PEM block before key=value lines).
 var rules = []rule{
-	{kind: "private-key", keywords: []string{"private key"},
+	{kind: "private-key", keywords: []string{"private key"}, whole: true,
 		// Whole PEM blocks, also flattened onto one line or with literal \n
 		// escapes; an unterminated block is masked to the end of its base64.
 		pattern: `-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,.-]*)`},
-	{kind: "private-key", keywords: []string{"putty-user-key-file"},
+	{kind: "private-key", keywords: []string{"putty-user-key-file"}, whole: true,
 		pattern: `PuTTY-User-Key-File-\d+:[\s\S]*?Private-MAC: *[0-9a-fA-F]+`},
 	{kind: "age-key", keywords: []string{"age-secret-key-1"},
 		pattern: `AGE-SECRET-KEY-1[0-9A-Z]{58}`},
@@ -87,7 +93,7 @@ var rules = []rule{
 		pattern: `\bnpm_[A-Za-z0-9]{36}\b`},
 	{kind: "pypi-token", keywords: []string{"pypi-"},
 		pattern: `\bpypi-[A-Za-z0-9_\-]{40,}`},
-	{kind: "twilio-key", keywords: []string{"sk", "ac"},
+	{kind: "twilio-key", exact: []string{"SK", "AC"},
 		pattern: `\b(?:SK|AC)[0-9a-f]{32}\b`},
 	{kind: "sendgrid-key", keywords: []string{"sg."},
 		pattern: `\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}`},
@@ -164,16 +170,149 @@ var rules = []rule{
 		pattern: `(?i)(?:<[\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*>([^<\s]{3,})</|key="[\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*"\s+value="([^"\s]{3,})"|\(\s*["'][\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*["']\s*,\s*["']([^"'\s]{3,})["'])`,
 		group:   -1, keep: func(v string) bool { return !secretValue(v, "=") }},
 	{kind: "assignment", keywords: append(weakWords, assignmentWords...),
-		// KEY=value, KEY: value, "key": "value", key => value, --password value.
-		// Weak names (pwd, pass, *_key, *_pat) are names of many things
-		// besides secrets; their values must also look like a credential.
-		assignment: true,
-		pattern:    `(?i)(?:\b|--)(?:[A-Za-z0-9_.\-]*(?:password|passwd|passphrase|secret|token|api[_\-]?key|apikey|access[_\-]?key|auth[_\-]?key|private[_\-]?key|client[_\-]?secret|credentials?|signing[_\-]?key|encryption[_\-]?key|session[_\-]?key|secret[_\-]?key|(?:\b|[_.\-])(?:pwd|pass|key|pat)(?:\b|[_.\-]))[A-Za-z0-9_.\-]*)["']?(\s*(?:=>|:=|=|:)\s*|\s+)(?:"([^"\s]{3,})"|'([^'\s]{3,})'|([^\s"',;)\]}<>]{3,}))`,
-		group:      -1},
+		// KEY=value, KEY: value, "key": "value", key => value, --password
+		// value: scanned by hand, as an expression for it cost half a
+		// microsecond a byte.
+		scan: maskAssignments},
 }
 
-// weakWords name secrets and much else; see the assignment rule.
+// weakWords name secrets and much else: a key named with one as a part
+// (DB_PASS, STRIPE_WEBHOOK_KEY, AZURE_DEVOPS_EXT_PAT, Pwd) needs "=" or
+// ":" and a value that looks like a credential, not a path.
 var weakWords = []string{"pwd", "pass", "key", "pat"}
+
+// strongWords: a key holding one, "_" and "-" aside, names a secret.
+var strongWords = []string{"password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "authkey", "privatekey", "credential", "signingkey", "encryptionkey", "sessionkey"}
+
+// maskAssignments masks the value of every KEY=value, KEY: value,
+// "key": "value", key => value, key := value and --key value whose key
+// names a secret, in one pass over s.
+func maskAssignments(s string) string {
+	const mask = maskPrefix + "assignment]"
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		if !keyByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && keyByte(s[j]) {
+			j++
+		}
+		strong, weak := keyKind(s[i:j])
+		if !strong && !weak {
+			i = j
+			continue
+		}
+		k := j
+		if k < len(s) && (s[k] == '"' || s[k] == '\'') {
+			k++
+		}
+		sepStart := k
+		for k < len(s) && isSpace(s[k]) {
+			k++
+		}
+		op := false
+		for _, o := range []string{"=>", ":=", "=", ":"} {
+			if strings.HasPrefix(s[k:], o) {
+				k += len(o)
+				op = true
+				break
+			}
+		}
+		if op {
+			for k < len(s) && isSpace(s[k]) {
+				k++
+			}
+		} else if k == sepStart {
+			i = j
+			continue
+		}
+		vs, ve := value(s, k)
+		if vs < 0 {
+			i = j
+			continue
+		}
+		v, sep := s[vs:ve], s[sepStart:k]
+		if strings.HasPrefix(v, maskPrefix) || v == Private || insideMask(s, vs) || !secretValue(v, sep) ||
+			!strong && (!op || !looksLikeCredential(v) || strings.ContainsAny(v, "/\\`()")) {
+			i = j
+			continue
+		}
+		b.WriteString(s[last:vs])
+		b.WriteString(mask)
+		last = ve
+		i = ve
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// keyKind tells whether a key names a secret (strong) or might (weak).
+func keyKind(key string) (strong, weak bool) {
+	key = strings.TrimLeft(key, "-")
+	if len(key) < 3 {
+		return false, false
+	}
+	norm := strings.Map(func(r rune) rune {
+		switch {
+		case r == '_' || r == '-':
+			return -1
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return r
+	}, key)
+	for _, w := range strongWords {
+		if strings.Contains(norm, w) {
+			return true, false
+		}
+	}
+	for part := range strings.FieldsFuncSeq(asciiLower(key), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if slices.Contains(weakWords, part) {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// value finds an assignment's value at s[k:]: "quoted", 'quoted' (no
+// spaces inside either) or a bare run; at least 3 bytes.
+func value(s string, k int) (start, end int) {
+	if k >= len(s) {
+		return -1, -1
+	}
+	if q := s[k]; q == '"' || q == '\'' {
+		e := k + 1
+		for e < len(s) && s[e] != q && !isSpace(s[e]) {
+			e++
+		}
+		if e < len(s) && s[e] == q && e-k-1 >= 3 {
+			return k + 1, e
+		}
+		return -1, -1
+	}
+	e := k
+	for e < len(s) && !isSpace(s[e]) && !strings.ContainsRune("\"',;)]}<>", rune(s[e])) {
+		e++
+	}
+	if e-k < 3 {
+		return -1, -1
+	}
+	return k, e
+}
+
+func keyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 var assignmentWords = []string{"password", "passwd", "passphrase", "secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "auth_key", "authkey", "private_key", "privatekey", "credential", "signing", "encryption", "session_key", "sessionkey"}
 
@@ -183,10 +322,64 @@ var assignmentWords = []string{"password", "passwd", "passphrase", "secret", "to
 var compiled = sync.OnceValue(func() []func() *regexp.Regexp {
 	out := make([]func() *regexp.Regexp, len(rules))
 	for i := range rules {
-		out[i] = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(rules[i].pattern) })
+		out[i] = sync.OnceValue(func() *regexp.Regexp {
+			if rules[i].scan != nil {
+				return nil
+			}
+			return regexp.MustCompile(rules[i].pattern)
+		})
 	}
 	return out
 })
+
+// keywordIndex finds every rule's keywords in one pass over the text:
+// searching for each keyword in turn cost more than the rules themselves on
+// long reviews. A bit per byte pair says whether any keyword starts with
+// it; only those positions look further.
+var keywordIndex = sync.OnceValue(func() *kwIndex {
+	idx := &kwIndex{byPair: map[uint16][]kwRef{}}
+	for i, r := range rules {
+		for _, kw := range r.keywords {
+			if len(kw) < 2 || kw != strings.ToLower(kw) {
+				panic("redact: keyword " + kw + " must be lower-case and two bytes or more")
+			}
+			p := pair(kw, 0)
+			idx.bits[p>>6] |= 1 << (p & 63)
+			idx.byPair[p] = append(idx.byPair[p], kwRef{kw, i})
+		}
+	}
+	return idx
+})
+
+type kwIndex struct {
+	bits   [1 << 16 / 64]uint64
+	byPair map[uint16][]kwRef
+}
+
+type kwRef struct {
+	kw   string
+	rule int
+}
+
+func pair(s string, i int) uint16 { return uint16(s[i])<<8 | uint16(s[i+1]) }
+
+// present reports, per rule, whether one of its keywords occurs in lower.
+func present(lower string) []bool {
+	idx := keywordIndex()
+	on := make([]bool, len(rules))
+	for i := 0; i+1 < len(lower); i++ {
+		p := pair(lower, i)
+		if idx.bits[p>>6]&(1<<(p&63)) == 0 {
+			continue
+		}
+		for _, ref := range idx.byPair[p] {
+			if !on[ref.rule] && strings.HasPrefix(lower[i:], ref.kw) {
+				on[ref.rule] = true
+			}
+		}
+	}
+	return on
+}
 
 var privateRE = sync.OnceValue(func() *regexp.Regexp {
 	// An unterminated block runs to the end of the text: the user meant it
@@ -208,24 +401,133 @@ func String(s string) string {
 	if s == "" {
 		return s
 	}
-	lower := strings.ToLower(s)
+	lower := asciiLower(s)
 	if strings.Contains(lower, "private") {
 		s = privateRE().ReplaceAllLiteralString(s, Private)
-		lower = strings.ToLower(s)
+		lower = asciiLower(s)
 	}
+	// Which rules can match is decided once, on the text as it came: a
+	// mask ("[REDACTED:github-token]") is no reason to run another rule.
+	on := present(lower)
 	res := compiled()
 	for i := range rules {
 		r := &rules[i]
-		if !anyContains(lower, r.keywords) {
+		if !on[i] && !anyContains(s, r.exact) {
 			continue
 		}
-		next := apply(res[i](), r, s)
+		var next string
+		switch {
+		case r.scan != nil:
+			next = r.scan(s)
+		case r.whole:
+			next = apply(res[i](), r, s)
+		case on[i]:
+			next = applyNear(res[i](), r, s, lower, r.keywords)
+		default:
+			next = applyNear(res[i](), r, s, s, r.exact)
+		}
 		if next != s {
-			s = next
-			lower = strings.ToLower(s)
+			s, lower = next, asciiLower(next)
 		}
 	}
 	return randomTokens(s)
+}
+
+// Near a keyword: the rules' expressions cost a hundred nanoseconds and more
+// a byte, so on a long review they run only on the stretches around their
+// keywords: the keyword's line, at most before bytes back and after bytes
+// on.
+const (
+	before = 256
+	after  = 1024
+)
+
+type span struct{ start, end int }
+
+// applyNear applies r to the stretches of s around each keyword found in
+// text (s lower-cased, or s itself for exact keywords; same length).
+func applyNear(re *regexp.Regexp, r *rule, s, text string, keywords []string) string {
+	ws := near(text, keywords)
+	if len(ws) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, w := range ws {
+		b.WriteString(s[last:w.start])
+		b.WriteString(apply(re, r, s[w.start:w.end]))
+		last = w.end
+	}
+	if last == 0 && b.Len() == len(s) {
+		return s
+	}
+	b.WriteString(s[last:])
+	if out := b.String(); out != s {
+		return out
+	}
+	return s
+}
+
+// near lists, sorted and merged, the stretches around every occurrence of
+// the keywords in text. Occurrences inside a stretch already found extend
+// nothing, so the scan stays linear.
+func near(text string, keywords []string) []span {
+	var ws []span
+	for _, kw := range keywords {
+		covered := 0
+		for from := 0; ; {
+			j := strings.Index(text[from:], kw)
+			if j < 0 {
+				break
+			}
+			p := from + j
+			from = p + len(kw)
+			if p < covered {
+				continue
+			}
+			lo := max(0, p-before)
+			start := lo + strings.LastIndexByte(text[lo:p], '\n') + 1
+			hi := min(len(text), p+after)
+			end := hi
+			if k := strings.IndexByte(text[from:hi], '\n'); k >= 0 {
+				end = from + k
+			}
+			ws = append(ws, span{start, end})
+			covered = end
+		}
+	}
+	if len(ws) < 2 {
+		return ws
+	}
+	slices.SortFunc(ws, func(a, b span) int { return a.start - b.start })
+	out := ws[:1]
+	for _, w := range ws[1:] {
+		if l := &out[len(out)-1]; w.start <= l.end {
+			l.end = max(l.end, w.end)
+		} else {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// asciiLower lower-cases ASCII letters only, so offsets in the result are
+// offsets in s (the keywords are ASCII).
+func asciiLower(s string) string {
+	i := 0
+	for i < len(s) && !(s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // Found reports the kinds of secret String would redact in s, for tests and
@@ -279,18 +581,6 @@ func apply(re *regexp.Regexp, r *rule, s string) string {
 		if strings.HasPrefix(secret, maskPrefix) || secret == Private || insideMask(s, start) || r.keep != nil && r.keep(secret) {
 			continue
 		}
-		if r.assignment {
-			sep := s[m[2]:m[3]]
-			if !secretValue(secret, sep) {
-				continue
-			}
-			// A weak name needs "=" or ":" (in prose "pass the token" is
-			// English) and a value that looks like a credential, not a path.
-			weak := !anyContains(strings.ToLower(s[m[0]:m[2]]), assignmentWords)
-			if weak && (strings.TrimSpace(sep) == "" || !looksLikeCredential(secret) || strings.ContainsAny(secret, "/\\`()")) {
-				continue
-			}
-		}
 		b.WriteString(s[last:start])
 		b.WriteString(mask)
 		last = end
@@ -305,8 +595,11 @@ func apply(re *regexp.Regexp, r *rule, s string) string {
 // insideMask reports whether s[at:] starts inside a "[REDACTED:kind]"
 // mask: the colon in a mask looks like user:password to the URL rule.
 func insideMask(s string, at int) bool {
-	i := strings.LastIndex(s[:at], maskPrefix)
-	return i >= 0 && !strings.Contains(s[i:at], "]")
+	// A mask is short: looking further back would make redaction
+	// quadratic in the text.
+	lo := max(0, at-64)
+	i := strings.LastIndex(s[lo:at], maskPrefix)
+	return i >= 0 && !strings.Contains(s[lo+i:at], "]")
 }
 
 // secretValue decides whether the value of a password-style assignment is a
