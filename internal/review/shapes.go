@@ -579,9 +579,9 @@ func wordSet(words string) map[string]bool {
 }
 
 // modals make a sentence prescriptive wherever they stand ("the handler
-// should close the body", "use X instead").
+// should close the body", "use X instead", "fixed by using X").
 var modals = []string{" should ", " must ", " needs to ", " need to ", " has to ", " have to ", " instead",
-	" make sure ", " ought to "}
+	" by using ", " recommend", " prefer ", " make sure ", " ought to "}
 
 func prescriptive(s string) bool {
 	w := strings.Fields(strings.TrimLeft(s, "*_`\"'( "))
