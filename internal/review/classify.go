@@ -351,7 +351,7 @@ func tokenKind(raw string) int {
 			up(tokName) // --flag
 		}
 	}
-	lower, upper, digits := 0, 0, 0
+	lower, upper := 0, 0
 	for i := 0; i < len(t); i++ {
 		c := t[i]
 		switch {
@@ -363,7 +363,6 @@ func tokenKind(raw string) int {
 				up(tokCode) // camelCase, PascalCase
 			}
 		case isDigit(c):
-			digits++
 		case i == 0 || i == len(t)-1:
 		case c == '_' && isWordByte(t[i-1]) && isWordByte(t[i+1]):
 			if t[i-1] >= 'A' && t[i-1] <= 'Z' {
@@ -387,10 +386,9 @@ func tokenKind(raw string) int {
 			up(tokName) // key=value
 		}
 	}
-	if upper >= 2 && upper >= lower && upper > 0 && lower <= 1 {
+	if upper >= 2 && lower <= 1 {
 		up(tokName) // SQL, CORS, IDNs, D1
 	}
-	_ = digits
 	return kind
 }
 

@@ -184,3 +184,32 @@ func TestExplainWrapsWriteError(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestConcrete pins what counts as naming something concrete (hasAnchor)
+// and as naming code (hasCode), the two tests several rules rest on.
+func TestConcrete(t *testing.T) {
+	for _, tt := range []struct {
+		text         string
+		anchor, code bool
+	}{
+		{"use `defer rows.Close()` here", true, true},
+		{"call rows.Close() after the check", true, true},
+		{"the camelCase name", true, true},
+		{"the snake_case name", true, true},
+		{"edit internal/app/main.go", true, true},
+		{"pass --user to docker", true, false},
+		{"set DATABASE_URL first", true, false},
+		{"the CORS check", true, false},
+		{"Go 1.22 routing", true, false},
+		{"the cache in a/b", true, false},
+		{"make the flow clearer for users.", false, false},
+		{"Rename it.", false, false},
+	} {
+		if got := hasAnchor(tt.text); got != tt.anchor {
+			t.Errorf("hasAnchor(%q) = %v, want %v", tt.text, got, tt.anchor)
+		}
+		if got := hasCode(tt.text); got != tt.code {
+			t.Errorf("hasCode(%q) = %v, want %v", tt.text, got, tt.code)
+		}
+	}
+}
