@@ -29,7 +29,9 @@ const (
 //
 // memory read and read --relevant both print entries this way. With clip,
 // long fields are cut at a word and marked (prompts have budgets); every
-// field is on one line either way.
+// field is on one line either way. Without clip (memory read's full
+// listing, read by people) the second line ends with the entry's id, since
+// show, archive, forget and merge take one.
 func Render(e *mdstore.Entry, clip bool) string {
 	var b strings.Builder
 	limit := func(n int) int {
@@ -65,6 +67,10 @@ func Render(e *mdstore.Entry, clip bool) string {
 	} else if d := lastSeen(e); d != "" {
 		b.WriteString(" · ")
 		b.WriteString(d)
+	}
+	if !clip && e.ID != "" {
+		b.WriteString(" · ")
+		b.WriteString(e.ID)
 	}
 	b.WriteByte('\n')
 	return b.String()
