@@ -37,7 +37,7 @@ func Find(entries []mdstore.Entry, id string) (mdstore.Entry, error) {
 	}
 	switch len(matches) {
 	case 0:
-		return mdstore.Entry{}, fmt.Errorf("%w: no id is or starts with %q (memory read --json and memory search show ids)", ErrNotFound, id)
+		return mdstore.Entry{}, fmt.Errorf("%w: no id is or starts with %q (memory read lists active entries with their ids; memory search --json finds any entry)", ErrNotFound, id)
 	case 1:
 		return entries[matches[0]], nil
 	}
