@@ -42,14 +42,16 @@ func scopeOf(c *cli.Context) (install.Scope, error) {
 func installCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "install",
-		Usage:     "register the capture hook with Claude Code and install the memory-scout agent",
+		Usage:     "register the capture hook with Claude Code and install the memory-scout and memory-curator agents",
 		ArgsUsage: " ",
 		Description: `Merges PostToolUse and PostToolUseFailure hook entries (matcher Bash|Agent)
-running flowmem-hook into .claude/settings.json, allows the memory-scout its
-command (permissions.allow: Bash(flowmem memory read:*)), and writes the scout
-to .claude/agents/memory-scout.md. Everything else in the settings file stays
-as it was; running it again changes nothing. A scout file you edited is kept
-unless --force.
+running flowmem-hook into .claude/settings.json, allows the agents their
+commands (permissions.allow: Bash(flowmem memory read:*) for the memory-scout,
+Bash(flowmem memory curate:*) and Bash(flowmem memory merge:*) for the
+memory-curator), and writes both agents to .claude/agents/ (memory-scout.md,
+memory-curator.md). Everything else in the settings file stays as it was;
+running it again changes nothing. An agent file you edited is kept unless
+--force.
 
 .claude/settings.json is shared with the team, so its hook runs flowmem by
 name from each machine's PATH, never this machine's absolute path. install
@@ -62,16 +64,16 @@ Examples:
    flowmem install                      hook in .claude/settings.json (shared with the team)
    flowmem install --prime              also prime each session (SessionStart: flowmem memory prime --session-start)
    flowmem install --local              hook in .claude/settings.local.json (only you)
-   flowmem install --user               hook and scout in ~/.claude (every project)
+   flowmem install --user               hook and agents in ~/.claude (every project)
    flowmem install --codex              hook in .codex/hooks.json for Codex CLI
    flowmem install --dry-run            show the change as a diff, write nothing`,
 		Flags: append(scopeFlags(),
 			&cli.StringFlag{Name: "command", Usage: "hook `COMMAND` to register (default: '" + install.HookCmd + "'; with --local or --user, this binary by absolute path)"},
 			&cli.IntFlag{Name: "timeout", Value: install.DefaultTimeout, Usage: "hook timeout in `SECONDS`"},
 			&cli.BoolFlag{Name: "prime", Usage: "also add a SessionStart hook that primes each session with the lessons for FLOW_TASK_ID"},
-			&cli.BoolFlag{Name: "force", Usage: "replace a memory-scout.md that differs from flowmem's copy"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an agent file (memory-scout.md, memory-curator.md) that differs from flowmem's copy"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the changes as a diff; write nothing"},
-			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout agent and its permission alone"},
+			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout and memory-curator agents and their permissions alone"},
 			jsonFlag,
 		),
 		Action: func(c *cli.Context) error {
@@ -126,9 +128,10 @@ func uninstallCommand(e *env) *cli.Command {
 		ArgsUsage: " ",
 		Description: `Removes flowmem's hook entries (any command that runs flowmem-hook,
 'flowmem hook' or 'flowmem memory prime --session-start', plus --command if you installed with
-one) and the scout's permission from the settings file, along with the lists
-and objects left empty by that, and the memory-scout agent when it is still
-flowmem's copy. Nothing else in the file changes. Memory in .flow/ is kept.
+one) and the agents' permissions from the settings file, along with the lists
+and objects left empty by that, and the memory-scout and memory-curator agents
+when they are still flowmem's copies. Nothing else in the file changes. Memory
+in .flow/ is kept.
 
 Examples:
    flowmem uninstall                    from .claude/settings.json
@@ -136,9 +139,9 @@ Examples:
    flowmem uninstall --dry-run          show what would be removed`,
 		Flags: append(scopeFlags(),
 			&cli.StringFlag{Name: "command", Usage: "also remove hook entries running exactly `COMMAND`"},
-			&cli.BoolFlag{Name: "force", Usage: "remove memory-scout.md even if it was edited"},
+			&cli.BoolFlag{Name: "force", Usage: "remove memory-scout.md and memory-curator.md even if they were edited"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the changes as a diff; write nothing"},
-			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout agent and its permission alone"},
+			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout and memory-curator agents and their permissions alone"},
 			jsonFlag,
 		),
 		Action: func(c *cli.Context) error {
@@ -377,13 +380,17 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 				if res.Prime != "" {
 					msg += "; SessionStart → " + res.Prime
 				}
-				if res.Allow != "" {
-					msg += "; allow " + res.Allow
+				if len(res.AllowRules) > 0 {
+					msg += "; allow " + strings.Join(res.AllowRules, ", ")
 				}
 				msg += ")"
 			}
 			if i == 0 && res.Command == "" && len(res.Events) > 0 {
-				msg += fmt.Sprintf(" (flowmem hooks removed from %s)", strings.Join(res.Events, ", "))
+				msg += fmt.Sprintf(" (flowmem hooks removed from %s", strings.Join(res.Events, ", "))
+				if len(res.AllowRules) > 0 {
+					msg += "; allow rules removed: " + strings.Join(res.AllowRules, ", ")
+				}
+				msg += ")"
 			}
 			e.say("%s", msg)
 		}

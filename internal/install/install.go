@@ -108,15 +108,18 @@ func (c Change) Changed() bool {
 
 // Result reports an install or uninstall.
 type Result struct {
-	Scope    Scope    `json:"scope"`
-	Command  string   `json:"command,omitempty"`
-	Events   []string `json:"events"`
-	DryRun   bool     `json:"dry_run"`
-	Prime    string   `json:"prime,omitempty"` // the SessionStart command
-	Allow    string   `json:"allow,omitempty"` // the permission rule added or kept
-	Settings Change   `json:"settings"`
-	Scout    *Change  `json:"scout,omitempty"`
-	Curator  *Change  `json:"curator,omitempty"`
+	Scope   Scope    `json:"scope"`
+	Command string   `json:"command,omitempty"`
+	Events  []string `json:"events"`
+	DryRun  bool     `json:"dry_run"`
+	Prime   string   `json:"prime,omitempty"` // the SessionStart command
+	Allow   string   `json:"allow,omitempty"` // the scout's permission rule added, kept or removed
+	// AllowRules are every permission rule added or kept (install) or
+	// removed (uninstall): the scout's and the curator's.
+	AllowRules []string `json:"allow_rules,omitempty"`
+	Settings   Change   `json:"settings"`
+	Scout      *Change  `json:"scout,omitempty"`
+	Curator    *Change  `json:"curator,omitempty"`
 	// Warnings say why the hook may not run here, each with its fix.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -212,8 +215,8 @@ func Run(opts Options) (Result, error) {
 	}
 	if err == nil && opts.hasScout() {
 		res.Allow = ScoutPermission
-		after, err = AddAllow(after, ScoutPermission)
-		for _, rule := range CuratorPermissions {
+		res.AllowRules = append([]string{ScoutPermission}, CuratorPermissions...)
+		for _, rule := range res.AllowRules {
 			if err == nil {
 				after, err = AddAllow(after, rule)
 			}
@@ -289,10 +292,12 @@ func Uninstall(opts Options) (Result, error) {
 	after, err := Unmerge(before, ours)
 	if err == nil && opts.hasScout() && HasAllow(after, ScoutPermission) {
 		res.Allow = ScoutPermission
+		res.AllowRules = append(res.AllowRules, ScoutPermission)
 		after, err = RemoveAllow(after, ScoutPermission)
 	}
 	for _, rule := range CuratorPermissions {
 		if err == nil && opts.hasScout() && HasAllow(after, rule) {
+			res.AllowRules = append(res.AllowRules, rule)
 			after, err = RemoveAllow(after, rule)
 		}
 	}
