@@ -101,8 +101,24 @@ func (e *env) runInit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if res.Gitattributes, err = ensureUnion(string(p)); err != nil {
+	var added []string
+	if res.Gitattributes, added, err = ensureUnion(string(p)); err != nil {
 		return err
+	}
+	for i, f := range res.Created {
+		if rel, err := filepath.Rel(string(p), f); err == nil {
+			res.Created[i] = rel
+		}
+	}
+	// What init did is said before install's lines, in the order it
+	// happened.
+	if !c.Bool("json") {
+		for _, f := range res.Created {
+			e.say("created %s", f)
+		}
+		for _, l := range added {
+			e.say("added %q to .gitattributes", l)
+		}
 	}
 	if c.Bool("install") {
 		inst, err := e.installFromInit(c.Context, p)
@@ -111,19 +127,8 @@ func (e *env) runInit(c *cli.Context) error {
 		}
 		res.Install = inst
 	}
-	for i, f := range res.Created {
-		if rel, err := filepath.Rel(string(p), f); err == nil {
-			res.Created[i] = rel
-		}
-	}
 	if c.Bool("json") {
 		return e.writeJSON(res)
-	}
-	for _, f := range res.Created {
-		e.say("created %s", f)
-	}
-	if res.Gitattributes == "added" {
-		e.say("added %q to .gitattributes", unionLine)
 	}
 	if res.Enabled {
 		e.say("flowmem is set up in %s; memory is enabled", p)
@@ -133,30 +138,33 @@ func (e *env) runInit(c *cli.Context) error {
 	return nil
 }
 
-// ensureUnion adds the merge=union line to .gitattributes once.
-func ensureUnion(root string) (string, error) {
+// ensureUnion adds the merge=union lines to .gitattributes once and
+// returns "added" or "present" and the lines it added.
+func ensureUnion(root string) (string, []string, error) {
 	path := filepath.Join(root, ".gitattributes")
 	b, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("read .gitattributes: %w", err)
+		return "", nil, fmt.Errorf("read .gitattributes: %w", err)
 	}
 	have := map[string]bool{}
 	for _, l := range strings.Split(string(b), "\n") {
 		have[strings.Join(strings.Fields(l), " ")] = true
 	}
 	if have[unionLine] && have[logUnionLine] {
-		return "present", nil
+		return "present", nil, nil
 	}
 	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
 		b = append(b, '\n')
 	}
+	var added []string
 	for _, l := range []string{unionLine, logUnionLine} {
 		if !have[l] {
 			b = append(b, l+"\n"...)
+			added = append(added, l)
 		}
 	}
 	if err := atomicfile.Write(path, b, 0o644); err != nil {
-		return "", fmt.Errorf("update .gitattributes: %w", err)
+		return "", nil, fmt.Errorf("update .gitattributes: %w", err)
 	}
-	return "added", nil
+	return "added", added, nil
 }
