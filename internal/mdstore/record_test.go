@@ -1,0 +1,109 @@
+package mdstore
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRecordMatchesParsedMemory: Record decides repeats from the file's
+// bytes alone; on lessons drawn from a small vocabulary (so that ids,
+// fingerprints and symbol twins collide often), each decision is the one a
+// reader of the whole parsed memory makes: the entry with the lesson's id
+// chain and the same text, else the first with its fingerprint and the
+// same symbols, else none. Seen counts add up too.
+func TestRecordMatchesParsedMemory(t *testing.T) {
+	words := []string{"cache", "caches", "cached", "results", "tests", "test", "go", "between", "runs", "the", "of", "are", "never", "2", "3"}
+	syms := []string{"", "", "==", "===", "!=", "C#", "C++"}
+	r := rand.New(rand.NewPCG(7, 11))
+	lesson := func() Entry {
+		n := 2 + r.IntN(4)
+		var parts []string
+		for range n {
+			w := words[r.IntN(len(words))]
+			if r.IntN(4) == 0 {
+				w = strings.ToUpper(w[:1]) + w[1:]
+			}
+			parts = append(parts, w)
+		}
+		if s := syms[r.IntN(len(syms))]; s != "" {
+			parts = slices.Insert(parts, r.IntN(len(parts)+1), s)
+		}
+		text := strings.Join(parts, " ")
+		if r.IntN(3) == 0 {
+			text += "."
+		}
+		return Entry{Issue: text, Fix: "fix it", Tasks: []string{"fn-" + words[r.IntN(3)]}}
+	}
+	s := Open(t.TempDir())
+	ctx := context.Background()
+	day := time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC)
+	repeats := 0
+	for i := range 400 {
+		var batch []Entry
+		for range 1 + r.IntN(3) {
+			batch = append(batch, lesson())
+		}
+		for j := range batch {
+			// The reference: what a reader of the parsed memory finds.
+			memory, err := s.Load(Pitfall)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := batch[j]
+			l.Kind = Pitfall
+			l.Normalize()
+			want := referenceRepeat(memory, &l)
+			out, err := s.Record(ctx, Pitfall, batch[j:j+1], day)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := out[0]
+			switch {
+			case want == nil && !o.New:
+				t.Fatalf("lesson %d %q: Record found a repeat (%s %q), the parsed memory has none", i, l.Issue, o.ID, o.Entry.Issue)
+			case want != nil && o.New:
+				t.Fatalf("lesson %d %q: Record added it, the parsed memory repeats %s %q", i, l.Issue, want.ID, want.Issue)
+			case want != nil && (o.ID != want.ID || o.Seen != want.Seen+1):
+				t.Fatalf("lesson %d %q: Record counted %s seen %d, want %s seen %d", i, l.Issue, o.ID, o.Seen, want.ID, want.Seen+1)
+			}
+			if want != nil {
+				repeats++
+			}
+		}
+	}
+	t.Logf("%d repeats", repeats)
+	if repeats < 100 {
+		t.Errorf("only %d repeats: the vocabulary is too large to test much", repeats)
+	}
+}
+
+func referenceRepeat(memory []Entry, l *Entry) *Entry {
+	for id, salt := l.ID, 1; ; salt++ {
+		taken := false
+		for i := range memory {
+			if memory[i].ID == id {
+				taken = true
+				if SameText(memory[i].Text(), l.Text()) {
+					return &memory[i]
+				}
+			}
+		}
+		if !taken {
+			break
+		}
+		id = distinctID(l.Kind, l.Text(), salt)
+	}
+	if l.FP == "" {
+		return nil
+	}
+	for i := range memory {
+		if memory[i].FP == l.FP && slices.Equal(symbols(memory[i].Text()), symbols(l.Text())) {
+			return &memory[i]
+		}
+	}
+	return nil
+}
