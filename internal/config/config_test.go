@@ -91,7 +91,7 @@ func TestDefaultsAndGet(t *testing.T) {
 	if err != nil || c.Exists {
 		t.Fatalf("missing file: %v exists=%v", err, c.Exists)
 	}
-	if c.Bool("memory.enabled") || c.Int("recall.limit") != 10 || c.String("capture.min_severity") != "major" || len(c.Strings("capture.review_patterns")) == 0 {
+	if c.Bool("memory.enabled") || c.Int("recall.limit") != 10 || c.String("capture.min_severity") != "minor" || len(c.Strings("capture.review_patterns")) == 0 {
 		t.Error("defaults not applied")
 	}
 	if _, _, err := c.Get("no.such"); !errors.Is(err, ErrUnknownKey) {

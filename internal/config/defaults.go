@@ -37,7 +37,7 @@ var Known = []Key{
 		_, err := path.Match(s, "")
 		return err
 	})},
-	{"capture.min_severity", "major", "lowest finding severity kept: critical, major, minor or nit", func(v any) error {
+	{"capture.min_severity", "minor", "lowest finding severity kept: critical, major, minor or nit (unranked findings are always kept)", func(v any) error {
 		if s, _ := v.(string); !slices.Contains(Severities, strings.ToLower(s)) {
 			return fmt.Errorf("must be one of %s", strings.Join(Severities, ", "))
 		}
