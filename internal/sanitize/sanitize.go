@@ -155,6 +155,11 @@ type writer struct {
 
 func (t *writer) Write(p []byte) (int, error) {
 	n := len(p)
+	if len(t.tail) == 0 && plainBytes(p) {
+		// The common case, written as it is: no copy, no second pass.
+		_, err := t.w.Write(p)
+		return n, err
+	}
 	if len(t.tail) > 0 {
 		p = append(t.tail, p...)
 		t.tail = nil
@@ -169,6 +174,16 @@ func (t *writer) Write(p []byte) (int, error) {
 	}
 	_, err := io.WriteString(t.w, s)
 	return n, err
+}
+
+// plainBytes is plain for a byte slice.
+func plainBytes(p []byte) bool {
+	for _, c := range p {
+		if (c < 0x20 || c >= 0x7f) && c != '\n' && c != '\t' {
+			return false
+		}
+	}
+	return true
 }
 
 // maxHeld bounds what Writer holds back of an unfinished sequence.

@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -93,5 +94,14 @@ func BenchmarkTextPlain(b *testing.B) {
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
 		Text(s)
+	}
+}
+
+func BenchmarkWriterPlain(b *testing.B) {
+	line := []byte("- [pitfall] Webhook retries resend without the idempotency key -> send the key on every retry\n")
+	w := Writer(io.Discard)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		w.Write(line)
 	}
 }
