@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -89,7 +90,37 @@ const maxFile = 1 << 30
 // readFile reads a memory file, refusing anything but a regular file: a
 // FIFO or a device in its place must not hang a hook or a command.
 func readFile(path string) ([]byte, error) {
-	return regfile.Read(path, maxFile)
+	f, err := regfile.Open(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > maxFile {
+		return nil, fmt.Errorf("%s is over %d bytes: %w", path, maxFile, regfile.ErrTooLarge)
+	}
+	// Sized from the file, as os.ReadFile does: growing a buffer from
+	// nothing costs a large memory several copies.
+	buf := make([]byte, 0, fi.Size()+512)
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > maxFile {
+				return nil, fmt.Errorf("%s is over %d bytes: %w", path, maxFile, regfile.ErrTooLarge)
+			}
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
 }
 
 // Init creates the memory folder and any missing kind files from templates.
