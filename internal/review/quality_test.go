@@ -21,9 +21,15 @@ import (
 // FLOWMEM_QUALITY_MIN_SEVERITY=major scores with another minimum, as a
 // project's capture.min_severity would.
 //
-// The blind split is scored only when FLOWMEM_QUALITY_BLIND=1: it is read
-// once, by the coordinator, at the end of a round; nothing about it is
-// printed otherwise, and never per review.
+// The blind split (sources that appear nowhere else in the corpus, chosen
+// when they were harvested, before any rule was written) was scored once, at
+// the end of round 3, on 98f4ce1: precision 0.688 (53/77), recall 0.616
+// (53/86), category accuracy 0.208 (11/53), verdict accuracy 0.826 (19/23),
+// 4 change-requesting reviews with learnable findings yielding none. That is
+// the round's figure. It is gated below at that score so a regression fails
+// CI; its figures are printed in total only, never per review, and no rule
+// may be fixed against it (a set rules were fixed against is development
+// data from then on: say so in testdata/review/real/SOURCES.md).
 
 type realLabels struct {
 	Source struct {
@@ -271,6 +277,17 @@ const (
 	gateDevVerdict   = 0.80
 )
 
+// Gates on the blind split: its first score (see the top of this file),
+// less a small margin for label matching; not the issue-14 targets
+// (precision 0.9, recall 0.8, category accuracy 0.8), which it misses.
+const (
+	gateBlindPrecision = 0.65
+	gateBlindRecall    = 0.58
+	gateBlindCategory  = 0.18
+	gateBlindVerdict   = 0.78
+	gateBlindZeroYield = 4
+)
+
 func TestQualityRealReviews(t *testing.T) {
 	root := filepath.Join("..", "..", "testdata", "review", "real")
 	detail := os.Getenv("FLOWMEM_QUALITY_DETAIL") == "1"
@@ -290,25 +307,31 @@ func TestQualityRealReviews(t *testing.T) {
 		report(t, "dev, second annotator", a2)
 		agreement(t, filepath.Join(root, "dev"))
 	}
-	if os.Getenv("FLOWMEM_QUALITY_BLIND") == "1" {
-		blind := scoreSplit(t, filepath.Join(root, "blind"), false)
-		report(t, "blind", blind)
-		if b2 := scoreLabels(t, filepath.Join(root, "blind"), "*.labels2.json", false); b2.reviews > 0 {
-			report(t, "blind, second annotator", b2)
-		}
+	blind := scoreSplit(t, filepath.Join(root, "blind"), false)
+	report(t, "blind", blind)
+	if b2 := scoreLabels(t, filepath.Join(root, "blind"), "*.labels2.json", false); b2.reviews > 0 {
+		report(t, "blind, second annotator", b2)
+		agreement(t, filepath.Join(root, "blind"))
 	}
-	if dev.reviews == 0 {
-		t.Fatal("no labelled dev reviews found")
+	if dev.reviews == 0 || blind.reviews == 0 {
+		t.Fatalf("labelled reviews missing: dev %d, blind %d", dev.reviews, blind.reviews)
 	}
-	check := func(name string, got, gate float64) {
+	check := func(split, name string, got, gate float64) {
 		if got < gate {
-			t.Errorf("dev %s %.3f is below its gate %.2f", name, got, gate)
+			t.Errorf("%s %s %.3f is below its gate %.2f", split, name, got, gate)
 		}
 	}
-	check("precision", dev.precision(), gateDevPrecision)
-	check("recall", dev.recall(), gateDevRecall)
-	check("category accuracy", dev.catAcc(), gateDevCategory)
-	check("verdict accuracy", dev.verdictAcc(), gateDevVerdict)
+	check("dev", "precision", dev.precision(), gateDevPrecision)
+	check("dev", "recall", dev.recall(), gateDevRecall)
+	check("dev", "category accuracy", dev.catAcc(), gateDevCategory)
+	check("dev", "verdict accuracy", dev.verdictAcc(), gateDevVerdict)
+	check("blind", "precision", blind.precision(), gateBlindPrecision)
+	check("blind", "recall", blind.recall(), gateBlindRecall)
+	check("blind", "category accuracy", blind.catAcc(), gateBlindCategory)
+	check("blind", "verdict accuracy", blind.verdictAcc(), gateBlindVerdict)
+	if n := len(blind.zeroYield); n > gateBlindZeroYield {
+		t.Errorf("blind: %d change-requesting reviews with learnable findings yield none (gate %d)", n, gateBlindZeroYield)
+	}
 }
 
 // agreement reports how often the two annotators agree on "learnable"
@@ -354,7 +377,7 @@ func agreement(t *testing.T, dir string) {
 	}
 	po := float64(same) / float64(n)
 	pe := (float64(yes1)*float64(yes2) + float64(n-yes1)*float64(n-yes2)) / float64(n*n)
-	t.Logf("[dev] annotators agree on learnable for %d of %d findings (%.3f), Cohen's kappa %.3f", same, n, po, (po-pe)/(1-pe))
+	t.Logf("[%s] annotators agree on learnable for %d of %d findings (%.3f), Cohen's kappa %.3f", filepath.Base(dir), same, n, po, (po-pe)/(1-pe))
 }
 
 func report(t *testing.T, split string, s *score) {
