@@ -95,6 +95,7 @@ func Run(ctx context.Context, opts Options) Report {
 	d.checkHookBinary()
 	d.checkScout()
 	d.checkScoutPermission()
+	d.checkCurator()
 	d.checkPath()
 	rep := Report{Project: string(d.proj), OK: true, Checks: d.checks}
 	rep.OK = rep.Count(Fail) == 0
@@ -649,6 +650,48 @@ func (d *doctor) checkScout() {
 		d.add("scout", OK, "from the flowmem plugin (flowmem:memory-scout)", "")
 	default:
 		d.add("scout", Fail, "memory-scout is not installed in .claude/agents/ or ~/.claude/agents/: nothing reads memory back at plan and work time",
+			"flowmem install")
+	}
+}
+
+// checkCurator: the memory-curator is optional (capture and recall work
+// without it), so its absence is a warning; an edited copy is the user's
+// choice, unless its front matter no longer names it.
+func (d *doctor) checkCurator() {
+	var places []string
+	if d.proj != "" {
+		places = append(places, filepath.Join(string(d.proj), ".claude", "agents", install.CuratorFile))
+	}
+	if d.opts.Home != "" {
+		places = append(places, filepath.Join(d.opts.Home, ".claude", "agents", install.CuratorFile))
+	}
+	var found, broken []string
+	for _, p := range places {
+		state, err := install.CuratorState(p)
+		if err != nil {
+			broken = append(broken, err.Error())
+			continue
+		}
+		switch state {
+		case "current":
+			found = append(found, d.rel(p))
+		case "modified":
+			if b, _ := os.ReadFile(p); !hasName(b, "memory-curator") {
+				broken = append(broken, d.rel(p)+" has no 'name: memory-curator' in its front matter, so Claude Code skips it")
+				continue
+			}
+			found = append(found, d.rel(p)+" (edited)")
+		}
+	}
+	switch {
+	case len(broken) > 0:
+		d.add("curator", Warn, list(broken, "; "), "flowmem install --force (replaces it with flowmem's copy)")
+	case len(found) > 0:
+		d.add("curator", OK, list(found, ", "), "")
+	case d.plugin:
+		d.add("curator", OK, "from the flowmem plugin (flowmem:memory-curator)", "")
+	default:
+		d.add("curator", Warn, "memory-curator is not installed in .claude/agents/ or ~/.claude/agents/: nobody but you judges the groups 'flowmem memory curate' proposes",
 			"flowmem install")
 	}
 }

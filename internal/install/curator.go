@@ -72,3 +72,17 @@ func planCuratorRemoval(path string, force bool) (Change, error) {
 	}
 	return c, nil
 }
+
+// CuratorState is "absent", "current" (flowmem's copy) or "modified".
+func CuratorState(path string) (string, error) {
+	have, exists, err := readFile(path)
+	switch {
+	case err != nil:
+		return "", err
+	case !exists:
+		return "absent", nil
+	case bytes.Equal(have, flowmem.CuratorAgent):
+		return "current", nil
+	}
+	return "modified", nil
+}
