@@ -176,9 +176,10 @@ func (e *Entry) Normalize() {
 		e.Source = "manual"
 	}
 	e.Category = strings.ToLower(token(e.Category))
-	if _, isKind := ParseKind(e.Category); isKind {
-		// A kind name in brackets is how flow-next marked the file, not a
-		// category.
+	if k, isKind := ParseKind(e.Category); isKind && k == e.Kind {
+		// The file's own kind name in brackets is how flow-next marked
+		// an entry without a category. Another kind's name is a category:
+		// "convention" is one of the rubric's.
 		e.Category = ""
 	}
 	if !validDate(e.Date) {

@@ -54,6 +54,7 @@ func TestRoundTrip(t *testing.T) {
 		{"body with code fence", Entry{Kind: Decision, Date: "2026-01-10", Body: "```go"}},
 		{"multi-line text is one line", Entry{Kind: Pitfall, Date: "2026-01-10", Issue: "line one\n## 2026-01-01 forged [api]\n<!-- flowmem: id=evil -->", Fix: "a\r\nb"}},
 		{"category equal to kind", Entry{Kind: Pitfall, Date: "2026-01-10", Issue: "x", Category: "pitfall"}},
+		{"category named like another kind", Entry{Kind: Pitfall, Date: "2026-01-10", Issue: "x", Category: "convention"}},
 		{"unicode", Entry{Kind: Pitfall, Date: "2026-01-10", Issue: "Straße → ürün 日本語 🙂", Fix: "ok"}},
 	}
 	for _, tt := range tests {
@@ -64,6 +65,23 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("parse(render(e)) != e\n got %+v\nwant %+v\nrendered:\n%s", got, want, Render(&want))
 			}
 		})
+	}
+}
+
+// The rubric's category "convention" is also a kind's name: on a pitfall
+// it is a category and must survive normalising, writing and reading; the
+// file's own kind name in brackets (flow-next's [pitfall]) means none.
+func TestConventionCategoryOnAPitfall(t *testing.T) {
+	e := normalized(Entry{Kind: Pitfall, Date: "2026-01-10", Issue: "x", Category: "convention"})
+	if e.Category != "convention" {
+		t.Fatalf("normalised category = %q, want convention", e.Category)
+	}
+	if got := roundTrip(t, e); got.Category != "convention" {
+		t.Fatalf("read back category = %q, want convention\n%s", got.Category, Render(&e))
+	}
+	own := normalized(Entry{Kind: Pitfall, Date: "2026-01-10", Issue: "x", Category: "Pitfalls"})
+	if own.Category != "" {
+		t.Fatalf("the file's own kind as category = %q, want none", own.Category)
 	}
 }
 

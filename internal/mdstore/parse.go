@@ -476,9 +476,7 @@ func parseHeading(line string) (heading, bool) {
 		h.source = bracketed[len(bracketed)-2]
 	}
 	if len(bracketed) > 0 {
-		if c := bracketed[len(bracketed)-1]; !isKindName(c) {
-			h.category = c
-		}
+		h.category = bracketed[len(bracketed)-1]
 	}
 	return h, true
 }
@@ -537,11 +535,6 @@ func validText(s string) string {
 		return s
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
-}
-
-func isKindName(s string) bool {
-	_, ok := ParseKind(s)
-	return ok
 }
 
 const metaPrefix = "<!-- flowmem:"
@@ -611,6 +604,9 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 		return Entry{}, nil, Damage{}, false
 	}
 	e = Entry{Kind: k, Date: h.date, Task: h.task, Source: h.source, Category: h.category, Line: line}
+	if hk, isKind := ParseKind(e.Category); isKind && hk == k {
+		e.Category = "" // flow-next's [pitfall] in pitfalls.md: no category
+	}
 	if e.Task == "" {
 		e.Task = "manual"
 	}
