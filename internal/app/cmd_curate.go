@@ -197,7 +197,7 @@ Examples:
    flowmem memory merge p-3f2a p-77c0
    flowmem memory merge p-3f2a p-77c0 p-0b1e --into p-77c0 --json`,
 			Flags: []cli.Flag{
-				&cli.StringFlag{Name: "into", Usage: "the entry `ID` that survives (default: the first)"},
+				&cli.StringFlag{Name: "into", Usage: "the entry `ID` that survives (default: the first); an ID not among the others joins the merge"},
 				jsonFlag,
 			},
 			Action: func(c *cli.Context) error {
