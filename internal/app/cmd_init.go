@@ -11,17 +11,19 @@ import (
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/doctor"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/project"
 	"github.com/urfave/cli/v2"
 )
 
-// unionLine lets git merge the memory files by keeping both sides' lines,
-// so two branches that each add lessons never conflict.
-const unionLine = ".flow/memory/*.md merge=union"
-
-// logUnionLine does the same for the reviews log (internal/reviewlog).
-const logUnionLine = ".flow/memory/reviews.jsonl merge=union"
+// The union lines let git merge the memory files and the reviews log by
+// keeping both sides' lines, so two branches that each add lessons never
+// conflict; doctor checks the same two.
+const (
+	unionLine    = doctor.UnionLine
+	logUnionLine = doctor.LogUnionLine
+)
 
 func initCommand(e *env) *cli.Command {
 	return &cli.Command{

@@ -80,6 +80,9 @@ type Options struct {
 // UnionLine is the .gitattributes line that lets git merge memory files.
 const UnionLine = ".flow/memory/*.md merge=union"
 
+// LogUnionLine does the same for the reviews log (internal/reviewlog).
+const LogUnionLine = ".flow/memory/reviews.jsonl merge=union"
+
 // Run performs every check.
 func Run(ctx context.Context, opts Options) Report {
 	if opts.RunVersion == nil {
@@ -300,14 +303,21 @@ func (d *doctor) checkGitattributes() {
 		d.add("gitattributes", Fail, err.Error(), "")
 		return
 	}
+	have := map[string]bool{}
 	for _, l := range strings.Split(string(b), "\n") {
-		if strings.Join(strings.Fields(l), " ") == UnionLine {
-			d.add("gitattributes", OK, fmt.Sprintf("%q present", UnionLine), "")
-			return
-		}
+		have[strings.Join(strings.Fields(l), " ")] = true
 	}
-	d.add("gitattributes", Fail, fmt.Sprintf("%q missing: two branches that add lessons will conflict when merged", UnionLine),
-		"flowmem init (adds it), or: echo '"+UnionLine+"' >> .gitattributes")
+	switch {
+	case !have[UnionLine]:
+		d.add("gitattributes", Fail, fmt.Sprintf("%q missing: two branches that add lessons will conflict when merged", UnionLine),
+			"flowmem init (adds it), or: echo '"+UnionLine+"' >> .gitattributes")
+	case !have[LogUnionLine]:
+		// Older setups lack it; only the reviews log (insight) suffers.
+		d.add("gitattributes", Warn, fmt.Sprintf("%q missing: two branches that both log reviews will conflict in reviews.jsonl", LogUnionLine),
+			"flowmem init (adds it), or: echo '"+LogUnionLine+"' >> .gitattributes")
+	default:
+		d.add("gitattributes", OK, fmt.Sprintf("%q and %q present", UnionLine, LogUnionLine), "")
+	}
 }
 
 type settingsFile struct {

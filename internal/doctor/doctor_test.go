@@ -35,7 +35,7 @@ func setup(t *testing.T) (Options, string) {
 		}
 	}
 	write(t, filepath.Join(proj, ".flow", "config.json"), `{"memory": {"enabled": true}}`)
-	write(t, filepath.Join(proj, ".gitattributes"), UnionLine+"\n")
+	write(t, filepath.Join(proj, ".gitattributes"), UnionLine+"\n"+LogUnionLine+"\n")
 	if _, err := mdstore.Open(filepath.Join(proj, ".flow", "memory")).Init(); err != nil {
 		t.Fatal(err)
 	}
@@ -153,6 +153,13 @@ func TestDoctor(t *testing.T) {
 				write(t, filepath.Join(proj, ".gitattributes"), "*.png binary\n")
 			},
 			check: "gitattributes", status: Fail, fix: "flowmem init",
+		},
+		{
+			name: "no union line for the reviews log",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".gitattributes"), UnionLine+"\n")
+			},
+			check: "gitattributes", status: Warn, detail: "reviews.jsonl merge=union", fix: "flowmem init",
 		},
 		{
 			name: "no hooks anywhere",
