@@ -100,3 +100,18 @@ func TestHelpShowsEachDefaultOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestHelpAfterArguments: --help (or -h) at the end of a full command line
+// shows that command's help, exit 0, and runs nothing; urfave/cli read the
+// first argument as a subcommand to show help for ("unknown command").
+func TestHelpAfterArguments(t *testing.T) {
+	for _, args := range []string{"memory show p-1234 --help", "config get memory.enabled -h", "memory add --type pitfall some-lesson --help", "memory add --help some-lesson"} {
+		fields := strings.Fields(args)
+		std, want, _ := testIO(t.TempDir())
+		Main(context.Background(), []string{"flowmem", fields[0], fields[1], "--help"}, std)
+		std, got, errb := testIO(t.TempDir())
+		if code := Main(context.Background(), append([]string{"flowmem"}, fields...), std); code != 0 || got.String() != want.String() || errb.Len() > 0 {
+			t.Errorf("flowmem %s: exit %d, stderr %q, stdout:\n%s\nwant exit 0 and %s %s --help:\n%s", args, code, errb, got, fields[0], fields[1], want)
+		}
+	}
+}

@@ -40,6 +40,11 @@ func permute(cmds []*cli.Command, args []string) []string {
 		case a == "--":
 			positional = append(positional, rest[i:]...)
 			i = len(rest)
+		case a == "--help" || a == "-h":
+			// Help for the command itself, whatever else was typed:
+			// with arguments left, urfave/cli would look the first one up
+			// as a subcommand ("unknown command").
+			return append(out, "--help")
 		case len(a) > 1 && strings.HasPrefix(a, "-"):
 			a = sliceFlagName(leaf, a)
 			flags = append(flags, a)
