@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -50,19 +51,32 @@ func run(t *testing.T, dir string, stdin []byte, args ...string) (int, string) {
 
 // hostileConfigs turns .flow/config.json into each thing a command must
 // refuse rather than trust.
-var hostileConfigs = []struct {
+// hostile makes the file at a path into something no command should
+// trust; body is what a regular file of that kind holds.
+var hostile = []struct {
 	name string
-	make func(path string) error
+	make func(path string, big []byte) error
 }{
-	{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
-	{"symlink to /dev/zero", func(p string) error { return os.Symlink("/dev/zero", p) }},
-	{"folder", func(p string) error { return os.Mkdir(p, 0o755) }},
-	{"symlink loop", func(p string) error { return os.Symlink(filepath.Base(p), p) }},
-	{"10 MB file", func(p string) error {
-		return os.WriteFile(p, []byte(`{"memory":{"enabled":true},"pad":"`+strings.Repeat("x", 10<<20)+`"}`), 0o644)
-	}},
-	{"wrong type", func(p string) error { return os.WriteFile(p, []byte(`{"memory":[true]}`), 0o644) }},
-	{"not JSON", func(p string) error { return os.WriteFile(p, []byte("{\"memory\": {enabled: true}}\n"), 0o644) }},
+	{"fifo", func(p string, _ []byte) error { return syscall.Mkfifo(p, 0o644) }},
+	{"symlink to /dev/zero", func(p string, _ []byte) error { return os.Symlink("/dev/zero", p) }},
+	{"folder", func(p string, _ []byte) error { return os.Mkdir(p, 0o755) }},
+	{"symlink loop", func(p string, _ []byte) error { return os.Symlink(filepath.Base(p), p) }},
+	{"big file", func(p string, big []byte) error { return os.WriteFile(p, big, 0o644) }},
+}
+
+// targets are the files every command reads from the project.
+var targets = []struct {
+	path string
+	big  []byte
+	bad  map[string]string // more broken contents: name -> body
+}{
+	{".flow/config.json", []byte(`{"memory":{"enabled":true},"pad":"` + strings.Repeat("x", 10<<20) + `"}`),
+		map[string]string{"wrong type": `{"memory":[true]}`, "not JSON": "{\"memory\": {enabled: true}}\n"}},
+	// A big memory file is legitimate and read whole by some commands; 1 MB
+	// keeps the race-instrumented run of every command well inside the
+	// deadline.
+	{".flow/memory/pitfalls.md", []byte(strings.Repeat("## 2026-01-01 fn-1 manual [pitfall]\n**Issue**: "+strings.Repeat("word ", 40)+"\n\n", 1<<20/230)),
+		map[string]string{"binary": "\x00\xff\x1b[2J" + strings.Repeat("\x00", 4096)}},
 }
 
 var commands = [][]string{
@@ -73,44 +87,67 @@ var commands = [][]string{
 	{"doctor"}, {"capture", "--explain", "-"}, {"install"}, {"uninstall"},
 }
 
-func TestReliabilityHostileConfig(t *testing.T) {
+// TestReliabilityHostileFiles: with config.json or a memory file turned
+// into a FIFO, a /dev/zero link, a folder, a symlink loop, a big file (10 MB
+// of config, 1 MB of memory) or
+// broken content, every command ends with 0, 1 or 64 — no hang, no crash
+// — and the hook with 0; what is not a regular file is left as it is.
+func TestReliabilityHostileFiles(t *testing.T) {
 	payload, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture", "payloads", "bash_review.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, h := range hostileConfigs {
-		t.Run(h.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if code, errs := run(t, dir, nil, "init", "--enable"); code != 0 {
-				t.Fatalf("init: %d %s", code, errs)
-			}
-			cfg := filepath.Join(dir, ".flow", "config.json")
-			if err := os.Remove(cfg); err != nil {
-				t.Fatal(err)
-			}
-			if err := h.make(cfg); err != nil {
-				t.Skipf("cannot make a %s here: %v", h.name, err)
-			}
-			for _, args := range commands {
-				code, errs := run(t, dir, []byte("VERDICT: NEEDS_WORK\n"), args...)
-				switch {
-				case code == -1:
-					t.Errorf("flowmem %s hung", strings.Join(args, " "))
-				case code != 0 && code != 1 && code != 64:
-					t.Errorf("flowmem %s: exit %d\n%s", strings.Join(args, " "), code, errs)
-				case strings.Contains(errs, "goroutine ") || strings.Contains(errs, "fatal error"):
-					t.Errorf("flowmem %s crashed:\n%.500s", strings.Join(args, " "), errs)
+	for _, target := range targets {
+		kinds := slices.Clone(hostile)
+		for name, body := range target.bad {
+			kinds = append(kinds, struct {
+				name string
+				make func(path string, big []byte) error
+			}{name, func(p string, _ []byte) error { return os.WriteFile(p, []byte(body), 0o644) }})
+		}
+		for _, h := range kinds {
+			t.Run(filepath.Base(target.path)+"/"+h.name, func(t *testing.T) {
+				t.Parallel()
+				dir := t.TempDir()
+				if code, errs := run(t, dir, nil, "init", "--enable"); code != 0 {
+					t.Fatalf("init: %d %s", code, errs)
 				}
-			}
-			if code, errs := run(t, dir, payload, "hook"); code != 0 {
-				t.Errorf("flowmem hook: exit %d\n%.500s", code, errs)
-			}
-			// What is not a regular file stays as it was.
-			if fi, err := os.Lstat(cfg); err != nil || h.name != "10 MB file" && h.name != "wrong type" && h.name != "not JSON" && fi.Mode().IsRegular() {
-				t.Errorf("config.json was replaced: %v %v", fi.Mode(), err)
-			}
-		})
+				path := filepath.Join(dir, filepath.FromSlash(target.path))
+				if err := os.Remove(path); err != nil {
+					t.Fatal(err)
+				}
+				if err := h.make(path, target.big); err != nil {
+					t.Skipf("cannot make a %s here: %v", h.name, err)
+				}
+				for _, args := range commands {
+					code, errs := run(t, dir, []byte("VERDICT: NEEDS_WORK\n"), args...)
+					switch {
+					case code == -1:
+						t.Errorf("flowmem %s hung", strings.Join(args, " "))
+					case code != 0 && code != 1 && code != 64:
+						t.Errorf("flowmem %s: exit %d\n%s", strings.Join(args, " "), code, errs)
+					case strings.Contains(errs, "goroutine ") || strings.Contains(errs, "fatal error"):
+						t.Errorf("flowmem %s crashed:\n%.500s", strings.Join(args, " "), errs)
+					}
+				}
+				if code, errs := run(t, dir, payload, "hook"); code != 0 {
+					t.Errorf("flowmem hook: exit %d\n%.500s", code, errs)
+				}
+				if fi, err := os.Lstat(path); err != nil || h.make != nil && !isRegularKind(h.name) && fi.Mode().IsRegular() {
+					t.Errorf("%s was replaced: %v %v", target.path, fi.Mode(), err)
+				}
+			})
+		}
 	}
+}
+
+// isRegularKind: the hostile kinds that are regular files to begin with.
+func isRegularKind(name string) bool {
+	switch name {
+	case "fifo", "symlink to /dev/zero", "folder", "symlink loop":
+		return false
+	}
+	return true
 }
 
 // TestReliabilityExitCodes holds the code to the exit code contract: the
@@ -224,4 +261,59 @@ func mentionsRecover(n ast.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// TestGuaranteesNameRealTests: every test, fuzz target and benchmark the
+// README's Guarantees section cites exists, so a rename cannot leave a
+// promise without its proof.
+func TestGuaranteesNameRealTests(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(readme), "\n## Guarantees\n")
+	if !ok {
+		t.Fatal("README.md has no Guarantees section")
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	defined := map[string]bool{}
+	err = filepath.WalkDir("../..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != "../.." {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, line := range strings.Split(string(b), "\n") {
+				if name, ok := strings.CutPrefix(line, "func "); ok {
+					if i := strings.IndexByte(name, '('); i > 0 {
+						defined[name[:i]] = true
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cited := 0
+	for _, part := range strings.Split(sec, "`")[1:] {
+		for _, prefix := range []string{"Test", "Fuzz", "Benchmark"} {
+			if strings.HasPrefix(part, prefix) && !strings.ContainsAny(part, " ./") {
+				cited++
+				if !defined[part] {
+					t.Errorf("README Guarantees cites %s, which no test file defines", part)
+				}
+			}
+		}
+	}
+	if cited < 10 {
+		t.Errorf("only %d tests cited; the section or this parser changed", cited)
+	}
 }
