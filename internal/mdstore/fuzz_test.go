@@ -173,9 +173,16 @@ func markdownHeadings(body []byte) []int {
 	return out
 }
 
-// FuzzPrefilter: the prefilter never rejects a line the expression matches.
+// FuzzPrefilter: the prefilter never rejects a line the expression matches,
+// and its answer with the expression (match, which skips the expression
+// for plain literals) is the expression's.
 func FuzzPrefilter(f *testing.F) {
 	f.Add("goroutine|deadline", "a Goroutine leak")
+	f.Add("goroutine|deadline", "a go routine leak")
+	f.Add("retry|backoff", "RETRY")
+	f.Add("task", "TA\u017fK")
+	f.Add("(?-i:Foo)|bar", "foo")
+	f.Add("a\rb", "xA\rB")
 	f.Add("web(hook)+s?", "WEBHOOKS here")
 	f.Add("k+", "\u212a")
 	f.Add("(ab|cd)e", "xCDE")
@@ -186,6 +193,10 @@ func FuzzPrefilter(f *testing.F) {
 		}
 		if re.MatchString(line) && !newPrefilter(re).maybe([]byte(line), appendLower(nil, []byte(line))) {
 			t.Fatalf("prefilter rejected a matching line: %q ~ %q", pattern, line)
+		}
+		pf := newPrefilter(re)
+		if got, want := pf.match(re, []byte(line), appendLower(nil, []byte(line))), re.MatchString(line); got != want {
+			t.Fatalf("match(%q, %q) = %v, the expression says %v (exact %v)", pattern, line, got, want, pf != nil && pf.exact)
 		}
 	})
 }

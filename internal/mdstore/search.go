@@ -13,7 +13,19 @@ import (
 // literals (ASCII case folded). Go's regexp engines are slow on many short
 // inputs; most lines of a large memory fail this test without ever running
 // the expression.
-type prefilter struct{ lits []string }
+//
+// When the expression is nothing but literals matched case-insensitively
+// ("goroutine|deadline"), holding one is a match and the expression need
+// not run at all: Go's backtracker costs thousands of instructions a line.
+type prefilter struct {
+	lits []string
+	// fold: a literal holds k or s, which the Kelvin sign and the long s
+	// also match under case folding; only then must text be checked for
+	// them.
+	fold bool
+	// exact: holding a literal is matching.
+	exact bool
+}
 
 // newPrefilter derives the literals every match must contain, or returns
 // nil when there is no such set (then every line is tried).
@@ -22,10 +34,12 @@ func newPrefilter(re *regexp.Regexp) *prefilter {
 	if err != nil {
 		return nil
 	}
-	lits := required(t.Simplify())
+	t = t.Simplify()
+	lits := required(t)
 	if len(lits) == 0 {
 		return nil
 	}
+	p := &prefilter{lits: lits, exact: literalsOnly(t)}
 	for i, l := range lits {
 		if l == "" {
 			return nil
@@ -35,10 +49,38 @@ func newPrefilter(re *regexp.Regexp) *prefilter {
 				// Non-ASCII case folding is beyond the ASCII fold below.
 				return nil
 			}
+			if c := l[j] | 0x20; c == 'k' || c == 's' {
+				p.fold = true
+			}
+			if l[j] < ' ' || l[j] == 0x7f {
+				// A line is matched without its line ending; its lowered
+				// copy may still hold a "\r".
+				p.exact = false
+			}
 		}
 		lits[i] = asciiLower(l)
 	}
-	return &prefilter{lits}
+	if p.fold {
+		p.exact = false
+	}
+	return p
+}
+
+// literalsOnly reports whether t is a case-insensitive literal or an
+// alternation of them: then a text matches exactly when it holds one.
+func literalsOnly(t *syntax.Regexp) bool {
+	switch t.Op {
+	case syntax.OpLiteral:
+		return t.Flags&syntax.FoldCase != 0
+	case syntax.OpAlternate:
+		for _, s := range t.Sub {
+			if s.Op != syntax.OpLiteral || s.Flags&syntax.FoldCase == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // required returns a set of strings one of which appears in every match of
@@ -87,7 +129,8 @@ func shortest(set []string) int {
 
 // maybe reports whether text could match: it holds a literal, or one of
 // the two letters outside ASCII that fold to ASCII ones (K, the Kelvin sign,
-// and ſ, the long s), whose case folding the literal test does not cover.
+// and ſ, the long s), whose case folding the literal test does not cover,
+// when a literal holds a k or an s.
 // low is text with ASCII letters in lower case (appendLower).
 func (p *prefilter) maybe(text, low []byte) bool {
 	if p == nil {
@@ -98,7 +141,16 @@ func (p *prefilter) maybe(text, low []byte) bool {
 			return true
 		}
 	}
-	return bytes.Contains(text, []byte("\u212a")) || bytes.Contains(text, []byte("\u017f"))
+	return p.fold && (bytes.Contains(text, []byte("\u212a")) || bytes.Contains(text, []byte("\u017f")))
+}
+
+// match reports whether re matches text (low is text lowered): the
+// prefilter first, and the expression only when the prefilter cannot tell.
+func (p *prefilter) match(re *regexp.Regexp, text, low []byte) bool {
+	if !p.maybe(text, low) {
+		return false
+	}
+	return p != nil && p.exact || re.Match(text)
 }
 
 // appendLower appends b to dst with ASCII letters in lower case, eight

@@ -230,7 +230,7 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 				}
 				l, ll := trimEOL(seg[start:end]), low[start:end]
 				start = end + 1
-				if !pf.maybe(l, ll) || !re.Match(l) {
+				if !pf.match(re, l, ll) {
 					continue
 				}
 				if !parsed {
