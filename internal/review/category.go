@@ -25,63 +25,52 @@ func dottedNames(s string) int {
 var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?:^|[\\s`(])--?[a-z][a-z-]*\\b") })
 
 // Category signals: small general vocabularies of what a lesson is about,
-// matched as word prefixes. They name concepts of the field (a security
-// term, a build tool, a boundary condition), not phrases of any review.
+// matched as word prefixes, or as whole words where a stem ends in '$'
+// (origin$ is not original). They name concepts of the field (a security
+// term, a build tool, a boundary condition, a runtime or database
+// feature), not phrases of any review; plain words a review uses about
+// anything (like, returns, release, verify, flag) are not signals.
 // Security comes first because a hole in a build script is a security
-// lesson first; framework is the default for a finding about code.
+// lesson first; framework is also the default for a finding about code.
 var categorySignals = []struct {
 	name  string
 	stems string
 }{
 	{CatSecurity, `secur auth authz authn token secret password credential encrypt plaintext xss csrf ssrf
-		cors origin csp injection sanitiz escap traversal permission privilege leak sensitive pii timing
-		constant-time timingsafe hmac signature jwt session-fixation`},
-	{CatBuild, `ci build lint linter eslint tsc typecheck compile compiler bundle bundler makefile dockerfile
-		prepublish publish release pipeline workflow lockfile dependency dependencies npm yarn pnpm pip cargo
-		gradle maven smoke verify script scripts package.json pyproject go.mod`},
-	{CatConvention, `convention consistent consistently reuse shared helper helpers centralize centralise
-		single-source invariant agents.md claude.md contributing mirror mirroring elsewhere like unlike
-		existing matching`},
-	{CatEdgeCase, `empty null nil zero negative overflow underflow boundary off-by-one race concurrent
+		cors origin$ origins$ csp injection sanitiz escap traversal permission privilege leak sensitive pii
+		timing constant-time timingsafe hmac signature jwt session-fixation`},
+	{CatBuild, `ci$ build$ builds$ lint linter eslint tsc typecheck compile compiler bundle bundler makefile
+		dockerfile prepublish publish pipeline workflow lockfile dependency dependencies npm yarn pnpm pip cargo
+		gradle maven smoke script scripts package.json pyproject go.mod`},
+	{CatConvention, `convention consisten inconsisten reuse shared helper helpers centralize centralise
+		single-source invariant agents.md claude.md contributing mirror mirroring elsewhere unlike
+		existing matching mismatch contradict drift diverg different$ other$ rest$ same$ already spec$
+		documented pattern compatib incompatib`},
+	{CatEdgeCase, `empty null$ nil$ zero negative overflow underflow boundary off-by-one concurrent
 		concurrency parallel deadlock stale orphan partial duplicate duplicates retry retries restart
-		restarts crash idempot legacy migrat unicode utf encoding timezone dst leap order ordering
-		self lifecycle cleanup leak leaks repeated toggle`},
-	{CatAPI, `api endpoint rate-limit ratelimit throttl user-agent header headers webhook flag flags github
-		gitlab stripe returns quirk graphql grpc`},
+		restarts crash idempot legacy migrat unicode utf encoding timezone dst leap order ordering race$ races$ racy
+		self- itself$ themselves$ lifecycle cleanup leak leaks repeated toggle`},
+	{CatFramework, `version deprecat idiom standard stdlib built-in builtin library framework sdk runtime
+		thread-safe goroutine channel panic unsafe async await promise decorator annotation middleware
+		transaction upsert returning$ select$ insert$`},
+	{CatAPI, `api endpoint rate-limit ratelimit throttl user-agent header headers webhook github
+		gitlab stripe quirk graphql grpc`},
 }
 
-// categorize scores each category by its signals in the problem (twice)
-// and the fix; ties go to the earlier category. Without any signal a
+// categorize picks the category with the highest score (categoryScores);
+// ties go to the earlier category. A library's API named by a dotted call
+// (`db.batch()`, `customElements.define`) makes it a framework lesson
+// unless another category has a stronger signal. Without any signal a
 // finding that names code is a framework lesson (how a language or
 // library is meant to be used), otherwise general.
 func categorize(f Finding) string {
-	problem := categoryWords(f.Problem)
-	fix := categoryWords(f.Fix)
+	scores := categoryScores(f)
 	best, bestScore := "", 0
-	for _, c := range categorySignals {
-		score := 0
-		for _, stem := range strings.Fields(c.stems) {
-			score += 2*prefixCount(problem, stem) + prefixCount(fix, stem)
-		}
-		switch c.name {
-		case CatAPI:
-			if flagRe().MatchString(f.Problem + " " + f.Fix) {
-				// A command-line flag in the text: a lesson about a tool's CLI.
-				score += 2
-			}
-		case CatConvention:
-			// The fix points at how this project already does it.
-			for _, stem := range strings.Fields(c.stems) {
-				score += prefixCount(fix, stem)
-			}
-		}
-		if score > bestScore {
-			best, bestScore = c.name, score
+	for i, c := range categorySignals {
+		if scores[i] > bestScore {
+			best, bestScore = c.name, scores[i]
 		}
 	}
-	// A library's API named by a dotted call (`db.batch()`,
-	// `customElements.define`) makes it a framework lesson unless another
-	// category has a stronger signal.
 	if n := dottedNames(f.Problem + " " + f.Fix); n > 0 && 2*n >= bestScore && best != CatSecurity {
 		return CatFramework
 	}
@@ -94,21 +83,62 @@ func categorize(f Finding) string {
 	return CatGeneral
 }
 
+// categoryScores scores each category of categorySignals, in its order, by
+// its signals in the problem (twice) and the fix.
+func categoryScores(f Finding) []int {
+	problem := categoryWords(f.Problem)
+	fix := categoryWords(f.Fix)
+	scores := make([]int, len(categorySignals))
+	for i, c := range categorySignals {
+		score := 0
+		for _, stem := range strings.Fields(c.stems) {
+			score += 2*stemCount(problem, stem) + stemCount(fix, stem)
+		}
+		switch c.name {
+		case CatAPI:
+			if flagRe().MatchString(f.Problem + " " + f.Fix) {
+				// A command-line flag in the text: a lesson about a tool's CLI.
+				score += 2
+			}
+		case CatConvention:
+			// The fix points at how this project already does it.
+			for _, stem := range strings.Fields(c.stems) {
+				score += stemCount(fix, stem)
+			}
+		}
+		scores[i] = score
+	}
+	return scores
+}
+
+// categoryWords are the lower-case words of s. File paths are left out:
+// a directory named auth or build says where the code lives, not what
+// the lesson is about.
 func categoryWords(s string) []string {
-	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '.' || r == '_')
-	})
-	for i, w := range words {
-		words[i] = strings.Trim(w, ".-_")
+	var words []string
+	for _, field := range strings.Fields(strings.ToLower(s)) {
+		if strings.Contains(strings.Trim(field, "`'\"()[]<>,;:"), "/") {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(field, func(r rune) bool {
+			return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '.' || r == '_')
+		}) {
+			if w = strings.Trim(w, ".-_"); w != "" {
+				words = append(words, w)
+			}
+		}
 	}
 	return words
 }
 
-// prefixCount counts words that start with stem (1 at most per word).
-func prefixCount(words []string, stem string) int {
+// stemCount counts words that start with stem, or equal it when stem
+// ends in '$'.
+func stemCount(words []string, stem string) int {
+	whole := strings.HasSuffix(stem, "$")
+	stem = strings.TrimSuffix(stem, "$")
 	n := 0
 	for _, w := range words {
-		if strings.HasPrefix(w, stem) {
+		if w == stem || !whole && strings.HasPrefix(w, stem) {
 			n++
 		}
 	}

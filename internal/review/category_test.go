@@ -1,0 +1,50 @@
+package review
+
+import "testing"
+
+func TestCategorize(t *testing.T) {
+	tests := []struct {
+		name string
+		f    Finding
+		want string
+	}{
+		{
+			name: "a lesson about how this project already does it",
+			f: Finding{Problem: "`Save` writes the key as `userId`, inconsistent with the rest of the code, which reads `user_id`.",
+				Fix: "Write `user_id` as the other readers expect."},
+			want: CatConvention,
+		},
+		{
+			name: "a directory named auth does not make a lesson about security",
+			f: Finding{Location: "internal/auth/views/page.go:9",
+				Problem: "`Render` in `internal/auth/views/page.go` parses the template on every request.",
+				Fix:     "Parse it once at init with `template.Must`."},
+			want: CatFramework,
+		},
+		{
+			name: "original is not origin",
+			f: Finding{Problem: "The fallback deletes the original file before the rename, so a crash loses it.",
+				Fix: "Do not remove the original until the rename succeeded."},
+			want: CatEdgeCase,
+		},
+		{
+			name: "a library's behaviour in a version is a framework lesson, not a stale value",
+			f: Finding{Problem: "`last_insert_rowid` is stale after an upsert takes the update path in this SQLite version.",
+				Fix: "Use `RETURNING id` in the upsert."},
+			want: CatFramework,
+		},
+		{
+			name: "a dotted call is a framework lesson",
+			f: Finding{Problem: "`url.Parse` is skipped and the base is concatenated with the code.",
+				Fix: "Build it with `url.JoinPath`."},
+			want: CatFramework,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := categorize(tt.f); got != tt.want {
+				t.Errorf("categorize = %s, want %s (scores %v)", got, tt.want, categoryScores(tt.f))
+			}
+		})
+	}
+}
