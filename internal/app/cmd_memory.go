@@ -196,24 +196,14 @@ func (e *env) runList(c *cli.Context) error {
 	var files []fileCount
 	total, stale, pending := 0, 0, 0
 	for _, k := range mdstore.Kinds {
-		entries, err := s.Load(k)
+		// Counted from headings and metadata lines: list reads no lesson
+		// text.
+		t, err := s.Tally(k, now, days)
 		if err != nil {
 			return err
 		}
-		fc := fileCount{File: relPath(string(p), s.Path(k)), Type: string(k)}
-		for _, en := range entries {
-			switch en.Status {
-			case mdstore.Archived:
-				fc.Archived++
-			case mdstore.Pending:
-				fc.Pending++
-			default:
-				fc.Entries++
-				if en.Stale(now, days) {
-					fc.Stale++
-				}
-			}
-		}
+		fc := fileCount{File: relPath(string(p), s.Path(k)), Type: string(k),
+			Entries: t.Active, Stale: t.Stale, Pending: t.Pending, Archived: t.Archived}
 		total += fc.Entries
 		stale += fc.Stale
 		pending += fc.Pending

@@ -85,3 +85,21 @@ func BenchmarkRecord(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTally is what memory list reads of one pitfalls file.
+func BenchmarkTally(b *testing.B) {
+	raw := genFile(10000)
+	s := Open(b.TempDir())
+	if err := os.WriteFile(s.Path(Pitfall), raw, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t, err := s.Tally(Pitfall, now, 30)
+		if err != nil || t.Active != 10000 {
+			b.Fatal(t, err)
+		}
+	}
+}

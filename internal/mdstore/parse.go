@@ -68,12 +68,8 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 	// of it.
 	src := string(raw)
 	d.Entries = make([]Entry, 0, len(raw)/320+1) // a guess: few entries are shorter
-	if fm, _, ok := splitFrontMatter(raw); ok {
-		if _, err := frontmatter.Parse(bytes.NewReader(fm), &d.FrontMatter, yamlFormat); err != nil {
-			return nil, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
-		}
-		d.HasFrontMatter = true
-	} else if err := checkFrontMatter(raw); err != nil {
+	var err error
+	if d.FrontMatter, d.HasFrontMatter, err = readFrontMatter(raw); err != nil {
 		return nil, err
 	}
 	d.Incomplete = segments(raw, func(seg []byte, line int) bool {
@@ -91,6 +87,18 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 		return true
 	})
 	return d, nil
+}
+
+// readFrontMatter reads the front matter at the start of raw, if any; an
+// unreadable or unclosed one is an error.
+func readFrontMatter(raw []byte) (fm FrontMatter, ok bool, err error) {
+	if b, _, ok := splitFrontMatter(raw); ok {
+		if _, err := frontmatter.Parse(bytes.NewReader(b), &fm, yamlFormat); err != nil {
+			return fm, false, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
+		}
+		return fm, true, nil
+	}
+	return fm, false, checkFrontMatter(raw)
 }
 
 // checkFrontMatter reports an opening "---" fence that is never closed.
@@ -736,7 +744,11 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 // or a sighting line, which records one recurrence of entry id:
 //
 //	<!-- flowmem: seen id=… last=YYYY-MM-DD tasks=fn-2.1 -->
-func parseMeta(l string) (m Entry, sighting, ok bool) {
+func parseMeta(l string) (m Entry, sighting, ok bool) { return readMeta(l, true) }
+
+// readMeta is parseMeta; without tasks it leaves Tasks out, and allocates
+// nothing.
+func readMeta(l string, tasks bool) (m Entry, sighting, ok bool) {
 	inner, ok := strings.CutSuffix(strings.TrimSpace(l[len(metaPrefix):]), "-->")
 	if !ok {
 		return Entry{}, false, false
@@ -775,7 +787,7 @@ func parseMeta(l string) (m Entry, sighting, ok bool) {
 				m.LastSeen = val
 			}
 		case "tasks":
-			for val != "" {
+			for tasks && val != "" {
 				var t string
 				t, val, _ = strings.Cut(val, ",")
 				if t != "" && !contains(m.Tasks, t) {
