@@ -27,7 +27,7 @@ var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(
 // Category signals: small general vocabularies of what a lesson is about,
 // matched as word prefixes, or as whole words where a stem ends in '$'
 // (origin$ is not original). They name concepts of the field (a security
-// term, a build tool, a boundary condition, a runtime or database
+// term, a build tool, a boundary condition or error path, a runtime or database
 // feature), not phrases of any review; plain words a review uses about
 // anything (like, returns, release, verify, flag) are not signals.
 // Security comes first because a hole in a build script is a security
@@ -49,7 +49,8 @@ var categorySignals = []struct {
 	{CatEdgeCase, `empty null$ nil$ zero negative overflow underflow boundary off-by-one concurrent
 		concurrency parallel deadlock stale orphan partial duplicate duplicates retry retries restart
 		restarts crash idempot legacy migrat unicode utf encoding timezone dst leap order ordering race$ races$ racy
-		self- itself$ themselves$ lifecycle cleanup leak leaks repeated toggle`},
+		self- itself$ themselves$ lifecycle cleanup leak leaks repeated toggle fail timeout exist missing truncat
+		collision hang$ guard reject error-path`},
 	{CatFramework, `version deprecat idiom standard stdlib built-in builtin library framework sdk runtime
 		thread-safe goroutine channel panic unsafe async await promise decorator annotation middleware
 		transaction upsert returning$ select$ insert$`},

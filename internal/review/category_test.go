@@ -34,6 +34,12 @@ func TestCategorize(t *testing.T) {
 			want: CatFramework,
 		},
 		{
+			name: "an error path is an edge case",
+			f: Finding{Problem: "`Sync` waits on a peer forever when the peer stops answering, and the timeout error is dropped.",
+				Fix: "Guard the call with a deadline and reject the peer after a timeout."},
+			want: CatEdgeCase,
+		},
+		{
 			name: "a dotted call is a framework lesson",
 			f: Finding{Problem: "`url.Parse` is skipped and the base is concatenated with the code.",
 				Fix: "Build it with `url.JoinPath`."},
