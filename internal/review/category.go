@@ -38,7 +38,8 @@ var categorySignals = []struct {
 }{
 	{CatSecurity, `secur auth authz authn token secret password credential encrypt plaintext xss csrf ssrf
 		cors origin$ origins$ csp injection sanitiz escap traversal permission privilege leak sensitive pii
-		timing constant-time timingsafe hmac signature jwt session-fixation`},
+		timing constant-time timingsafe hmac signature jwt session-fixation tls$ mitm insecure
+		trust untrust bypass elevat`},
 	{CatBuild, `ci$ build$ builds$ lint linter eslint tsc typecheck compile compiler bundle bundler makefile
 		dockerfile prepublish publish pipeline workflow lockfile dependency dependencies npm yarn pnpm pip cargo
 		gradle maven smoke script scripts package.json pyproject go.mod`},

@@ -40,6 +40,12 @@ func TestCategorize(t *testing.T) {
 			want: CatEdgeCase,
 		},
 		{
+			name: "transport trust is security",
+			f: Finding{Problem: "The client sets `InsecureSkipVerify: true`, so a MITM on the network reads every call.",
+				Fix: "Check certificates against the system pool and keep TLS verification on."},
+			want: CatSecurity,
+		},
+		{
 			name: "a dotted call is a framework lesson",
 			f: Finding{Problem: "`url.Parse` is skipped and the base is concatenated with the code.",
 				Fix: "Build it with `url.JoinPath`."},
