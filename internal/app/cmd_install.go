@@ -46,10 +46,10 @@ func installCommand(e *env) *cli.Command {
 		ArgsUsage: " ",
 		Description: `Merges PostToolUse and PostToolUseFailure hook entries (matcher Bash|Agent)
 running flowmem-hook into .claude/settings.json, allows the agents their
-commands (permissions.allow: Bash(flowmem memory read:*) for the memory-scout,
-Bash(flowmem memory curate:*) and Bash(flowmem memory merge:*) for the
-memory-curator), and writes both agents to .claude/agents/ (memory-scout.md,
-memory-curator.md). Everything else in the settings file stays as it was;
+commands (permissions.allow: Bash(flowmem memory read:*) for the memory-scout;
+Bash(flowmem memory curate:*), Bash(flowmem memory show:*) and
+Bash(flowmem memory merge:*) for the memory-curator), and writes both agents
+to .claude/agents/ (memory-scout.md, memory-curator.md). Everything else in the settings file stays as it was;
 running it again changes nothing. An agent file you edited is kept unless
 --force.
 

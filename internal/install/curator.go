@@ -11,8 +11,10 @@ import (
 const CuratorFile = "memory-curator.md"
 
 // CuratorPermissions let the memory-curator run its commands without
-// asking: curate proposes, merge joins (show needs none: it only reads).
-var CuratorPermissions = []string{"Bash(flowmem memory curate:*)", "Bash(flowmem memory merge:*)"}
+// asking: curate proposes, show reads one entry whole, merge joins. Claude
+// Code asks before any Bash command without a rule, reading or not, and
+// claude -p refuses it.
+var CuratorPermissions = []string{"Bash(flowmem memory curate:*)", "Bash(flowmem memory show:*)", "Bash(flowmem memory merge:*)"}
 
 // curatorPath is the curator's file in the scope whose scout is at scout;
 // "" when the scope has no subagents.
