@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -268,16 +269,22 @@ func (e *env) runSearch(c *cli.Context) error {
 	}
 	// Hits are printed as they are found: a search of any store takes the
 	// same little memory.
+	// Buffered: a write per hit is a system call per hit.
 	n := 0
 	file, rel := "", ""
+	w := bufio.NewWriterSize(e.Out, 64<<10)
 	err = s.SearchEach(re, func(h mdstore.Hit) error {
 		n++
 		if h.File != file {
 			file, rel = h.File, relPath(string(p), h.File)
 		}
-		_, err := fmt.Fprintf(e.Out, "%s:%d: %s\n", rel, h.Line, h.Text)
+		_, err := fmt.Fprintf(w, "%s:%d: %s\n", rel, h.Line, h.Text)
 		return err
 	}, kinds...)
+	// What was found before an error is still shown.
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
 	if err != nil {
 		return err
 	}

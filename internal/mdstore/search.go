@@ -18,7 +18,7 @@ import (
 // ("goroutine|deadline"), holding one is a match and the expression need
 // not run at all: Go's backtracker costs thousands of instructions a line.
 type prefilter struct {
-	lits []string
+	lits [][]byte
 	// fold: a literal holds k or s, which the Kelvin sign and the long s
 	// also match under case folding; only then must text be checked for
 	// them.
@@ -39,8 +39,8 @@ func newPrefilter(re *regexp.Regexp) *prefilter {
 	if len(lits) == 0 {
 		return nil
 	}
-	p := &prefilter{lits: lits, exact: literalsOnly(t)}
-	for i, l := range lits {
+	p := &prefilter{exact: literalsOnly(t)}
+	for _, l := range lits {
 		if l == "" {
 			return nil
 		}
@@ -58,7 +58,7 @@ func newPrefilter(re *regexp.Regexp) *prefilter {
 				p.exact = false
 			}
 		}
-		lits[i] = asciiLower(l)
+		p.lits = append(p.lits, []byte(asciiLower(l)))
 	}
 	if p.fold {
 		p.exact = false
@@ -137,7 +137,7 @@ func (p *prefilter) maybe(text, low []byte) bool {
 		return true
 	}
 	for _, l := range p.lits {
-		if bytes.Contains(low, []byte(l)) {
+		if bytes.Contains(low, l) {
 			return true
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/regfile"
@@ -238,7 +239,10 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 					parsed = true
 				}
 				text, _ := strings.CutSuffix(string(l), " <!-- "+e.ID+" -->")
-				h := Hit{File: path, Line: line + n, ID: e.ID, Type: k, Text: strings.ToValidUTF8(text, "\uFFFD")}
+				if !utf8.ValidString(text) {
+					text = strings.ToValidUTF8(text, "\uFFFD")
+				}
+				h := Hit{File: path, Line: line + n, ID: e.ID, Type: k, Text: text}
 				if ferr = fn(h); ferr != nil {
 					return false
 				}
