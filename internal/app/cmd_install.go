@@ -268,7 +268,7 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 	if err != nil {
 		return nil
 	}
-	file, dir, pathEnv := rel(p, paths.Settings), filepath.Dir(exe), e.Getenv("PATH")
+	file, dir, pathEnv := e.rel(p, paths.Settings), filepath.Dir(exe), e.Getenv("PATH")
 	local := "or keep this project's hook to yourself with this binary's absolute path: flowmem uninstall && flowmem install --local"
 	found, err := install.LookPath(prog, pathEnv)
 	if err != nil {
@@ -365,7 +365,7 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 		verb = "would be "
 	}
 	for i, ch := range changes {
-		what := rel(p, ch.Path)
+		what := e.rel(p, ch.Path)
 		switch ch.Action {
 		case "unchanged":
 			e.say("%s: already up to date", what)
@@ -412,11 +412,18 @@ func (e *env) warnDisabled(p project.Dir) {
 	}
 }
 
-// rel shows path relative to the project when it is inside it.
-func rel(p project.Dir, path string) string {
+// rel shows path relative to the project when it is inside it, else
+// relative to the home folder as ~/….
+func (e *env) rel(p project.Dir, path string) string {
 	if p != "" {
 		if r, err := filepath.Rel(string(p), path); err == nil && !strings.HasPrefix(r, "..") {
 			return r
+		}
+	}
+	// --user files are shown as doctor shows them.
+	if home := e.Getenv("HOME"); home != "" {
+		if r, err := filepath.Rel(home, path); err == nil && !strings.HasPrefix(r, "..") {
+			return "~/" + r
 		}
 	}
 	return path
