@@ -98,7 +98,7 @@ func tasks(e *mdstore.Entry) string {
 // oneLine puts s on one line (legacy entries may span several) and bounds
 // it to max bytes, cutting at a word where one is near and marking the cut.
 func oneLine(s string, max int) string {
-	if len(s) <= max && !strings.ContainsAny(s, "\n\r\t\v\f\u0085\u2028\u2029") {
+	if len(s) <= max && !hasBreak(s) {
 		return strings.TrimSpace(s)
 	}
 	s = strings.Join(strings.Fields(s), " ")
@@ -114,6 +114,31 @@ func oneLine(s string, max int) string {
 		cut = sp
 	}
 	return strings.TrimRight(s[:cut], " ") + ell
+}
+
+// breaks are the characters that make oneLine fold a text's white space.
+const breaks = "\n\r\t\v\f\u0085\u2028\u2029"
+
+// hasBreak is strings.ContainsAny(s, breaks) a byte at a time: with
+// characters outside ASCII in its set, ContainsAny looks each of s's
+// characters up in the set, and memory read asks this of every field of
+// every entry.
+func hasBreak(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\n', '\r', '\t', '\v', '\f':
+			return true
+		case 0xC2: // U+0085
+			if i+1 < len(s) && s[i+1] == 0x85 {
+				return true
+			}
+		case 0xE2: // U+2028, U+2029
+			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ErrNothing says that no lesson qualified: callers print nothing and say

@@ -73,3 +73,16 @@ func lowersToASCII(s string) bool {
 	}
 	return false
 }
+
+// FuzzHasBreak: the byte scan finds a line break exactly when
+// strings.ContainsAny does, invalid UTF-8 included.
+func FuzzHasBreak(f *testing.F) {
+	for _, s := range []string{"plain", "a\nb", "x\u0085y", "\u2028", "\u2029z", "\xe2\x80", "\xc2", "\xf0\x9f\xe2\x80\xa8", "\xe2\xc2\x85", "\u00a0 nbsp"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := hasBreak(s), strings.ContainsAny(s, breaks); got != want {
+			t.Fatalf("hasBreak(%q) = %v, ContainsAny says %v", s, got, want)
+		}
+	})
+}
