@@ -181,8 +181,16 @@ var rules = []rule{
 // ":" and a value that looks like a credential, not a path.
 var weakWords = []string{"pwd", "pass", "key", "pat"}
 
-// strongWords: a key holding one, "_" and "-" aside, names a secret.
-var strongWords = []string{"password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "authkey", "privatekey", "credential", "signingkey", "encryptionkey", "sessionkey"}
+// strongWords: a key holding one names a secret. Each is also a keyword of
+// the rule (or holds one), so what the scan finds never depends on whether
+// it ran: redaction stays idempotent.
+var strongWords = func() []string {
+	out := []string{"password", "passwd", "passphrase", "secret", "token", "credential"}
+	for _, w := range []string{"api", "access", "auth", "private", "signing", "encryption", "session"} {
+		out = append(out, w+"key", w+"_key", w+"-key")
+	}
+	return out
+}()
 
 // maskAssignments masks the value of every KEY=value, KEY: value,
 // "key": "value", key => value, key := value and --key value whose key
@@ -235,7 +243,7 @@ func maskAssignments(s string) string {
 			continue
 		}
 		v, sep := s[vs:ve], s[sepStart:k]
-		if strings.HasPrefix(v, maskPrefix) || v == Private || insideMask(s, vs) || !secretValue(v, sep) ||
+		if strings.Contains(v, maskPrefix) || v == Private || insideMask(s, vs) || !secretValue(v, sep) ||
 			!strong && (!op || !looksLikeCredential(v) || strings.ContainsAny(v, "/\\`()")) {
 			i = j
 			continue
@@ -258,21 +266,13 @@ func keyKind(key string) (strong, weak bool) {
 	if len(key) < 3 {
 		return false, false
 	}
-	norm := strings.Map(func(r rune) rune {
-		switch {
-		case r == '_' || r == '-':
-			return -1
-		case r >= 'A' && r <= 'Z':
-			return r + 'a' - 'A'
-		}
-		return r
-	}, key)
+	lower := asciiLower(key)
 	for _, w := range strongWords {
-		if strings.Contains(norm, w) {
+		if strings.Contains(lower, w) {
 			return true, false
 		}
 	}
-	for part := range strings.FieldsFuncSeq(asciiLower(key), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+	for part := range strings.FieldsFuncSeq(lower, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
 		if slices.Contains(weakWords, part) {
 			return false, true
 		}
@@ -314,7 +314,7 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
-var assignmentWords = []string{"password", "passwd", "passphrase", "secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "auth_key", "authkey", "private_key", "privatekey", "credential", "signing", "encryption", "session_key", "sessionkey"}
+var assignmentWords = []string{"password", "passwd", "passphrase", "secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "auth_key", "auth-key", "authkey", "private_key", "private-key", "privatekey", "credential", "signing", "encryption", "session_key", "session-key", "sessionkey"}
 
 // compiled holds each rule's expression, compiled when a text first has
 // one of its keywords: a review triggers a few rules, and compiling all
@@ -578,7 +578,7 @@ func apply(re *regexp.Regexp, r *rule, s string) string {
 			continue
 		}
 		secret := s[start:end]
-		if strings.HasPrefix(secret, maskPrefix) || secret == Private || insideMask(s, start) || r.keep != nil && r.keep(secret) {
+		if strings.Contains(secret, maskPrefix) || secret == Private || insideMask(s, start) || r.keep != nil && r.keep(secret) {
 			continue
 		}
 		b.WriteString(s[last:start])
