@@ -102,6 +102,11 @@ func categoryScores(f Finding) []int {
 				// A command-line flag in the text: a lesson about a tool's CLI.
 				score += 2
 			}
+		case CatBuild:
+			// A build, CI or package manifest named by path or as the
+			// finding's location: paths are not vocabulary, but these
+			// files say what the lesson is about.
+			score += 2 * buildFiles(f.Location+" "+f.Problem+" "+f.Fix)
 		case CatConvention:
 			// The fix points at how this project already does it.
 			for _, stem := range strings.Fields(c.stems) {
@@ -111,6 +116,32 @@ func categoryScores(f Finding) []int {
 		scores[i] = score
 	}
 	return scores
+}
+
+// buildManifests are file names that hold a build, its dependencies or its
+// CI; lock files and workflow directories are matched apart.
+var buildManifests = wordSet(`makefile gnumakefile justfile dockerfile containerfile jenkinsfile package.json
+	go.mod go.sum cargo.toml pyproject.toml setup.py setup.cfg requirements.txt tsconfig.json build.gradle
+	pom.xml gemfile .gitlab-ci.yml .goreleaser.yml .goreleaser.yaml docker-compose.yml compose.yaml`)
+
+// buildFiles counts, up to 2, the tokens of s that name a build manifest,
+// a lock file or a CI workflow (`.github/workflows/ci.yml`).
+func buildFiles(s string) int {
+	n := 0
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		t := strings.TrimRight(strings.TrimLeft(w, "\"'([{<*`"), ".,;:!?\"')]}>*`")
+		if i := strings.IndexByte(t, ':'); i > 0 {
+			t = t[:i]
+		}
+		base := t[strings.LastIndexByte(t, '/')+1:]
+		if buildManifests[base] || strings.HasSuffix(base, ".lock") || strings.HasSuffix(base, "-lock.json") ||
+			strings.HasSuffix(base, "-lock.yaml") || strings.Contains(t, ".github/workflows/") || strings.Contains(t, ".circleci/") {
+			if n++; n == 2 {
+				break
+			}
+		}
+	}
+	return n
 }
 
 // categoryWords are the lower-case words of s. File paths are left out:

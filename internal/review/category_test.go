@@ -46,6 +46,20 @@ func TestCategorize(t *testing.T) {
 			want: CatSecurity,
 		},
 		{
+			name: "a CI workflow named by path is a build lesson",
+			f: Finding{Location: ".github/workflows/release.yml:12",
+				Problem: "The job runs the tests without the race detector.",
+				Fix:     "Add `-race` to the test step in `.github/workflows/release.yml`."},
+			want: CatBuild,
+		},
+		{
+			name: "a manifest as the location is a build lesson",
+			f: Finding{Location: "web/package.json:8",
+				Problem: "`\"postinstall\"` downloads a binary on every install.",
+				Fix:     "Vendor the binary or pin its checksum."},
+			want: CatBuild,
+		},
+		{
 			name: "a dotted call is a framework lesson",
 			f: Finding{Problem: "`url.Parse` is skipped and the base is concatenated with the code.",
 				Fix: "Build it with `url.JoinPath`."},
