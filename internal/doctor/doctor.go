@@ -617,14 +617,21 @@ func firstLine(s string) string {
 	return s
 }
 
-func (d *doctor) checkScout() {
+// agentPlaces are where Claude Code looks for an agent file: the project's
+// .claude/agents/, then the user's.
+func (d *doctor) agentPlaces(file string) []string {
 	var places []string
 	if d.proj != "" {
-		places = append(places, filepath.Join(string(d.proj), ".claude", "agents", install.ScoutFile))
+		places = append(places, filepath.Join(string(d.proj), ".claude", "agents", file))
 	}
 	if d.opts.Home != "" {
-		places = append(places, filepath.Join(d.opts.Home, ".claude", "agents", install.ScoutFile))
+		places = append(places, filepath.Join(d.opts.Home, ".claude", "agents", file))
 	}
+	return places
+}
+
+func (d *doctor) checkScout() {
+	places := d.agentPlaces(install.ScoutFile)
 	var current, outdated, modified, broken []string
 	for _, p := range places {
 		state, err := install.ScoutState(p)
@@ -668,13 +675,7 @@ func (d *doctor) checkScout() {
 // without it), so its absence is a warning; an edited copy is the user's
 // choice, unless its front matter no longer names it.
 func (d *doctor) checkCurator() {
-	var places []string
-	if d.proj != "" {
-		places = append(places, filepath.Join(string(d.proj), ".claude", "agents", install.CuratorFile))
-	}
-	if d.opts.Home != "" {
-		places = append(places, filepath.Join(d.opts.Home, ".claude", "agents", install.CuratorFile))
-	}
+	places := d.agentPlaces(install.CuratorFile)
 	var found, broken []string
 	for _, p := range places {
 		state, err := install.CuratorState(p)

@@ -77,14 +77,9 @@ func planCuratorRemoval(path string, force bool) (Change, error) {
 
 // CuratorState is "absent", "current" (flowmem's copy) or "modified".
 func CuratorState(path string) (string, error) {
-	have, exists, err := readFile(path)
-	switch {
-	case err != nil:
-		return "", err
-	case !exists:
-		return "absent", nil
-	case bytes.Equal(have, flowmem.CuratorAgent):
-		return "current", nil
+	state, _, err := agentState(path, flowmem.CuratorAgent)
+	if err != nil || state != "" {
+		return state, err
 	}
 	return "modified", nil
 }

@@ -422,16 +422,26 @@ var earlierScouts = map[string]bool{
 // "current", "outdated" (an earlier flowmem's copy, unedited) or
 // "modified".
 func ScoutState(path string) (string, error) {
+	state, have, err := agentState(path, flowmem.ScoutAgent)
+	if err != nil || state != "" {
+		return state, err
+	}
+	return scoutVersion(have), nil
+}
+
+// agentState is "absent" or "current" (the file holds want), else "" and
+// the file's bytes, for the caller to judge.
+func agentState(path string, want []byte) (string, []byte, error) {
 	have, exists, err := readFile(path)
 	switch {
 	case err != nil:
-		return "", err
+		return "", nil, err
 	case !exists:
-		return "absent", nil
-	case bytes.Equal(have, flowmem.ScoutAgent):
-		return "current", nil
+		return "absent", nil, nil
+	case bytes.Equal(have, want):
+		return "current", nil, nil
 	}
-	return scoutVersion(have), nil
+	return "", have, nil
 }
 
 func scoutVersion(have []byte) string {
