@@ -125,7 +125,11 @@ const breaks = "\n\r\t\v\f\u0085\u2028\u2029"
 // every entry.
 func hasBreak(s string) bool {
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
+		c := s[i]
+		if ' ' <= c && c < 0xC2 {
+			continue // most bytes: one comparison
+		}
+		switch c {
 		case '\n', '\r', '\t', '\v', '\f':
 			return true
 		case 0xC2: // U+0085
