@@ -234,7 +234,9 @@ func (h htmlEnd) in(l []byte) bool {
 		}
 		return false
 	}
-	return bytes.Contains(l, []byte(h.until))
+	// Every metadata line and id comment ends with its "-->": looking at
+	// the end first spares a search through dates and ids full of '-'.
+	return bytes.HasSuffix(l, []byte(h.until)) || bytes.Contains(l, []byte(h.until))
 }
 
 // line reads one line (with its newline) and reports whether it starts an
