@@ -103,9 +103,9 @@ func additionalContext(r *Result) string {
 			if len(e.Tasks) > 0 {
 				where = ", in tasks " + strings.Join(e.Tasks, ", ")
 			}
-			lines = append(lines, fmt.Sprintf(" Seen %d times, last %s%s: %q.", e.Seen, e.LastSeen, where, clip(e.Issue, 200)))
+			lines = append(lines, fmt.Sprintf(" Seen %d times, last %s%s: %q.", e.Seen, e.LastSeen, where, clip(strings.TrimRight(e.Issue, ". "), 200)))
 		case invite != "":
-			lines = append(lines, fmt.Sprintf(" New: %q.", clip(e.Issue, 200)))
+			lines = append(lines, fmt.Sprintf(" New: %q.", clip(strings.TrimRight(e.Issue, ". "), 200)))
 		}
 	}
 	var head string
@@ -118,6 +118,11 @@ func additionalContext(r *Result) string {
 		head = fmt.Sprintf("flowmem recorded no lesson from this review (%d %s, none kept as a reusable lesson).", r.Findings, plural(r.Findings, "finding", "findings"))
 	default:
 		head = fmt.Sprintf("flowmem recorded %d %s of this review in project memory (.flow/memory/pitfalls.md).", len(r.Outcomes), plural(len(r.Outcomes), "lesson", "lessons"))
+		if r.Pending {
+			// Approval is on: new lessons reach no prompt until a person
+			// approves them, and the model should not count on them.
+			head = fmt.Sprintf("flowmem recorded %d %s of this review in project memory (.flow/memory/pitfalls.md); new ones wait for a person's approval before they are recalled.", len(r.Outcomes), plural(len(r.Outcomes), "lesson", "lessons"))
+		}
 	}
 	var b strings.Builder
 	b.WriteString(head)

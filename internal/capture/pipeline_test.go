@@ -265,5 +265,19 @@ func TestApprovalSaysPending(t *testing.T) {
 	Run(context.Background(), bytes.NewReader(fixture(t, "bash_review")), &out, &errOut, optsFor(dir))
 	if o := decodeOutput(t, out.Bytes()); !strings.Contains(o.SystemMessage, "recorded 3 new lessons in .flow/memory/pitfalls.md, waiting for approval (flowmem memory pending)") {
 		t.Errorf("systemMessage %q (stderr %q)", o.SystemMessage, errOut.String())
+	} else if c := o.HookSpecificOutput.AdditionalContext; !strings.Contains(c, "wait for a person's approval") {
+		t.Errorf("additionalContext does not tell the model the lessons wait for approval: %q", c)
+	}
+}
+
+// TestContextQuotesLessonsOnce: a lesson ending in a full stop is quoted
+// without it, so the model reads `"… stop".` and not `"… stop.".`
+func TestContextQuotesLessonsOnce(t *testing.T) {
+	dir := newProject(t, true)
+	var out, errOut bytes.Buffer
+	Run(context.Background(), bytes.NewReader(fixture(t, "bash_review")), &out, &errOut, optsFor(dir))
+	c := decodeOutput(t, out.Bytes()).HookSpecificOutput.AdditionalContext
+	if c == "" || strings.Contains(c, `."`) {
+		t.Errorf("additionalContext quotes a lesson with its own full stop (or is empty): %q", c)
 	}
 }
