@@ -228,9 +228,9 @@ func (e *env) runList(c *cli.Context) error {
 		if len(extra) > 0 {
 			more = " (" + strings.Join(extra, ", ") + ")"
 		}
-		fmt.Fprintf(e.Out, "%-16s %d entries%s\n", filepath.Base(f.File)+":", f.Entries, more)
+		fmt.Fprintf(e.Out, "%-16s %s%s\n", filepath.Base(f.File)+":", plural(f.Entries, "entry", "entries"), more)
 	}
-	fmt.Fprintf(e.Out, "%-16s %d entries\n", "total:", total)
+	fmt.Fprintf(e.Out, "%-16s %s\n", "total:", plural(total, "entry", "entries"))
 	if stale > 0 {
 		e.say("%d %s not seen for %d days: still recalled, ranked lower (memory show ID, memory archive ID)", stale, map[bool]string{true: "entry", false: "entries"}[stale == 1], days)
 	}
@@ -246,6 +246,11 @@ func (e *env) runSearch(c *cli.Context) error {
 		return err
 	}
 	pattern := c.Args().First()
+	if pattern == "" {
+		// An empty pattern matches every line, metadata included: that
+		// is cat, not a search.
+		return usagef("empty pattern: give a word or regular expression to look for (memory read prints every entry)")
+	}
 	re, err := regexp.Compile("(?i)" + pattern)
 	if err != nil {
 		return usagef("invalid pattern %q: %v", pattern, err)
