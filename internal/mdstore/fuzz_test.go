@@ -191,11 +191,11 @@ func FuzzPrefilter(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if re.MatchString(line) && !newPrefilter(re).maybe([]byte(line), appendLower(nil, []byte(line))) {
+		if re.MatchString(line) && !newPrefilter(re).maybe([]byte(line)) {
 			t.Fatalf("prefilter rejected a matching line: %q ~ %q", pattern, line)
 		}
 		pf := newPrefilter(re)
-		if got, want := pf.match(re, []byte(line), appendLower(nil, []byte(line))), re.MatchString(line); got != want {
+		if got, want := pf.match(re, []byte(line)), re.MatchString(line); got != want {
 			t.Fatalf("match(%q, %q) = %v, the expression says %v (exact %v)", pattern, line, got, want, pf != nil && pf.exact)
 		}
 	})
@@ -250,20 +250,25 @@ func (p *pieces) Read(b []byte) (int, error) {
 	return k, nil
 }
 
-// FuzzAppendLower: the eight-bytes-at-a-time lowering is bytes.ToLower on
-// ASCII letters, and leaves every other byte as it is.
-func FuzzAppendLower(f *testing.F) {
-	f.Add([]byte("Hello, WORLD @[`{ \xc3\x84 Zz"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		want := make([]byte, len(b))
-		for i, c := range b {
+// FuzzFoldLit: finding a literal with its letters in either case is
+// bytes.Contains on the text with ASCII letters lowered.
+func FuzzFoldLit(f *testing.F) {
+	f.Add([]byte("a GoRoutine leak"), "goroutine")
+	f.Add([]byte("DEADLINE"), "deadline")
+	f.Add([]byte("xx-1.2 \xc3\x84"), "-1.")
+	f.Add([]byte("qqQq"), "qq")
+	f.Fuzz(func(t *testing.T, s []byte, lit string) {
+		lit = asciiLower(lit)
+		low := make([]byte, len(s))
+		for i, c := range s {
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
-			want[i] = c
+			low[i] = c
 		}
-		if got := appendLower([]byte("x"), b); !bytes.Equal(got[1:], want) || got[0] != 'x' {
-			t.Fatalf("appendLower(%q) = %q, want %q", b, got[1:], want)
+		fl := newFoldLit(lit)
+		if got, want := fl.in(s), bytes.Contains(low, []byte(lit)); got != want {
+			t.Fatalf("in(%q, %q) = %v, want %v", s, lit, got, want)
 		}
 	})
 }

@@ -2,9 +2,9 @@ package mdstore
 
 import (
 	"bytes"
-	"encoding/binary"
 	"regexp"
 	"regexp/syntax"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -18,7 +18,7 @@ import (
 // ("goroutine|deadline"), holding one is a match and the expression need
 // not run at all: Go's backtracker costs thousands of instructions a line.
 type prefilter struct {
-	lits [][]byte
+	lits []foldLit
 	// fold: a literal holds k or s, which the Kelvin sign and the long s
 	// also match under case folding; only then must text be checked for
 	// them.
@@ -58,7 +58,7 @@ func newPrefilter(re *regexp.Regexp) *prefilter {
 				p.exact = false
 			}
 		}
-		p.lits = append(p.lits, []byte(asciiLower(l)))
+		p.lits = append(p.lits, newFoldLit(asciiLower(l)))
 	}
 	if p.fold {
 		p.exact = false
@@ -127,54 +127,120 @@ func shortest(set []string) int {
 	return n
 }
 
-// maybe reports whether text could match: it holds a literal, or one of
-// the two letters outside ASCII that fold to ASCII ones (K, the Kelvin sign,
-// and ſ, the long s), whose case folding the literal test does not cover,
-// when a literal holds a k or an s.
-// low is text with ASCII letters in lower case (appendLower).
-func (p *prefilter) maybe(text, low []byte) bool {
+// maybe reports whether text could match: it holds a literal (ASCII
+// letters in either case), or one of the two letters outside ASCII that
+// fold to ASCII ones (K, the Kelvin sign, and ſ, the long s), whose case
+// folding the literal test does not cover, when a literal holds a k or an s.
+func (p *prefilter) maybe(text []byte) bool {
 	if p == nil {
 		return true
 	}
-	for _, l := range p.lits {
-		if bytes.Contains(low, l) {
+	for i := range p.lits {
+		if p.lits[i].in(text) {
 			return true
 		}
 	}
 	return p.fold && (bytes.Contains(text, []byte("\u212a")) || bytes.Contains(text, []byte("\u017f")))
 }
 
-// match reports whether re matches text (low is text lowered): the
-// prefilter first, and the expression only when the prefilter cannot tell.
-func (p *prefilter) match(re *regexp.Regexp, text, low []byte) bool {
-	if !p.maybe(text, low) {
+// match reports whether re matches text: the prefilter first, and the
+// expression only when the prefilter cannot tell.
+func (p *prefilter) match(re *regexp.Regexp, text []byte) bool {
+	if !p.maybe(text) {
 		return false
 	}
 	return p != nil && p.exact || re.Match(text)
 }
 
-// appendLower appends b to dst with ASCII letters in lower case, eight
-// bytes at a time: search lowers every byte of the store.
-func appendLower(dst, b []byte) []byte {
-	n := len(dst)
-	dst = append(dst, b...)
-	out := dst[n:]
-	i := 0
-	for ; i+8 <= len(out); i += 8 {
-		w := binary.LittleEndian.Uint64(out[i : i+8])
-		low7 := w & 0x7f7f7f7f7f7f7f7f
-		// A byte's high bit: set from 'A' up, and from past 'Z' up; the
-		// upper-case letters are those with the first and not the second,
-		// among bytes below 0x80.
-		upper := (low7 + 0x3f3f3f3f3f3f3f3f) &^ (low7 + 0x2525252525252525) &^ w & 0x8080808080808080
-		binary.LittleEndian.PutUint64(out[i:i+8], w|upper>>2)
-	}
-	for ; i < len(out); i++ {
-		if c := out[i]; 'A' <= c && c <= 'Z' {
-			out[i] = c + 'a' - 'A'
+// foldLit is a lower-case literal found in text whatever the case of its
+// ASCII letters, without lowering the text: candidates are the places of
+// its rarest byte, in either case, which IndexByte finds.
+type foldLit struct {
+	lit    []byte
+	k      int  // the anchor: lit[k] is the literal's rarest byte
+	lo, up byte // lit[k] and its upper case (the same byte if not a letter)
+}
+
+// letterOrder ranks bytes from the most to the least common in English
+// text; bytes not in it (digits, punctuation) count as rarer than any.
+const letterOrder = " etaoinsrhldcumfpgwybvkxjqz"
+
+func newFoldLit(lit string) foldLit {
+	f := foldLit{lit: []byte(lit)}
+	best := -1
+	for i := 0; i < len(lit); i++ {
+		r := strings.IndexByte(letterOrder, lit[i])
+		if r < 0 {
+			r = len(letterOrder)
+		}
+		if r > best {
+			best, f.k = r, i
 		}
 	}
-	return dst
+	if len(lit) > 0 {
+		f.lo, f.up = lit[f.k], lit[f.k]
+		if 'a' <= f.lo && f.lo <= 'z' {
+			f.up = f.lo - ('a' - 'A')
+		}
+	}
+	return f
+}
+
+// in reports whether s holds the literal, ASCII letters folded: what
+// bytes.Contains says of s lowered.
+func (f *foldLit) in(s []byte) bool {
+	n := len(f.lit)
+	if n == 0 {
+		return true
+	}
+	end := len(s) - n + f.k + 1 // anchors at or past end leave no room
+	// The next place of each case of the anchor at or after i, -1 when
+	// there is none; -2 when not looked for yet.
+	nl, nu := -2, -2
+	if f.up == f.lo {
+		nu = -1
+	}
+	for i := f.k; i < end; {
+		if nl != -1 && nl < i {
+			nl = byteFrom(s[:end], i, f.lo)
+		}
+		if nu != -1 && nu < i {
+			nu = byteFrom(s[:end], i, f.up)
+		}
+		p := nl
+		if p < 0 || nu >= 0 && nu < p {
+			p = nu
+		}
+		if p < 0 {
+			return false
+		}
+		if equalFoldASCII(s[p-f.k:p-f.k+n], f.lit) {
+			return true
+		}
+		i = p + 1
+	}
+	return false
+}
+
+// byteFrom is the index of c in s at or after i, or -1.
+func byteFrom(s []byte, i int, c byte) int {
+	if j := bytes.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return -1
+}
+
+// equalFoldASCII reports whether a, with ASCII letters lowered, is lit.
+func equalFoldASCII(a, lit []byte) bool {
+	for i, c := range a {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lit[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func asciiLower(s string) string {

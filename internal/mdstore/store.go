@@ -212,14 +212,12 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 	}
 	pf := newPrefilter(re)
 	var ferr error
-	var low []byte
 	for _, k := range kinds {
 		path := s.Path(k)
 		err := scanFile(path, func(seg []byte, line int) bool {
 			// Most entries hold no literal of the pattern: one look at
 			// the whole entry rules them out.
-			low = appendLower(low[:0], seg)
-			if !pf.maybe(seg, low) {
+			if !pf.maybe(seg) {
 				return true
 			}
 			var e Entry
@@ -229,9 +227,9 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 				if i := bytes.IndexByte(seg[start:], '\n'); i >= 0 {
 					end = start + i
 				}
-				l, ll := trimEOL(seg[start:end]), low[start:end]
+				l := trimEOL(seg[start:end])
 				start = end + 1
-				if !pf.match(re, l, ll) {
+				if !pf.match(re, l) {
 					continue
 				}
 				if !parsed {
