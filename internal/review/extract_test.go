@@ -309,3 +309,29 @@ func TestExtractRealShapes(t *testing.T) {
 		}
 	}
 }
+
+// A JSON finding whose fix or location is an object must read as words: a
+// stored lesson once held '{"after":…,"diff":null}' verbatim.
+func TestJSONFindingNestedValuesReadAsProse(t *testing.T) {
+	fs := jsonFindings(`{"findings": [{"title": "dispatcher reads one tenant", "severity": "critical",
+		"evidence": {"description": "resolveTenant() runs in a background job", "file": "srv/dispatcher.ts", "lines": "153-159"},
+		"suggested_fix": {"before": "where({ tenant })", "after": "where({ status: 'PENDING' })", "diff": null}}]}`)
+	if len(fs) != 1 {
+		t.Fatalf("got %d findings, want 1", len(fs))
+	}
+	f := fs[0]
+	for _, s := range []string{f.Fix, f.Evidence} {
+		if strings.ContainsAny(s, "{}\"") && !strings.Contains(s, "where({") {
+			t.Errorf("JSON syntax in %q", s)
+		}
+	}
+	if f.Fix != "where({ status: 'PENDING' })" {
+		t.Errorf("fix = %q, want the corrected code", f.Fix)
+	}
+	if f.Evidence != "resolveTenant() runs in a background job" {
+		t.Errorf("evidence = %q, want the description", f.Evidence)
+	}
+	if got := jsonProse(map[string]any{"file": "a.go", "line": 3.0, "note": nil}); got != "file: a.go; line: 3" {
+		t.Errorf("jsonProse without a prose member = %q", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"unicode"
@@ -721,8 +722,8 @@ func jsonFinding(it map[string]any) (Finding, bool) {
 				case float64, bool:
 					return fmt.Sprint(v)
 				default:
-					if b, err := json.Marshal(v); err == nil {
-						return string(b)
+					if t := jsonProse(v); t != "" {
+						return t
 					}
 				}
 			}
@@ -746,4 +747,55 @@ func jsonFinding(it map[string]any) (Finding, bool) {
 		Evidence: clean(get("evidence", "rationale", "why", "details", "impact")),
 	}
 	return f, f.Problem != ""
+}
+
+// proseKeys name, most telling first, the members of a nested JSON value
+// that hold what a person would read: a reviewer's {"description", "file",
+// "lines"} location or {"before", "after", "diff"} fix.
+var proseKeys = []string{"description", "text", "summary", "message", "explanation", "suggestion", "recommendation", "after"}
+
+// jsonProse turns a nested JSON value into the text it carries, never its
+// JSON syntax (a lesson's fix must read as words, not '{"diff":null}'): a
+// prose member of an object if it has one, else its scalar members as
+// "key: value"; an array's items joined.
+func jsonProse(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case float64, bool:
+		return fmt.Sprint(v)
+	case []any:
+		var parts []string
+		for _, it := range v {
+			if t := jsonProse(it); t != "" {
+				parts = append(parts, t)
+			}
+		}
+		return strings.Join(parts, "; ")
+	case map[string]any:
+		for _, k := range proseKeys {
+			for ik, iv := range v {
+				if strings.EqualFold(ik, k) {
+					if t := jsonProse(iv); t != "" {
+						return t
+					}
+				}
+			}
+		}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			if t := jsonProse(v[k]); t != "" {
+				parts = append(parts, k+": "+t)
+			}
+		}
+		return strings.Join(parts, "; ")
+	}
+	return ""
 }
