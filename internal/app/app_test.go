@@ -97,3 +97,21 @@ func TestPanicIsExitOne(t *testing.T) {
 		}
 	}
 }
+
+// TestAddSaysWhenTextIsCut: memory add keeps a field's first MaxField bytes;
+// the user is told, not left to find the rest missing later.
+func TestAddSaysWhenTextIsCut(t *testing.T) {
+	dir := t.TempDir()
+	std, _, errb := testIO(dir)
+	if code := Main(context.Background(), []string{"flowmem", "init", "--enable"}, std); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, errb)
+	}
+	long := strings.Repeat("a lesson word ", 400) // 5,600 bytes
+	std, _, errb = testIO(dir)
+	if code := Main(context.Background(), []string{"flowmem", "memory", "add", "--type", "pitfall", long, "--fix", "short fix"}, std); code != 0 {
+		t.Fatalf("add: exit %d: %s", code, errb)
+	}
+	if !strings.Contains(errb.String(), "TEXT is 5599 bytes; memory keeps the first 2000") || strings.Contains(errb.String(), "--fix is") {
+		t.Errorf("stderr %q does not say (only) that TEXT was cut", errb)
+	}
+}

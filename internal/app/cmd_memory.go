@@ -160,6 +160,12 @@ Examples:
 			} else {
 				entry.Body = scrub(text)
 			}
+			for _, f := range []struct{ name, val string }{{"TEXT", text}, {"--fix", entry.Fix}, {"--context", entry.Context}} {
+				if len(f.val) > mdstore.MaxField {
+					// Kept, but not whole: the user should know.
+					e.say("note: %s is %d bytes; memory keeps the first %d (cut at a word)", f.name, len(f.val), mdstore.MaxField)
+				}
+			}
 			out, err := s.Record(c.Context, k, []mdstore.Entry{entry}, e.Now())
 			if err != nil {
 				return err

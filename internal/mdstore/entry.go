@@ -101,6 +101,10 @@ func (e *Entry) Text() string {
 // maxField bounds every single-line field so one entry cannot bloat a file.
 const maxField = 2000
 
+// MaxField is the most bytes one field of an entry keeps; longer text is cut
+// at a word boundary.
+const MaxField = maxField
+
 // OneLine collapses all whitespace (newlines included) to single spaces,
 // drops control characters and invalid UTF-8, and bounds the length, cutting
 // at a word boundary.
