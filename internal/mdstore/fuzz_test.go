@@ -283,3 +283,54 @@ func FuzzIndex(f *testing.F) {
 		}
 	})
 }
+
+// isEntryHeadingLoop is isEntryHeading as it was, reading the first word
+// byte by byte: FuzzIsEntryHeading holds the shortcut to it.
+func isEntryHeadingLoop(line string) bool {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if len(line)-i < 3 || line[i] != '#' || line[i+1] != '#' || line[i+2] != ' ' {
+		return false
+	}
+	i += 3
+	end := len(line)
+	for end > i && (line[end-1] == ' ' || line[end-1] == '#') {
+		end--
+	}
+	for i < end && (line[i] == ' ' || '\t' <= line[i] && line[i] <= '\r') {
+		i++
+	}
+	if i < end && line[i] >= utf8.RuneSelf {
+		h, ok := parseHeading(line)
+		return ok && h.date != ""
+	}
+	j := i
+	for j < end && j-i <= 10 && line[j] != ' ' && !('\t' <= line[j] && line[j] <= '\r') && line[j] < utf8.RuneSelf {
+		j++
+	}
+	if j-i != 10 || j < end && line[j] >= utf8.RuneSelf {
+		if j-i == 10 {
+			h, ok := parseHeading(line)
+			return ok && h.date != ""
+		}
+		return false
+	}
+	return validDate(line[i:j])
+}
+
+func FuzzIsEntryHeading(f *testing.F) {
+	for _, s := range []string{"## 2026-01-01", "## 2026-01-01 fn-1", "## 2026-01-01#", "## 2026-01-01 ##", "##  2026-01-01\u00a0x",
+		"## 2026-01-01\u00a0x", "## 2026-01-01\u2603", "## 2026-01-011", "## 2026-1-01", "  ## 2026-01-01\tx", "## \u00a02026-01-01"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		if got, want := isEntryHeading(line), isEntryHeadingLoop(line); got != want {
+			t.Fatalf("isEntryHeading(%q) = %v, the byte loop says %v", line, got, want)
+		}
+		if got, want := isEntryHeading([]byte(line)), isEntryHeadingLoop(line); got != want {
+			t.Fatalf("isEntryHeading([]byte(%q)) = %v, the byte loop says %v", line, got, want)
+		}
+	})
+}

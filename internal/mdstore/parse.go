@@ -437,18 +437,23 @@ func isEntryHeading[T ~string | ~[]byte](line T) bool {
 		h, ok := parseHeading(string(line))
 		return ok && h.date != ""
 	}
-	j := i
-	for j < end && j-i <= 10 && line[j] != ' ' && !('\t' <= line[j] && line[j] <= '\r') && line[j] < utf8.RuneSelf {
-		j++
-	}
-	if j-i != 10 || j < end && line[j] >= utf8.RuneSelf {
-		if j-i == 10 {
-			h, ok := parseHeading(string(line))
-			return ok && h.date != ""
-		}
+	// The first word is a date only if its first ten bytes are one (every
+	// heading is asked this: no loop over the word).
+	if end-i < 10 || !validDate(line[i:i+10]) {
 		return false
 	}
-	return validDate(line[i:j])
+	if i+10 == end {
+		return true
+	}
+	switch c := line[i+10]; {
+	case c == ' ' || '\t' <= c && c <= '\r':
+		return true
+	case c >= utf8.RuneSelf:
+		// The word may end at a space outside ASCII.
+		h, ok := parseHeading(string(line))
+		return ok && h.date != ""
+	}
+	return false
 }
 
 // parseHeading reads "## YYYY-MM-DD task [source] [category]" in the forms
