@@ -77,6 +77,10 @@ var targets = []struct {
 	// deadline.
 	{".flow/memory/pitfalls.md", []byte(strings.Repeat("## 2026-01-01 fn-1 manual [pitfall]\n**Issue**: "+strings.Repeat("word ", 40)+"\n\n", 1<<20/230)),
 		map[string]string{"binary": "\x00\xff\x1b[2J" + strings.Repeat("\x00", 4096)}},
+	{".claude/settings.json", []byte(`{"env":{"PAD":"` + strings.Repeat("x", 10<<20) + `"}}`),
+		map[string]string{"not JSON": `{"hooks": {PostToolUse: []}}`, "wrong shape": `{"hooks": [1, 2]}`}},
+	{".gitattributes", []byte(strings.Repeat("*.bin binary\n", 10<<20/13)),
+		map[string]string{"binary": "\x00\xff" + strings.Repeat("\x00", 4096)}},
 }
 
 var commands = [][]string{
@@ -87,7 +91,8 @@ var commands = [][]string{
 	{"doctor"}, {"capture", "--explain", "-"}, {"install"}, {"uninstall"},
 }
 
-// TestReliabilityHostileFiles: with config.json or a memory file turned
+// TestReliabilityHostileFiles: with config.json, a memory file, the Claude
+// Code settings or .gitattributes turned
 // into a FIFO, a /dev/zero link, a folder, a symlink loop, a big file (10 MB
 // of config, 1 MB of memory) or
 // broken content, every command ends with 0, 1 or 64 — no hang, no crash
@@ -113,7 +118,10 @@ func TestReliabilityHostileFiles(t *testing.T) {
 					t.Fatalf("init: %d %s", code, errs)
 				}
 				path := filepath.Join(dir, filepath.FromSlash(target.path))
-				if err := os.Remove(path); err != nil {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 					t.Fatal(err)
 				}
 				if err := h.make(path, target.big); err != nil {

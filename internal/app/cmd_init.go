@@ -14,6 +14,7 @@ import (
 	"github.com/flowmem/flowmem/internal/doctor"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/project"
+	"github.com/flowmem/flowmem/internal/regfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -144,7 +145,7 @@ func (e *env) runInit(c *cli.Context) error {
 // returns "added" or "present" and the lines it added.
 func ensureUnion(root string) (string, []string, error) {
 	path := filepath.Join(root, ".gitattributes")
-	b, err := os.ReadFile(path)
+	b, err := regfile.Read(path, regfile.MaxText)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", nil, fmt.Errorf("read .gitattributes: %w", err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/flowmem/flowmem/internal/install"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/project"
+	"github.com/flowmem/flowmem/internal/regfile"
 )
 
 // Status of one check.
@@ -298,7 +299,7 @@ func (d *doctor) checkGitattributes() {
 		return
 	}
 	path := filepath.Join(string(d.proj), ".gitattributes")
-	b, err := os.ReadFile(path)
+	b, err := regfile.Read(path, regfile.MaxText)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		d.add("gitattributes", Fail, err.Error(), "")
 		return
@@ -340,7 +341,7 @@ func (d *doctor) checkHooks() {
 	d.hooks = map[string][]string{}
 	var broken, partial, found, disabled, pinned []string
 	for _, f := range d.settingsFiles() {
-		src, err := os.ReadFile(f.path)
+		src, err := regfile.Read(f.path, regfile.MaxText)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				broken = append(broken, err.Error())
@@ -645,7 +646,7 @@ func (d *doctor) checkScout() {
 		case "outdated":
 			outdated = append(outdated, d.rel(p))
 		case "modified":
-			if b, _ := os.ReadFile(p); !hasName(b, "memory-scout") {
+			if b, _ := regfile.Read(p, regfile.MaxText); !hasName(b, "memory-scout") {
 				broken = append(broken, d.rel(p)+" has no 'name: memory-scout' in its front matter, so Claude Code skips it")
 				continue
 			}
@@ -687,7 +688,7 @@ func (d *doctor) checkCurator() {
 		case "current":
 			found = append(found, d.rel(p))
 		case "modified":
-			if b, _ := os.ReadFile(p); !hasName(b, "memory-curator") {
+			if b, _ := regfile.Read(p, regfile.MaxText); !hasName(b, "memory-curator") {
 				broken = append(broken, d.rel(p)+" has no 'name: memory-curator' in its front matter, so Claude Code skips it")
 				continue
 			}
@@ -716,7 +717,7 @@ func (d *doctor) checkScoutPermission() {
 		if f.scope == install.Codex {
 			continue
 		}
-		if b, err := os.ReadFile(f.path); err == nil && install.HasAllow(b, install.ScoutPermission) {
+		if b, err := regfile.Read(f.path, regfile.MaxText); err == nil && install.HasAllow(b, install.ScoutPermission) {
 			where = append(where, d.rel(f.path))
 		}
 	}

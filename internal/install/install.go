@@ -20,6 +20,7 @@ import (
 
 	"github.com/flowmem/flowmem"
 	"github.com/flowmem/flowmem/internal/atomicfile"
+	"github.com/flowmem/flowmem/internal/regfile"
 )
 
 // Scope is where the hook is registered.
@@ -542,7 +543,7 @@ func isSymlink(path string) bool {
 
 // readFile returns the file's bytes and whether it exists.
 func readFile(path string) ([]byte, bool, error) {
-	b, err := os.ReadFile(path)
+	b, err := regfile.Read(path, regfile.MaxText)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}

@@ -19,6 +19,11 @@ import (
 	"syscall"
 )
 
+// MaxText bounds files people edit and flowmem reads whole (settings,
+// .gitattributes, agent files): far beyond any real one, far below what
+// would hurt.
+const MaxText = 8 << 20
+
 // ErrNotRegular is the error for a FIFO, socket, device or folder.
 var ErrNotRegular = errors.New("not a regular file")
 
