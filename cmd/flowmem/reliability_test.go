@@ -81,6 +81,8 @@ var targets = []struct {
 		map[string]string{"not JSON": `{"hooks": {PostToolUse: []}}`, "wrong shape": `{"hooks": [1, 2]}`}},
 	{".gitattributes", []byte(strings.Repeat("*.bin binary\n", 10<<20/13)),
 		map[string]string{"binary": "\x00\xff" + strings.Repeat("\x00", 4096)}},
+	{".claude/agents/memory-scout.md", []byte(strings.Repeat("an edited scout\n", 10<<20/16)),
+		map[string]string{"binary": "\x00\xff" + strings.Repeat("\x00", 4096)}},
 }
 
 var commands = [][]string{
@@ -92,7 +94,7 @@ var commands = [][]string{
 }
 
 // TestReliabilityHostileFiles: with config.json, a memory file, the Claude
-// Code settings or .gitattributes turned
+// Code settings, .gitattributes or the scout's agent file turned
 // into a FIFO, a /dev/zero link, a folder, a symlink loop, a big file (10 MB
 // of config, 1 MB of memory) or
 // broken content, every command ends with 0, 1 or 64 — no hang, no crash
