@@ -109,7 +109,7 @@ func briefEntry(k Kind, src string, line int, records *[]brief) (brief, bool) {
 		first = first[:n-1]
 	}
 	head, tag := cutTag(first)
-	h, ok := parseHeading(head)
+	date, ok := headingDate(head)
 	if !ok {
 		return brief{}, false
 	}
@@ -152,5 +152,5 @@ func briefEntry(k Kind, src string, line int, records *[]brief) (brief, bool) {
 		}
 		return brief{id: e.ID, date: e.Date, last: e.LastSeen, status: e.Status}, true
 	}
-	return brief{id: m.ID, date: h.date, last: m.LastSeen, status: m.Status}, true
+	return brief{id: m.ID, date: date, last: m.LastSeen, status: m.Status}, true
 }
