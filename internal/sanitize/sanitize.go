@@ -56,12 +56,24 @@ func Text(s string) string {
 	return b.String()
 }
 
-// plain: only printable ASCII, newlines and tabs, the common case.
+// plain: nothing Text would remove — printable ASCII, newlines, tabs and
+// visible runes — the common case, which needs no copy. Rendered entries
+// carry "→" and "·", so ASCII alone is not enough to be common.
 func plain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 0x20 || c >= 0x7f) && c != '\n' && c != '\t' {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
 			return false
 		}
+		i += size
 	}
 	return true
 }
@@ -176,12 +188,23 @@ func (t *writer) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// plainBytes is plain for a byte slice.
+// plainBytes is plain for a byte slice (a rune cut at the end is not
+// plain: the slow path holds it back).
 func plainBytes(p []byte) bool {
-	for _, c := range p {
-		if (c < 0x20 || c >= 0x7f) && c != '\n' && c != '\t' {
+	for i := 0; i < len(p); {
+		c := p[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
 			return false
 		}
+		i += size
 	}
 	return true
 }

@@ -78,6 +78,9 @@ func FuzzText(f *testing.F) {
 		if plain(s) && out != s {
 			t.Fatalf("plain text changed: %q -> %q", s, out)
 		}
+		if plain(s) != plainBytes([]byte(s)) || plain(s) != (out == s) {
+			t.Fatalf("plain(%q) = %v, plainBytes = %v, Text changes it: %v", s, plain(s), plainBytes([]byte(s)), out != s)
+		}
 		var buf bytes.Buffer
 		w := Writer(&buf)
 		half := len(s) / 2
@@ -103,5 +106,16 @@ func BenchmarkWriterPlain(b *testing.B) {
 	b.SetBytes(int64(len(line)))
 	for b.Loop() {
 		w.Write(line)
+	}
+}
+
+// Rendered entries carry "→" and "·": such lines must take the no-copy path.
+func TestVisibleRunesArePlain(t *testing.T) {
+	line := "- [pitfall] go test caches results → use -count=1 · seen 2x, last 2026-11-27\n"
+	if !plain(line) || !plainBytes([]byte(line)) {
+		t.Fatalf("%q is not plain", line)
+	}
+	if plain("a\u200bb") || plainBytes([]byte("a\u202eb")) || plain("\u009b31m") {
+		t.Fatal("invisible or C1 characters read as plain")
 	}
 }
