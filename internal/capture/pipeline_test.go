@@ -281,3 +281,47 @@ func TestContextQuotesLessonsOnce(t *testing.T) {
 		t.Errorf("additionalContext quotes a lesson with its own full stop (or is empty): %q", c)
 	}
 }
+
+// TestWriteExplainReport: the human report of capture --explain names the
+// verdict, counts, and each finding's mark, severity, fix and reason; a
+// failed write is an error that says what failed.
+func TestWriteExplainReport(t *testing.T) {
+	dir := newProject(t, true)
+	text := "**Issue**: `rows.Close()` is never called, leaking pooled connections.\n**Fix**: `defer rows.Close()` after the error check.\n\n" +
+		"**Issue**: Typo in a comment.\n**Fix**: Fix the typo.\n\nVERDICT: NEEDS_WORK\n"
+	ex, err := Explain(context.Background(), text, dir, optsFor(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteExplain(&b, ex); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"verdict: NEEDS_WORK",
+		"findings: 2 (keep 1, drop 1)",
+		"1. KEEP [unranked] `rows.Close()` is never called",
+		"   fix:      `defer rows.Close()` after the error check.",
+		"2. DROP [unranked] Typo in a comment.",
+		"   reason:   about how text looks",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	ex, err = Explain(context.Background(), "Thanks, merged.", dir, optsFor(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if err := WriteExplain(&b, ex); err != nil || !strings.Contains(b.String(), "verdict: none found") || !strings.Contains(b.String(), "findings: 0") {
+		t.Errorf("report on a non-review (%v):\n%s", err, b.String())
+	}
+	if err := WriteExplain(failWriter{}, ex); err == nil || !strings.Contains(err.Error(), "disk full") || !strings.Contains(err.Error(), "explanation") {
+		t.Errorf("a failed write: err = %v", err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }

@@ -1,11 +1,5 @@
 package review
 
-import (
-	"fmt"
-	"io"
-	"strings"
-)
-
 // Analysis is everything flowmem learns from one review text.
 type Analysis struct {
 	Verdict   Verdict
@@ -65,51 +59,4 @@ func AnalyzeWith(text string, o Options) Analysis {
 		a.Decisions[i] = ClassifyWith(f, o)
 	}
 	return a
-}
-
-// Explain writes the human report behind `flowmem capture --explain`: the
-// verdict, then every finding with KEEP or DROP, the reason and the
-// category.
-func Explain(w io.Writer, text string) error { return ExplainWith(w, text, DefaultOptions()) }
-
-// ExplainWith is Explain with explicit filter options.
-func ExplainWith(w io.Writer, text string, o Options) error {
-	a := AnalyzeWith(text, o)
-	var b strings.Builder
-	v := string(a.Verdict)
-	if v == "" {
-		v = "none found"
-	}
-	fmt.Fprintf(&b, "verdict: %s\n", v)
-	if a.Inferred {
-		b.WriteString("(no verdict written; read from the findings' severities)\n")
-	}
-	if !a.Verdict.Actionable() {
-		b.WriteString("nothing is recorded unless the verdict is NEEDS_WORK or MAJOR_RETHINK\n")
-	}
-	fmt.Fprintf(&b, "findings: %d (keep %d, drop %d)\n", len(a.Findings), len(a.Kept()), len(a.Findings)-len(a.Kept()))
-	for i, d := range a.Decisions {
-		f := d.Finding
-		mark := "DROP"
-		if d.Keep {
-			mark = "KEEP"
-		}
-		sev := f.Severity
-		if sev == "" {
-			sev = "unranked"
-		}
-		fmt.Fprintf(&b, "\n%d. %s [%s] %s\n", i+1, mark, sev, f.Problem)
-		if f.Location != "" {
-			fmt.Fprintf(&b, "   location: %s\n", f.Location)
-		}
-		if f.Fix != "" {
-			fmt.Fprintf(&b, "   fix:      %s\n", f.Fix)
-		}
-		fmt.Fprintf(&b, "   reason:   %s\n", d.Reason)
-		fmt.Fprintf(&b, "   category: %s\n", d.Category)
-	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return fmt.Errorf("write review explanation: %w", err)
-	}
-	return nil
 }

@@ -1,8 +1,6 @@
 package review
 
 import (
-	"bytes"
-	"errors"
 	"strings"
 	"testing"
 )
@@ -142,46 +140,6 @@ func TestAnalyzeInfersVerdict(t *testing.T) {
 	a = Analyze("## Findings\n\n1. High: `Close` is never called.\n\nVERDICT: SHIP\n")
 	if a.Verdict != Ship || a.Inferred {
 		t.Errorf("a written verdict must win: %q inferred=%v", a.Verdict, a.Inferred)
-	}
-}
-
-func TestExplain(t *testing.T) {
-	text := "**Issue**: `rows.Close()` is never called, leaking pooled connections.\n**Fix**: `defer rows.Close()` after the error check.\n\n" +
-		"**Issue**: Typo in a comment.\n**Fix**: Fix the typo.\n\nVERDICT: NEEDS_WORK\n"
-	var b bytes.Buffer
-	if err := Explain(&b, text); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	for _, want := range []string{
-		"verdict: NEEDS_WORK",
-		"findings: 2 (keep 1, drop 1)",
-		"1. KEEP [unranked] `rows.Close()` is never called",
-		"   fix:      `defer rows.Close()` after the error check.",
-		"2. DROP [unranked] Typo in a comment.",
-		"   reason:   about how text looks",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("Explain output lacks %q:\n%s", want, out)
-		}
-	}
-	b.Reset()
-	if err := Explain(&b, "Thanks, merged."); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "verdict: none found") || !strings.Contains(b.String(), "findings: 0") {
-		t.Errorf("Explain on a non-review:\n%s", b.String())
-	}
-}
-
-type failWriter struct{}
-
-func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
-
-func TestExplainWrapsWriteError(t *testing.T) {
-	err := Explain(failWriter{}, "VERDICT: SHIP")
-	if err == nil || !strings.Contains(err.Error(), "disk full") || !strings.Contains(err.Error(), "explanation") {
-		t.Fatalf("err = %v", err)
 	}
 }
 
