@@ -29,31 +29,7 @@ func curatorPath(scout string) string {
 // a file that differs from the embedded one was edited, and stays unless
 // force.
 func planCurator(path, label string, force, dryRun bool) (Change, []byte, error) {
-	have, exists, err := readFile(path)
-	if err != nil {
-		return Change{}, nil, err
-	}
-	want := flowmem.CuratorAgent
-	c := Change{Path: path}
-	switch {
-	case !exists:
-		c.Action = "created"
-	case bytes.Equal(have, want):
-		c.Action = "unchanged"
-	case !force:
-		c.Action = "kept"
-		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to replace it"
-		return c, nil, nil
-	default:
-		c.Action = "updated"
-	}
-	if dryRun && c.Changed() {
-		if !exists {
-			have = nil
-		}
-		c.Diff = Diff(label, have, want)
-	}
-	return c, want, nil
+	return planAgent(path, label, flowmem.CuratorAgent, force, dryRun, func([]byte) bool { return true })
 }
 
 // planCuratorRemoval removes the curator when it is flowmem's copy.

@@ -454,18 +454,24 @@ func scoutVersion(have []byte) string {
 }
 
 func planScout(path, label string, force, dryRun bool) (Change, []byte, error) {
+	return planAgent(path, label, flowmem.ScoutAgent, force, dryRun, func(have []byte) bool { return scoutVersion(have) == "modified" })
+}
+
+// planAgent plans writing an embedded subagent file (want) at path: created,
+// unchanged, kept when edited(have) says a person changed it (unless
+// force), else updated; with dryRun a changed file carries its diff.
+func planAgent(path, label string, want []byte, force, dryRun bool, edited func(have []byte) bool) (Change, []byte, error) {
 	have, exists, err := readFile(path)
 	if err != nil {
 		return Change{}, nil, err
 	}
-	want := flowmem.ScoutAgent
 	c := Change{Path: path}
 	switch {
 	case !exists:
 		c.Action = "created"
 	case bytes.Equal(have, want):
 		c.Action = "unchanged"
-	case !force && scoutVersion(have) == "modified":
+	case !force && edited(have):
 		c.Action = "kept"
 		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to replace it"
 		return c, nil, nil
