@@ -111,10 +111,8 @@ func ClassifyWith(f Finding, o Options) Decision {
 	if w := oneOff(f, o.PlanReview); w != "" {
 		return drop("one-off tied to this task (" + w + ")")
 	}
-	for _, p := range testGapOpenings {
-		if strings.HasPrefix(problem, p) {
-			return drop("generic advice (asks for more tests)")
-		}
+	if testGap(problem) {
+		return drop("generic advice (asks for more tests)")
 	}
 	implied := false
 	if strings.TrimSpace(f.Fix) == "" {
@@ -216,15 +214,34 @@ func praise(problem string) string {
 	return found
 }
 
-// unfinishedMarks say the code is not done yet: a compile error or a stub
-// is fixed by finishing the work and teaches nothing for the next task.
-var unfinishedMarks = []string{"does not compile", "doesn't compile", "fails to compile", "won't compile",
-	"syntax error", "is a stub", "stubbed", "unfinished", "unimplemented", "not implemented", "left a todo", "todo stub"}
+// unfinishedWords say the code is not done yet (a stub, a TODO): such a
+// finding is fixed by finishing the work and teaches nothing for the next
+// task. notDoneWords do so only after a negation ("does not compile",
+// "not implemented"). A failing build is not here: it can be a build lesson.
+var (
+	unfinishedWords = wordSet(`stub stubbed stubs unfinished unimplemented todo todos`)
+	notDoneWords    = wordSet(`compile compiles implemented`)
+	negations       = wordSet(`not no never doesn't don't won't isn't can't cannot fails fail failing`)
+)
 
+// unfinished returns the word that marks problem as unfinished work, or "".
+// It reads words, not phrases, so any wording of "does not compile" or
+// "left a stub" is the same signal.
 func unfinished(problem string) string {
-	for _, m := range unfinishedMarks {
-		if strings.Contains(problem, m) {
-			return m
+	words := strings.FieldsFunc(problem, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+	for i, w := range words {
+		if unfinishedWords[w] {
+			return w
+		}
+		if w == "syntax" && i+1 < len(words) && strings.HasPrefix(words[i+1], "error") {
+			return "syntax error"
+		}
+		if notDoneWords[w] {
+			for j := max(0, i-2); j < i; j++ {
+				if negations[words[j]] {
+					return words[j] + " " + w
+				}
+			}
 		}
 	}
 	return ""
@@ -310,11 +327,28 @@ func genericFix(fix, problem string) string {
 	return ""
 }
 
-// testGapOpenings open a finding that only asks for tests: the lesson, if
-// any, is in the finding about the code itself.
-var testGapOpenings = []string{"test ", "tests ", "add test", "add a test", "add unit test", "add integration test",
-	"missing test", "missing unit test", "missing integration test", "missing test coverage", "no test", "no unit test",
-	"no integration test", "untested", "test coverage", "add regression test", "add e2e", "add end-to-end"}
+// testGap: a problem that opens by asking for tests or noting their
+// absence ("Add integration tests for …", "Missing unit test", "Tests don't
+// cover …", "Untested retry path") only asks for tests: the lesson, if any,
+// is in the finding about the code itself. The opening is the run of
+// leading words from testGapWords; it must hold a test word.
+func testGap(problem string) bool {
+	words := strings.FieldsFunc(problem, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' })
+	for _, w := range words {
+		if testWords[w] {
+			return true
+		}
+		if !testGapWords[w] {
+			return false
+		}
+	}
+	return false
+}
+
+var (
+	testWords    = wordSet(`test tests untested coverage e2e end-to-end`)
+	testGapWords = wordSet(`add a an more missing no lacks lack lacking needs need unit integration regression`)
+)
 
 // testAdviceWords: a fix made only of these asks for tests or docs.
 var testAdviceWords = wordSet(`add a an the more some unit integration e2e end-to-end regression test tests

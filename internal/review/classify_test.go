@@ -171,3 +171,36 @@ func TestConcrete(t *testing.T) {
 		}
 	}
 }
+
+// TestTestGapAndUnfinishedReadWords: both rules read words, so wordings no
+// list spelled out are caught, and look-alikes are not.
+func TestTestGapAndUnfinishedReadWords(t *testing.T) {
+	for _, tt := range []struct {
+		problem string
+		gap     bool
+	}{
+		{"add integration tests for the retry path", true},
+		{"needs more regression coverage around `Close`", true},
+		{"lacks end-to-end tests", true},
+		{"tests don't cover the empty slice", true},
+		{"add a timeout to the test client", false}, // the timeout is the lesson
+		{"`go test` caches results", false},
+	} {
+		if got := testGap(tt.problem); got != tt.gap {
+			t.Errorf("testGap(%q) = %v, want %v", tt.problem, got, tt.gap)
+		}
+	}
+	for _, tt := range []struct{ problem, want string }{
+		{"the handler never compiles on this branch", "never compiles"},
+		{"`parse` is still a stub", "stub"},
+		{"retry is not implemented yet", "not implemented"},
+		{"a syntax error in main.go", "syntax error"},
+		{"the build fails on windows without cgo", ""},     // a build lesson, not unfinished work
+		{"the template placeholder is never rendered", ""}, // placeholders are a subject, not a stub
+		{"implemented as a busy loop", ""},
+	} {
+		if got := unfinished(tt.problem); got != tt.want {
+			t.Errorf("unfinished(%q) = %q, want %q", tt.problem, got, tt.want)
+		}
+	}
+}
