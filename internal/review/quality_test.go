@@ -21,15 +21,17 @@ import (
 // FLOWMEM_QUALITY_MIN_SEVERITY=major scores with another minimum, as a
 // project's capture.min_severity would.
 //
-// The blind split (sources that appear nowhere else in the corpus, chosen
-// when they were harvested, before any rule was written) was scored once, at
-// the end of round 3, on 98f4ce1: precision 0.688 (53/77), recall 0.616
-// (53/86), category accuracy 0.208 (11/53), verdict accuracy 0.826 (19/23),
-// 4 change-requesting reviews with learnable findings yielding none. That is
-// the round's figure. It is gated below at that score so a regression fails
-// CI; its figures are printed in total only, never per review, and no rule
-// may be fixed against it (a set rules were fixed against is development
-// data from then on: say so in testdata/review/real/SOURCES.md).
+// The round-3 blind split (testdata/review/real/blind/: sources that
+// appear nowhere else in the corpus, chosen when they were harvested,
+// before any rule was written) was scored once, at the end of round 3, on
+// 98f4ce1: precision 0.688 (53/77), recall 0.616 (53/86), category
+// accuracy 0.208 (11/53), verdict accuracy 0.826 (19/23), 4
+// change-requesting reviews with learnable findings yielding none. From
+// round 4 on it is development data ("dev-r3"), read and fixed against
+// like dev; its gates stay as regression guards.
+//
+// The round-4 blind split (testdata/review/real/blind2/) is scored only
+// with FLOWMEM_QUALITY_BLIND2=1, once, by the coordinator, in total only.
 
 type realLabels struct {
 	Source struct {
@@ -277,9 +279,8 @@ const (
 	gateDevVerdict   = 0.80
 )
 
-// Gates on the blind split: its first score (see the top of this file),
-// less a small margin for label matching; not the issue-14 targets
-// (precision 0.9, recall 0.8, category accuracy 0.8), which it misses.
+// Gates on the dev-r3 split (round 3's blind set): its blind score (see
+// the top of this file), less a small margin for label matching.
 const (
 	gateBlindPrecision = 0.65
 	gateBlindRecall    = 0.58
@@ -307,14 +308,30 @@ func TestQualityRealReviews(t *testing.T) {
 		report(t, "dev, second annotator", a2)
 		agreement(t, filepath.Join(root, "dev"))
 	}
-	blind := scoreSplit(t, filepath.Join(root, "blind"), false)
-	report(t, "blind", blind)
+	blind := scoreSplit(t, filepath.Join(root, "blind"), detail)
+	report(t, "dev-r3", blind)
+	for _, d := range blind.detail {
+		t.Log("  " + d)
+	}
+	if detail {
+		for _, z := range blind.zeroYield {
+			t.Log("  zero-yield: " + z)
+		}
+	}
 	if b2 := scoreLabels(t, filepath.Join(root, "blind"), "*.labels2.json", false); b2.reviews > 0 {
-		report(t, "blind, second annotator", b2)
+		report(t, "dev-r3, second annotator", b2)
 		agreement(t, filepath.Join(root, "blind"))
 	}
 	if dev.reviews == 0 || blind.reviews == 0 {
-		t.Fatalf("labelled reviews missing: dev %d, blind %d", dev.reviews, blind.reviews)
+		t.Fatalf("labelled reviews missing: dev %d, dev-r3 %d", dev.reviews, blind.reviews)
+	}
+	if os.Getenv("FLOWMEM_QUALITY_BLIND2") == "1" {
+		// Totals only: a blind set's misses are never listed.
+		b := scoreSplit(t, filepath.Join(root, "blind2"), false)
+		report(t, "blind2", b)
+		if a2 := scoreLabels(t, filepath.Join(root, "blind2"), "*.labels2.json", false); a2.reviews > 0 {
+			report(t, "blind2, second annotator", a2)
+		}
 	}
 	check := func(split, name string, got, gate float64) {
 		if got < gate {
@@ -325,12 +342,12 @@ func TestQualityRealReviews(t *testing.T) {
 	check("dev", "recall", dev.recall(), gateDevRecall)
 	check("dev", "category accuracy", dev.catAcc(), gateDevCategory)
 	check("dev", "verdict accuracy", dev.verdictAcc(), gateDevVerdict)
-	check("blind", "precision", blind.precision(), gateBlindPrecision)
-	check("blind", "recall", blind.recall(), gateBlindRecall)
-	check("blind", "category accuracy", blind.catAcc(), gateBlindCategory)
-	check("blind", "verdict accuracy", blind.verdictAcc(), gateBlindVerdict)
+	check("dev-r3", "precision", blind.precision(), gateBlindPrecision)
+	check("dev-r3", "recall", blind.recall(), gateBlindRecall)
+	check("dev-r3", "category accuracy", blind.catAcc(), gateBlindCategory)
+	check("dev-r3", "verdict accuracy", blind.verdictAcc(), gateBlindVerdict)
 	if n := len(blind.zeroYield); n > gateBlindZeroYield {
-		t.Errorf("blind: %d change-requesting reviews with learnable findings yield none (gate %d)", n, gateBlindZeroYield)
+		t.Errorf("dev-r3: %d change-requesting reviews with learnable findings yield none (gate %d)", n, gateBlindZeroYield)
 	}
 }
 
