@@ -57,8 +57,6 @@ type Options struct {
 	Now         func() time.Time
 	Deadline    time.Duration
 	LockTimeout time.Duration
-	// MaxPayload bounds stdin; 0 means hookevent.MaxPayload.
-	MaxPayload int64
 	// DryRun runs every stage but the writes: what --explain shows.
 	DryRun bool
 }
@@ -75,9 +73,6 @@ func (o *Options) defaults() {
 	}
 	if o.LockTimeout <= 0 {
 		o.LockTimeout = DefaultLockTimeout
-	}
-	if o.MaxPayload <= 0 {
-		o.MaxPayload = hookevent.MaxPayload
 	}
 }
 
@@ -318,7 +313,7 @@ func decode(ctx context.Context, src source, opt Options) (*hookevent.Payload, e
 	if d, ok := ctx.Deadline(); ok {
 		in = hookevent.Until(in, d)
 	}
-	return hookevent.DecodeLimit(in, opt.MaxPayload)
+	return hookevent.Decode(in)
 }
 
 // projectConfig is stage 3: the project and its config. A nil config with

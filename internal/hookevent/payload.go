@@ -82,11 +82,6 @@ func Decode(r io.Reader) (*Payload, error) {
 	return decode(r, MaxPayload)
 }
 
-// DecodeLimit is Decode with another size limit.
-func DecodeLimit(r io.Reader, limit int64) (*Payload, error) {
-	return decode(r, limit)
-}
-
 func decode(r io.Reader, limit int64) (*Payload, error) {
 	obj, err := readObject(r, limit)
 	if err != nil {

@@ -17,16 +17,6 @@ type KV struct {
 	Value any
 }
 
-// Render formats v as a new document in the layout of a freshly written
-// settings file: indent per level, trailing newline.
-func Render(v any, indent string) []byte {
-	d := &Doc{Indent: indent, Newline: "\n", Colon: ": "}
-	var b strings.Builder
-	d.render(&b, v, "", indent == "")
-	b.WriteString("\n")
-	return []byte(b.String())
-}
-
 // AddMember returns the source with key: v added as the last member of obj.
 func (d *Doc) AddMember(obj *Node, key string, v any) ([]byte, error) {
 	if obj.Kind != Object {

@@ -176,10 +176,14 @@ func TestBOM(t *testing.T) {
 	}
 }
 
-func TestRender(t *testing.T) {
-	got := string(Render(Obj{{"hooks", Obj{}}, {"a", []any{}}}, "  "))
-	if want := "{\n  \"hooks\": {},\n  \"a\": []\n}\n"; got != want {
-		t.Errorf("Render = %q, want %q", got, want)
+func TestAddEmptyContainers(t *testing.T) {
+	d, err := Parse([]byte("{\n  \"x\": 1\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := d.AddMember(d.Root, "hooks", Obj{{"a", Obj{}}, {"b", []any{}}})
+	if want := "{\n  \"x\": 1,\n  \"hooks\": {\n    \"a\": {},\n    \"b\": []\n  }\n}\n"; string(got) != want {
+		t.Errorf("AddMember = %q, want %q", got, want)
 	}
 }
 

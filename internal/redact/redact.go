@@ -530,29 +530,6 @@ func asciiLower(s string) string {
 	return string(b)
 }
 
-// Found reports the kinds of secret String would redact in s, for tests and
-// diagnostics.
-func Found(s string) []string {
-	var kinds []string
-	out := String(s)
-	for {
-		i := strings.Index(out, maskPrefix)
-		if i < 0 {
-			break
-		}
-		out = out[i+len(maskPrefix):]
-		j := strings.IndexByte(out, ']')
-		if j < 0 {
-			break
-		}
-		kinds = append(kinds, out[:j])
-	}
-	if strings.Contains(out, Private) {
-		kinds = append(kinds, "private")
-	}
-	return kinds
-}
-
 func apply(re *regexp.Regexp, r *rule, s string) string {
 	mask := maskPrefix + r.kind + "]"
 	matches := re.FindAllStringSubmatchIndex(s, -1)

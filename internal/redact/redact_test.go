@@ -90,13 +90,6 @@ func TestString(t *testing.T) {
 	}
 }
 
-func TestFound(t *testing.T) {
-	got := Found("a ghp_0123456789abcdefghijABCDEFGHIJ012345 b <private>x</private>")
-	if strings.Join(got, ",") != "github-token,private" {
-		t.Errorf("Found = %v", got)
-	}
-}
-
 func FuzzString(f *testing.F) {
 	for _, c := range secrettest.Corpus(f) {
 		f.Add(c.Text)
