@@ -631,38 +631,45 @@ func (d *doctor) agentPlaces(file string) []string {
 	return places
 }
 
-func (d *doctor) checkScout() {
-	places := d.agentPlaces(install.ScoutFile)
-	var current, outdated, modified, broken []string
-	for _, p := range places {
-		state, err := install.ScoutState(p)
-		if err != nil {
+// agentFiles finds agent a where Claude Code looks for it, by state
+// (install.Agent.State), and under "all" every one in order, an edited one
+// marked so; an edited file whose front matter no longer names it is
+// broken, since Claude Code skips it.
+func (d *doctor) agentFiles(a install.Agent, name string) (map[string][]string, []string) {
+	found := map[string][]string{}
+	var broken []string
+	for _, p := range d.agentPlaces(a.File) {
+		state, err := a.State(p)
+		switch {
+		case err != nil:
 			broken = append(broken, err.Error())
-			continue
-		}
-		switch state {
-		case "current":
-			current = append(current, d.rel(p))
-		case "outdated":
-			outdated = append(outdated, d.rel(p))
-		case "modified":
-			if b, _ := regfile.Read(p, regfile.MaxText); !hasName(b, "memory-scout") {
-				broken = append(broken, d.rel(p)+" has no 'name: memory-scout' in its front matter, so Claude Code skips it")
+		case state == "modified":
+			if b, _ := regfile.Read(p, regfile.MaxText); !hasName(b, name) {
+				broken = append(broken, d.rel(p)+" has no 'name: "+name+"' in its front matter, so Claude Code skips it")
 				continue
 			}
-			modified = append(modified, d.rel(p))
+			found["all"] = append(found["all"], d.rel(p)+" (edited)")
+			found[state] = append(found[state], d.rel(p))
+		case state != "absent":
+			found["all"] = append(found["all"], d.rel(p))
+			found[state] = append(found[state], d.rel(p))
 		}
 	}
+	return found, broken
+}
+
+func (d *doctor) checkScout() {
+	found, broken := d.agentFiles(install.Scout, "memory-scout")
 	switch {
 	case len(broken) > 0:
 		d.add("scout", Fail, list(broken, "; "), "flowmem install --force (replaces it with flowmem's copy)")
-	case len(current) > 0:
-		d.add("scout", OK, list(current, ", "), "")
-	case len(outdated) > 0:
-		d.add("scout", Warn, list(outdated, ", ")+" is an earlier flowmem's copy (unedited)",
+	case len(found["current"]) > 0:
+		d.add("scout", OK, list(found["current"], ", "), "")
+	case len(found["outdated"]) > 0:
+		d.add("scout", Warn, list(found["outdated"], ", ")+" is an earlier flowmem's copy (unedited)",
 			"flowmem install (updates it)")
-	case len(modified) > 0:
-		d.add("scout", Warn, list(modified, ", ")+" differs from this flowmem's copy (edited, or from another version)",
+	case len(found["modified"]) > 0:
+		d.add("scout", Warn, list(found["modified"], ", ")+" differs from this flowmem's copy (edited, or from another version)",
 			"keep your edits, or take flowmem's copy: flowmem install --force")
 	case d.plugin:
 		d.add("scout", OK, "from the flowmem plugin (flowmem:memory-scout)", "")
@@ -676,30 +683,12 @@ func (d *doctor) checkScout() {
 // without it), so its absence is a warning; an edited copy is the user's
 // choice, unless its front matter no longer names it.
 func (d *doctor) checkCurator() {
-	places := d.agentPlaces(install.CuratorFile)
-	var found, broken []string
-	for _, p := range places {
-		state, err := install.CuratorState(p)
-		if err != nil {
-			broken = append(broken, err.Error())
-			continue
-		}
-		switch state {
-		case "current":
-			found = append(found, d.rel(p))
-		case "modified":
-			if b, _ := regfile.Read(p, regfile.MaxText); !hasName(b, "memory-curator") {
-				broken = append(broken, d.rel(p)+" has no 'name: memory-curator' in its front matter, so Claude Code skips it")
-				continue
-			}
-			found = append(found, d.rel(p)+" (edited)")
-		}
-	}
+	found, broken := d.agentFiles(install.Curator, "memory-curator")
 	switch {
 	case len(broken) > 0:
 		d.add("curator", Warn, list(broken, "; "), "flowmem install --force (replaces it with flowmem's copy)")
-	case len(found) > 0:
-		d.add("curator", OK, list(found, ", "), "")
+	case len(found["all"]) > 0:
+		d.add("curator", OK, list(found["all"], ", "), "")
 	case d.plugin:
 		d.add("curator", OK, "from the flowmem plugin (flowmem:memory-curator)", "")
 	default:

@@ -62,6 +62,12 @@ const (
 	ScoutPermission = "Bash(flowmem memory read:*)"
 )
 
+// CuratorPermissions let the memory-curator run its commands without
+// asking: curate proposes, show reads one entry whole, merge joins. Claude
+// Code asks before any Bash command without a rule, reading or not, and
+// claude -p refuses it.
+var CuratorPermissions = []string{"Bash(flowmem memory curate:*)", "Bash(flowmem memory show:*)", "Bash(flowmem memory merge:*)"}
+
 // Options says what to install where.
 type Options struct {
 	Project string // project root (the folder holding .flow/); needed except for User
@@ -228,21 +234,13 @@ func Run(opts Options) (Result, error) {
 	}
 	res.Settings = planChange(paths.Settings, opts.label(paths.Settings), before, after, exists, opts.DryRun)
 
-	var scoutAfter []byte
-	if paths.Scout != "" && !opts.NoScout {
-		c, data, err := planScout(paths.Scout, opts.label(paths.Scout), opts.Force, opts.DryRun)
+	agents := res.agents(paths, opts)
+	for _, a := range agents {
+		c, err := a.plan(a.path, opts.label(a.path), opts.Force, opts.DryRun)
 		if err != nil {
 			return res, err
 		}
-		res.Scout, scoutAfter = &c, data
-	}
-	var curatorAfter []byte
-	if cp := curatorPath(paths.Scout); cp != "" && !opts.NoScout {
-		c, data, err := planCurator(cp, opts.label(cp), opts.Force, opts.DryRun)
-		if err != nil {
-			return res, err
-		}
-		res.Curator, curatorAfter = &c, data
+		*a.change = &c
 	}
 	if opts.DryRun {
 		return res, nil
@@ -252,17 +250,35 @@ func Run(opts Options) (Result, error) {
 			return res, fmt.Errorf("write %s: %w", paths.Settings, err)
 		}
 	}
-	if res.Scout != nil && res.Scout.Changed() {
-		if err := writeFile(paths.Scout, scoutAfter); err != nil {
-			return res, fmt.Errorf("write %s: %w", paths.Scout, err)
-		}
-	}
-	if res.Curator != nil && res.Curator.Changed() {
-		if err := writeFile(res.Curator.Path, curatorAfter); err != nil {
-			return res, fmt.Errorf("write %s: %w", res.Curator.Path, err)
+	for _, a := range agents {
+		if (*a.change).Changed() {
+			if err := writeFile(a.path, a.body); err != nil {
+				return res, fmt.Errorf("write %s: %w", a.path, err)
+			}
 		}
 	}
 	return res, nil
+}
+
+// placedAgent is an agent file of a scope and the Result field that
+// reports it.
+type placedAgent struct {
+	Agent
+	path   string
+	change **Change
+}
+
+// agents are the agent files of the scope (none for Codex or with
+// NoScout), beside one another in its agents folder.
+func (r *Result) agents(paths Paths, opts Options) []placedAgent {
+	if paths.Scout == "" || opts.NoScout {
+		return nil
+	}
+	dir := filepath.Dir(paths.Scout)
+	return []placedAgent{
+		{Scout, filepath.Join(dir, Scout.File), &r.Scout},
+		{Curator, filepath.Join(dir, Curator.File), &r.Curator},
+	}
 }
 
 // Uninstall removes what Run added: every flowmem hook and prime handler in
@@ -320,30 +336,19 @@ func Uninstall(opts Options) (Result, error) {
 		res.Settings = planChange(paths.Settings, opts.label(paths.Settings), before, after, exists, opts.DryRun)
 	}
 
-	if paths.Scout != "" && !opts.NoScout {
-		c, err := planScoutRemoval(paths.Scout, opts.Force)
+	agents := res.agents(paths, opts)
+	for _, a := range agents {
+		c, err := a.planRemoval(a.path, opts.Force)
 		if err != nil {
 			return res, err
 		}
 		if c.Action == "removed" {
-			// The project and local scopes share the project's scout.
+			// The project and local scopes share the project's agents.
 			if other := opts.sharingScout(); other != "" {
-				c = Change{Path: paths.Scout, Action: "kept", Reason: "the flowmem hook in " + opts.label(other) + " still uses it"}
+				c = Change{Path: a.path, Action: "kept", Reason: "the flowmem hook in " + opts.label(other) + " still uses it"}
 			}
 		}
-		res.Scout = &c
-	}
-	if cp := curatorPath(paths.Scout); cp != "" && !opts.NoScout {
-		c, err := planCuratorRemoval(cp, opts.Force)
-		if err != nil {
-			return res, err
-		}
-		if c.Action == "removed" {
-			if other := opts.sharingScout(); other != "" {
-				c = Change{Path: cp, Action: "kept", Reason: "the flowmem hook in " + opts.label(other) + " still uses it"}
-			}
-		}
-		res.Curator = &c
+		*a.change = &c
 	}
 	if opts.DryRun {
 		return res, nil
@@ -358,17 +363,16 @@ func Uninstall(opts Options) (Result, error) {
 			return res, fmt.Errorf("write %s: %w", paths.Settings, err)
 		}
 	}
-	if res.Scout != nil && res.Scout.Action == "removed" {
-		if err := os.Remove(paths.Scout); err != nil {
-			return res, fmt.Errorf("remove %s: %w", paths.Scout, err)
+	removed := false
+	for _, a := range agents {
+		if (*a.change).Action == "removed" {
+			if err := os.Remove(a.path); err != nil {
+				return res, fmt.Errorf("remove %s: %w", a.path, err)
+			}
+			removed = true
 		}
 	}
-	if res.Curator != nil && res.Curator.Action == "removed" {
-		if err := os.Remove(res.Curator.Path); err != nil {
-			return res, fmt.Errorf("remove %s: %w", res.Curator.Path, err)
-		}
-	}
-	if res.Scout != nil && res.Scout.Action == "removed" {
+	if removed {
 		removeEmptyDirs(filepath.Dir(paths.Scout), filepath.Dir(filepath.Dir(paths.Scout)))
 	}
 	if removeFile {
@@ -406,12 +410,27 @@ func planChange(path, label string, before, after []byte, exists, dryRun bool) C
 	return c
 }
 
-// earlierScouts holds the SHA-256 of every memory-scout.md an earlier
-// flowmem installed. A file that matches one was never edited, so install
-// may update it and uninstall remove it without --force. Add the old
-// copy's sum here whenever agents/memory-scout.md changes (TestScoutHistory
-// checks the current copy is not listed, so the list cannot go stale
-// silently).
+// Agent is a subagent file flowmem installs from the copy embedded in the
+// binary.
+type Agent struct {
+	File string // name under .claude/agents/
+	body []byte
+	// earlier holds the SHA-256 of every copy an earlier flowmem installed:
+	// a file that matches one was never edited, so install may update it
+	// and uninstall remove it without --force.
+	earlier map[string]bool
+}
+
+// Scout and Curator are the agents install writes.
+var (
+	Scout   = Agent{File: ScoutFile, body: flowmem.ScoutAgent, earlier: earlierScouts}
+	Curator = Agent{File: "memory-curator.md", body: flowmem.CuratorAgent}
+)
+
+// earlierScouts are the sums of the memory-scout.md copies earlier
+// flowmems installed. Add the old copy's sum here whenever
+// agents/memory-scout.md changes (TestScoutHistory checks the current copy
+// is not listed, so the list cannot go stale silently).
 var earlierScouts = map[string]bool{
 	"e5ae2f4479693a6da4fa3fe0372ce9b30051178fcda3b6fbfe0d542dc23fe509": true, // c7e2b0d
 	"1325c56e3485601242dda095bd139970efd254d44fbeb0880a9bd34b8dae2f2b": true, // 1eab748
@@ -419,72 +438,75 @@ var earlierScouts = map[string]bool{
 	"091735bb838afef9c9b94e44290e4b4f40602643eeeaaea06402968b126acc89": true, // ac93206
 }
 
-// ScoutState compares a scout file with the embedded copy: "absent",
+// State compares the agent file at path with the embedded copy: "absent",
 // "current", "outdated" (an earlier flowmem's copy, unedited) or
 // "modified".
-func ScoutState(path string) (string, error) {
-	state, have, err := agentState(path, flowmem.ScoutAgent)
-	if err != nil || state != "" {
-		return state, err
-	}
-	return scoutVersion(have), nil
-}
-
-// agentState is "absent" or "current" (the file holds want), else "" and
-// the file's bytes, for the caller to judge.
-func agentState(path string, want []byte) (string, []byte, error) {
+func (a Agent) State(path string) (string, error) {
 	have, exists, err := readFile(path)
 	switch {
 	case err != nil:
-		return "", nil, err
+		return "", err
 	case !exists:
-		return "absent", nil, nil
-	case bytes.Equal(have, want):
-		return "current", nil, nil
+		return "absent", nil
 	}
-	return "", have, nil
+	return a.version(have), nil
 }
 
-func scoutVersion(have []byte) string {
+func (a Agent) version(have []byte) string {
+	if bytes.Equal(have, a.body) {
+		return "current"
+	}
 	sum := sha256.Sum256(have)
-	if earlierScouts[hex.EncodeToString(sum[:])] {
+	if a.earlier[hex.EncodeToString(sum[:])] {
 		return "outdated"
 	}
 	return "modified"
 }
 
-func planScout(path, label string, force, dryRun bool) (Change, []byte, error) {
-	return planAgent(path, label, flowmem.ScoutAgent, force, dryRun, func(have []byte) bool { return scoutVersion(have) == "modified" })
-}
-
-// planAgent plans writing an embedded subagent file (want) at path: created,
-// unchanged, kept when edited(have) says a person changed it (unless
-// force), else updated; with dryRun a changed file carries its diff.
-func planAgent(path, label string, want []byte, force, dryRun bool, edited func(have []byte) bool) (Change, []byte, error) {
+// plan plans writing the agent at path: created, unchanged, kept when a
+// person edited it (unless force), else updated; with dryRun a changed
+// file carries its diff.
+func (a Agent) plan(path, label string, force, dryRun bool) (Change, error) {
 	have, exists, err := readFile(path)
 	if err != nil {
-		return Change{}, nil, err
+		return Change{}, err
 	}
 	c := Change{Path: path}
 	switch {
 	case !exists:
 		c.Action = "created"
-	case bytes.Equal(have, want):
+	case bytes.Equal(have, a.body):
 		c.Action = "unchanged"
-	case !force && edited(have):
+	case !force && a.version(have) == "modified":
 		c.Action = "kept"
 		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to replace it"
-		return c, nil, nil
+		return c, nil
 	default:
 		c.Action = "updated"
 	}
 	if dryRun && c.Changed() {
-		if !exists {
-			have = nil
-		}
-		c.Diff = Diff(label, have, want)
+		c.Diff = Diff(label, have, a.body)
 	}
-	return c, want, nil
+	return c, nil
+}
+
+// planRemoval removes the agent when it is flowmem's copy, or with force.
+func (a Agent) planRemoval(path string, force bool) (Change, error) {
+	state, err := a.State(path)
+	if err != nil {
+		return Change{}, err
+	}
+	c := Change{Path: path}
+	switch {
+	case state == "absent":
+		c.Action = "absent"
+	case state == "current" || state == "outdated" || force:
+		c.Action = "removed"
+	default:
+		c.Action = "kept"
+		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to remove it"
+	}
+	return c, nil
 }
 
 // sharingScout is the settings file of the other scope that uses this
@@ -513,24 +535,6 @@ func (o Options) sharingScout() string {
 		return ""
 	}
 	return paths.Settings
-}
-
-func planScoutRemoval(path string, force bool) (Change, error) {
-	state, err := ScoutState(path)
-	if err != nil {
-		return Change{}, err
-	}
-	c := Change{Path: path}
-	switch {
-	case state == "absent":
-		c.Action = "absent"
-	case state == "current" || state == "outdated" || force:
-		c.Action = "removed"
-	default:
-		c.Action = "kept"
-		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to remove it"
-	}
-	return c, nil
 }
 
 // writeFile replaces path atomically. A symlink (settings kept in a dotfiles

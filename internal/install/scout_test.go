@@ -37,7 +37,7 @@ func TestScoutHistory(t *testing.T) {
 		t.Error("the embedded scout is listed in earlierScouts")
 	}
 	for _, b := range earlierScoutFiles(t) {
-		if got := scoutVersion(b); got != "outdated" {
+		if got := Scout.version(b); got != "outdated" {
 			t.Errorf("an earlier scout is %q, want outdated: add its sum to earlierScouts", got)
 		}
 	}
@@ -58,7 +58,7 @@ func TestOutdatedScoutIsUpdated(t *testing.T) {
 		if err := os.WriteFile(scout, old, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if st, err := ScoutState(scout); err != nil || st != "outdated" {
+		if st, err := Scout.State(scout); err != nil || st != "outdated" {
 			t.Fatalf("ScoutState = %q, %v; want outdated", st, err)
 		}
 		res, err := Run(opts(dir))
@@ -124,7 +124,7 @@ func TestScoutHistoryFromGit(t *testing.T) {
 		if bytes.Equal(b, flowmem.ScoutAgent) {
 			continue
 		}
-		if got := scoutVersion(b); got != "outdated" {
+		if got := Scout.version(b); got != "outdated" {
 			t.Errorf("the scout of %s is %q to install, want outdated: save it as testdata/memory-scout.%s.md and add its sum to earlierScouts", c[:7], got, c[:7])
 		}
 	}
