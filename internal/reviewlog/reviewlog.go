@@ -12,13 +12,11 @@
 package reviewlog
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -178,42 +176,23 @@ type Skipped struct {
 	Why  string `json:"why"`
 }
 
-// Parse reads log lines from r in order. A line that is not one valid
-// review is reported in skipped and left out; only a read error fails.
-func Parse(r io.Reader) (reviews []Review, skipped []Skipped, err error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for n := 1; ; n++ {
-		line, rerr := readLine(br)
-		if rerr != nil && rerr != io.EOF {
-			return reviews, skipped, fmt.Errorf("reviews log: %w", rerr)
-		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			if rv, why := parseLine(line); why != "" {
-				skipped = append(skipped, Skipped{Line: n, Why: why})
-			} else {
-				reviews = append(reviews, rv)
-			}
-		}
-		if rerr == io.EOF {
-			return reviews, skipped, nil
-		}
-	}
-}
-
-// readLine returns the next line without its newline; a line longer than
-// MaxLine is returned cut (and then fails to parse) rather than held whole.
-func readLine(br *bufio.Reader) ([]byte, error) {
-	var out []byte
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(out) <= MaxLine {
-			out = append(out, chunk...)
-		}
-		if err == bufio.ErrBufferFull {
+// Parse reads log lines in order. A line that is not one valid review is
+// reported in skipped and left out.
+func Parse(b []byte) (reviews []Review, skipped []Skipped) {
+	n := 0
+	for line := range bytes.Lines(b) {
+		n++
+		line = bytes.TrimRight(line, "\r\n")
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		return bytes.TrimRight(out, "\r\n"), err
+		if rv, why := parseLine(line); why != "" {
+			skipped = append(skipped, Skipped{Line: n, Why: why})
+		} else {
+			reviews = append(reviews, rv)
+		}
 	}
+	return reviews, skipped
 }
 
 func parseLine(line []byte) (Review, string) {
@@ -260,7 +239,8 @@ func Read(dir string) ([]Review, []Skipped, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("reviews log: %w", err)
 	}
-	return Parse(bytes.NewReader(b))
+	reviews, skipped := Parse(b)
+	return reviews, skipped, nil
 }
 
 // Warning is the one line a command prints for skipped lines: how many,

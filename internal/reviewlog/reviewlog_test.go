@@ -75,9 +75,9 @@ func TestLineBounded(t *testing.T) {
 	if len(l) > MaxLine || bytes.Count(l, []byte("\n")) != 1 || l[len(l)-1] != '\n' {
 		t.Fatalf("line of %d bytes, %d newlines", len(l), bytes.Count(l, []byte("\n")))
 	}
-	rs, skipped, err := Parse(bytes.NewReader(l))
-	if err != nil || len(skipped) != 0 || len(rs) != 1 || len(rs[0].IDs) != maxIDs {
-		t.Fatalf("parse: %v %v %+v", err, skipped, rs)
+	rs, skipped := Parse(l)
+	if len(skipped) != 0 || len(rs) != 1 || len(rs[0].IDs) != maxIDs {
+		t.Fatalf("parse: %v %+v", skipped, rs)
 	}
 }
 
@@ -95,10 +95,7 @@ func TestCorruptLinesSkipped(t *testing.T) {
 		`[1,2]` + "\n" +
 		`{"time":"2026-11-20T14:03:07Z","kind":"` + strings.Repeat("x", 2*MaxLine) + `"}` + "\n" +
 		"\n" + good
-	rs, skipped, err := Parse(strings.NewReader(in))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs, skipped := Parse([]byte(in))
 	if len(rs) != 2 {
 		t.Errorf("want the 2 good lines, got %d: %+v", len(rs), rs)
 	}
@@ -191,10 +188,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("{\"time\":\"2026-11-20T14:03:07Z\"}\n<<<<<<<\n\n{")
 	f.Add(`{"time":"0001-01-01T00:00:00Z","ids":["a\u0000b"]}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		rs, skipped, err := Parse(strings.NewReader(in))
-		if err != nil {
-			t.Fatal(err)
-		}
+		rs, skipped := Parse([]byte(in))
 		lines := strings.Count(in, "\n") + 1
 		if len(rs)+len(skipped) > lines {
 			t.Fatalf("%d reviews + %d skipped from %d lines", len(rs), len(skipped), lines)
@@ -209,7 +203,7 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 			// What was read writes back as one line that reads the same.
-			again, sk, _ := Parse(bytes.NewReader(Line(r)))
+			again, sk := Parse(Line(r))
 			if len(again) != 1 || len(sk) != 0 {
 				t.Fatalf("rewrite of %+v: %+v %+v", r, again, sk)
 			}
