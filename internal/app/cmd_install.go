@@ -285,7 +285,7 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 				found, file, dir, dir, local)}
 		}
 	}
-	if sameFile(flowmemBin, exe) {
+	if install.SameFile(flowmemBin, exe) {
 		return nil
 	}
 	if out, err := doctor.RunVersion(ctx, flowmemBin); err == nil && out == "flowmem version "+Version() {
@@ -300,12 +300,6 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 func isFile(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular()
-}
-
-func sameFile(a, b string) bool {
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // exe is the running binary's path, or "" when unknown.
@@ -412,22 +406,8 @@ func (e *env) warnDisabled(p project.Dir) {
 	}
 }
 
-// rel shows path relative to the project when it is inside it, else
-// relative to the home folder as ~/….
-func (e *env) rel(p project.Dir, path string) string {
-	if p != "" {
-		if r, err := filepath.Rel(string(p), path); err == nil && !strings.HasPrefix(r, "..") {
-			return r
-		}
-	}
-	// --user files are shown as doctor shows them.
-	if home := e.Getenv("HOME"); home != "" {
-		if r, err := filepath.Rel(home, path); err == nil && !strings.HasPrefix(r, "..") {
-			return "~/" + r
-		}
-	}
-	return path
-}
+// rel shows path as doctor does: in the project, or under ~/.
+func (e *env) rel(p project.Dir, path string) string { return install.Rel(string(p), e.Getenv("HOME"), path) }
 
 func doctorCommand(e *env) *cli.Command {
 	return &cli.Command{

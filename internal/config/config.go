@@ -255,24 +255,9 @@ type offsetError struct {
 
 func (e *offsetError) Error() string { return e.err.Error() }
 
-// position turns a byte offset into a 1-based line and column.
-func position(b []byte, off int) (line, col int) {
-	if off < 0 {
-		return 1, 1
-	}
-	if off > len(b) {
-		off = len(b)
-	}
-	// Offsets from encoding/json point just past the bad byte.
-	if off > 0 && off == len(b) {
-		off--
-	} else if off > 0 {
-		off--
-	}
-	line = 1 + bytes.Count(b[:off], []byte{'\n'})
-	col = off - bytes.LastIndexByte(b[:off], '\n')
-	return line, col
-}
+// position is where an offset from encoding/json points: just past the
+// bad byte.
+func position(b []byte, off int) (line, col int) { return jsonedit.Position(b, off-1) }
 
 func lookup(m map[string]any, key string) (any, bool) {
 	var cur any = m

@@ -381,17 +381,28 @@ func Uninstall(opts Options) (Result, error) {
 	return res, nil
 }
 
-// label names a file in diffs: relative to the project, or ~/ for home.
-func (o Options) label(path string) string {
-	for _, base := range []struct{ dir, prefix string }{{o.Project, ""}, {o.Home, "~/"}} {
+// label names a file in diffs.
+func (o Options) label(path string) string { return filepath.ToSlash(Rel(o.Project, o.Home, path)) }
+
+// Rel shows path as people read it: relative to the project when inside
+// it, else as ~/… when inside home.
+func Rel(project, home, path string) string {
+	for _, base := range []struct{ dir, prefix string }{{project, ""}, {home, "~/"}} {
 		if base.dir == "" {
 			continue
 		}
 		if r, err := filepath.Rel(base.dir, path); err == nil && !strings.HasPrefix(r, "..") {
-			return base.prefix + filepath.ToSlash(r)
+			return base.prefix + r
 		}
 	}
 	return path
+}
+
+// SameFile reports whether a and b name one existing file.
+func SameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return a != "" && b != "" && err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 func planChange(path, label string, before, after []byte, exists, dryRun bool) Change {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -40,8 +39,7 @@ func (e *SyntaxError) Error() string {
 // errShape reports a hooks section whose types are not what Claude Code
 // expects; flowmem refuses rather than guess.
 func shapeError(d *jsonedit.Doc, n *jsonedit.Node, msg string) error {
-	line := 1 + bytes.Count(d.Src[:n.Start], []byte{'\n'})
-	col := n.Start - (bytes.LastIndexByte(d.Src[:n.Start], '\n') + 1) + 1
+	line, col := jsonedit.Position(d.Src, n.Start)
 	return &SyntaxError{Line: line, Col: col, Msg: msg}
 }
 
@@ -385,9 +383,7 @@ func RunsBinary(cmd, exe string) bool {
 	if len(words) < 2 || words[len(words)-1] != "hook" {
 		return false
 	}
-	a, err1 := os.Stat(words[len(words)-2])
-	b, err2 := os.Stat(exe)
-	return err1 == nil && err2 == nil && os.SameFile(a, b)
+	return SameFile(words[len(words)-2], exe)
 }
 
 // AddAllow returns src with rule in permissions.allow, adding the list (and

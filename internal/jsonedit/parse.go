@@ -126,12 +126,14 @@ func (p *parser) errf(format string, a ...any) *ParseError {
 }
 
 func newParseError(src []byte, off int, msg string) *ParseError {
-	if off > len(src) {
-		off = len(src)
-	}
-	line := 1 + bytes.Count(src[:off], []byte{'\n'})
-	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
-	return &ParseError{Offset: off, Line: line, Col: off - lineStart + 1, Msg: msg}
+	line, col := Position(src, off)
+	return &ParseError{Offset: min(off, len(src)), Line: line, Col: col, Msg: msg}
+}
+
+// Position is the 1-based line and column (in bytes) of offset off in src.
+func Position(src []byte, off int) (line, col int) {
+	off = max(0, min(off, len(src)))
+	return 1 + bytes.Count(src[:off], []byte{'\n'}), off - bytes.LastIndexByte(src[:off], '\n')
 }
 
 func (p *parser) describe() string {
