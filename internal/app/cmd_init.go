@@ -4,17 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/doctor"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/project"
-	"github.com/flowmem/flowmem/internal/regfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -144,14 +141,9 @@ func (e *env) runInit(c *cli.Context) error {
 // ensureUnion adds the merge=union lines to .gitattributes once and
 // returns "added" or "present" and the lines it added.
 func ensureUnion(root string) (string, []string, error) {
-	path := filepath.Join(root, ".gitattributes")
-	b, err := regfile.Read(path, regfile.MaxText)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	b, have, err := doctor.Gitattributes(root)
+	if err != nil {
 		return "", nil, fmt.Errorf("read .gitattributes: %w", err)
-	}
-	have := map[string]bool{}
-	for _, l := range strings.Split(string(b), "\n") {
-		have[strings.Join(strings.Fields(l), " ")] = true
 	}
 	if have[unionLine] && have[logUnionLine] {
 		return "present", nil, nil
@@ -166,7 +158,7 @@ func ensureUnion(root string) (string, []string, error) {
 			added = append(added, l)
 		}
 	}
-	if err := atomicfile.Write(path, b, 0o644); err != nil {
+	if err := atomicfile.Write(filepath.Join(root, ".gitattributes"), b, 0o644); err != nil {
 		return "", nil, fmt.Errorf("update .gitattributes: %w", err)
 	}
 	return "added", added, nil

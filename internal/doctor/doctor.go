@@ -116,6 +116,8 @@ type doctor struct {
 	hooks  map[string][]string
 	places []string
 	plugin bool
+	// allowed are the settings files that allow the scout its command.
+	allowed []string
 }
 
 func (d *doctor) isOurs(cmd string) bool {
@@ -298,15 +300,10 @@ func (d *doctor) checkGitattributes() {
 		d.add("gitattributes", Skip, "no project", "")
 		return
 	}
-	path := filepath.Join(string(d.proj), ".gitattributes")
-	b, err := regfile.Read(path, regfile.MaxText)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	_, have, err := Gitattributes(string(d.proj))
+	if err != nil {
 		d.add("gitattributes", Fail, err.Error(), "")
 		return
-	}
-	have := map[string]bool{}
-	for _, l := range strings.Split(string(b), "\n") {
-		have[strings.Join(strings.Fields(l), " ")] = true
 	}
 	switch {
 	case !have[UnionLine]:
@@ -319,6 +316,20 @@ func (d *doctor) checkGitattributes() {
 	default:
 		d.add("gitattributes", OK, fmt.Sprintf("%q and %q present", UnionLine, LogUnionLine), "")
 	}
+}
+
+// Gitattributes reads root/.gitattributes (nil when there is none) and
+// which lines it holds, spaces normalised.
+func Gitattributes(root string) ([]byte, map[string]bool, error) {
+	b, err := regfile.Read(filepath.Join(root, ".gitattributes"), regfile.MaxText)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, err
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		have[strings.Join(strings.Fields(l), " ")] = true
+	}
+	return b, have, nil
 }
 
 type settingsFile struct {
@@ -348,6 +359,11 @@ func (d *doctor) checkHooks() {
 			}
 			continue
 		}
+		var s claudeSettings
+		_ = json.Unmarshal(src, &s) // a member of another type reads as unset
+		if f.scope != install.Codex && slices.Contains(s.Permissions.Allow, any(install.ScoutPermission)) {
+			d.allowed = append(d.allowed, d.rel(f.path))
+		}
 		inst, err := install.Installed(src, d.isOurs)
 		if err != nil {
 			var se *install.SyntaxError
@@ -357,11 +373,11 @@ func (d *doctor) checkHooks() {
 			broken = append(broken, err.Error())
 			continue
 		}
-		if f.scope != install.Codex && pluginEnabled(src) {
-			d.plugin = true
-		}
-		if f.scope != install.Codex && hooksDisabled(src) {
-			disabled = append(disabled, d.rel(f.path))
+		if f.scope != install.Codex {
+			d.plugin = d.plugin || s.flowmemPlugin()
+			if s.DisableAllHooks {
+				disabled = append(disabled, d.rel(f.path))
+			}
 		}
 		if len(inst) == 0 {
 			continue
@@ -431,23 +447,19 @@ func (d *doctor) checkHooks() {
 	}
 }
 
-// hooksDisabled reports whether a settings file turns every hook off.
-func hooksDisabled(src []byte) bool {
-	var s struct {
-		DisableAllHooks bool `json:"disableAllHooks"`
-	}
-	return json.Unmarshal(src, &s) == nil && s.DisableAllHooks
+// claudeSettings is what doctor reads of a Claude Code settings file
+// besides its hooks.
+type claudeSettings struct {
+	DisableAllHooks bool           `json:"disableAllHooks"`
+	EnabledPlugins  map[string]any `json:"enabledPlugins"`
+	Permissions     struct {
+		Allow []any `json:"allow"`
+	} `json:"permissions"`
 }
 
-// pluginEnabled reports whether a settings file enables a plugin named
-// flowmem from any marketplace.
-func pluginEnabled(src []byte) bool {
-	var s struct {
-		EnabledPlugins map[string]any `json:"enabledPlugins"`
-	}
-	if json.Unmarshal(src, &s) != nil {
-		return false
-	}
+// flowmemPlugin reports whether the file enables a plugin named flowmem
+// from any marketplace.
+func (s *claudeSettings) flowmemPlugin() bool {
 	for k, v := range s.EnabledPlugins {
 		if strings.HasPrefix(k, "flowmem@") && v == true {
 			return true
@@ -504,7 +516,7 @@ func (d *doctor) checkHookBinary() {
 				}
 				recOut = ""
 			}
-			if want := "flowmem version " + d.opts.Version; d.opts.Version != "" && !sameFile(recorder, d.opts.Exe) {
+			if want := "flowmem version " + d.opts.Version; d.opts.Version != "" && !install.SameFile(recorder, d.opts.Exe) {
 				if recOut == "" {
 					recOut, _ = d.opts.RunVersion(d.ctx, recorder)
 				}
@@ -537,15 +549,6 @@ func putOnPath(exe string) string {
 		fix += fmt.Sprintf(`; or export PATH="%s:$PATH"`, filepath.Dir(exe))
 	}
 	return fix
-}
-
-func sameFile(a, b string) bool {
-	if a == "" || b == "" {
-		return false
-	}
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // expand resolves the variables hook commands commonly use.
@@ -701,17 +704,8 @@ func (d *doctor) checkCurator() {
 // without the rule Claude Code asks before every run, and claude -p (Ralph
 // loops) refuses it.
 func (d *doctor) checkScoutPermission() {
-	var where []string
-	for _, f := range d.settingsFiles() {
-		if f.scope == install.Codex {
-			continue
-		}
-		if b, err := regfile.Read(f.path, regfile.MaxText); err == nil && install.HasAllow(b, install.ScoutPermission) {
-			where = append(where, d.rel(f.path))
-		}
-	}
-	if len(where) > 0 {
-		d.add("scout permission", OK, install.ScoutPermission+" in "+list(where, ", "), "")
+	if len(d.allowed) > 0 {
+		d.add("scout permission", OK, install.ScoutPermission+" in "+list(d.allowed, ", "), "")
 		return
 	}
 	d.add("scout permission", Warn, "no settings file allows "+install.ScoutPermission+": Claude Code asks before each scout search, and claude -p refuses it",
@@ -762,16 +756,4 @@ func listN(items []string, sep string, n int) string {
 }
 
 // rel shows a path relative to the project, or with ~ for home.
-func (d *doctor) rel(p string) string {
-	if d.proj != "" {
-		if r, err := filepath.Rel(string(d.proj), p); err == nil && !strings.HasPrefix(r, "..") {
-			return r
-		}
-	}
-	if d.opts.Home != "" {
-		if r, err := filepath.Rel(d.opts.Home, p); err == nil && !strings.HasPrefix(r, "..") {
-			return "~/" + r
-		}
-	}
-	return p
-}
+func (d *doctor) rel(p string) string { return install.Rel(string(d.proj), d.opts.Home, p) }
