@@ -407,7 +407,9 @@ func (e *env) warnDisabled(p project.Dir) {
 }
 
 // rel shows path as doctor does: in the project, or under ~/.
-func (e *env) rel(p project.Dir, path string) string { return install.Rel(string(p), e.Getenv("HOME"), path) }
+func (e *env) rel(p project.Dir, path string) string {
+	return install.Rel(string(p), e.Getenv("HOME"), path)
+}
 
 func doctorCommand(e *env) *cli.Command {
 	return &cli.Command{
