@@ -171,7 +171,7 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 			}
 			if together(g.a, s) || near3(g.a, s) {
 				sc.found++
-			} else if showMisses && !g.held {
+			} else if showMisses && !g.held && (os.Getenv("FLOWMEM_CURATE_MISSES_INSET") == "" || !near3InSet(g.a, s)) {
 				t.Logf("miss %s %s: %q\n    S %q", g.set, g.name, entries[g.a].Text(), entries[s].Text())
 				for _, p := range x.Neighbours(g.a, 3) {
 					o := owner[p.J]
@@ -243,6 +243,7 @@ func TestQualityCurate(t *testing.T) {
 	tot.add(scores[heldOut])
 	line("total", &tot)
 	found, apart := ratio(tot.found, tot.pairs), ratio(tot.noPair, tot.near)
+	foundInSet := ratio(tot.foundInSet, tot.pairs)
 
 	heavyEntries, heavyGroups := loadQualityMemory(t, true)
 	var h setScore
@@ -264,15 +265,16 @@ func TestQualityCurate(t *testing.T) {
 				th, ratio(sw.inGroup, sw.pairs), ratio(sw.found, sw.pairs), ratio(sw.noPair, sw.near))
 		}
 	}
-	if found < gateFound || apart < gateNoPair {
-		t.Errorf("curate quality below its gate: found %.3f (gate %.2f, target %.2f), near misses apart %.3f (gate %.2f, target %.2f)",
-			found, gateFound, targetFound, apart, gateNoPair, targetNoPair)
+	if found < gateFound || foundInSet < gateFoundInSet || apart < gateNoPair {
+		t.Errorf("curate quality below its gate: found %.3f (gate %.2f, target %.2f), among its set's %.3f (gate %.2f), near misses apart %.3f (gate %.2f, target %.2f)",
+			found, gateFound, targetFound, foundInSet, gateFoundInSet, apart, gateNoPair, targetNoPair)
 	}
 }
 
 // The gates the test holds: the targets where they are met, else what is
 // true today (see the report), so a regression still fails.
 const (
-	gateFound  = 0.72
-	gateNoPair = 0.95
+	gateFound      = 0.77
+	gateFoundInSet = 0.93
+	gateNoPair     = 0.95
 )

@@ -21,14 +21,21 @@ const DefaultThreshold = 0.4
 // word would otherwise look common and count for nothing.
 const priorDocs = 10
 
+// fixWeight is how much more a word of the fix counts than a word only of
+// the issue. A near miss is another lesson about the same code, so it
+// shares the issue's words by nature; a second wording of one lesson asks
+// for the same remedy, while a near miss usually asks for another.
+const fixWeight = 2
+
 // Index holds the content words of entries, weighted by how rare each is
 // among them, to find which entries say nearly the same thing.
 type Index struct {
 	entries []mdstore.Entry
-	terms   [][]int32 // each entry's distinct words, by word number
-	weight  []float64 // each word's weight: its inverse document frequency
-	norm    []float64 // each entry's summed squared weights
-	posts   [][]int32 // each word's entries
+	terms   [][]int32   // each entry's distinct words, by word number
+	vals    [][]float64 // each term's weight in its entry: idf, times fixWeight in the fix
+	weight  []float64   // each word's inverse document frequency
+	norm    []float64   // each entry's summed squared term weights
+	posts   [][]int32   // each word's entries
 	words   map[string]int32
 	acc     []float64 // Neighbours' scratch: partial dot products by entry
 	touched []int32
@@ -47,22 +54,39 @@ const (
 
 // NewIndex indexes the entries' lesson texts and fixes.
 func NewIndex(entries []mdstore.Entry) *Index {
-	x := &Index{entries: entries, terms: make([][]int32, len(entries)), words: map[string]int32{}}
+	x := &Index{entries: entries, terms: make([][]int32, len(entries)), vals: make([][]float64, len(entries)),
+		words: map[string]int32{}}
+	type term struct {
+		id  int32
+		fix bool
+	}
+	var ts []term
+	at := map[int32]int{} // where a word of the entry is in ts
+	inFix := make([][]bool, len(entries))
 	for i := range entries {
-		seen := map[int32]bool{}
-		words := text.ContentWords(entries[i].Text() + "\n" + entries[i].Fix)
-		for _, w := range words {
-			id, ok := x.words[w]
-			if !ok {
-				id = int32(len(x.posts))
-				x.words[w] = id
-				x.posts = append(x.posts, nil)
-			}
-			if !seen[id] {
-				seen[id] = true
-				x.terms[i] = append(x.terms[i], id)
+		ts = ts[:0]
+		clear(at)
+		for field, s := range [2]string{entries[i].Text(), entries[i].Fix} {
+			for _, w := range text.ContentWords(s) {
+				id, ok := x.words[w]
+				if !ok {
+					id = int32(len(x.posts))
+					x.words[w] = id
+					x.posts = append(x.posts, nil)
+				}
+				if k, ok := at[id]; ok {
+					ts[k].fix = ts[k].fix || field == 1
+					continue
+				}
+				at[id] = len(ts)
+				ts = append(ts, term{id, field == 1})
 				x.posts[id] = append(x.posts[id], int32(i))
 			}
+		}
+		slices.SortFunc(ts, func(a, b term) int { return cmp.Compare(a.id, b.id) })
+		x.terms[i], inFix[i] = make([]int32, len(ts)), make([]bool, len(ts))
+		for k, t := range ts {
+			x.terms[i][k], inFix[i][k] = t.id, t.fix
 		}
 	}
 	n := float64(len(entries) + priorDocs)
@@ -72,9 +96,14 @@ func NewIndex(entries []mdstore.Entry) *Index {
 	}
 	x.norm = make([]float64, len(entries))
 	for i, ts := range x.terms {
-		slices.Sort(ts)
-		for _, t := range ts {
-			x.norm[i] += x.weight[t] * x.weight[t]
+		x.vals[i] = make([]float64, len(ts))
+		for k, t := range ts {
+			v := x.weight[t]
+			if inFix[i][k] {
+				v *= fixWeight
+			}
+			x.vals[i][k] = v
+			x.norm[i] += v * v
 		}
 	}
 	return x
@@ -88,7 +117,8 @@ type Pair struct {
 
 // Neighbours returns the k entries most like entry i, of its kind, best
 // first: the cosine of their weighted word sets, each entry's text asked
-// as a query against the others.
+// as a query against the others. Rare words find the candidates by idf
+// alone; the best of them are then scored in full.
 func (x *Index) Neighbours(i, k int) []Pair {
 	if x.acc == nil {
 		x.acc = make([]float64, len(x.entries))
@@ -153,15 +183,16 @@ func (x *Index) Similarity(i, j int) float64 {
 	}
 	var d float64
 	a, b := x.terms[i], x.terms[j]
-	for len(a) > 0 && len(b) > 0 {
+	p, q := 0, 0
+	for p < len(a) && q < len(b) {
 		switch {
-		case a[0] < b[0]:
-			a = a[1:]
-		case a[0] > b[0]:
-			b = b[1:]
+		case a[p] < b[q]:
+			p++
+		case a[p] > b[q]:
+			q++
 		default:
-			d += x.weight[a[0]] * x.weight[a[0]]
-			a, b = a[1:], b[1:]
+			d += x.vals[i][p] * x.vals[j][q]
+			p, q = p+1, q+1
 		}
 	}
 	return d / math.Sqrt(x.norm[i]*x.norm[j])
