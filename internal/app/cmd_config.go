@@ -31,10 +31,7 @@ Examples:
 				Description: `Example:
    flowmem config get memory.enabled`,
 				Flags: []cli.Flag{jsonFlag},
-				Action: func(c *cli.Context) error {
-					if err := exactArgs(c, 1, "KEY"); err != nil {
-						return err
-					}
+				Action: args(1, "KEY", func(c *cli.Context) error {
 					cfg, err := e.configForCommand()
 					if err != nil {
 						return err
@@ -48,7 +45,7 @@ Examples:
 						return e.writeJSON(config.Setting{Key: key, Value: v, Source: src})
 					}
 					return e.printValue(v)
-				},
+				}),
 			},
 			{
 				Name:      "set",
@@ -59,10 +56,7 @@ Examples:
    flowmem config set recall.limit 5
    flowmem config set capture.review_patterns '["\\bmy-review\\b"]'`,
 				Flags: []cli.Flag{jsonFlag},
-				Action: func(c *cli.Context) error {
-					if err := exactArgs(c, 2, "KEY VALUE"); err != nil {
-						return err
-					}
+				Action: args(2, "KEY VALUE", func(c *cli.Context) error {
 					p, err := e.configProject()
 					if err != nil {
 						return err
@@ -85,7 +79,7 @@ Examples:
 					b, _ := json.Marshal(value)
 					e.say("%s set to %s in %s", key, b, p.ConfigPath())
 					return nil
-				},
+				}),
 			},
 			{
 				Name:  "list",
@@ -93,10 +87,7 @@ Examples:
 				Description: `Example:
    flowmem config list --json`,
 				Flags: []cli.Flag{jsonFlag},
-				Action: func(c *cli.Context) error {
-					if err := exactArgs(c, 0, "no arguments"); err != nil {
-						return err
-					}
+				Action: args(0, "no arguments", func(c *cli.Context) error {
 					cfg, err := e.configForCommand()
 					if err != nil {
 						return err
@@ -110,7 +101,7 @@ Examples:
 						fmt.Fprintf(e.Out, "%s = %s (%s)\n", s.Key, b, s.Source)
 					}
 					return nil
-				},
+				}),
 			},
 		},
 	}

@@ -40,12 +40,9 @@ Examples:
 			&cli.BoolFlag{Name: "install", Usage: "also run 'flowmem install' (hooks in .claude/settings.json, the scout agent)"},
 			jsonFlag,
 		},
-		Action: func(c *cli.Context) error {
-			if err := exactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: args(0, "no arguments", func(c *cli.Context) error {
 			return e.runInit(c)
-		},
+		}),
 	}
 }
 

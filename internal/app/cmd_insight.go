@@ -30,10 +30,7 @@ Examples:
    flowmem memory stats
    flowmem memory stats --json`,
 			Flags: []cli.Flag{jsonFlag},
-			Action: func(c *cli.Context) error {
-				if err := exactArgs(c, 0, "no arguments"); err != nil {
-					return err
-				}
+			Action: args(0, "no arguments", func(c *cli.Context) error {
 				in, err := e.insightInputs()
 				if err != nil {
 					return err
@@ -43,7 +40,7 @@ Examples:
 					return e.writeJSON(st)
 				}
 				return insight.WriteStats(e.Out, st)
-			},
+			}),
 		},
 		{
 			Name:  "audit",
@@ -63,10 +60,7 @@ Examples:
 				&cli.IntFlag{Name: "days", Value: insight.DefaultUnusedDays, Usage: "list lessons not recalled for `N` days"},
 				jsonFlag,
 			},
-			Action: func(c *cli.Context) error {
-				if err := exactArgs(c, 0, "no arguments"); err != nil {
-					return err
-				}
+			Action: args(0, "no arguments", func(c *cli.Context) error {
 				if c.Int("days") < 1 {
 					return usagef("--days must be at least 1")
 				}
@@ -82,7 +76,7 @@ Examples:
 					return e.writeJSON(a)
 				}
 				return insight.WriteAudit(e.Out, a)
-			},
+			}),
 		},
 		{
 			Name:  "report",
@@ -98,10 +92,7 @@ Examples:
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "html", Usage: "write the page to `FILE` (- for stdout)"},
 			},
-			Action: func(c *cli.Context) error {
-				if err := exactArgs(c, 0, "no arguments (the file goes after --html)"); err != nil {
-					return err
-				}
+			Action: args(0, "no arguments (the file goes after --html)", func(c *cli.Context) error {
 				file := c.String("html")
 				if file == "" {
 					return usagef("--html FILE is required")
@@ -131,7 +122,7 @@ Examples:
 				}
 				e.say("wrote %s (%d entries, %d reviews)", file, len(in.entries), len(in.reviews))
 				return nil
-			},
+			}),
 		},
 	}
 }

@@ -76,10 +76,7 @@ Examples:
 			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout and memory-curator agents and their permissions alone"},
 			jsonFlag,
 		),
-		Action: func(c *cli.Context) error {
-			if err := exactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: args(0, "no arguments", func(c *cli.Context) error {
 			scope, err := scopeOf(c)
 			if err != nil {
 				return err
@@ -117,7 +114,7 @@ Examples:
 				e.warnDisabled(p)
 			}
 			return nil
-		},
+		}),
 	}
 }
 
@@ -144,10 +141,7 @@ Examples:
 			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout and memory-curator agents and their permissions alone"},
 			jsonFlag,
 		),
-		Action: func(c *cli.Context) error {
-			if err := exactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: args(0, "no arguments", func(c *cli.Context) error {
 			scope, err := scopeOf(c)
 			if err != nil {
 				return err
@@ -178,7 +172,7 @@ Examples:
 			}
 			e.reportInstall(p, res)
 			return nil
-		},
+		}),
 	}
 }
 
@@ -426,10 +420,7 @@ Examples:
    flowmem doctor
    flowmem doctor --json`,
 		Flags: []cli.Flag{jsonFlag},
-		Action: func(c *cli.Context) error {
-			if err := exactArgs(c, 0, "no arguments"); err != nil {
-				return err
-			}
+		Action: args(0, "no arguments", func(c *cli.Context) error {
 			dir, err := e.cwd()
 			if err != nil {
 				return err
@@ -450,7 +441,7 @@ Examples:
 				return errSilent
 			}
 			return nil
-		},
+		}),
 	}
 }
 

@@ -35,10 +35,7 @@ Examples:
 Example:
    flowmem memory init`,
 				Flags: []cli.Flag{jsonFlag},
-				Action: func(c *cli.Context) error {
-					if err := exactArgs(c, 0, "no arguments"); err != nil {
-						return err
-					}
+				Action: args(0, "no arguments", func(c *cli.Context) error {
 					p, _, s, err := e.memoryStore()
 					if err != nil {
 						return err
@@ -57,7 +54,7 @@ Example:
 						e.say("created %s", f)
 					}
 					return nil
-				},
+				}),
 			},
 			memoryAddCommand(e, typeFlag),
 			memoryReadCommand(e, typeFlag),
@@ -85,12 +82,9 @@ Examples:
    flowmem memory search 'retry|backoff'
    flowmem memory search --type pitfall --json 'go test'`,
 				Flags: []cli.Flag{typeFlag, jsonFlag},
-				Action: func(c *cli.Context) error {
-					if err := exactArgs(c, 1, "PATTERN"); err != nil {
-						return err
-					}
+				Action: args(1, "PATTERN", func(c *cli.Context) error {
 					return e.runSearch(c)
-				},
+				}),
 			},
 		},
 	}
@@ -119,10 +113,7 @@ Examples:
 			&cli.StringFlag{Name: "category", Usage: "framework, convention, api, build, edge-case, security or general"},
 			jsonFlag,
 		},
-		Action: func(c *cli.Context) error {
-			if err := exactArgs(c, 1, "TEXT (quote it)"); err != nil {
-				return err
-			}
+		Action: args(1, "TEXT (quote it)", func(c *cli.Context) error {
 			if c.String("type") == "" {
 				return usagef("memory add: --type is required (pitfall, convention or decision)")
 			}
@@ -181,7 +172,7 @@ Examples:
 				e.say("added %s %s to %s", k, o.Entry.ID, file)
 			}
 			return nil
-		},
+		}),
 	}
 }
 

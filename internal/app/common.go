@@ -88,6 +88,17 @@ func kindsFlag(c *cli.Context) ([]mdstore.Kind, error) {
 	return []mdstore.Kind{k}, nil
 }
 
+// args checks that a command got n positional arguments (described as
+// what in the usage error) before act runs.
+func args(n int, what string, act cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if err := exactArgs(c, n, what); err != nil {
+			return err
+		}
+		return act(c)
+	}
+}
+
 // exactArgs checks the number of positional arguments.
 func exactArgs(c *cli.Context, n int, what string) error {
 	if c.NArg() != n {
