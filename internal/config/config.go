@@ -138,22 +138,8 @@ func (c *Config) validate(b []byte) *ParseError {
 		if !ok {
 			continue
 		}
-		if !sameType(v, k.Default) {
-			found := describe(v)
-			if list, ok := v.([]any); ok {
-				for _, e := range list {
-					if _, ok := e.(string); !ok {
-						found = "a list holding " + describe(e)
-						break
-					}
-				}
-			}
-			return c.typeError(b, k.Name, fmt.Errorf("%s must be %s, found %s", k.Name, typeName(k.Default), found), k)
-		}
-		if k.Check != nil {
-			if err := k.Check(v); err != nil {
-				return c.typeError(b, k.Name, fmt.Errorf("%s: %w", k.Name, err), k)
-			}
+		if err := k.check(v, "found"); err != nil {
+			return c.typeError(b, k.Name, err, k)
 		}
 	}
 	return nil
@@ -295,14 +281,8 @@ func (c *Config) Bool(key string) bool {
 // Int is a known integer key's effective value.
 func (c *Config) Int(key string) int {
 	v, _, _ := c.Get(key)
-	switch n := v.(type) {
-	case json.Number:
-		i, _ := n.Int64()
-		return int(i)
-	case int64:
-		return int(n)
-	}
-	return 0
+	n, _ := toInt(v)
+	return int(n)
 }
 
 // String is a known string key's effective value.
@@ -397,7 +377,7 @@ func (c *Config) Set(key string, value any) error {
 		}
 	}
 	if k, ok := known(key); ok {
-		if err := k.check(value); err != nil {
+		if err := k.check(value, "not"); err != nil {
 			return err
 		}
 	} else if sec, ok := section(key); ok {
@@ -432,10 +412,20 @@ func (c *Config) Set(key string, value any) error {
 	return nil
 }
 
-// check tells whether v is a value of k that flowmem can use.
-func (k Key) check(v any) error {
+// check tells whether v is a value of k that flowmem can use; was words
+// what v is instead ("found" in the file, "not" on a command line).
+func (k Key) check(v any, was string) error {
 	if !sameType(v, k.Default) {
-		return fmt.Errorf("%s must be %s, not %s", k.Name, typeName(k.Default), describe(v))
+		what := describe(v)
+		if list, ok := v.([]any); ok {
+			for _, e := range list {
+				if _, ok := e.(string); !ok {
+					what = "a list holding " + describe(e)
+					break
+				}
+			}
+		}
+		return fmt.Errorf("%s must be %s, %s %s", k.Name, typeName(k.Default), was, what)
 	}
 	if k.Check != nil {
 		if err := k.Check(v); err != nil {
@@ -585,13 +575,8 @@ func sameType(v, def any) bool {
 		_, ok := v.(bool)
 		return ok
 	case int64:
-		n, ok := v.(json.Number)
-		if !ok {
-			_, ok = v.(int64)
-			return ok
-		}
-		_, err := n.Int64()
-		return err == nil
+		_, ok := toInt(v)
+		return ok
 	case string:
 		_, ok := v.(string)
 		return ok
