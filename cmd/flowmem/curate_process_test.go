@@ -32,14 +32,15 @@ func reviewPayload(t *testing.T, n int) []byte {
 // rewrite of pitfalls.md, racing 16 hook processes that capture reviews
 // into it, lose no capture and keep their own changes.
 func TestCurationRacesHookCaptures(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	mustFlowmem(t, dir, "init", "--enable")
+	mustFlowmem(t, raced(), dir, "init", "--enable")
 	var ids []string
 	for _, text := range []string{"first wording of the retry lesson", "second wording of the retry lesson", "a lesson to archive", "a lesson to forget"} {
 		var out struct {
 			Entry struct{ ID string } `json:"entry"`
 		}
-		if err := json.Unmarshal([]byte(mustFlowmem(t, dir, "memory", "add", "--json", "--type", "pitfall", text)), &out); err != nil {
+		if err := json.Unmarshal([]byte(mustFlowmem(t, raced(), dir, "memory", "add", "--json", "--type", "pitfall", text)), &out); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, out.Entry.ID)
@@ -50,7 +51,7 @@ func TestCurationRacesHookCaptures(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if code, stderr := run(t, dir, reviewPayload(t, i), "hook"); code != 0 || stderr != "" {
+			if code, stderr := run(t, raced(), dir, reviewPayload(t, i), "hook"); code != 0 || stderr != "" {
 				errs <- fmt.Sprintf("hook %d: exit %d: %s", i, code, stderr)
 			}
 		}()
@@ -63,7 +64,7 @@ func TestCurationRacesHookCaptures(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if code, stderr := run(t, dir, nil, args...); code != 0 {
+			if code, stderr := run(t, raced(), dir, nil, args...); code != 0 {
 				errs <- fmt.Sprintf("%s: exit %d: %s", strings.Join(args, " "), code, stderr)
 			}
 		}()

@@ -2,41 +2,84 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/flowmem/flowmem/internal/app"
-	"github.com/flowmem/flowmem/internal/hookfront"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+// binDir holds flowmem and flowmem-hook, built once per test run without
+// the race detector: the scripts and the process tests are about what a
+// process does (output, exit codes, files, git merges, FIFOs), and a
+// race-built process costs several times the start-up and run time while
+// it can find nothing, since the program starts no goroutines. The
+// concurrency tests run this test binary instead (raced), which under
+// -race is the one race-built flowmem.
+var binDir string
+
+// plain is the flowmem built into binDir.
+func plain() string { return filepath.Join(binDir, "flowmem") }
+
+// raced is this test binary standing in for flowmem (with
+// FLOWMEM_TEST_AS_CLI=1): race-built when the tests run with -race.
+func raced() string { return os.Args[0] }
+
 func TestMain(m *testing.M) {
-	// Tests that need real, separate flowmem processes re-run this binary
-	// with FLOWMEM_TEST_AS_CLI=1.
+	// The concurrency tests re-run this binary with FLOWMEM_TEST_AS_CLI=1.
 	if os.Getenv("FLOWMEM_TEST_AS_CLI") == "1" {
 		os.Exit(app.Main(context.Background(), append([]string{"flowmem"}, os.Args[1:]...), app.SystemIO()))
 	}
-	testscript.Main(m, map[string]func(){
-		"flowmem": func() {
-			os.Exit(app.Main(context.Background(), os.Args, app.SystemIO()))
-		},
-		// The front end hands reviews to the flowmem above, found on PATH.
-		"flowmem-hook": func() {
-			os.Exit(hookfront.Main(context.Background(), os.Args, hookfront.Options{}))
-		},
-	})
+	os.Exit(runTests(m))
 }
 
-// TestScripts runs every testdata/script/*.txtar against the real binary
-// entry point. Run with -update to rewrite the expected output in place.
+func runTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "flowmem-test-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if err := build(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	binDir = dir
+	return m.Run()
+}
+
+// build puts flowmem and flowmem-hook side by side in dir, as make install
+// does: flowmem-hook hands reviews to the flowmem beside it. The flags are
+// the e2e package's, so a test run builds the two binaries once for both.
+func build(dir string) error {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	cmd := exec.Command(goTool, "build", "-o", dir+string(filepath.Separator),
+		"github.com/flowmem/flowmem/cmd/flowmem", "github.com/flowmem/flowmem/cmd/flowmem-hook")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build ./cmd/flowmem ./cmd/flowmem-hook: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// TestScripts runs every testdata/script/*.txtar against the built
+// binaries, found on PATH. Run with FLOWMEM_UPDATE_SCRIPTS=1 to rewrite the
+// expected output in place.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:                 filepath.Join("..", "..", "testdata", "script"),
 		UpdateScripts:       os.Getenv("FLOWMEM_UPDATE_SCRIPTS") == "1",
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			work := env.WorkDir
+			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv("HOME", filepath.Join(work, ".home"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(work, ".home", ".config"))
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(work, ".home", ".cache"))

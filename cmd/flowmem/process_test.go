@@ -14,10 +14,11 @@ import (
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
-// flowmem runs the CLI as a separate process in dir.
-func flowmem(t *testing.T, dir string, args ...string) (string, error) {
+// flowmem runs the CLI as a separate process in dir: exe is plain() or
+// raced().
+func flowmem(t *testing.T, exe, dir string, args ...string) (string, error) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
+	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "FLOWMEM_TEST_AS_CLI=1", "HOME="+t.TempDir())
 	var out, errb bytes.Buffer
@@ -29,9 +30,9 @@ func flowmem(t *testing.T, dir string, args ...string) (string, error) {
 	return out.String(), nil
 }
 
-func mustFlowmem(t *testing.T, dir string, args ...string) string {
+func mustFlowmem(t *testing.T, exe, dir string, args ...string) string {
 	t.Helper()
-	out, err := flowmem(t, dir, args...)
+	out, err := flowmem(t, exe, dir, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +42,9 @@ func mustFlowmem(t *testing.T, dir string, args ...string) string {
 // TestConcurrentAdd: 50 processes adding at once to one file must leave 50
 // well-formed entries: nothing lost, nothing interleaved.
 func TestConcurrentAdd(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	mustFlowmem(t, dir, "init", "--enable")
+	mustFlowmem(t, raced(), dir, "init", "--enable")
 	const n = 50
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -50,7 +52,7 @@ func TestConcurrentAdd(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			_, err := flowmem(t, dir, "memory", "add", "--type", "pitfall",
+			_, err := flowmem(t, raced(), dir, "memory", "add", "--type", "pitfall",
 				fmt.Sprintf("lesson number %d about a distinct concurrency topic %s", i, strings.Repeat("x", i)),
 				"--fix", fmt.Sprintf("fix %d", i), "--task", fmt.Sprintf("fn-%d.1", i))
 			errs <- err
@@ -85,7 +87,7 @@ func TestConcurrentAdd(t *testing.T) {
 		t.Errorf("got %d distinct ids, want %d", len(seen), n)
 	}
 	var list struct{ Total int }
-	if err := json.Unmarshal([]byte(mustFlowmem(t, dir, "memory", "list", "--json")), &list); err != nil || list.Total != n {
+	if err := json.Unmarshal([]byte(mustFlowmem(t, raced(), dir, "memory", "list", "--json")), &list); err != nil || list.Total != n {
 		t.Errorf("memory list total = %d (%v), want %d", list.Total, err, n)
 	}
 }
@@ -94,6 +96,7 @@ func TestConcurrentAdd(t *testing.T) {
 // entry; a merge with the union driver from .gitattributes keeps everything,
 // conflicts on nothing, and readers fold the doubled entry into one.
 func TestGitUnionMerge(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is required for this test")
 	}
@@ -111,10 +114,10 @@ func TestGitUnionMerge(t *testing.T) {
 		return string(out)
 	}
 	add := func(text, task string) {
-		mustFlowmem(t, dir, "memory", "add", "--type", "pitfall", text, "--fix", "fix for: "+text, "--task", task)
+		mustFlowmem(t, plain(), dir, "memory", "add", "--type", "pitfall", text, "--fix", "fix for: "+text, "--task", task)
 	}
 	git("init", "-q", "-b", "main")
-	mustFlowmem(t, dir, "init", "--enable")
+	mustFlowmem(t, plain(), dir, "init", "--enable")
 	add("shared lesson about retries", "fn-1.1")
 	git("add", "-A")
 	git("commit", "-q", "-m", "base")
@@ -145,7 +148,7 @@ func TestGitUnionMerge(t *testing.T) {
 	var read struct {
 		Entries []mdstore.Entry
 	}
-	if err := json.Unmarshal([]byte(mustFlowmem(t, dir, "memory", "read", "--json")), &read); err != nil {
+	if err := json.Unmarshal([]byte(mustFlowmem(t, plain(), dir, "memory", "read", "--json")), &read); err != nil {
 		t.Fatal(err)
 	}
 	byIssue := map[string]mdstore.Entry{}
@@ -182,12 +185,12 @@ func TestGitUnionMerge(t *testing.T) {
 		t.Errorf("doubled entry folded to seen=%d tasks=%v, want seen=2 with both tasks", doubled.Seen, doubled.Tasks)
 	}
 	var list struct{ Total int }
-	if err := json.Unmarshal([]byte(mustFlowmem(t, dir, "memory", "list", "--json")), &list); err != nil || list.Total != 4 {
+	if err := json.Unmarshal([]byte(mustFlowmem(t, plain(), dir, "memory", "list", "--json")), &list); err != nil || list.Total != 4 {
 		t.Errorf("memory list total = %d (%v), want 4", list.Total, err)
 	}
 	// A later recurrence still lands on the folded entry.
 	add("shared lesson about retries", "fn-4.1")
-	if err := json.Unmarshal([]byte(mustFlowmem(t, dir, "memory", "read", "--json")), &read); err != nil {
+	if err := json.Unmarshal([]byte(mustFlowmem(t, plain(), dir, "memory", "read", "--json")), &read); err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range read.Entries {

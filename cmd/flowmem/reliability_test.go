@@ -23,13 +23,14 @@ import (
 	"time"
 )
 
-// run runs the CLI as a process in dir with stdin, killed after a
-// deadline; it returns the exit code (-1 for a hang) and stderr.
-func run(t *testing.T, dir string, stdin []byte, args ...string) (int, string) {
+// run runs the CLI (exe: plain() or raced()) as a process in dir with
+// stdin, killed after a deadline; it returns the exit code (-1 for a hang)
+// and stderr.
+func run(t *testing.T, exe, dir string, stdin []byte, args ...string) (int, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "FLOWMEM_TEST_AS_CLI=1", "HOME="+filepath.Join(dir, ".home"), "CLAUDE_PROJECT_DIR="+dir)
 	cmd.Stdin = bytes.NewReader(stdin)
@@ -100,6 +101,7 @@ var commands = [][]string{
 // broken content, every command ends with 0, 1 or 64 — no hang, no crash
 // — and the hook with 0; what is not a regular file is left as it is.
 func TestReliabilityHostileFiles(t *testing.T) {
+	t.Parallel()
 	payload, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture", "payloads", "bash_review.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +118,7 @@ func TestReliabilityHostileFiles(t *testing.T) {
 			t.Run(filepath.Base(target.path)+"/"+h.name, func(t *testing.T) {
 				t.Parallel()
 				dir := t.TempDir()
-				if code, errs := run(t, dir, nil, "init", "--enable"); code != 0 {
+				if code, errs := run(t, plain(), dir, nil, "init", "--enable"); code != 0 {
 					t.Fatalf("init: %d %s", code, errs)
 				}
 				path := filepath.Join(dir, filepath.FromSlash(target.path))
@@ -130,7 +132,7 @@ func TestReliabilityHostileFiles(t *testing.T) {
 					t.Skipf("cannot make a %s here: %v", h.name, err)
 				}
 				for _, args := range commands {
-					code, errs := run(t, dir, []byte("VERDICT: NEEDS_WORK\n"), args...)
+					code, errs := run(t, plain(), dir, []byte("VERDICT: NEEDS_WORK\n"), args...)
 					switch {
 					case code == -1:
 						t.Errorf("flowmem %s hung", strings.Join(args, " "))
@@ -140,7 +142,7 @@ func TestReliabilityHostileFiles(t *testing.T) {
 						t.Errorf("flowmem %s crashed:\n%.500s", strings.Join(args, " "), errs)
 					}
 				}
-				if code, errs := run(t, dir, payload, "hook"); code != 0 {
+				if code, errs := run(t, plain(), dir, payload, "hook"); code != 0 {
 					t.Errorf("flowmem hook: exit %d\n%.500s", code, errs)
 				}
 				if fi, err := os.Lstat(path); err != nil || h.make != nil && !isRegularKind(h.name) && fi.Mode().IsRegular() {
@@ -165,6 +167,7 @@ func isRegularKind(name string) bool {
 // internal/app never exits and never builds an urfave/cli exit error; its
 // exit codes are 0, 1 and 64.
 func TestReliabilityExitCodes(t *testing.T) {
+	t.Parallel()
 	fset := token.NewFileSet()
 	for _, dir := range []string{"../../cmd/flowmem", "../../cmd/flowmem-hook", "../../internal/app", "../../internal/hookfront", "../../internal/capture"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
@@ -219,6 +222,7 @@ func TestReliabilityExitCodes(t *testing.T) {
 // Every go statement in the program must start its function with a
 // deferred recover.
 func TestReliabilityNoBareGoroutines(t *testing.T) {
+	t.Parallel()
 	fset := token.NewFileSet()
 	var paths []string
 	for _, root := range []string{"../../cmd", "../../internal"} {
@@ -277,6 +281,7 @@ func mentionsRecover(n ast.Node) bool {
 // README's Guarantees section cites exists, so a rename cannot leave a
 // promise without its proof.
 func TestGuaranteesNameRealTests(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
