@@ -65,25 +65,31 @@ var hostile = []struct {
 	{"big file", func(p string, big []byte) error { return os.WriteFile(p, big, 0o644) }},
 }
 
-// targets are the files every command reads from the project.
-var targets = []struct {
+// target is a file every command reads from the project.
+type target struct {
 	path string
 	big  []byte
 	bad  map[string]string // more broken contents: name -> body
-}{
-	{".flow/config.json", []byte(`{"memory":{"enabled":true},"pad":"` + strings.Repeat("x", 10<<20) + `"}`),
-		map[string]string{"wrong type": `{"memory":[true]}`, "not JSON": "{\"memory\": {enabled: true}}\n"}},
-	// A big memory file is legitimate and read whole by some commands; 1 MB
-	// keeps the race-instrumented run of every command well inside the
-	// deadline.
-	{".flow/memory/pitfalls.md", []byte(strings.Repeat("## 2026-01-01 fn-1 manual [pitfall]\n**Issue**: "+strings.Repeat("word ", 40)+"\n\n", 1<<20/230)),
-		map[string]string{"binary": "\x00\xff\x1b[2J" + strings.Repeat("\x00", 4096)}},
-	{".claude/settings.json", []byte(`{"env":{"PAD":"` + strings.Repeat("x", 10<<20) + `"}}`),
-		map[string]string{"not JSON": `{"hooks": {PostToolUse: []}}`, "wrong shape": `{"hooks": [1, 2]}`}},
-	{".gitattributes", []byte(strings.Repeat("*.bin binary\n", 10<<20/13)),
-		map[string]string{"binary": "\x00\xff" + strings.Repeat("\x00", 4096)}},
-	{".claude/agents/memory-scout.md", []byte(strings.Repeat("an edited scout\n", 10<<20/16)),
-		map[string]string{"binary": "\x00\xff" + strings.Repeat("\x00", 4096)}},
+}
+
+// targets is a function, not a variable: the big bodies (tens of MB) would
+// otherwise be built at start-up by every process that re-runs this test
+// binary.
+func targets() []target {
+	return []target{
+		{".flow/config.json", []byte(`{"memory":{"enabled":true},"pad":"` + strings.Repeat("x", 10<<20) + `"}`),
+			map[string]string{"wrong type": `{"memory":[true]}`, "not JSON": "{\"memory\": {enabled: true}}\n"}},
+		// A big memory file is legitimate and read whole by some commands; 1 MB
+		// shows that while keeping sixteen commands' runs short.
+		{".flow/memory/pitfalls.md", []byte(strings.Repeat("## 2026-01-01 fn-1 manual [pitfall]\n**Issue**: "+strings.Repeat("word ", 40)+"\n\n", 1<<20/230)),
+			map[string]string{"binary": "\x00\xff\x1b[2J" + strings.Repeat("\x00", 4096)}},
+		{".claude/settings.json", []byte(`{"env":{"PAD":"` + strings.Repeat("x", 10<<20) + `"}}`),
+			map[string]string{"not JSON": `{"hooks": {PostToolUse: []}}`, "wrong shape": `{"hooks": [1, 2]}`}},
+		{".gitattributes", []byte(strings.Repeat("*.bin binary\n", 10<<20/13)),
+			map[string]string{"binary": "\x00\xff" + strings.Repeat("\x00", 4096)}},
+		{".claude/agents/memory-scout.md", []byte(strings.Repeat("an edited scout\n", 10<<20/16)),
+			map[string]string{"binary": "\x00\xff" + strings.Repeat("\x00", 4096)}},
+	}
 }
 
 var commands = [][]string{
@@ -106,7 +112,7 @@ func TestReliabilityHostileFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, target := range targets {
+	for _, target := range targets() {
 		kinds := slices.Clone(hostile)
 		for name, body := range target.bad {
 			kinds = append(kinds, struct {
