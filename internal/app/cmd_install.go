@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -269,15 +268,10 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 		return []string{fmt.Sprintf("no %s on PATH: the hook in %s runs '%s' by name, so it cannot run here. Fix: put %s on PATH (export PATH=\"%s:$PATH\" in your shell profile, then restart Claude Code; from a checkout, make install puts flowmem and flowmem-hook in $(go env GOPATH)/bin), %s",
 			prog, file, opts.Command, dir, dir, local)}
 	}
-	flowmemBin := found
-	if prog == install.FrontName {
-		// The front end records with the flowmem beside it, else on PATH.
-		if beside := filepath.Join(filepath.Dir(found), "flowmem"); isFile(beside) {
-			flowmemBin = beside
-		} else if flowmemBin, err = install.LookPath("flowmem", pathEnv); err != nil {
-			return []string{fmt.Sprintf("%s is on PATH but no flowmem is beside it or on PATH, so the hook in %s records nothing. Fix: put %s on PATH (export PATH=\"%s:$PATH\"), %s",
-				found, file, dir, dir, local)}
-		}
+	flowmemBin, err := install.Recorder(found, pathEnv)
+	if err != nil {
+		return []string{fmt.Sprintf("%s is on PATH but no flowmem is beside it or on PATH, so the hook in %s records nothing. Fix: put %s on PATH (export PATH=\"%s:$PATH\"), %s",
+			found, file, dir, dir, local)}
 	}
 	if install.SameFile(flowmemBin, exe) {
 		return nil
@@ -289,11 +283,6 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 	}
 	return []string{fmt.Sprintf("the hook in %s (%s) would record with %s, not this build (%s, flowmem version %s). Fix: put %s first on PATH (export PATH=\"%s:$PATH\"), or replace that one with this build (from a checkout: make install), %s",
 		file, opts.Command, flowmemBin, exe, Version(), dir, dir, local)}
-}
-
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // exe is the running binary's path, or "" when unknown.

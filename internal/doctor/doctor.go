@@ -504,20 +504,14 @@ func (d *doctor) checkHookBinary() {
 			// What records the reviews: the program itself, or for the
 			// front end the flowmem beside it, else on PATH (without one
 			// it records nothing).
-			recorder, recOut := resolved, out
-			if isFront(resolved) {
-				recorder, err = d.resolve(filepath.Join(filepath.Dir(resolved), "flowmem"))
-				if err != nil {
-					recorder, err = install.LookPath("flowmem", d.opts.PathEnv)
-				}
-				if err != nil {
-					bad = append(bad, fmt.Sprintf("%s (%s hook) finds no flowmem beside it or on PATH to record reviews with", resolved, place))
-					continue
-				}
-				recOut = ""
+			recorder, err := install.Recorder(resolved, d.opts.PathEnv)
+			if err != nil {
+				bad = append(bad, fmt.Sprintf("%s (%s hook) finds no flowmem beside it or on PATH to record reviews with", resolved, place))
+				continue
 			}
 			if want := "flowmem version " + d.opts.Version; d.opts.Version != "" && !install.SameFile(recorder, d.opts.Exe) {
-				if recOut == "" {
+				recOut := out
+				if recorder != resolved {
 					recOut, _ = d.opts.RunVersion(d.ctx, recorder)
 				}
 				if recOut != want {
@@ -572,11 +566,6 @@ func (d *doctor) expand(prog string) string {
 
 // resolve finds prog as the hook's shell would: a bare name on PATH, a path
 // as given.
-func isFront(prog string) bool {
-	base := strings.TrimSuffix(strings.ToLower(filepath.Base(prog)), ".exe")
-	return base == install.FrontName
-}
-
 func (d *doctor) resolve(prog string) (string, error) {
 	if !strings.ContainsAny(prog, `/\`) {
 		p, err := install.LookPath(prog, d.opts.PathEnv)

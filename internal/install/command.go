@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // FrontName is the front-end hook binary installed beside flowmem
@@ -69,6 +70,23 @@ func FlowmemPath(exe, pathEnv string) (string, error) {
 		}
 	}
 	return abs, nil
+}
+
+// Recorder is the flowmem that records the reviews a hook running prog (a
+// path) sees: prog itself, or for the flowmem-hook front end the flowmem
+// beside it, else the one on pathEnv, as the front end looks for it.
+func Recorder(prog, pathEnv string) (string, error) {
+	if strings.TrimSuffix(strings.ToLower(filepath.Base(prog)), ".exe") != FrontName {
+		return prog, nil
+	}
+	name := "flowmem"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if p := filepath.Join(filepath.Dir(prog), name); isExecutable(p) {
+		return p, nil
+	}
+	return LookPath("flowmem", pathEnv)
 }
 
 func isExecutable(p string) bool {
