@@ -139,55 +139,41 @@ func (d *Doc) render(b *strings.Builder, v any, ind string, inline bool) {
 	if strings.HasSuffix(d.colon(true), " ") {
 		sep = ", "
 	}
+	var open, close string
+	var elems []KV // an array's elements have no key
 	switch v := v.(type) {
 	case Obj:
-		if len(v) == 0 {
-			b.WriteString("{}")
-			return
+		open, close, elems = "{", "}", v
+	case []any:
+		open, close = "[", "]"
+		for _, e := range v {
+			elems = append(elems, KV{Value: e})
 		}
-		b.WriteString("{")
-		for i, kv := range v {
-			if i > 0 {
-				if inline {
-					b.WriteString(sep)
-				} else {
-					b.WriteString(",")
-				}
+	}
+	if open != "" {
+		b.WriteString(open)
+		for i, kv := range elems {
+			if i > 0 && inline {
+				b.WriteString(sep)
+			} else if i > 0 {
+				b.WriteString(",")
 			}
 			if !inline {
 				b.WriteString(d.Newline + ind + d.Indent)
 			}
-			b.WriteString(quote(kv.Key))
-			b.WriteString(d.colon(inline))
+			if open == "{" {
+				b.WriteString(quote(kv.Key))
+				b.WriteString(d.colon(inline))
+			}
 			d.render(b, kv.Value, ind+d.Indent, inline)
 		}
-		if !inline {
+		if !inline && len(elems) > 0 {
 			b.WriteString(d.Newline + ind)
 		}
-		b.WriteString("}")
-	case []any:
-		if len(v) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[")
-		for i, e := range v {
-			if i > 0 {
-				if inline {
-					b.WriteString(sep)
-				} else {
-					b.WriteString(",")
-				}
-			}
-			if !inline {
-				b.WriteString(d.Newline + ind + d.Indent)
-			}
-			d.render(b, e, ind+d.Indent, inline)
-		}
-		if !inline {
-			b.WriteString(d.Newline + ind)
-		}
-		b.WriteString("]")
+		b.WriteString(close)
+		return
+	}
+	switch v := v.(type) {
 	case string:
 		b.WriteString(quote(v))
 	case int:

@@ -164,9 +164,9 @@ func (p *parser) value(depth int) (*Node, error) {
 	}
 	switch c := p.src[p.pos]; {
 	case c == '{':
-		return p.object(depth)
+		return p.container(depth, Object)
 	case c == '[':
-		return p.array(depth)
+		return p.container(depth, Array)
 	case c == '"':
 		start := p.pos
 		if _, err := p.str(); err != nil {
@@ -288,82 +288,62 @@ func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
-func (p *parser) object(depth int) (*Node, error) {
-	n := &Node{Kind: Object, Start: p.pos}
+// container parses an object or an array: its members (a string key, ':'
+// and a value) or elements, separated by commas.
+func (p *parser) container(depth int, k Kind) (*Node, error) {
+	closer := byte(']')
+	if k == Object {
+		closer = '}'
+	}
+	n := &Node{Kind: k, Start: p.pos}
 	p.pos++
 	p.skipSpace()
-	if p.pos < len(p.src) && p.src[p.pos] == '}' {
-		p.pos++
-		n.End = p.pos
-		return n, nil
-	}
-	for {
-		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
-			return nil, p.errf("unexpected %s, expecting a string key", p.describe())
+	for first := true; ; first = false {
+		if first && p.pos < len(p.src) && p.src[p.pos] == closer {
+			p.pos++
+			n.End = p.pos
+			return n, nil
 		}
-		keyStart := p.pos
-		key, err := p.str()
-		if err != nil {
-			return nil, err
+		if k == Object {
+			if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+				return nil, p.errf("unexpected %s, expecting a string key", p.describe())
+			}
+			keyStart := p.pos
+			key, err := p.str()
+			if err != nil {
+				return nil, err
+			}
+			p.skipSpace()
+			if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+				return nil, p.errf("unexpected %s, expecting ':' after object key", p.describe())
+			}
+			p.pos++
+			p.skipSpace()
+			n.Members = append(n.Members, Member{Key: key, KeyStart: keyStart})
 		}
-		p.skipSpace()
-		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
-			return nil, p.errf("unexpected %s, expecting ':' after object key", p.describe())
-		}
-		p.pos++
-		p.skipSpace()
 		v, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		n.Members = append(n.Members, Member{Key: key, KeyStart: keyStart, Value: v})
+		if k == Object {
+			n.Members[len(n.Members)-1].Value = v
+		} else {
+			n.Elems = append(n.Elems, v)
+		}
 		p.skipSpace()
 		if p.pos >= len(p.src) {
-			return nil, p.errf("unexpected end of input, expecting ',' or '}'")
+			return nil, p.errf("unexpected end of input, expecting ',' or '%c'", closer)
 		}
 		switch p.src[p.pos] {
 		case ',':
 			p.pos++
 			p.skipSpace()
-		case '}':
+		case closer:
 			p.pos++
 			n.End = p.pos
 			return n, nil
 		default:
-			return nil, p.errf("unexpected %s, expecting ',' or '}'", p.describe())
-		}
-	}
-}
-
-func (p *parser) array(depth int) (*Node, error) {
-	n := &Node{Kind: Array, Start: p.pos}
-	p.pos++
-	p.skipSpace()
-	if p.pos < len(p.src) && p.src[p.pos] == ']' {
-		p.pos++
-		n.End = p.pos
-		return n, nil
-	}
-	for {
-		v, err := p.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
-		n.Elems = append(n.Elems, v)
-		p.skipSpace()
-		if p.pos >= len(p.src) {
-			return nil, p.errf("unexpected end of input, expecting ',' or ']'")
-		}
-		switch p.src[p.pos] {
-		case ',':
-			p.pos++
-			p.skipSpace()
-		case ']':
-			p.pos++
-			n.End = p.pos
-			return n, nil
-		default:
-			return nil, p.errf("unexpected %s, expecting ',' or ']'", p.describe())
+			return nil, p.errf("unexpected %s, expecting ',' or '%c'", p.describe(), closer)
 		}
 	}
 }
