@@ -246,6 +246,16 @@ func TestRankFloor(t *testing.T) {
 	if got := prime(entries, "webhook events", Options{}); !strings.Contains(got, "drops events") {
 		t.Errorf("Prime(webhook events) = %q", got)
 	}
+	// The floor is asked of the request: once one lesson answers it, a
+	// lesson sharing one specific word of it comes along, after it.
+	entries = append(entries, pit("signature", "Webhook signature checked after parsing the body", "Verify the raw bytes", ""))
+	got := prime(entries, "webhook events", Options{})
+	if i, j := strings.Index(got, "drops events"), strings.Index(got, "signature"); i < 0 || j < i {
+		t.Errorf("Prime(webhook events) with a second webhook lesson = %q", got)
+	}
+	if got := prime(entries, "webhook carousel swipe gestures", Options{}); got != "" {
+		t.Errorf("Prime of a request the memory barely touches = %q", got)
+	}
 }
 
 // A long request (a task file given to prime) asks no more of a lesson

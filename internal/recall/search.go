@@ -276,6 +276,29 @@ func (p *plan) match(s []byte, masks []uint64) {
 	}
 }
 
+// begins reports whether some needle begins tok, a lower-case token.
+func (p *plan) begins(tok []byte) bool {
+	if len(tok) == 0 {
+		return false
+	}
+	if p.single[tok[0]] != nil {
+		return true
+	}
+	if len(tok) < 2 {
+		return false
+	}
+	k := uint16(tok[0])<<8 | uint16(tok[1])
+	if p.first[k>>6]&(1<<(k&63)) == 0 {
+		return false
+	}
+	for _, ni := range p.byPair[k] {
+		if hasPrefixFold(tok, &p.needles[ni]) {
+			return true
+		}
+	}
+	return false
+}
+
 func hasPrefixFold(s []byte, nd *needle) bool {
 	if len(s) < len(nd.s) {
 		return false
@@ -447,16 +470,20 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 	return w
 }
 
-// qualifies is the relevance floor (SPEC §6): a lesson qualifies only by
-// saying a specific word of the request itself, and, with Options.Floor,
-// at least that share of them (by idf), or two of them making pairShare.
-// Task ids, stop words, generic words and synonyms never qualify it.
+// qualifies: a lesson qualifies only by saying a specific word of the
+// request itself (SPEC §6). Task ids, stop words, generic words and
+// synonyms never qualify it.
 func (w *weighed) qualifies(mask uint64) bool {
-	if mask&w.specific == 0 {
-		return false
-	}
+	return mask&w.specific != 0
+}
+
+// answers is the relevance floor of a request read as it is
+// (Options.Floor): a lesson that says that share of the request's specific
+// words (by idf), or two of them making pairShare, shows the request is
+// about something the memory covers.
+func (w *weighed) answers(mask uint64) bool {
 	if w.floor == 0 {
-		return true
+		return mask&w.specific != 0
 	}
 	c, words := w.coverage(mask)
 	return c >= w.floor || words >= 2 && c >= pairShare
@@ -517,7 +544,7 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 	for qi, q := range qs {
 		ws[qi] = weigh(q, r.df[qi], r.n, opt.Floor)
 	}
-	sc := newScorer()
+	sc := newScorer(p)
 	for qi, w := range ws {
 		// The candidates that may qualify for this query, best bound first.
 		var order []int
@@ -543,9 +570,18 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			if !w.qualifies(mask) {
 				continue
 			}
-			top.offer(Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt)})
+			top.offer(Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), answers: w.answers(mask)})
 		}
 		out[qi] = top.sorted()
+		answered := false
+		for _, h := range out[qi] {
+			answered = answered || h.answers
+		}
+		if !answered {
+			// None of the best lessons says enough of the request: what
+			// they share with it is a word or two of another topic.
+			out[qi] = nil
+		}
 	}
 	return out, nil
 }
@@ -553,6 +589,7 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 // scorer tokenizes candidate entries, each once for all queries, and keeps
 // the stems of the tokens it has seen.
 type scorer struct {
+	p     *plan
 	z     text.Tokenizer
 	memo  map[string]string
 	toks  []tok
@@ -572,8 +609,8 @@ type parsed struct {
 	toks []tok
 }
 
-func newScorer() *scorer {
-	return &scorer{memo: map[string]string{}, cache: map[*candidate]*parsed{}}
+func newScorer(p *plan) *scorer {
+	return &scorer{p: p, memo: map[string]string{}, cache: map[*candidate]*parsed{}}
 }
 
 func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
@@ -612,6 +649,15 @@ func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
 
 func (s *scorer) field(v string, w float64) {
 	s.z.Scan(v, func(b []byte, k text.Kind) {
+		if !s.p.begins(b) {
+			// No needle begins it, so it folds to no term of any query
+			// (the scan's rule): left unstemmed. A word or joined form
+			// stays as a mark where its chunk starts (see score).
+			if k != text.Part {
+				s.toks = append(s.toks, tok{kind: k})
+			}
+			return
+		}
 		st, ok := s.memo[string(b)]
 		if !ok {
 			w := string(b)
