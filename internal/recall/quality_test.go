@@ -18,7 +18,7 @@ const (
 	gateNothing = 0.9
 	// gateHit5: the share of labelled requests with a labelled lesson in
 	// the first 5 of `memory read --relevant REQUEST` (StrictFloor).
-	gateHit5 = 0.75
+	gateHit5 = 0.76
 	// gateRecall5: the share of a request's labelled lessons (up to 5) in
 	// those first 5, averaged over requests.
 	gateRecall5 = 0.59
