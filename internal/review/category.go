@@ -7,46 +7,89 @@ import (
 	"unicode"
 )
 
-// dottedNames counts, up to 3, the tokens that are dotted names or calls
-// (`db.batch()`, `customElements.define`, `url.Parse`).
-func dottedNames(s string) int {
+var versionRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s(])(?:v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?\+?)(?:[\s,;:.)]|$)`)
+})
+
+var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?:^|[\\s`(])--?[a-z][a-z-]*\\b") })
+
+// dottedCalls counts, up to 2, the calls of a name inside a namespace
+// (context.Background(), customElements.get(…)). Only the fix is read: a
+// fix that calls a library's API teaches its idiom, while a call in the
+// problem is usually the project's own code going wrong.
+func dottedCalls(s string) int {
 	n := 0
 	for _, w := range strings.Fields(s) {
-		t := strings.Trim(w, ".,;:!?\"'()[]{}<>*`")
-		if i := strings.IndexByte(t, '.'); i > 0 && i < len(t)-1 && isWordByte(t[i-1]) && isWordByte(t[i+1]) {
-			if n++; n == 3 {
-				break
-			}
+		t := strings.Trim(w, "*\"'.,;:")
+		t = strings.Trim(t, "`")
+		i := strings.IndexByte(t, '.')
+		if i <= 0 || i >= len(t)-1 || !isWordByte(t[i-1]) || !isASCIILetter(t[i+1]) || !strings.Contains(t[i:], "(") {
+			continue
+		}
+		if n++; n == 2 {
+			break
 		}
 	}
 	return n
 }
 
-var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?:^|[\\s`(])--?[a-z][a-z-]*\\b") })
+// prescribed counts, up to 2, the places where s tells the reader to use a
+// named thing ("use `RETURNING id`", "guard it with `customElements.get`",
+// "call r.Context()"): a lesson that swaps one way of calling a library
+// for the right one is a framework idiom (LABELING.md: "use() instead of
+// useEffect").
+func prescribed(s string) int {
+	words := strings.Fields(s)
+	n := 0
+	for i, w := range words {
+		reach := 3
+		switch strings.ToLower(strings.Trim(w, ".,;:!?\"'()*")) {
+		case "use", "using", "call", "prefer", "via":
+		case "with":
+			reach = 1 // "with `x`", not "with the caller"
+		default:
+			continue
+		}
+		for _, next := range words[i+1 : min(i+1+reach, len(words))] {
+			if strings.HasPrefix(strings.TrimLeft(next, "`("), "-") {
+				break // a flag: the lesson is a tool's CLI (api)
+			}
+			if strings.HasPrefix(next, "`") || tokenKind(next) >= tokName {
+				n++
+				break
+			}
+		}
+		if n == 2 {
+			break
+		}
+	}
+	return n
+}
 
 // Category signals: small general vocabularies of what a lesson is about,
 // matched as word prefixes, or as whole words where a stem ends in '$'
-// (origin$ is not original). They name concepts of the field (a security
-// term, a build tool, a boundary condition or error path, a runtime or database
-// feature), not phrases of any review; plain words a review uses about
-// anything (like, returns, release, verify, flag) are not signals.
+// (secret$ is not secretary). They name concepts of the field (a security
+// property, a build tool, a boundary condition or error path, a runtime or
+// database feature, a project rule or a place the project already does
+// it), not phrases of any review; words a review uses about anything
+// (token, trust, leak, origin, other, same) are not signals: "tokens" of
+// a text tokenizer and "leaks a goroutine" are no security lessons.
 // Security comes first because a hole in a build script is a security
-// lesson first; framework is also the default for a finding about code.
+// lesson first.
 var categorySignals = []struct {
 	name  string
 	stems string
 }{
-	{CatSecurity, `secur auth authz authn token secret password credential encrypt plaintext xss csrf ssrf
-		cors origin$ origins$ csp injection sanitiz escap traversal permission privilege leak sensitive pii
-		timing constant-time timingsafe hmac signature jwt session-fixation tls$ mitm insecure
-		trust untrust bypass elevat`},
+	{CatSecurity, `secur auth$ authz authn authent authoriz secret secrets password credential encrypt plaintext xss csrf ssrf
+		cors csp injection sanitiz traversal privilege pii
+		timing-safe constant-time timingsafe hmac jwt session-fixation tls$ mitm insecure
+		untrust containment redact admin$ role$ roles$ permission permissions`},
 	{CatBuild, `ci$ build$ builds$ lint linter eslint tsc typecheck compile compiler bundle bundler makefile
 		dockerfile prepublish publish pipeline workflow lockfile dependency dependencies npm yarn pnpm pip cargo
 		gradle maven smoke script scripts package.json pyproject go.mod`},
-	{CatConvention, `convention consisten inconsisten reuse shared helper helpers centralize centralise
-		single-source invariant agents.md claude.md contributing mirror mirroring elsewhere unlike
-		existing matching mismatch contradict drift diverg different$ other$ rest$ same$ already spec$
-		documented pattern compatib incompatib`},
+	{CatConvention, `convention conventions consistent$ inconsisten reuse centralize centralise single-source
+		agents.md claude.md contributing guideline guidelines elsewhere unlike mismatch mismatched contradict
+		contradicts drift diverg rule$ rules$ documented existing already rest$`},
 	{CatEdgeCase, `empty null$ nil$ zero negative overflow underflow boundary off-by-one concurrent
 		concurrency parallel deadlock stale orphan partial duplicate duplicates retry retries restart
 		restarts crash idempot legacy migrat unicode utf encoding timezone dst leap order ordering race$ races$ racy
@@ -54,17 +97,15 @@ var categorySignals = []struct {
 		collision hang$ guard reject error-path`},
 	{CatFramework, `version deprecat idiom standard stdlib built-in builtin library framework sdk runtime
 		thread-safe goroutine channel panic unsafe async await promise decorator annotation middleware
-		transaction upsert returning$ select$ insert$`},
+		transaction upsert returning$ select$ insert$ mutex callback subscri constraint pragma`},
 	{CatAPI, `api endpoint rate-limit ratelimit throttl user-agent header headers webhook github
 		gitlab stripe quirk graphql grpc`},
 }
 
 // categorize picks the category with the highest score (categoryScores);
-// ties go to the earlier category. A library's API named by a dotted call
-// (`db.batch()`, `customElements.define`) makes it a framework lesson
-// unless another category has a stronger signal. Without any signal a
-// finding that names code is a framework lesson (how a language or
-// library is meant to be used), otherwise general.
+// ties go to the earlier category. Without any signal a finding that
+// names code is an edge case (a situation the code did not handle: the
+// commonest learnable class in real reviews), otherwise general.
 func categorize(f Finding) string {
 	scores := categoryScores(f)
 	best, bestScore := "", 0
@@ -73,14 +114,11 @@ func categorize(f Finding) string {
 			best, bestScore = c.name, scores[i]
 		}
 	}
-	if n := dottedNames(f.Problem + " " + f.Fix); n > 0 && 2*n >= bestScore && best != CatSecurity {
-		return CatFramework
-	}
 	switch {
 	case best != "":
 		return best
 	case hasAnchor(f.Problem) || hasAnchor(f.Fix):
-		return CatFramework
+		return CatEdgeCase
 	}
 	return CatGeneral
 }
@@ -107,6 +145,12 @@ func categoryScores(f Finding) []int {
 			// finding's location: paths are not vocabulary, but these
 			// files say what the lesson is about.
 			score += 2 * buildFiles(f.Location+" "+f.Problem+" "+f.Fix)
+		case CatFramework:
+			score += 2*prescribed(f.Fix) + dottedCalls(f.Fix)
+			if versionRe().MatchString(f.Problem + " " + f.Fix) {
+				// A version named: behaviour that changed between releases.
+				score += 2
+			}
 		case CatConvention:
 			// The fix points at how this project already does it.
 			for _, stem := range strings.Fields(c.stems) {

@@ -60,10 +60,46 @@ func TestCategorize(t *testing.T) {
 			want: CatBuild,
 		},
 		{
-			name: "a dotted call is a framework lesson",
+			name: "a fix naming the library function to build it with is a framework lesson",
 			f: Finding{Problem: "`url.Parse` is skipped and the base is concatenated with the code.",
 				Fix: "Build it with `url.JoinPath`."},
 			want: CatFramework,
+		},
+		{
+			name: "a situation the code does not handle is an edge case by default",
+			f: Finding{Problem: "`mergeRanges` drops the second of two ranges that share an end point.",
+				Fix: "Sort by start and union ranges whose ends touch."},
+			want: CatEdgeCase,
+		},
+		{
+			name: "a fix that prescribes a library call is a framework idiom",
+			f: Finding{Problem: "`loadConfig` reads the whole file into memory before parsing it.",
+				Fix: "Use `json.NewDecoder(f)` and decode the stream."},
+			want: CatFramework,
+		},
+		{
+			name: "a version named is a framework lesson",
+			f: Finding{Problem: "`parse_obj` is gone in v2 and now raises on import.",
+				Fix: "Call `model_validate` instead."},
+			want: CatFramework,
+		},
+		{
+			name: "tokens of a tokenizer are not security",
+			f: Finding{Problem: "`split_words` counts punctuation tokens as words, so the limit trips early.",
+				Fix: "Skip tokens without letters."},
+			want: CatEdgeCase,
+		},
+		{
+			name: "a project rule document named is a convention",
+			f: Finding{Problem: "`db.rs` calls `unwrap()` on query results, against the rule in CLAUDE.md.",
+				Fix: "Return the error with `?`."},
+			want: CatConvention,
+		},
+		{
+			name: "access by role is security",
+			f: Finding{Problem: "`deleteUser` runs for any signed-in caller; the admin role is never checked.",
+				Fix: "Check the caller's role before deleting."},
+			want: CatSecurity,
 		},
 	}
 	for _, tt := range tests {

@@ -56,8 +56,9 @@ type score struct {
 	reviews, verdictOK  int
 	labels, learnable   int
 	kept, tp, fp, catOK int
-	zeroYield           []string // reviews with learnable labels and no kept finding
-	shipLearnable       int      // learnable findings of approving reviews, never recorded (SPEC §4)
+	zeroYield           []string          // reviews with learnable labels and no kept finding
+	shipLearnable       int               // learnable findings of approving reviews, never recorded (SPEC §4)
+	confusion           map[[2]string]int // (label, kept) category of each match
 	detail              []string
 }
 
@@ -216,6 +217,10 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 			}
 			used[hit] = true
 			s.tp++
+			if s.confusion == nil {
+				s.confusion = map[[2]string]int{}
+			}
+			s.confusion[[2]string{lb.Category, kept[hit].Category}]++
 			if kept[hit].Category == lb.Category {
 				s.catOK++
 			} else if detail {
@@ -404,4 +409,26 @@ func report(t *testing.T, split string, s *score) {
 		split, s.precision(), s.tp, s.tp+s.fp, s.recall(), s.tp, s.learnable, s.catAcc(), s.catOK, s.tp, s.verdictAcc(), s.verdictOK, s.reviews)
 	t.Logf("[%s] change-requesting reviews with learnable findings that yield none: %d", split, len(s.zeroYield))
 	t.Logf("[%s] learnable findings in approving reviews (never recorded, outside recall): %d", split, s.shipLearnable)
+	if os.Getenv("FLOWMEM_QUALITY_DETAIL") == "1" && !strings.HasPrefix(split, "blind") {
+		confusion(t, split, s)
+	}
+}
+
+// confusion logs the category matrix of matched findings: a row per label
+// category, a column per category capture gave.
+func confusion(t *testing.T, split string, s *score) {
+	t.Helper()
+	cats := []string{CatFramework, CatConvention, CatAPI, CatBuild, CatEdgeCase, CatSecurity, CatGeneral}
+	head := fmt.Sprintf("%-11s", "label\\got")
+	for _, c := range cats {
+		head += fmt.Sprintf("%6.5s", c)
+	}
+	t.Logf("[%s] category confusion\n  %s", split, head)
+	for _, want := range cats {
+		row := fmt.Sprintf("%-11s", want)
+		for _, got := range cats {
+			row += fmt.Sprintf("%6d", s.confusion[[2]string{want, got}])
+		}
+		t.Log("  " + row)
+	}
 }
