@@ -137,6 +137,16 @@ func TestAnalyzeInfersVerdict(t *testing.T) {
 	if a.Verdict != None {
 		t.Errorf("verdict %q for a review of low findings, want none", a.Verdict)
 	}
+	// A review that is only a list of unranked notes asks for them; one
+	// whose lead-in ranks them informational does not.
+	notes := "# Review notes\n\n- Retries: `fetch` retries a POST on timeout, so a slow server charges twice. Retry only idempotent requests.\n- Paging: `list` pages by `name`, which is not unique, so rows repeat across pages. Page by the primary key.\n"
+	if a = Analyze(notes); a.Verdict != NeedsWork || len(a.Findings) != 2 {
+		t.Errorf("notes: verdict %q with %d findings, want NEEDS_WORK with 2", a.Verdict, len(a.Findings))
+	}
+	info := "No issues above the threshold.\n\nMinor notes (informational):\n- `a.go` lacks the package doc comment the other packages carry.\n- `b.go` could share the retry helper that `c.go` already uses.\n"
+	if a = Analyze(info); a.Verdict != None {
+		t.Errorf("informational notes: verdict %q, want none", a.Verdict)
+	}
 	a = Analyze("## Findings\n\n1. High: `Close` is never called.\n\nVERDICT: SHIP\n")
 	if a.Verdict != Ship || a.Inferred {
 		t.Errorf("a written verdict must win: %q inferred=%v", a.Verdict, a.Inferred)

@@ -72,7 +72,7 @@ func Extract(text string) []Finding {
 		}
 		x.fixSecs = nil
 	}
-	if len(x.out) == 0 && ParseVerdict(text).Actionable() {
+	if v := ParseVerdict(text); len(x.out) == 0 && v != Ship {
 		// A change-requesting review in none of the known shapes: its
 		// substantial top-level list items are the best guess.
 		x.fallback(root)
@@ -339,10 +339,14 @@ func (x *extractor) section(s *section, sc scope) {
 	if k.severity != "" {
 		inner.severity = k.severity
 	}
-	if k.findings || k.severity != "" {
+	if k.findings || k.severity != "" || sc.force {
 		inner.findings = true
 	}
-	if s.level > 0 && !k.container {
+	// A level-1 heading over sub-headings is the document's title ("#
+	// Issue #3347 review — r1"), and a recommendations section read as
+	// findings holds them: neither is one finding.
+	container := k.container || sc.force || s.level == 1 && len(s.children) > 0
+	if s.level > 0 && !container {
 		sev, ref, title, marked := titleMarker(s.title)
 		if sc.outline && sev == "" && isDigits(ref) && isDigit(strings.TrimLeft(s.title, "*_ ")[0]) {
 			marked = false
@@ -803,10 +807,17 @@ func (x *extractor) fallback(s *section) {
 		if !ok {
 			continue
 		}
+		sev := k.severity
+		if p, ok := l.PreviousSibling().(*ast.Paragraph); ok {
+			// A lead-in that ranks the list ("Minor notes (informational):").
+			if lead := strings.Join(inlineLines(p, x.src), " "); strings.HasSuffix(strings.TrimSpace(lead), ":") && normalizeSeverity(lead) != "" {
+				sev = normalizeSeverity(lead)
+			}
+		}
 		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
 			t := itemText(it, x.src)
 			if len(t) >= 40 && !isVerdictLine(t) {
-				c := newCandidate("", k.severity)
+				c := newCandidate("", sev)
 				c.add("", t)
 				x.emit(c)
 			}

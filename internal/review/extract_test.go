@@ -196,6 +196,22 @@ func TestExtractShapes(t *testing.T) {
 			name: "no fallback for a shipping review",
 			text: "- Identical bytes and trailing newline in the output file.\n\nVERDICT: SHIP\n",
 		},
+		{
+			name: "a level-1 title over sections is the document, not a finding",
+			text: "# Issue #12 review — r2\n\n**Verdict:** REQUEST_CHANGES\n\n## Findings\n\n1. **MAJOR:** `Save` writes with `os.WriteFile`; a crash leaves half a file.\n2. **MAJOR:** `Load` loops forever on a truncated file.\n",
+			want: []Finding{
+				{Severity: SevMajor, Problem: "`Save` writes with `os.WriteFile`; a crash leaves half a file."},
+				{Severity: SevMajor, Problem: "`Load` loops forever on a truncated file."},
+			},
+		},
+		{
+			name: "a review that is only recommendations: each sub-heading is a finding",
+			text: "# Review\n\n## Recommendations\n\n### 1. Close the body\n\n**Observation:** `fetch` never closes `resp.Body`.\n\n**Recommendation:** Defer `resp.Body.Close()` after the error check.\n\n### 2. Bound the retries\n\n**Observation:** `retry` loops forever on 503.\n\n**Recommendation:** Stop after five attempts.\n",
+			want: []Finding{
+				{Problem: "Close the body. `fetch` never closes `resp.Body`.", Fix: "Defer `resp.Body.Close()` after the error check."},
+				{Problem: "Bound the retries. `retry` loops forever on 503.", Fix: "Stop after five attempts."},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

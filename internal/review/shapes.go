@@ -585,8 +585,11 @@ var modals = []string{" should ", " must ", " needs to ", " need to ", " has to 
 	" by using ", " recommend", " prefer ", " make sure ", " ought to "}
 
 func prescriptive(s string) bool {
-	w := strings.Fields(strings.TrimLeft(s, "*_`\"'( "))
-	if len(w) > 0 {
+	t := strings.TrimLeft(s, "*_\"'( ")
+	// A sentence that opens with a code span opens with a name ("`Load`
+	// loops forever"), not an order.
+	w := strings.Fields(t)
+	if len(w) > 0 && !strings.HasPrefix(t, "`") {
 		first := strings.ToLower(strings.Trim(w[0], ",:;`*"))
 		if imperativeVerbs[first] {
 			return true

@@ -269,8 +269,13 @@ func keyedVerdict(plain string) Verdict {
 		if rest == "" || (rest[0] != ':' && rest[0] != '=') {
 			continue
 		}
-		if v, _ := verdictWordAt(stripSymbols(rest[1:])); v != None {
+		value := stripSymbols(rest[1:])
+		if v, _ := verdictWordAt(value); v != None {
 			found = v
+		} else if w := strings.Fields(value); len(w) > 0 && severityRank(normalizeSeverity(w[0])) >= severityRank(SevMajor) {
+			// A verdict graded like a finding ("Verdict: MAJOR",
+			// "Verdict: Critical issues") asks for changes.
+			found = NeedsWork
 		}
 	}
 }

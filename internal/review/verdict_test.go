@@ -28,6 +28,8 @@ func TestParseVerdict(t *testing.T) {
 		{"list item code span", "- **Verdict:** `NEEDS_WORK`", NeedsWork},
 		{"overall with period", "Overall verdict: NEEDS_WORK.", NeedsWork},
 		{"final verdict", "Final verdict: MAJOR_RETHINK", MajorRethink},
+		{"verdict graded like a finding", "### Verdict: MAJOR\n\n### Summary\nTwo races.", NeedsWork},
+		{"verdict graded minor is no request", "**Verdict:** minor", None},
 		{"sol prefix", "SOL_VERDICT: NEEDS_WORK", NeedsWork},
 		{"heading inline", "# x2 — codex — verdict=NEEDS_WORK\n\nbody", NeedsWork},
 		{"verdict heading then bold word", "## Verdict\n\n**NEEDS_WORK**\n\nBecause.", NeedsWork},
