@@ -141,7 +141,7 @@ func headingField(title string) string {
 
 // markerExcluded are severity words that open ordinary sentences and log
 // lines ("Error: cannot find module") too often to count as a marker.
-var markerExcluded = map[string]bool{"error": true, "warning": true, "warn": true, "info": true, "optional": true, "important": true, "informational": true}
+var markerExcluded = map[string]bool{"error": true, "warning": true, "warn": true, "info": true, "important": true, "informational": true}
 
 // severityMarker recognises a finding that opens with its severity:
 // "**[P1]** …", "[High] …", "P0: …", "**Blocking — title.** …",
