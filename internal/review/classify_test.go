@@ -128,6 +128,13 @@ func TestClassifyMinSeverity(t *testing.T) {
 
 // TestAnalyzeInfersVerdict: a review that writes no verdict but ranks a
 // finding major asks for changes; one with only minor findings does not.
+func TestOptionalSectionRanksNit(t *testing.T) {
+	a := Analyze("VERDICT: NEEDS_WORK\n\n## Suggestions (optional improvements)\n\n1. **Streaming large bodies**\n   - Decode `resp.Body` with `json.NewDecoder` instead of `io.ReadAll`.\n")
+	if len(a.Findings) != 1 || a.Findings[0].Severity != SevNit || len(a.Kept()) != 0 {
+		t.Errorf("optional suggestion: %+v kept %d, want one nit finding dropped", a.Findings, len(a.Kept()))
+	}
+}
+
 func TestAnalyzeInfersVerdict(t *testing.T) {
 	a := Analyze("## Findings\n\n1. High: `Close` is never called on `rows`.\n   - Suggestion: `defer rows.Close()`.\n")
 	if a.Verdict != NeedsWork || !a.Inferred {

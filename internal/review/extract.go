@@ -321,6 +321,9 @@ func (x *extractor) section(s *section, sc scope) {
 	k := classifyHeading(s.title)
 	if s.level > 0 && !sc.force {
 		switch {
+		case k.done && s.level > 1:
+			// What is right or already fixed, sub-sections included.
+			return
 		case k.skip && !sc.findings && s.level > 1 && x.severityFields(s.blocks) == 0:
 			// A document title ("# Review summary") is no summary section,
 			// and a section with Severity fields holds findings whatever

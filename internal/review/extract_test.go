@@ -212,6 +212,11 @@ func TestExtractShapes(t *testing.T) {
 				{Problem: "Bound the retries. `retry` loops forever on 503.", Fix: "Stop after five attempts."},
 			},
 		},
+		{
+			name: "bugs already fixed and strengths are no findings, even under a findings heading",
+			text: "# Review\n\n## Bugs Fixed\n\n### 1. `Save` lost writes (High)\n\nNow flushed before close.\n\n## Key Findings\n\n### ✅ Positive Implementations\n\n1. **Retries**: `fetch` backs off correctly.\n\n### ❌ Issues\n\n1. `Load` reads the file twice per call. Read it once and pass the bytes.\n",
+			want: []Finding{{Location: "", Problem: "`Load` reads the file twice per call.", Fix: "Read it once and pass the bytes."}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -223,6 +223,7 @@ type headingKind struct {
 	findings  bool   // announces findings: "## Findings", "## Security Issues", "## Blockers"
 	container bool   // a heading over findings, not a finding itself
 	skip      bool   // summary, strengths, verification: never findings
+	done      bool   // strengths or fixed bugs: never findings, even under a findings heading
 	fixes     bool   // recommendations, next steps, required changes: fixes for the findings
 }
 
@@ -231,12 +232,17 @@ var (
 	findingsWords = []string{"issue", "finding", "problem", "concern", "blocker", "bug", "risk", "comment",
 		"suggestion", "nit", "observation", "defect", "regression", "must fix", "should fix", "must-fix", "should-fix",
 		"gap", "weakness", "vulnerabilit", "what is bad", "what's bad", "what is wrong", "what's wrong"}
-	skipWords = []string{"summary", "strength", "positive", "what's good", "what works", "looks good", "verified",
-		"verification", "tests run", "test results", "testing done", "praise", "scope", "context", "background",
+	skipWords = []string{"summary", "verified",
+		"verification", "tests run", "test results", "testing done", "scope", "context", "background",
 		"overview", "files reviewed", "what changed", "methodology", "verdict", "conclusion", "questions",
-		"checks passed", "passed", "metadata", "changelog", "commands run", "working well", "went well", "done well",
-		"what's right", "what is good", "what is right", "previously fixed", "resolved", "addressed", "accepted", "out of scope", "assessment",
+		"checks passed", "passed", "metadata", "changelog", "commands run", "accepted", "out of scope", "assessment",
 		"traceability", "coverage", "score", "metric", "statistic", "file list", "files changed"}
+	// doneWords name sections of what is right or already fixed: never
+	// findings, even under a findings heading ("## Key Findings" over
+	// "### ✅ Positive Implementations") or naming bugs ("## Bugs Fixed").
+	doneWords = []string{"strength", "positive", "what's good", "what works", "looks good", "praise",
+		"working well", "went well", "done well", "what's right", "what is good", "what is right",
+		"fixed", "resolved", "addressed"}
 	fixWords = []string{"recommend", "next step", "action plan", "action item", "required change",
 		"requested change", "suggested change", "suggested fix", "fix plan", "remediation", "to do", "todo",
 		"follow-up", "follow up", "agent task", "improv", "what to do", "how to fix"}
@@ -289,6 +295,12 @@ func classifyHeading(title string) headingKind {
 			k.findings = true
 			if k.severity == "" {
 				k.severity = normalizeSeverity(words[0])
+			}
+		}
+		for _, w := range doneWords {
+			if hasTerm(t, w) && !hasTerm(t, "not") && !hasTerm(t, "un") && !hasTerm(t, "must") && !hasTerm(t, "should") {
+				k.skip, k.done = true, true
+				return k
 			}
 		}
 		k.container = k.findings
