@@ -59,20 +59,20 @@ func Extract(text string) []Finding {
 	if fs := extractJSON(text); len(fs) > 0 {
 		return fs
 	}
-	src := []byte(text)
+	src := []byte(skipFrontMatter(text))
 	doc := mdParser.Parse(textReader(src))
 	x := &extractor{src: src}
 	root := sectionTree(doc, src)
 	x.section(root, scope{})
 	x.flushDraft()
-	if len(x.out) == 0 && len(x.fixSecs) > 0 {
+	if !x.found() && len(x.fixSecs) > 0 {
 		// Only a list of required changes: those are the findings.
 		for _, s := range x.fixSecs {
 			x.section(s, scope{findings: true, force: true})
 		}
 		x.fixSecs = nil
 	}
-	if v := ParseVerdict(text); len(x.out) == 0 && v != Ship {
+	if v := ParseVerdict(text); !x.found() && v != Ship {
 		// A change-requesting review in none of the known shapes: its
 		// substantial top-level list items are the best guess.
 		x.fallback(root)
@@ -88,6 +88,20 @@ func Extract(text string) []Finding {
 }
 
 func textReader(src []byte) text.Reader { return text.NewReader(src) }
+
+// skipFrontMatter drops a YAML front matter block ("---" lines around
+// key: value metadata) at the top of a document: markdown would read its
+// closing "---" as the underline of a heading made of the metadata.
+func skipFrontMatter(s string) string {
+	rest, ok := strings.CutPrefix(s, "---\n")
+	if !ok {
+		return s
+	}
+	if i := strings.Index(rest, "\n---\n"); i >= 0 && i < 4096 {
+		return rest[i+len("\n---\n"):]
+	}
+	return s
+}
 
 // section is a heading and what lies under it up to the next heading of
 // the same or a higher level.
@@ -295,6 +309,17 @@ type extractor struct {
 	// kindTitle: the lead-in names one comment ("**🧹 Nitpick**"), so it
 	// heads the next paragraph rather than a list.
 	kindTitle bool
+}
+
+// found reports whether a candidate so far makes a finding: a findings
+// section that says only "None" holds none.
+func (x *extractor) found() bool {
+	for _, c := range x.out {
+		if _, ok := c.finding(); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (x *extractor) emit(c *candidate) {

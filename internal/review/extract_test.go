@@ -217,6 +217,11 @@ func TestExtractShapes(t *testing.T) {
 			text: "# Review\n\n## Bugs Fixed\n\n### 1. `Save` lost writes (High)\n\nNow flushed before close.\n\n## Key Findings\n\n### ✅ Positive Implementations\n\n1. **Retries**: `fetch` backs off correctly.\n\n### ❌ Issues\n\n1. `Load` reads the file twice per call. Read it once and pass the bytes.\n",
 			want: []Finding{{Location: "", Problem: "`Load` reads the file twice per call.", Fix: "Read it once and pass the bytes."}},
 		},
+		{
+			name: "front matter is metadata, and a blockers section saying None holds no finding",
+			text: "---\nsummary: 'handoff state'\nread_when:\n  - Starting a session.\n---\n\n# Handoff\n\n## Blockers\n- None\n\n## Next Actions\n- **Fix before approval (blocking):** `cache.go` holds the lock across the network call. Release it before `fetch` and re-check after.\n",
+			want: []Finding{{Severity: SevCritical, Location: "cache.go", Problem: "Fix before approval (blocking): `cache.go` holds the lock across the network call.", Fix: "Release it before `fetch` and re-check after."}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
