@@ -222,6 +222,14 @@ func TestExtractShapes(t *testing.T) {
 			text: "---\nsummary: 'handoff state'\nread_when:\n  - Starting a session.\n---\n\n# Handoff\n\n## Blockers\n- None\n\n## Next Actions\n- **Fix before approval (blocking):** `cache.go` holds the lock across the network call. Release it before `fetch` and re-check after.\n",
 			want: []Finding{{Severity: SevCritical, Location: "cache.go", Problem: "Fix before approval (blocking): `cache.go` holds the lock across the network call.", Fix: "Release it before `fetch` and re-check after."}},
 		},
+		{
+			name: "a numbered heading tagged (bug) is a finding, not a findings section over its siblings",
+			text: "## Correctness\n\n### 1. `Index` keeps orphan rows after a failed batch\n\nWrite the manifest per file.\n\n### 2. Oversized items can vanish (bug)\n\nSplit items over the limit instead of skipping them.\n",
+			want: []Finding{
+				{Problem: "`Index` keeps orphan rows after a failed batch", Fix: "Write the manifest per file."},
+				{Problem: "Oversized items can vanish (bug)", Fix: "Split items over the limit instead of skipping them."},
+			},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -265,8 +265,15 @@ func classifyHeading(title string) headingKind {
 		return k
 	}
 	if short {
+		// A numbered title's tag in parentheses ("3. … can vanish
+		// (bug)") says what kind of finding it titles; it does not make it
+		// a findings section as "## Issues (must fix)" is.
+		named := t
+		if i := strings.IndexByte(named, '('); i > 0 && marked && sev == "" && isDigits(ref) {
+			named = named[:i]
+		}
 		for _, w := range findingsWords {
-			if hasTerm(t, w) {
+			if hasTerm(named, w) {
 				k.findings = true
 			}
 		}
