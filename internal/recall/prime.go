@@ -47,16 +47,10 @@ func PrimeIDs(files []File, task string, opt Options) (string, []string, error) 
 			return "", nil, err
 		}
 		hits = lists[0]
-		slices.SortStableFunc(hits, func(a, b Hit) int {
-			ca, cb := Confirmed(&a.Entry), Confirmed(&b.Entry)
-			switch {
-			case ca && !cb:
-				return -1
-			case cb && !ca:
-				return 1
-			}
-			return 0
-		})
+		// Lessons that answer the task lead, confirmed ones first in each
+		// group: they are the ones kept when the budget runs out.
+		lead(hits, func(h *Hit) bool { return Confirmed(&h.Entry) })
+		lead(hits, func(h *Hit) bool { return h.answers })
 	} else {
 		var err error
 		if hits, err = topConfirmed(files, opt, limit); err != nil {

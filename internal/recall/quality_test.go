@@ -21,7 +21,7 @@ const (
 	gateHit5 = 0.76
 	// gateRecall5: the share of a request's labelled lessons (up to 5) in
 	// those first 5, averaged over requests.
-	gateRecall5 = 0.59
+	gateRecall5 = 0.60
 	// gateScout30: the share of a request's labelled lessons (up to 5)
 	// among the scout's 30 candidates for its searches
 	// (`memory read --limit 30 -r Q1 -r Q2 …`, scout_*.jsonl; no floor

@@ -301,3 +301,21 @@ func TestHitJSON(t *testing.T) {
 		t.Errorf("Hit JSON = %s", b)
 	}
 }
+
+// TestRankAnswersLead: with the floor, a lesson that answers the request
+// comes before one that only shares a word of it, even one scoring more.
+func TestRankAnswersLead(t *testing.T) {
+	t.Parallel()
+	one := pit("one", "Carousel carousel carousel", "Carousel", "")
+	one.Seen = 20
+	both := pit("both", strings.Repeat("A long lesson about something else entirely. ", 30), "Keep going", "web/carousel/swipe.ts")
+	entries := []mdstore.Entry{one, both, pit("swipe", "Swipe", "", ""), pit("z", "Other", "", "")}
+	loose := ids(Rank(entries, "carousel swipe", Options{}))
+	if len(loose) < 2 || loose[0] != "one" {
+		t.Fatalf("without the floor %v: want the one-word lesson first (else this test shows nothing)", loose)
+	}
+	got := ids(Rank(entries, "carousel swipe", Options{Floor: StrictFloor}))
+	if len(got) < 2 || got[0] != "both" || !slices.Contains(got, "one") {
+		t.Errorf("with the floor = %v, want both, one, …", got)
+	}
+}

@@ -581,9 +581,28 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			// None of the best lessons says enough of the request: what
 			// they share with it is a word or two of another topic.
 			out[qi] = nil
+		} else if w.floor > 0 {
+			// The lessons that answer the request lead; those that only
+			// share a word with it follow.
+			lead(out[qi], func(h *Hit) bool { return h.answers })
 		}
 	}
 	return out, nil
+}
+
+// lead moves the hits for which first holds before the others, each
+// group in the order it had.
+func lead(hits []Hit, first func(*Hit) bool) {
+	slices.SortStableFunc(hits, func(a, b Hit) int {
+		fa, fb := first(&a), first(&b)
+		switch {
+		case fa && !fb:
+			return -1
+		case fb && !fa:
+			return 1
+		}
+		return 0
+	})
 }
 
 // scorer tokenizes candidate entries, each once for all queries, and keeps
