@@ -551,7 +551,7 @@ func TestDiff(t *testing.T) {
 	if got := Diff("f", []byte(a), []byte(b)); got != want {
 		t.Errorf("Diff:\n%s\nwant:\n%s", got, want)
 	}
-	if got := Diff("f", nil, []byte("x\n")); got != "--- /dev/null\n+++ b/f\n@@ -0,0 +1 @@\n+x\n" {
+	if got := Diff("f", nil, []byte("x\n")); got != "--- /dev/null\n+++ b/f\n@@ -0,0 +1,1 @@\n+x\n" {
 		t.Errorf("Diff new file: %q", got)
 	}
 	if Diff("f", []byte(a), []byte(a)) != "" {
