@@ -80,24 +80,24 @@ var categorySignals = []struct {
 	name  string
 	stems string
 }{
-	{CatSecurity, `secur auth$ authz authn authent authoriz secret secrets password credential encrypt plaintext xss csrf ssrf
-		cors csp injection sanitiz traversal privilege pii
-		timing-safe constant-time timingsafe hmac jwt session-fixation tls$ mitm insecure
-		untrust containment redact admin$ role$ roles$ permission permissions`},
+	{CatSecurity, `secur auth$ authz authn authent authoriz secret secrets password credential encrypt plaintext
+		xss csrf ssrf cors csp injection sanitiz privilege pii timing-safe constant-time timingsafe
+		hmac jwt session-fixation tls$ mitm insecure untrust containment redact admin$ role$ roles$
+		permission permissions`},
 	{CatBuild, `ci$ build$ builds$ lint linter eslint tsc typecheck compile compiler bundle bundler makefile
 		dockerfile prepublish publish pipeline workflow lockfile dependency dependencies npm yarn pnpm pip cargo
 		gradle maven smoke script scripts package.json pyproject go.mod`},
 	{CatConvention, `convention conventions consistent$ inconsisten reuse centralize centralise single-source
-		agents.md claude.md contributing guideline guidelines elsewhere unlike mismatch mismatched contradict
-		contradicts drift diverg rule$ rules$ documented existing already rest$`},
-	{CatEdgeCase, `empty null$ nil$ zero negative overflow underflow boundary off-by-one concurrent
-		concurrency parallel deadlock stale orphan partial duplicate duplicates retry retries restart
-		restarts crash idempot legacy migrat unicode utf encoding timezone dst leap order ordering race$ races$ racy
-		self- itself$ themselves$ lifecycle cleanup leak leaks repeated toggle fail timeout exist missing truncat
-		collision hang$ guard reject error-path`},
-	{CatFramework, `version deprecat idiom standard stdlib built-in builtin library framework sdk runtime
-		thread-safe goroutine channel panic unsafe async await promise decorator annotation middleware
-		transaction upsert returning$ select$ insert$ mutex callback subscri constraint pragma`},
+		agents.md claude.md contributing guideline guidelines elsewhere unlike mismatch mismatched
+		contradict contradicts drift diverg rule$ documented existing already rest$`},
+	{CatEdgeCase, `empty null$ nil$ zero negative overflow underflow boundary off-by-one concurrent concurrency
+		parallel deadlock stale orphan duplicate duplicates retry retries restart restarts crash
+		idempot legacy migrat unicode utf encoding timezone dst leap order ordering race$ races$ racy
+		self- itself$ themselves$ lifecycle cleanup leak leaks repeated toggle timeout exist truncat
+		collision hang$ reject error-path`},
+	{CatFramework, `deprecat idiom stdlib builtin library framework sdk runtime thread-safe goroutine channel
+		unsafe async await promise decorator annotation middleware transaction upsert select$ insert$
+		mutex subscri constraint pragma`},
 	{CatAPI, `api endpoint rate-limit ratelimit throttl user-agent header headers webhook github
 		gitlab stripe quirk graphql grpc`},
 }

@@ -101,6 +101,18 @@ func TestCategorize(t *testing.T) {
 				Fix: "Check the caller's role before deleting."},
 			want: CatSecurity,
 		},
+		{
+			name: "fails and missing are words of any bug, not an edge case",
+			f: Finding{Problem: "`loadPage` fails on relative links because the base is missing.",
+				Fix: "Resolve them with `new URL(href, base)`."},
+			want: CatFramework,
+		},
+		{
+			name: "a panic is what the code does wrong, not a framework idiom",
+			f: Finding{Problem: "`decodeMap` can panic on a map key that holds a map.",
+				Fix: "Keep map entries as ordered pairs."},
+			want: CatEdgeCase,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
