@@ -18,11 +18,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/adrg/frontmatter"
 	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/install"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/project"
 	"github.com/flowmem/flowmem/internal/regfile"
+	"gopkg.in/yaml.v2"
 )
 
 // Status of one check.
@@ -703,21 +705,11 @@ func (d *doctor) checkScoutPermission() {
 
 // hasName reports whether the front matter of an agent file names it.
 func hasName(b []byte, name string) bool {
-	s := strings.ReplaceAll(string(b), "\r\n", "\n")
-	if !strings.HasPrefix(s, "---\n") {
-		return false
+	var fm struct {
+		Name string `yaml:"name"`
 	}
-	end := strings.Index(s[4:], "\n---")
-	if end < 0 {
-		return false
-	}
-	for _, l := range strings.Split(s[4:4+end], "\n") {
-		k, v, ok := strings.Cut(l, ":")
-		if ok && strings.TrimSpace(k) == "name" && strings.Trim(strings.TrimSpace(v), `"'`) == name {
-			return true
-		}
-	}
-	return false
+	_, err := frontmatter.MustParse(bytes.NewReader(b), &fm, frontmatter.NewFormat("---", "---", yaml.Unmarshal))
+	return err == nil && fm.Name == name
 }
 
 // checkPath: the scout (and the plugin's hook) run flowmem by name.
