@@ -1,10 +1,10 @@
 package hookevent
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"syscall"
+
+	"github.com/flowmem/flowmem/internal/regfile"
 )
 
 // MaxPersisted bounds how much of a persisted output the hook reads: the
@@ -12,26 +12,16 @@ import (
 // reader stay linear in what is read.
 const MaxPersisted = 8 << 20
 
-// ReadRegular reads a file such as the one Claude Code saved a long output
-// to (persistedOutputPath): a regular file only, at most limit bytes. The
-// path comes from outside, so it is opened without blocking — a FIFO or a
+// ReadRegular reads at most limit bytes of a file such as the one Claude
+// Code saved a long output to (persistedOutputPath). The path comes from
+// outside, so it is opened as regfile opens such paths: a FIFO or a
 // device there would otherwise hang the hook or feed it without end.
 func ReadRegular(name string, limit int64) (string, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := regfile.Open(name, os.O_RDONLY, 0)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", name)
-	}
 	b, err := io.ReadAll(io.LimitReader(f, limit))
-	if err != nil {
-		return "", err
-	}
-	return string(b), nil
+	return string(b), err
 }
