@@ -12,6 +12,7 @@
 package sanitize
 
 import (
+	"encoding/binary"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -61,6 +62,12 @@ func Text(s string) string {
 // carry "→" and "·", so ASCII alone is not enough to be common.
 func plain(s string) bool {
 	for i := 0; i < len(s); {
+		for i+8 <= len(s) && printable8(load8(s[i:])) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
@@ -167,10 +174,37 @@ type writer struct {
 
 func (t *writer) Write(p []byte) (int, error) {
 	n := len(p)
-	if len(t.tail) == 0 && plainBytes(p) {
-		// The common case, written as it is: no copy, no second pass.
-		_, err := t.w.Write(p)
-		return n, err
+	if len(t.tail) == 0 {
+		k := plainPrefix(p)
+		if k == len(p) {
+			// The common case, written as it is: no copy, no second pass.
+			_, err := t.w.Write(p)
+			return n, err
+		}
+		if len(p)-k < utf8.UTFMax && !utf8.FullRune(p[k:]) {
+			// Plain up to a character the write cut short (a buffered
+			// writer cuts anywhere): hold that back, as the slow path
+			// would, without reading the rest twice.
+			t.tail = append([]byte(nil), p[k:]...)
+			_, err := t.w.Write(p[:k])
+			return n, err
+		}
+	} else if t.tail[0] >= utf8.RuneSelf && len(t.tail) < utf8.UTFMax {
+		// The last write ended inside a character: once it is whole, and
+		// it starts no 8-bit sequence that reads on, the rest of p is a
+		// write of its own.
+		c := append(t.tail[:len(t.tail):len(t.tail)], p[:min(len(p), utf8.UTFMax)]...)
+		if r, size := utf8.DecodeRune(c); size > len(t.tail) && !introducer(r) {
+			rest := p[size-len(t.tail):]
+			t.tail = nil
+			if s := Text(string(c[:size])); s != "" {
+				if _, err := io.WriteString(t.w, s); err != nil {
+					return n, err
+				}
+			}
+			_, err := t.Write(rest)
+			return n, err
+		}
 	}
 	if len(t.tail) > 0 {
 		p = append(t.tail, p...)
@@ -188,25 +222,69 @@ func (t *writer) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// introducer: an 8-bit CSI or string control, which takes the bytes after
+// it with it.
+func introducer(r rune) bool {
+	switch r {
+	case 0x9b, 0x9d, 0x90, 0x98, 0x9e, 0x9f:
+		return true
+	}
+	return false
+}
+
 // plainBytes is plain for a byte slice (a rune cut at the end is not
-// plain: the slow path holds it back).
-func plainBytes(p []byte) bool {
+// plain).
+func plainBytes(p []byte) bool { return plainPrefix(p) == len(p) }
+
+// plainPrefix is the length of p's longest plain prefix.
+func plainPrefix(p []byte) int {
 	for i := 0; i < len(p); {
+		// Eight bytes at a time while they are printable ASCII: memory
+		// read passes megabytes of it through here.
+		for i+8 <= len(p) && printable8(binary.LittleEndian.Uint64(p[i:])) {
+			i += 8
+		}
+		if i >= len(p) {
+			break
+		}
 		c := p[i]
 		if c < utf8.RuneSelf {
 			if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
-				return false
+				return i
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRune(p[i:])
 		if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
-			return false
+			return i
 		}
 		i += size
 	}
-	return true
+	return len(p)
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// printable8 reports whether the eight bytes of w are all printable ASCII
+// (0x20 to 0x7e): no high bit, none below 0x20, none equal to 0x7f. A
+// false answer only sends the bytes to the byte-at-a-time check.
+func printable8(w uint64) bool {
+	below := (w - 0x20*ones) &^ w // a byte below 0x20 (or above 0x7f) sets its high bit
+	del := w ^ 0x7f*ones
+	isDel := (del - ones) &^ del // a 0x7f byte became 0 and borrows
+	return (w|below|isDel)&highs == 0
+}
+
+// load8 is binary.LittleEndian.Uint64 of a string's first eight bytes
+// (the compiler makes it one load).
+func load8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // maxHeld bounds what Writer holds back of an unfinished sequence.

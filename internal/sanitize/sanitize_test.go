@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"strings"
 	"testing"
@@ -56,7 +57,7 @@ func TestWriter(t *testing.T) {
 }
 
 func FuzzText(f *testing.F) {
-	for _, s := range []string{"a\x1b[2Jb", "\x1b]0;t\x07", "\u202eabc", "a\r\nb", "\u009b31m", "x\x1b\x1b[[m"} {
+	for _, s := range []string{"ü→·\u009b31mx\xe2\x80", "\xe2\x80\xa8\xc2\x9d0;t\x07b", "a\x1b[2Jb", "\x1b]0;t\x07", "\u202eabc", "a\r\nb", "\u009b31m", "x\x1b\x1b[[m"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -89,6 +90,18 @@ func FuzzText(f *testing.F) {
 		if got := buf.String(); got != out {
 			t.Fatalf("written in two pieces %q, in one %q (from %q)", got, out, s)
 		}
+		// Pieces of every small size cut characters and sequences at
+		// every place.
+		for size := 1; size <= 5; size++ {
+			buf.Reset()
+			w := Writer(&buf)
+			for i := 0; i < len(s); i += size {
+				w.Write([]byte(s[i:min(i+size, len(s))]))
+			}
+			if got := buf.String(); got != out {
+				t.Fatalf("written in pieces of %d %q, in one %q (from %q)", size, got, out, s)
+			}
+		}
 	})
 }
 
@@ -117,5 +130,40 @@ func TestVisibleRunesArePlain(t *testing.T) {
 	}
 	if plain("a\u200bb") || plainBytes([]byte("a\u202eb")) || plain("\u009b31m") {
 		t.Fatal("invisible or C1 characters read as plain")
+	}
+}
+
+// printable8 is the byte-wise test on every byte of a word: checked on
+// each byte value in each position, and on pairs whose borrows could
+// cross from one byte into the next.
+func TestPrintable8(t *testing.T) {
+	want := func(b []byte) bool {
+		for _, c := range b {
+			if c < 0x20 || c >= 0x7f {
+				return false
+			}
+		}
+		return true
+	}
+	var b [8]byte
+	check := func() {
+		t.Helper()
+		if got := printable8(binary.LittleEndian.Uint64(b[:])); got != want(b[:]) {
+			t.Fatalf("printable8(%q) = %v", b[:], got)
+		}
+	}
+	for pos := 0; pos < 8; pos++ {
+		for v := 0; v < 256; v++ {
+			b = [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
+			b[pos] = byte(v)
+			check()
+			for pos2 := pos + 1; pos2 < 8; pos2++ {
+				for _, v2 := range []byte{0, 0x1f, 0x20, 0x21, 0x7e, 0x7f, 0x80, 0xff} {
+					b[pos2] = v2
+					check()
+					b[pos2] = 'z'
+				}
+			}
+		}
 	}
 }
