@@ -332,14 +332,14 @@ func validDate[T ~string | ~[]byte](s T) bool {
 }
 
 // isToken reports whether s is what token makes of it, and not empty.
-func isToken(s string) bool {
-	if s == "" || len(s) > 80 {
+func isToken[T ~string | ~[]byte](s T) bool {
+	if len(s) == 0 || len(s) > 80 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			return token(s) == s
+			return token(string(s)) == string(s)
 		}
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(".-_/:#", c) >= 0) {
 			return false

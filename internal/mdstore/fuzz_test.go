@@ -208,6 +208,7 @@ func FuzzScanReader(f *testing.F) {
 	f.Add([]byte(flowNextPitfalls), uint8(7))
 	f.Add([]byte(Header(Pitfall)+"\n## 2026-01-01 fn-1 impl-review [api] <!-- p-1 -->\n<!-- flowmem: id=p-1 -->\n**Issue**: x\n\n## 2026-01-02 y\n**Issue**: cut"), uint8(1))
 	f.Add([]byte("## 2026-01-01 x\n\n<!-- flowmem: seen id=x last=2026-01-02 -->"), uint8(3))
+	f.Add([]byte("---\nkind: x\n---\r\r\n## 2026-01-01 x\n"), uint8(5))
 	f.Fuzz(func(t *testing.T, raw []byte, piece uint8) {
 		if _, n, ok := splitFrontMatter(raw); !ok && n != 0 {
 			return // an error for scanReader, no front matter for Segments
@@ -223,7 +224,7 @@ func FuzzScanReader(f *testing.F) {
 			return true
 		})
 		r := &pieces{raw, int(piece)%64 + 1}
-		if err := scanReader(r, func(s []byte, off int64, line int) bool {
+		if err := scanReader(r, nil, func(s []byte, off int64, line int) bool {
 			got = append(got, seg{string(s), off, line})
 			return true
 		}); err != nil {

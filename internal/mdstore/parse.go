@@ -93,12 +93,18 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 // unreadable or unclosed one is an error.
 func readFrontMatter(raw []byte) (fm FrontMatter, ok bool, err error) {
 	if b, _, ok := splitFrontMatter(raw); ok {
-		if _, err := frontmatter.Parse(bytes.NewReader(b), &fm, yamlFormat); err != nil {
-			return fm, false, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
-		}
-		return fm, true, nil
+		fm, err := parseFrontMatter(b)
+		return fm, err == nil, err
 	}
 	return fm, false, checkFrontMatter(raw)
+}
+
+// parseFrontMatter reads a front matter block, both fences included.
+func parseFrontMatter(b []byte) (fm FrontMatter, err error) {
+	if _, err := frontmatter.Parse(bytes.NewReader(b), &fm, yamlFormat); err != nil {
+		return fm, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
+	}
+	return fm, nil
 }
 
 // checkFrontMatter reports an opening "---" fence that is never closed.

@@ -30,7 +30,7 @@ func ScanFile(path string, fn func(seg []byte, off int64, line int) bool) error 
 		return fmt.Errorf("read memory: %w", err)
 	}
 	defer f.Close()
-	if err := scanReader(f, fn); err != nil {
+	if err := scanReader(f, nil, fn); err != nil {
 		var pe *ParseError
 		if errors.As(err, &pe) {
 			pe.Path = path
@@ -47,8 +47,10 @@ const scanChunk = 256 << 10
 // scanReader reads segments from r as Segments does from bytes; an
 // unclosed front matter is an error, as for Parse. Lines are found in a
 // buffer of whole pieces of the file, and segments are parts of it: the
-// bytes are not copied line by line.
-func scanReader(r io.Reader, fn func(seg []byte, off int64, line int) bool) error {
+// bytes are not copied line by line. When front is not nil it gets the
+// front matter (both fences, as splitFrontMatter cuts it) before any
+// segment, and its error ends the scan.
+func scanReader(r io.Reader, front func(fm []byte) error, fn func(seg []byte, off int64, line int) bool) error {
 	var (
 		base      int64 // the file offset of buf[0]
 		sc        blockScanner
@@ -58,7 +60,7 @@ func scanReader(r io.Reader, fn func(seg []byte, off int64, line int) bool) erro
 		segLine   int
 		lastBlank = -1 // the end of the entry's last blank line, in buf
 		line      = 1
-		front     = 0 // 0: not known yet, 1: inside front matter, 2: past it
+		state     = 0 // 0: not known yet, 1: inside front matter, 2: past it
 		eof       bool
 	)
 	for {
@@ -66,6 +68,8 @@ func scanReader(r io.Reader, fn func(seg []byte, off int64, line int) bool) erro
 		keep := pos
 		if seg >= 0 {
 			keep = seg
+		} else if state == 1 && front != nil {
+			keep = 0 // the front matter, from the file's first byte
 		}
 		if keep > 0 {
 			base += int64(keep)
@@ -100,20 +104,25 @@ func scanReader(r io.Reader, fn func(seg []byte, off int64, line int) bool) erro
 			next := pos + i + 1
 			l := buf[pos:next]
 			switch {
-			case front == 0 && (string(l) == "---\n" || string(l) == "---\r\n"):
-				front = 1
-			case front == 1:
-				if string(trimEOL(l)) == "---" {
-					front = 2
+			case state == 0 && (string(l) == "---\n" || string(l) == "---\r\n"):
+				state = 1
+			case state == 1:
+				if closesFront(l) {
+					state = 2
+					if front != nil {
+						if err := front(buf[:next]); err != nil {
+							return err
+						}
+					}
 				}
 			case sc.line(l):
-				front = 2
+				state = 2
 				if seg >= 0 && !fn(trimTrailingBlank(buf[seg:pos]), base+int64(seg), segLine) {
 					return nil
 				}
 				seg, segLine, lastBlank = pos, line, -1
 			default:
-				front = max(front, 2)
+				state = max(state, 2)
 				if seg >= 0 && isBlank(trimEOL(l)) {
 					lastBlank = next
 				}
@@ -125,10 +134,15 @@ func scanReader(r io.Reader, fn func(seg []byte, off int64, line int) bool) erro
 			break
 		}
 	}
-	if front == 1 && pos < len(buf) && string(trimEOL(buf[pos:])) == "---" {
-		front = 2 // closed on the file's last line, as Parse reads it
+	if state == 1 && pos < len(buf) && closesFront(buf[pos:]) {
+		state = 2 // closed on the file's last line, as Parse reads it
+		if front != nil {
+			if err := front(buf); err != nil {
+				return err
+			}
+		}
 	}
-	if front == 1 {
+	if state == 1 {
 		return &ParseError{Line: 1, Err: errors.New("front matter: no closing --- line")}
 	}
 	if seg < 0 {
@@ -147,3 +161,7 @@ func scanReader(r io.Reader, fn func(seg []byte, off int64, line int) bool) erro
 	fn(trimTrailingBlank(buf[seg:end]), base+int64(seg), segLine)
 	return nil
 }
+
+// closesFront: a line that closes front matter, as splitFrontMatter reads
+// it (every "\r" and "\n" at its end dropped).
+func closesFront(l []byte) bool { return string(bytes.TrimRight(l, "\r\n")) == "---" }

@@ -15,22 +15,61 @@ func (e *Entry) Stale(now time.Time, days int) bool {
 	if d == "" {
 		d = e.Date
 	}
+	return staleDay(d, now, days)
+}
+
+// staleDay is Stale of the day d.
+func staleDay[T ~string | ~[]byte](d T, now time.Time, days int) bool {
 	if days <= 0 || !validDate(d) {
 		return false
 	}
 	// Read by hand: list and read ask this of every entry, and time.Parse
 	// cost more than the rest of reading one.
-	num := func(s string) int {
+	num := func(s T) int {
 		n := 0
-		for _, c := range []byte(s) {
-			n = n*10 + int(c-'0')
+		for i := 0; i < len(s); i++ {
+			n = n*10 + int(s[i]-'0')
 		}
 		return n
 	}
-	y, m, dd := num(d[:4]), time.Month(num(d[5:7])), num(d[8:])
-	t := time.Date(y, m, dd, 0, 0, 0, 0, time.UTC)
-	if t.Month() != m || t.Day() != dd {
+	y, m, dd := num(d[:4]), num(d[5:7]), num(d[8:])
+	if m < 1 || m > 12 || dd < 1 || dd > daysIn(y, m) {
 		return false // not a day of the calendar
 	}
+	// Midnight UTC of the day as a count of days (time.Date's
+	// normalisation cost more than the rest of counting an entry).
+	t := time.Unix(civilDays(y, m, dd)*86400, 0)
 	return now.Sub(t) > time.Duration(days)*24*time.Hour
+}
+
+// daysIn is the number of days of month m of year y (proleptic
+// Gregorian, as package time counts).
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// civilDays is the number of days from 1970-01-01 to y-m-d (m 1 to 12),
+// H. Hinnant's days_from_civil.
+func civilDays(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
 }

@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -24,6 +25,40 @@ func TestStale(t *testing.T) {
 		e := Entry{Date: tt.date, LastSeen: tt.last}
 		if got := e.Stale(now, tt.days); got != tt.want {
 			t.Errorf("Stale(%s, %s, %d) = %v, want %v", tt.date, tt.last, tt.days, got, tt.want)
+		}
+	}
+}
+
+// TestStaleDayIsTimeDate: the day arithmetic agrees with package time on
+// every day (and non-day) of years at the edges and around now, for
+// budgets small and overflowing.
+func TestStaleDayIsTimeDate(t *testing.T) {
+	ref := func(d string, now time.Time, days int) bool {
+		if days <= 0 || !validDate(d) {
+			return false
+		}
+		var y, m, dd int
+		fmt.Sscanf(d, "%4d-%2d-%2d", &y, &m, &dd)
+		day := time.Date(y, time.Month(m), dd, 0, 0, 0, 0, time.UTC)
+		if day.Month() != time.Month(m) || day.Day() != dd {
+			return false
+		}
+		return now.Sub(day) > time.Duration(days)*24*time.Hour
+	}
+	nows := []time.Time{time.Date(2026, 11, 27, 13, 5, 0, 0, time.UTC), time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)}
+	budgets := []int{-1, 0, 1, 29, 30, 31, 365, 1 << 20, 1 << 40}
+	for _, y := range []int{0, 1, 4, 100, 400, 1600, 1900, 1969, 1970, 2000, 2023, 2024, 2025, 2026, 2100, 9999} {
+		for m := 0; m <= 13; m++ {
+			for dd := 0; dd <= 32; dd++ {
+				d := fmt.Sprintf("%04d-%02d-%02d", y, m, dd)
+				for _, now := range nows {
+					for _, days := range budgets {
+						if got, want := staleDay(d, now, days), ref(d, now, days); got != want {
+							t.Fatalf("staleDay(%s, %v, %d) = %v, time.Date says %v", d, now, days, got, want)
+						}
+					}
+				}
+			}
 		}
 	}
 }

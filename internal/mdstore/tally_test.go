@@ -119,6 +119,7 @@ func FuzzTally(f *testing.F) {
 	f.Add([]byte(flowNextPitfalls), 0)
 	f.Add([]byte("## 2026-01-01 x <!-- p-1 -->\n<!-- flowmem: id=p-2 last=2026-02-01 status=pending -->\n<!-- flowmem: id=p-1 -->\n"), 10)
 	f.Add([]byte("---\nflowmem: 1\n---\n## 2026-01-01 x\n```\n## 2026-01-02 y\n<!-- flowmem: id=a -->\n"), 1)
+	f.Add([]byte("---\nflowmem: [\n---\r\r\n## 2026-01-01 x\n"), 3)
 	f.Fuzz(func(t *testing.T, raw []byte, days int) {
 		now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
 		got, err := tally(Pitfall, raw, now, days)
@@ -128,6 +129,11 @@ func FuzzTally(f *testing.F) {
 		}
 		if got != want {
 			t.Fatalf("tally %+v, load %+v", got, want)
+		}
+		// Read in pieces, as Tally reads a file.
+		n := int(uint(days)%17) + 1
+		if got, err := tallyReader(Pitfall, &pieces{raw, n}, now, days); got != want || (err == nil) != (werr == nil) {
+			t.Fatalf("in pieces of %d: tally %+v (%v), load %+v (%v)", n, got, err, want, werr)
 		}
 	})
 }
