@@ -95,6 +95,7 @@ Examples:
 			}
 			w := bufio.NewWriterSize(e.Out, 64<<10)
 			var last mdstore.Kind
+			var line []byte
 			n, limit := 0, -1
 			if c.IsSet("limit") {
 				limit = c.Int("limit")
@@ -110,7 +111,8 @@ Examples:
 					fmt.Fprintf(w, "# %s\n", en.Kind.Title())
 					last = en.Kind
 				}
-				w.WriteString(recall.Render(en, false))
+				line = recall.AppendRender(line[:0], en, false)
+				w.Write(line)
 				n++
 				return n != limit
 			})

@@ -33,7 +33,12 @@ const (
 // listing, read by people) the second line ends with the entry's id, since
 // show, archive, forget and merge take one.
 func Render(e *mdstore.Entry, clip bool) string {
-	var b strings.Builder
+	return string(AppendRender(make([]byte, 0, 256), e, clip))
+}
+
+// AppendRender appends Render(e, clip) to dst: memory read renders every
+// entry into one buffer, with no string per entry.
+func AppendRender(dst []byte, e *mdstore.Entry, clip bool) []byte {
 	limit := func(n int) int {
 		if clip {
 			return n
@@ -44,36 +49,35 @@ func Render(e *mdstore.Entry, clip bool) string {
 	if kind == "" {
 		kind = "memory"
 	}
-	b.WriteString("- [")
-	b.WriteString(kind)
-	b.WriteString("] ")
-	b.WriteString(oneLine(e.Text(), limit(maxTextBytes)))
+	dst = append(dst, "- ["...)
+	dst = append(dst, kind...)
+	dst = append(dst, "] "...)
+	dst = append(dst, oneLine(e.Text(), limit(maxTextBytes))...)
 	if e.Fix != "" {
-		b.WriteString(" → ")
-		b.WriteString(oneLine(e.Fix, limit(maxFixBytes)))
+		dst = append(dst, " → "...)
+		dst = append(dst, oneLine(e.Fix, limit(maxFixBytes))...)
 	}
-	b.WriteString("\n  ")
+	dst = append(dst, "\n  "...)
 	if e.Context != "" {
-		b.WriteString("context: ")
-		b.WriteString(oneLine(e.Context, limit(maxContextBytes)))
-		b.WriteString(" · ")
+		dst = append(dst, "context: "...)
+		dst = append(dst, oneLine(e.Context, limit(maxContextBytes))...)
+		dst = append(dst, " · "...)
 	}
-	b.WriteString(oneLine(tasks(e), 120))
+	dst = append(dst, oneLine(tasks(e), 120)...)
 	if e.Seen > 1 {
-		b.WriteString(" · seen ")
-		b.WriteString(strconv.Itoa(e.Seen))
-		b.WriteString("x, last ")
-		b.WriteString(lastSeen(e))
+		dst = append(dst, " · seen "...)
+		dst = strconv.AppendInt(dst, int64(e.Seen), 10)
+		dst = append(dst, "x, last "...)
+		dst = append(dst, lastSeen(e)...)
 	} else if d := lastSeen(e); d != "" {
-		b.WriteString(" · ")
-		b.WriteString(d)
+		dst = append(dst, " · "...)
+		dst = append(dst, d...)
 	}
 	if !clip && e.ID != "" {
-		b.WriteString(" · ")
-		b.WriteString(e.ID)
+		dst = append(dst, " · "...)
+		dst = append(dst, e.ID...)
 	}
-	b.WriteByte('\n')
-	return b.String()
+	return append(dst, '\n')
 }
 
 // tasks names where a lesson came from: its tasks, or manual.
@@ -125,6 +129,14 @@ const breaks = "\n\r\t\v\f\u0085\u2028\u2029"
 // every entry.
 func hasBreak(s string) bool {
 	for i := 0; i < len(s); i++ {
+		// Eight bytes at a time while none is below ' ' or outside ASCII
+		// (a break is one or the other).
+		for i+8 <= len(s) && plain8(s[i:]) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if ' ' <= c && c < 0xC2 {
 			continue // most bytes: one comparison
@@ -210,4 +222,13 @@ func block(head string, hits []Hit, limit, max int, ids *[]string) string {
 		return ""
 	}
 	return b.String()
+}
+
+// plain8 reports whether the first eight bytes of s are all in ' ' to
+// 0x7f (no high bit, none below ' ').
+func plain8(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	return (w|(w-0x20*ones)&^w)&highs == 0
 }

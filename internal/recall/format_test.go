@@ -218,3 +218,19 @@ func TestPrimeBudget(t *testing.T) {
 		t.Errorf("no-task prime: %d bytes", len(out))
 	}
 }
+
+// AppendRender leaves what dst held and adds exactly Render's lines.
+func TestAppendRenderAppends(t *testing.T) {
+	e := mdstore.Entry{Kind: mdstore.Pitfall, Issue: "retries\tresend\nthe body", Fix: "send the key", Context: "api/retry.go:12",
+		Tasks: []string{"fn-1.1", " fn-2.4 "}, Seen: 3, LastSeen: "2026-02-01", ID: "p-1"}
+	for _, clip := range []bool{false, true} {
+		got := string(AppendRender([]byte("prefix\n"), &e, clip))
+		if want := "prefix\n" + Render(&e, clip); got != want {
+			t.Errorf("clip %v: %q, want %q", clip, got, want)
+		}
+	}
+	want := "- [pitfall] retries resend the body → send the key\n  context: api/retry.go:12 · fn-1.1, fn-2.4 · seen 3x, last 2026-02-01 · p-1\n"
+	if got := Render(&e, false); got != want {
+		t.Errorf("Render = %q, want %q", got, want)
+	}
+}

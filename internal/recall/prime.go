@@ -80,8 +80,7 @@ func PrimeIDs(files []File, task string, opt Options) (string, []string, error) 
 // more, or whose heading says manual, are parsed.
 func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
 	top := topK{k: k}
-	sightings := map[string]sighting{}
-	err := eachSegment(files, func(_ int, seg []byte, _ int64, _ int) { recordSightings(seg, sightings) })
+	sightings, err := collectSightings(files)
 	if err != nil {
 		return nil, err
 	}

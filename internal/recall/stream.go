@@ -60,8 +60,10 @@ func openRegular(path string) (*os.File, error) {
 }
 
 // chunkSize is how much of a memory file is read at a time: the peak
-// memory of a search does not grow with the memory.
-const chunkSize = 1 << 20
+// memory of a search does not grow with the memory. Small enough that
+// the buffer's pages stay few (a cold process pays for each page it
+// touches).
+const chunkSize = 256 << 10
 
 // eachSegment calls fn with every entry of every file, in file order:
 // its bytes (valid only during the call), its byte offset in the file and
@@ -178,13 +180,61 @@ func readAt(f *File, off int64, n int) ([]byte, error) {
 	return b, nil
 }
 
+// collectSightings reads the sighting lines of files. A file that holds
+// no sighting marker anywhere is not split into entries for it: most
+// files hold none, and splitting costs more than looking.
+func collectSightings(files []File) (map[string]sighting, error) {
+	m := map[string]sighting{}
+	var with []File
+	for _, f := range files {
+		ok, err := holdsSighting(&f)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			with = append(with, f)
+		}
+	}
+	err := eachSegment(with, func(_ int, seg []byte, _ int64, _ int) { recordSightings(seg, m) })
+	return m, err
+}
+
+// holdsSighting reports whether f's bytes hold seenOpen anywhere.
+func holdsSighting(f *File) (bool, error) {
+	if f.Raw != nil || f.Path == "" {
+		return bytes.Contains(f.Raw, seenOpen), nil
+	}
+	h, err := openRegular(f.Path)
+	if err != nil {
+		return false, err
+	}
+	defer h.Close()
+	// Pieces overlap by the marker's length less one, so a marker cut
+	// between two reads is still found.
+	buf := make([]byte, chunkSize)
+	keep := 0
+	for {
+		n, err := io.ReadFull(h, buf[keep:])
+		if bytes.Contains(buf[:keep+n], seenOpen) {
+			return true, nil
+		}
+		switch {
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("read memory: %w", err)
+		}
+		keep = copy(buf, buf[len(buf)-(len(seenOpen)-1):])
+	}
+}
+
 // Each calls fn with every entry of files in file order, its sightings
 // counted, each id once (a union merge can leave a lesson twice: the first
 // is kept); fn returns false to stop. It holds one chunk of a file at a
 // time: listing a memory costs what reading it does, whatever its size.
 func Each(files []File, fn func(e *mdstore.Entry) bool) error {
-	sightings := map[string]sighting{}
-	if err := eachSegment(files, func(_ int, seg []byte, _ int64, _ int) { recordSightings(seg, sightings) }); err != nil {
+	sightings, err := collectSightings(files)
+	if err != nil {
 		return err
 	}
 	seen := map[string]bool{}

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -82,5 +83,30 @@ func TestLoadFIFO(t *testing.T) {
 	}
 	if _, err := Prime(files, "", Options{}); err == nil {
 		t.Error("Prime over a FIFO: no error")
+	}
+}
+
+// holdsSighting finds the marker wherever the reads cut it, and only
+// there.
+func TestHoldsSightingAcrossPieces(t *testing.T) {
+	dir := t.TempDir()
+	for _, at := range []int{0, 1, chunkSize - len(seenOpen), chunkSize - 7, chunkSize - 1, chunkSize, 2*chunkSize - 3, 3 * chunkSize} {
+		for _, want := range []bool{true, false} {
+			raw := bytes.Repeat([]byte("x"), 3*chunkSize+len(seenOpen))
+			if want {
+				copy(raw[at:], seenOpen)
+			} else {
+				copy(raw[at:], seenOpen[:len(seenOpen)-1]) // all but its last byte
+			}
+			path := filepath.Join(dir, "pitfalls.md")
+			if err := os.WriteFile(path, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []File{{Path: path}, {Raw: raw}} {
+				if got, err := holdsSighting(&f); got != want || err != nil {
+					t.Errorf("marker at %d (whole %v), file %v: %v, %v", at, want, f.Path != "", got, err)
+				}
+			}
+		}
 	}
 }
