@@ -128,29 +128,29 @@ const breaks = "\n\r\t\v\f\u0085\u2028\u2029"
 // characters up in the set, and memory read asks this of every field of
 // every entry.
 func hasBreak(s string) bool {
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		// Eight bytes at a time while none is below ' ' or outside ASCII
-		// (a break is one or the other).
+		// (a break is one or the other); the eight that were not, a byte
+		// at a time.
 		for i+8 <= len(s) && plain8(s[i:]) {
 			i += 8
 		}
-		if i >= len(s) {
-			break
-		}
-		c := s[i]
-		if ' ' <= c && c < 0xC2 {
-			continue // most bytes: one comparison
-		}
-		switch c {
-		case '\n', '\r', '\t', '\v', '\f':
-			return true
-		case 0xC2: // U+0085
-			if i+1 < len(s) && s[i+1] == 0x85 {
-				return true
+		for end := min(i+8, len(s)); i < end; i++ {
+			c := s[i]
+			if ' ' <= c && c < 0xC2 {
+				continue // most bytes: one comparison
 			}
-		case 0xE2: // U+2028, U+2029
-			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+			switch c {
+			case '\n', '\r', '\t', '\v', '\f':
 				return true
+			case 0xC2: // U+0085
+				if i+1 < len(s) && s[i+1] == 0x85 {
+					return true
+				}
+			case 0xE2: // U+2028, U+2029
+				if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+					return true
+				}
 			}
 		}
 	}

@@ -65,22 +65,21 @@ func plain(s string) bool {
 		for i+8 <= len(s) && printable8(load8(s[i:])) {
 			i += 8
 		}
-		if i >= len(s) {
-			break
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
+		for end := min(i+8, len(s)); i < end; {
+			c := s[i]
+			if c < utf8.RuneSelf {
+				if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
+					return false
+				}
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
 				return false
 			}
-			i++
-			continue
+			i += size
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
-			return false
-		}
-		i += size
 	}
 	return true
 }
@@ -244,22 +243,23 @@ func plainPrefix(p []byte) int {
 		for i+8 <= len(p) && printable8(binary.LittleEndian.Uint64(p[i:])) {
 			i += 8
 		}
-		if i >= len(p) {
-			break
-		}
-		c := p[i]
-		if c < utf8.RuneSelf {
-			if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
+		// The eight bytes that were not are read one character at a
+		// time before words are tried again.
+		for end := min(i+8, len(p)); i < end; {
+			c := p[i]
+			if c < utf8.RuneSelf {
+				if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
+					return i
+				}
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRune(p[i:])
+			if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
 				return i
 			}
-			i++
-			continue
+			i += size
 		}
-		r, size := utf8.DecodeRune(p[i:])
-		if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
-			return i
-		}
-		i += size
 	}
 	return len(p)
 }
