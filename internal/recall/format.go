@@ -3,6 +3,7 @@ package recall
 import (
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -128,29 +129,33 @@ const breaks = "\n\r\t\v\f\u0085\u2028\u2029"
 // characters up in the set, and memory read asks this of every field of
 // every entry.
 func hasBreak(s string) bool {
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s); i++ {
 		// Eight bytes at a time while none is below ' ' or outside ASCII
-		// (a break is one or the other); the eight that were not, a byte
-		// at a time.
-		for i+8 <= len(s) && plain8(s[i:]) {
+		// (a break is one or the other); from the first that is, a byte.
+		for i+8 <= len(s) {
+			if m := notPlain8(s[i : i+8]); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
-		for end := min(i+8, len(s)); i < end; i++ {
-			c := s[i]
-			if ' ' <= c && c < 0xC2 {
-				continue // most bytes: one comparison
-			}
-			switch c {
-			case '\n', '\r', '\t', '\v', '\f':
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		if ' ' <= c && c < 0xC2 {
+			continue // most bytes: one comparison
+		}
+		switch c {
+		case '\n', '\r', '\t', '\v', '\f':
+			return true
+		case 0xC2: // U+0085
+			if i+1 < len(s) && s[i+1] == 0x85 {
 				return true
-			case 0xC2: // U+0085
-				if i+1 < len(s) && s[i+1] == 0x85 {
-					return true
-				}
-			case 0xE2: // U+2028, U+2029
-				if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
-					return true
-				}
+			}
+		case 0xE2: // U+2028, U+2029
+			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+				return true
 			}
 		}
 	}
@@ -224,11 +229,13 @@ func block(head string, hits []Hit, limit, max int, ids *[]string) string {
 	return b.String()
 }
 
-// plain8 reports whether the first eight bytes of s are all in ' ' to
-// 0x7f (no high bit, none below ' ').
-func plain8(s string) bool {
+// notPlain8 marks (with its high bit) the first of s's first eight bytes
+// that is below ' ' or outside ASCII; 0 when none is. Later bytes may be
+// marked wrongly, never earlier ones.
+func notPlain8(s string) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	_ = s[7]
 	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	return (w|(w-0x20*ones)&^w)&highs == 0
+	return (w | (w-0x20*ones)&^w) & highs
 }

@@ -14,6 +14,7 @@ package sanitize
 import (
 	"encoding/binary"
 	"io"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -62,24 +63,30 @@ func Text(s string) string {
 // carry "→" and "·", so ASCII alone is not enough to be common.
 func plain(s string) bool {
 	for i := 0; i < len(s); {
-		for i+8 <= len(s) && printable8(load8(s[i:])) {
+		for i+8 <= len(s) {
+			m := notPrintable8(load8(s[i : i+8]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
-		for end := min(i+8, len(s)); i < end; {
-			c := s[i]
-			if c < utf8.RuneSelf {
-				if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
-					return false
-				}
-				i++
-				continue
-			}
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
 				return false
 			}
-			i += size
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
+			return false
+		}
+		i += size
 	}
 	return true
 }
@@ -239,27 +246,33 @@ func plainBytes(p []byte) bool { return plainPrefix(p) == len(p) }
 func plainPrefix(p []byte) int {
 	for i := 0; i < len(p); {
 		// Eight bytes at a time while they are printable ASCII: memory
-		// read passes megabytes of it through here.
-		for i+8 <= len(p) && printable8(binary.LittleEndian.Uint64(p[i:])) {
+		// read passes megabytes of it through here. When they are not,
+		// the first that is not is where the character-wise check goes
+		// on, for one character.
+		for i+8 <= len(p) {
+			m := notPrintable8(binary.LittleEndian.Uint64(p[i : i+8]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
-		// The eight bytes that were not are read one character at a
-		// time before words are tried again.
-		for end := min(i+8, len(p)); i < end; {
-			c := p[i]
-			if c < utf8.RuneSelf {
-				if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
-					return i
-				}
-				i++
-				continue
-			}
-			r, size := utf8.DecodeRune(p[i:])
-			if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
+		if i >= len(p) {
+			break
+		}
+		c := p[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
 				return i
 			}
-			i += size
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
+			return i
+		}
+		i += size
 	}
 	return len(p)
 }
@@ -269,14 +282,15 @@ const (
 	highs = 0x8080808080808080
 )
 
-// printable8 reports whether the eight bytes of w are all printable ASCII
-// (0x20 to 0x7e): no high bit, none below 0x20, none equal to 0x7f. A
-// false answer only sends the bytes to the byte-at-a-time check.
-func printable8(w uint64) bool {
+// notPrintable8 marks (with its high bit) the first byte of the eight
+// in w (little-endian) that is not printable ASCII (0x20 to 0x7e); 0 when
+// all are. Bytes after the first marked one may be marked wrongly (a
+// borrow runs on), never the bytes before it.
+func notPrintable8(w uint64) uint64 {
 	below := (w - 0x20*ones) &^ w // a byte below 0x20 (or above 0x7f) sets its high bit
 	del := w ^ 0x7f*ones
 	isDel := (del - ones) &^ del // a 0x7f byte became 0 and borrows
-	return (w|below|isDel)&highs == 0
+	return (w | below | isDel) & highs
 }
 
 // load8 is binary.LittleEndian.Uint64 of a string's first eight bytes

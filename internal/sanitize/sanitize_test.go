@@ -3,6 +3,7 @@ package sanitize
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"io"
 	"strings"
 	"testing"
@@ -133,23 +134,28 @@ func TestVisibleRunesArePlain(t *testing.T) {
 	}
 }
 
-// printable8 is the byte-wise test on every byte of a word: checked on
-// each byte value in each position, and on pairs whose borrows could
-// cross from one byte into the next.
-func TestPrintable8(t *testing.T) {
-	want := func(b []byte) bool {
-		for _, c := range b {
+// notPrintable8 marks exactly the first byte that is not printable ASCII,
+// checked on each byte value in each position, and on pairs whose borrows
+// could cross from one byte into the next.
+func TestNotPrintable8(t *testing.T) {
+	first := func(b []byte) int {
+		for i, c := range b {
 			if c < 0x20 || c >= 0x7f {
-				return false
+				return i
 			}
 		}
-		return true
+		return 8
 	}
 	var b [8]byte
 	check := func() {
 		t.Helper()
-		if got := printable8(binary.LittleEndian.Uint64(b[:])); got != want(b[:]) {
-			t.Fatalf("printable8(%q) = %v", b[:], got)
+		m := notPrintable8(binary.LittleEndian.Uint64(b[:]))
+		got := 8
+		if m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if want := first(b[:]); got != want {
+			t.Fatalf("notPrintable8(%q) marks byte %d first, want %d", b[:], got, want)
 		}
 	}
 	for pos := 0; pos < 8; pos++ {
@@ -157,7 +163,10 @@ func TestPrintable8(t *testing.T) {
 			b = [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
 			b[pos] = byte(v)
 			check()
-			for pos2 := pos + 1; pos2 < 8; pos2++ {
+			for pos2 := 0; pos2 < 8; pos2++ {
+				if pos2 == pos {
+					continue
+				}
 				for _, v2 := range []byte{0, 0x1f, 0x20, 0x21, 0x7e, 0x7f, 0x80, 0xff} {
 					b[pos2] = v2
 					check()
