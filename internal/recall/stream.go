@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -247,7 +248,9 @@ func Each(files []File, fn func(e *mdstore.Entry) bool) error {
 		if !ok || seen[e.ID] {
 			return
 		}
-		seen[e.ID] = true
+		// A copy of the id: the entry's fields are parts of its segment,
+		// which the set would otherwise keep alive to the end.
+		seen[strings.Clone(e.ID)] = true
 		if si, ok := sightings[e.ID]; ok {
 			e.Seen += si.n
 			e.LastSeen = max(e.LastSeen, si.last)

@@ -3,8 +3,8 @@ package sanitize
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
 	"io"
+	"math/bits"
 	"strings"
 	"testing"
 	"unicode/utf8"
