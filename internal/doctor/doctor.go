@@ -122,10 +122,6 @@ type doctor struct {
 	allowed []string
 }
 
-func (d *doctor) isOurs(cmd string) bool {
-	return install.IsFlowmemCommand(cmd) || (d.opts.Command != "" && cmd == d.opts.Command) || install.RunsBinary(cmd, d.opts.Exe)
-}
-
 func (d *doctor) add(name string, s Status, detail, fix string) {
 	d.checks = append(d.checks, Check{Name: name, Status: s, Detail: detail, Fix: fix})
 }
@@ -366,7 +362,7 @@ func (d *doctor) checkHooks() {
 		if f.scope != install.Codex && slices.Contains(s.Permissions.Allow, any(install.ScoutPermission)) {
 			d.allowed = append(d.allowed, d.rel(f.path))
 		}
-		inst, err := install.Installed(src, d.isOurs)
+		inst, err := install.Installed(src, install.Options{Command: d.opts.Command, Exe: d.opts.Exe}.IsOurs)
 		if err != nil {
 			var se *install.SyntaxError
 			if errors.As(err, &se) {

@@ -86,9 +86,9 @@ type Options struct {
 	Exe string
 }
 
-// isOurs recognises flowmem's handlers: a command ending in "flowmem hook",
+// IsOurs recognises flowmem's handlers: a command ending in "flowmem hook",
 // the command being installed, or one that runs this very binary.
-func (o Options) isOurs(cmd string) bool {
+func (o Options) IsOurs(cmd string) bool {
 	return IsFlowmemCommand(cmd) || (o.Command != "" && cmd == o.Command) || RunsBinary(cmd, o.Exe)
 }
 
@@ -212,7 +212,7 @@ func Run(opts Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	after, err := Merge(before, h, opts.isOurs)
+	after, err := Merge(before, h, opts.IsOurs)
 	if err == nil && opts.Prime != "" {
 		if opts.Scope == Codex {
 			return res, errors.New("Codex CLI has no SessionStart hook for flowmem to prime")
@@ -300,7 +300,7 @@ func Uninstall(opts Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	ours := func(cmd string) bool { return opts.isOurs(cmd) || opts.isPrime(cmd) }
+	ours := func(cmd string) bool { return opts.IsOurs(cmd) || opts.isPrime(cmd) }
 	if found, err := Installed(before, ours); err != nil {
 		return res, withPath(err, paths.Settings)
 	} else {
@@ -541,7 +541,7 @@ func (o Options) sharingScout() string {
 	if err != nil || !exists {
 		return ""
 	}
-	found, err := Installed(src, o.isOurs)
+	found, err := Installed(src, o.IsOurs)
 	if err != nil || len(found) == 0 {
 		return ""
 	}

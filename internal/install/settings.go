@@ -90,10 +90,7 @@ func stringValue(d *jsonedit.Doc, n *jsonedit.Node) string {
 // flowmem handler that differs (an old binary path, another timeout) is
 // replaced. An empty src is an empty settings object.
 func Merge(src []byte, h Hook, isOurs func(string) bool) ([]byte, error) {
-	cur := src
-	if len(bytes.TrimSpace(cur)) == 0 {
-		cur = []byte("{}\n")
-	}
+	cur := src // parseSettings reads an empty one as {}
 	for _, event := range h.Events {
 		for {
 			d, err := parseSettings(cur)
@@ -390,11 +387,7 @@ func RunsBinary(cmd, exe string) bool {
 // the permissions object) when missing. A rule already there changes
 // nothing.
 func AddAllow(src []byte, rule string) ([]byte, error) {
-	cur := src
-	if len(bytes.TrimSpace(cur)) == 0 {
-		cur = []byte("{}\n")
-	}
-	d, err := parseSettings(cur)
+	d, err := parseSettings(src)
 	if err != nil {
 		return nil, err
 	}
