@@ -40,9 +40,6 @@ func FilesOf(entries []mdstore.Entry) []File {
 const (
 	k1 = 1.2
 	b  = 0.75
-	// idfExp sharpens idf (see idf).
-	idfExp = 1.5
-
 	// genericShare: a word of the request found in more than this share of
 	// the memory's entries is generic here (a Go project's "error", a
 	// frontend's "component"), and genericMinEntries is the memory size
