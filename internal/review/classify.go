@@ -114,6 +114,11 @@ func ClassifyWith(f Finding, o Options) Decision {
 	if testGap(problem) {
 		return drop("generic advice (asks for more tests)")
 	}
+	if w := strings.Trim(firstField(stripCode(problem)), ".,:;*"); vagueVerbs[w] {
+		// "Refactor partitioning logic": the finding is itself the
+		// advice to restructure, with no failure to learn from.
+		return drop(fmt.Sprintf("generic advice (the finding only asks to %s)", w))
+	}
 	implied := false
 	if strings.TrimSpace(f.Fix) == "" {
 		// A major defect in named code ("`probe` uses
@@ -285,6 +290,13 @@ func generalRule(text string) bool {
 		}
 	}
 	return false
+}
+
+func firstField(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }
 
 // hedges open a fix that does not commit to anything.

@@ -16,6 +16,13 @@ func TestClassify(t *testing.T) {
 		reason   string // substring of Reason
 	}{
 		{
+			name: "a finding that only asks to restructure is generic advice",
+			f: Finding{Severity: SevMajor,
+				Problem: "Refactor `validate_name`. It is defined in `dags/main.py` but also used by the loader.",
+				Fix:     "Move `validate_name` to `lib/names.py`."},
+			keep: false, reason: "only asks to refactor",
+		},
+		{
 			name: "library idiom is a framework lesson",
 			f: Finding{Severity: SevMajor, Location: "src/Search.tsx:4",
 				Problem: "The `useEffect` fetch has no cleanup, so a slow stale response overwrites newer results.",
