@@ -230,6 +230,11 @@ func TestExtractShapes(t *testing.T) {
 				{Problem: "Oversized items can vanish (bug)", Fix: "Split items over the limit instead of skipping them."},
 			},
 		},
+		{
+			name: "a verdict section restating a finding is no finding, even under a title naming findings",
+			text: "# Review Findings: hooks\n\n## Important\n\n### 1. Contracts load only with the API app\n\n`load_contracts` runs inside `if app:`. Load them unconditionally.\n\n## Verdict: REQUEST CHANGES\n\nFinding #1 is a correctness issue — contracts should load independently of the server.\n",
+			want: []Finding{{Severity: SevMajor, Problem: "Contracts load only with the API app. `load_contracts` runs inside `if app:`.", Fix: "Load them unconditionally."}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -242,7 +242,7 @@ var (
 	// "### ✅ Positive Implementations") or naming bugs ("## Bugs Fixed").
 	doneWords = []string{"strength", "positive", "what's good", "what works", "looks good", "praise",
 		"working well", "went well", "done well", "what's right", "what is good", "what is right",
-		"fixed", "resolved", "addressed"}
+		"fixed", "resolved", "addressed", "verdict"}
 	fixWords = []string{"recommend", "next step", "action plan", "action item", "required change",
 		"requested change", "suggested change", "suggested fix", "fix plan", "remediation", "to do", "todo",
 		"follow-up", "follow up", "agent task", "improv", "what to do", "how to fix"}
