@@ -75,7 +75,7 @@ func IsReadBack(command string) bool {
 // unescaped, and it is linear: each byte is looked at a bounded number of
 // times, so a 10 MB payload costs milliseconds.
 func VerdictHint[T string | []byte](text T) bool {
-	if containsFold(text, "verdict", nil) {
+	if containsFold(text, "verdict") {
 		return true
 	}
 	// One pass over the words: a word is compared with the keys and
@@ -204,12 +204,10 @@ func isWordByte(c byte) bool {
 }
 
 // containsFold reports whether s contains word (lower-case ASCII) in any
-// case at a place where then (nil: anything) accepts the text before and
-// after it. Candidates
-// are found by searching for the word's first letter in each case; each
-// search resumes where it stopped instead of starting over at every
-// candidate, which is what keeps a long text of one case linear.
-func containsFold[T string | []byte](s T, word string, then func(before, rest T) bool) bool {
+// case. Candidates are found by searching for the word's first letter in
+// each case; each search resumes where it stopped instead of starting over
+// at every candidate, which is what keeps a long text of one case linear.
+func containsFold[T string | []byte](s T, word string) bool {
 	lo, up := word[0], word[0]-('a'-'A')
 	nextLo, nextUp := -1, -1 // next position of lo and of up at or after off; -1: not searched yet
 	for off := 0; off+len(word) <= len(s); {
@@ -223,7 +221,7 @@ func containsFold[T string | []byte](s T, word string, then func(before, rest T)
 		if i+len(word) > len(s) {
 			return false
 		}
-		if equalFoldASCII(s[i:i+len(word)], word) && (then == nil || then(s[:i], s[i+len(word):])) {
+		if equalFoldASCII(s[i:i+len(word)], word) {
 			return true
 		}
 		off = i + 1
@@ -336,9 +334,9 @@ func Screen(p *Payload) (Candidate, string) {
 func NamesReview(t Tool, command, subagentType string) bool {
 	switch t {
 	case ToolShell:
-		return containsFold(command, "review", nil) || containsFold(command, "chat-send", nil)
+		return containsFold(command, "review") || containsFold(command, "chat-send")
 	case ToolAgent:
-		return containsFold(subagentType, "review", nil) || containsFold(subagentType, "audit", nil)
+		return containsFold(subagentType, "review") || containsFold(subagentType, "audit")
 	}
 	return false
 }
