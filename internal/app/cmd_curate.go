@@ -125,6 +125,9 @@ Examples:
 			Description: `Each active entry's text is asked as a query against the others; entries
 alike enough to every other member of a group are proposed together, best
 groups first, with ids, texts, seen counts and a similarity score (0 to 1).
+Beside each group are up to 3 entries near it but less alike (near in
+--json): a lesson reworded by another reviewer often shares fewer words
+than the threshold asks, so judge them too.
 Nothing is changed: judge each group, then join true duplicates with
 memory merge. The memory-curator subagent does this with --json.
 
@@ -179,6 +182,15 @@ Examples:
 						ids = append(ids, m.ID)
 					}
 					fmt.Fprintf(e.Out, "  if they say the same thing: flowmem memory merge %s\n", strings.Join(ids, " "))
+					if len(g.Near) > 0 {
+						fmt.Fprintln(e.Out, "  near it, less alike (another wording may share fewer words):")
+					}
+					for _, m := range g.Near {
+						fmt.Fprintf(e.Out, "  %s [%s, seen %dx, similarity %.2f] %s\n", m.ID, m.Type, m.Seen, m.Score, m.Text)
+						if m.Fix != "" {
+							fmt.Fprintf(e.Out, "      fix: %s\n", m.Fix)
+						}
+					}
 				}
 				return nil
 			},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,8 +15,10 @@ import (
 )
 
 // Targets (issue 15): the true duplicate of an entry is in its curate
-// group or among its 3 nearest neighbours for this share of paraphrase
-// pairs, and curate proposes no near-miss pair for this share.
+// group or among the 3 entries curate proposes beside it (Near: its 3
+// nearest outside its group, another group counting once) for this share
+// of paraphrase pairs, and curate proposes no near-miss pair for this
+// share. The raw 3 nearest neighbours are reported too.
 const (
 	targetFound  = 0.95
 	targetNoPair = 0.90
@@ -96,6 +99,7 @@ func loadQualityMemory(t *testing.T, withHeavy bool) ([]mdstore.Entry, []lessonG
 type setScore struct {
 	pairs, inGroup, found int // paraphrase pairs; S in A's group; S in A's group or 3 nearest
 	foundInSet            int // S in A's group or among A's 3 nearest of its own set
+	proposed              int // S in A's group or among the 3 entries proposed beside it (Near)
 	near, noPair          int // near-miss pairs; of them not grouped with A
 	heavy, heavyFound     int
 }
@@ -147,6 +151,20 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 		}
 		return false
 	}
+	// proposedNear: what curate shows beside A's group (Near), or would
+	// show beside A alone when it is in no group.
+	proposedNear := func(a, b int) bool {
+		members := []int{a}
+		if g, ok := groupOf[a]; ok {
+			members = clusters[g]
+		}
+		for _, p := range x.Near(members, groupOf, nearK, threshold*nearFloor) {
+			if p.J == b {
+				return true
+			}
+		}
+		return false
+	}
 	out := map[string]*setScore{}
 	for _, g := range groups {
 		if g.a < 0 {
@@ -165,6 +183,9 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 			sc.pairs++
 			if together(g.a, s) {
 				sc.inGroup++
+			}
+			if together(g.a, s) || proposedNear(g.a, s) {
+				sc.proposed++
 			}
 			if together(g.a, s) || near3InSet(g.a, s) {
 				sc.foundInSet++
@@ -206,6 +227,7 @@ func (s *setScore) add(o *setScore) {
 	s.inGroup += o.inGroup
 	s.found += o.found
 	s.foundInSet += o.foundInSet
+	s.proposed += o.proposed
 	s.near += o.near
 	s.noPair += o.noPair
 	s.heavy += o.heavy
@@ -223,15 +245,19 @@ func ratio(a, b int) float64 {
 // candidates hold a lesson's paraphrase and leave its near misses apart.
 func TestQualityCurate(t *testing.T) {
 	entries, groups := loadQualityMemory(t, false)
-	scores := scoreQuality(t, entries, groups, DefaultThreshold)
+	threshold := DefaultThreshold
+	if v, err := strconv.ParseFloat(os.Getenv("FLOWMEM_CURATE_THRESHOLD"), 64); err == nil {
+		threshold = v // a development aid: 1.01 scores the 3 nearest alone
+	}
+	scores := scoreQuality(t, entries, groups, threshold)
 	var dev, tot setScore
 	t.Logf("curate candidates, one memory of %d entries (every A, S and N line of %d groups), threshold %.2f",
-		len(entries), len(groups), DefaultThreshold)
-	t.Logf("%-12s %22s %22s %22s %22s", "set", "S in A's group", "S in group or 3-NN", "... 3-NN of its set", "near misses apart")
+		len(entries), len(groups), threshold)
+	t.Logf("%-12s %16s %16s %16s %16s %16s", "set", "S in A's group", "... or 3-NN", "... or near", "... 3-NN of set", "N apart")
 	line := func(name string, s *setScore) {
-		t.Logf("%-12s %12d/%-4d %.3f %12d/%-4d %.3f %12d/%-4d %.3f %12d/%-4d %.3f", name, s.inGroup, s.pairs, ratio(s.inGroup, s.pairs),
-			s.found, s.pairs, ratio(s.found, s.pairs), s.foundInSet, s.pairs, ratio(s.foundInSet, s.pairs),
-			s.noPair, s.near, ratio(s.noPair, s.near))
+		f := func(a, b int) string { return fmt.Sprintf("%4d/%-4d %.3f", a, b, ratio(a, b)) }
+		t.Logf("%-12s %16s %16s %16s %16s %16s", name, f(s.inGroup, s.pairs), f(s.found, s.pairs), f(s.proposed, s.pairs),
+			f(s.foundInSet, s.pairs), f(s.noPair, s.near))
 	}
 	for _, set := range qualitySets {
 		line(set, scores[set])
@@ -242,7 +268,7 @@ func TestQualityCurate(t *testing.T) {
 	tot.add(&dev)
 	tot.add(scores[heldOut])
 	line("total", &tot)
-	found, apart := ratio(tot.found, tot.pairs), ratio(tot.noPair, tot.near)
+	found, apart := ratio(tot.proposed, tot.pairs), ratio(tot.noPair, tot.near)
 	foundInSet := ratio(tot.foundInSet, tot.pairs)
 
 	heavyEntries, heavyGroups := loadQualityMemory(t, true)
@@ -261,8 +287,8 @@ func TestQualityCurate(t *testing.T) {
 					sw.add(s)
 				}
 			}
-			t.Logf("threshold %.2f (dev part): in group %.3f, group or 3-NN %.3f, near misses apart %.3f",
-				th, ratio(sw.inGroup, sw.pairs), ratio(sw.found, sw.pairs), ratio(sw.noPair, sw.near))
+			t.Logf("threshold %.2f (dev part): in group %.3f, group or 3-NN %.3f, group or near %.3f, near misses apart %.3f",
+				th, ratio(sw.inGroup, sw.pairs), ratio(sw.found, sw.pairs), ratio(sw.proposed, sw.pairs), ratio(sw.noPair, sw.near))
 		}
 	}
 	if found < gateFound || foundInSet < gateFoundInSet || apart < gateNoPair {
@@ -274,7 +300,7 @@ func TestQualityCurate(t *testing.T) {
 // The gates the test holds: the targets where they are met, else what is
 // true today (see the report), so a regression still fails.
 const (
-	gateFound      = 0.77
+	gateFound      = 0.85
 	gateFoundInSet = 0.93
 	gateNoPair     = 0.95
 )

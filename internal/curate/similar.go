@@ -269,6 +269,64 @@ func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
 	return outG, outS
 }
 
+// Beside each group Groups proposes up to nearK entries at least
+// nearFloor times the threshold alike: below that they share a word or
+// two by chance.
+const (
+	nearK     = 3
+	nearFloor = 0.25
+)
+
+// Near returns the k entries nearest to any of members that are not among
+// them and at least floor alike, best first, each scored by its likeness
+// to the member it is most like. An entry of another group (groupOf maps an entry to its group)
+// stands for that group: its other members take no further place, since
+// a model judging one of them sees the group anyway. The members' own
+// group takes none either: it is proposed already.
+func (x *Index) Near(members []int, groupOf map[int]int, k int, floor float64) []Pair {
+	best := map[int]Pair{}
+	for _, m := range members {
+		for _, p := range x.Neighbours(m, 32) {
+			if q, ok := best[p.J]; !ok || p.Score > q.Score {
+				best[p.J] = p
+			}
+		}
+	}
+	cands := make([]Pair, 0, len(best))
+	for _, p := range best {
+		if p.Score >= floor && !slices.Contains(members, p.J) {
+			cands = append(cands, p)
+		}
+	}
+	slices.SortFunc(cands, func(a, b Pair) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.J, b.J)
+	})
+	taken := map[int]bool{}
+	if g, ok := groupOf[members[0]]; ok {
+		taken[g] = true
+	}
+	var out []Pair
+	for _, p := range cands {
+		if len(out) == k {
+			break
+		}
+		g, ok := groupOf[p.J]
+		if ok && taken[g] {
+			continue
+		}
+		if ok {
+			taken[g] = true
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
 // Member is one entry of a proposed group, as a model judging it needs it.
 type Member struct {
 	ID    string       `json:"id"`
@@ -282,10 +340,25 @@ type Member struct {
 }
 
 // Group is entries that probably say the same thing. Score is the least
-// similarity between two of them (0 to 1).
+// similarity between two of them (0 to 1). Near are the entries most like
+// them outside the group: less alike than the threshold asks, but where
+// another wording of the same lesson, sharing fewer words, most often is.
 type Group struct {
-	Score   float64  `json:"score"`
-	Entries []Member `json:"entries"`
+	Score   float64     `json:"score"`
+	Entries []Member    `json:"entries"`
+	Near    []Neighbour `json:"near,omitempty"`
+}
+
+// Neighbour is an entry near a group, with its similarity to the member it
+// is most like.
+type Neighbour struct {
+	Score float64 `json:"score"`
+	Member
+}
+
+func member(e *mdstore.Entry) Member {
+	return Member{ID: e.ID, Type: e.Kind, Text: e.Text(), Fix: e.Fix, Seen: e.Seen,
+		First: e.Date, Last: e.LastSeen, Tasks: e.Tasks}
 }
 
 // Groups proposes groups among the active entries, best first, at most
@@ -301,17 +374,25 @@ func Groups(entries []mdstore.Entry, threshold float64, limit int) []Group {
 			active = append(active, e)
 		}
 	}
-	clusters, scores := NewIndex(active).Clusters(threshold)
+	x := NewIndex(active)
+	clusters, scores := x.Clusters(threshold)
+	groupOf := map[int]int{}
+	for g, c := range clusters {
+		for _, i := range c {
+			groupOf[i] = g
+		}
+	}
 	out := []Group{}
 	for n, c := range clusters {
 		if limit > 0 && len(out) == limit {
 			break
 		}
-		g := Group{Score: math.Round(scores[n]*1000) / 1000}
+		g := Group{Score: round3(scores[n])}
 		for _, i := range c {
-			e := active[i]
-			g.Entries = append(g.Entries, Member{ID: e.ID, Type: e.Kind, Text: e.Text(), Fix: e.Fix, Seen: e.Seen,
-				First: e.Date, Last: e.LastSeen, Tasks: e.Tasks})
+			g.Entries = append(g.Entries, member(&active[i]))
+		}
+		for _, p := range x.Near(c, groupOf, nearK, threshold*nearFloor) {
+			g.Near = append(g.Near, Neighbour{Score: round3(p.Score), Member: member(&active[p.J])})
 		}
 		out = append(out, g)
 	}
