@@ -100,7 +100,9 @@ type setScore struct {
 	pairs, inGroup, found int // paraphrase pairs; S in A's group; S in A's group or 3 nearest
 	foundInSet            int // S in A's group or among A's 3 nearest of its own set
 	proposed              int // S in A's group or among the 3 entries proposed beside it (Near)
+	shown                 int // what curate shows: S with A in a group, or beside the group of either
 	near, noPair          int // near-miss pairs; of them not grouped with A
+	nearUnshown           int // of them neither grouped with A nor shown beside A's group or N's
 	heavy, heavyFound     int
 }
 
@@ -153,6 +155,18 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 	}
 	// proposedNear: what curate shows beside A's group (Near), or would
 	// show beside A alone when it is in no group.
+	shownBeside := func(a, b int) bool {
+		g, ok := groupOf[a]
+		if !ok {
+			return false
+		}
+		for _, p := range x.Near(clusters[g], groupOf, nearK, threshold*nearFloor) {
+			if p.J == b {
+				return true
+			}
+		}
+		return false
+	}
 	proposedNear := func(a, b int) bool {
 		members := []int{a}
 		if g, ok := groupOf[a]; ok {
@@ -187,6 +201,9 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 			if together(g.a, s) || proposedNear(g.a, s) {
 				sc.proposed++
 			}
+			if together(g.a, s) || shownBeside(g.a, s) || shownBeside(s, g.a) {
+				sc.shown++
+			}
 			if together(g.a, s) || near3InSet(g.a, s) {
 				sc.foundInSet++
 			}
@@ -211,6 +228,9 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 			if !together(g.a, n) {
 				sc.noPair++
 			}
+			if !together(g.a, n) && !shownBeside(g.a, n) && !shownBeside(n, g.a) {
+				sc.nearUnshown++
+			}
 		}
 	}
 	return out
@@ -228,6 +248,8 @@ func (s *setScore) add(o *setScore) {
 	s.found += o.found
 	s.foundInSet += o.foundInSet
 	s.proposed += o.proposed
+	s.shown += o.shown
+	s.nearUnshown += o.nearUnshown
 	s.near += o.near
 	s.noPair += o.noPair
 	s.heavy += o.heavy
@@ -253,11 +275,11 @@ func TestQualityCurate(t *testing.T) {
 	var dev, tot setScore
 	t.Logf("curate candidates, one memory of %d entries (every A, S and N line of %d groups), threshold %.2f",
 		len(entries), len(groups), threshold)
-	t.Logf("%-12s %16s %16s %16s %16s %16s", "set", "S in A's group", "... or 3-NN", "... or near", "... 3-NN of set", "N apart")
+	t.Logf("%-12s %16s %16s %16s %16s %16s %16s %16s", "set", "S in A's group", "... or 3-NN", "... or near", "shown", "... 3-NN of set", "N apart", "N not shown")
 	line := func(name string, s *setScore) {
 		f := func(a, b int) string { return fmt.Sprintf("%4d/%-4d %.3f", a, b, ratio(a, b)) }
-		t.Logf("%-12s %16s %16s %16s %16s %16s", name, f(s.inGroup, s.pairs), f(s.found, s.pairs), f(s.proposed, s.pairs),
-			f(s.foundInSet, s.pairs), f(s.noPair, s.near))
+		t.Logf("%-12s %16s %16s %16s %16s %16s %16s %16s", name, f(s.inGroup, s.pairs), f(s.found, s.pairs), f(s.proposed, s.pairs),
+			f(s.shown, s.pairs), f(s.foundInSet, s.pairs), f(s.noPair, s.near), f(s.nearUnshown, s.near))
 	}
 	for _, set := range qualitySets {
 		line(set, scores[set])
