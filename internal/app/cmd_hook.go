@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/capture"
@@ -60,11 +59,7 @@ func runHook(ctx context.Context, std IO) {
 			fmt.Fprintf(std.Err, "flowmem hook: internal error: %s\n", strings.Join(strings.Fields(fmt.Sprint(r)), " "))
 		}
 	}()
-	getenv := std.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	capture.Run(ctx, std.In, std.Out, std.Err, capture.Options{Getenv: getenv, Now: std.Now})
+	capture.Run(ctx, std.In, std.Out, std.Err, capture.Options{Getenv: std.Getenv, Now: std.Now})
 }
 
 // captureCommand is `flowmem capture --explain`: what the hook would learn
