@@ -139,39 +139,32 @@ type Paths struct {
 
 // PathsFor returns the settings and scout files of a scope.
 func PathsFor(s Scope, project, home string) (Paths, error) {
+	dir, settings := project, "settings.json"
 	switch s {
 	case Project, "":
-		if project == "" {
-			return Paths{}, errors.New("no project folder given")
-		}
-		return Paths{
-			Settings: filepath.Join(project, ".claude", "settings.json"),
-			Scout:    filepath.Join(project, ".claude", "agents", ScoutFile),
-		}, nil
 	case Local:
-		if project == "" {
-			return Paths{}, errors.New("no project folder given")
-		}
-		return Paths{
-			Settings: filepath.Join(project, ".claude", "settings.local.json"),
-			Scout:    filepath.Join(project, ".claude", "agents", ScoutFile),
-		}, nil
+		settings = "settings.local.json"
 	case User:
 		if home == "" {
 			return Paths{}, errors.New("HOME is not set; cannot find ~/.claude")
 		}
-		return Paths{
-			Settings: filepath.Join(home, ".claude", "settings.json"),
-			Scout:    filepath.Join(home, ".claude", "agents", ScoutFile),
-		}, nil
+		dir = home
 	case Codex:
+		// Codex CLI has no Claude Code subagents, so no scout.
 		if project == "" {
 			return Paths{}, errors.New("no project folder given")
 		}
-		// Codex CLI has no Claude Code subagents, so no scout.
 		return Paths{Settings: filepath.Join(project, ".codex", "hooks.json")}, nil
+	default:
+		return Paths{}, fmt.Errorf("unknown scope %q", s)
 	}
-	return Paths{}, fmt.Errorf("unknown scope %q", s)
+	if dir == "" {
+		return Paths{}, errors.New("no project folder given")
+	}
+	return Paths{
+		Settings: filepath.Join(dir, ".claude", settings),
+		Scout:    filepath.Join(dir, ".claude", "agents", ScoutFile),
+	}, nil
 }
 
 // HookFor returns the hook flowmem registers in a scope. Codex CLI only
