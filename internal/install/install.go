@@ -300,13 +300,11 @@ func Uninstall(opts Options) (Result, error) {
 		res.Events = append(res.Events, slices.Sorted(maps.Keys(found))...)
 	}
 	after, err := Unmerge(before, ours)
-	if err == nil && opts.hasScout() && HasAllow(after, ScoutPermission) {
-		res.Allow = ScoutPermission
-		res.AllowRules = append(res.AllowRules, ScoutPermission)
-		after, err = RemoveAllow(after, ScoutPermission)
-	}
-	for _, rule := range CuratorPermissions {
+	for _, rule := range append([]string{ScoutPermission}, CuratorPermissions...) {
 		if err == nil && opts.hasScout() && HasAllow(after, rule) {
+			if rule == ScoutPermission {
+				res.Allow = rule
+			}
 			res.AllowRules = append(res.AllowRules, rule)
 			after, err = RemoveAllow(after, rule)
 		}
