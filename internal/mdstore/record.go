@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -51,16 +52,16 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 	}
 	defer unlock()
 	path := s.Path(k)
-	raw, err := readFile(path)
+	m := memory{k: k, path: path}
+	size, last, err := m.prepare(lessons)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
 		return nil, fmt.Errorf("read memory: %w", err)
 	}
-	m := memory{k: k, doc: raw}
-	m.prepare(lessons)
 	if missing {
+		m.loaded = true
 		m.added = []byte(Header(k))
-	} else if len(raw) > 0 && raw[len(raw)-1] != '\n' {
+	} else if size > 0 && last != '\n' {
 		m.added = []byte{'\n'}
 	}
 	outcomes := make([]Outcome, 0, len(lessons))
@@ -89,6 +90,9 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 		m.added = append(m.added, '\n')
 		m.added = append(m.added, Render(&l)...)
 		outcomes = append(outcomes, Outcome{ID: l.ID, New: true, Seen: l.Seen, Entry: l})
+	}
+	if m.err != nil {
+		return nil, fmt.Errorf("read memory: %w", m.err)
 	}
 	if err := appendFile(path, m.added, missing); err != nil {
 		return nil, err
@@ -151,11 +155,16 @@ func appendFile(path string, text []byte, create bool) error {
 }
 
 // memory is one kind's file as Record sees it: its bytes, and what this
-// Record is adding at its end.
+// Record is adding at its end. The file is read whole only when a lesson
+// needs an entry of it (a repeat, an id taken, flow-next entries): most
+// captures add new lessons, and for them one pass in pieces is enough.
 type memory struct {
-	k     Kind
-	doc   []byte
-	added []byte
+	k      Kind
+	path   string
+	doc    []byte // the file, once loaded
+	loaded bool
+	err    error // from loading the file
+	added  []byte
 	// The metadata and sighting lines of doc that hold the ids and
 	// fingerprints the lessons need ("id=…", "fp=…"), found in one pass
 	// over doc (prepare): wanted is what was looked for, found where.
@@ -167,8 +176,27 @@ type memory struct {
 
 // prepare finds, in one pass over the file, every metadata line that
 // holds an id or fingerprint of the lessons, and the ids the lessons would
-// get as symbol twins; other keys are searched for when asked.
-func (m *memory) prepare(lessons []Entry) {
+// get as symbol twins; other keys are searched for when asked. It reads
+// the file in pieces, cut after a newline, and returns its size and last
+// byte.
+func (m *memory) prepare(lessons []Entry) (size int64, last byte, err error) {
+	m.want(lessons)
+	f, err := regfile.Open(m.path, os.O_RDONLY, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return 0, 0, err
+	} else if fi.Size() > maxFile {
+		return 0, 0, fmt.Errorf("%s is over %d bytes: %w", m.path, maxFile, regfile.ErrTooLarge)
+	}
+	return m.prepareFrom(f)
+}
+
+// want names the records prepare looks for: the lessons' ids, the ids
+// they would get as symbol twins, and their fingerprints.
+func (m *memory) want(lessons []Entry) {
 	m.wanted, m.found = map[string]bool{}, map[string][]int{}
 	for i := range lessons {
 		l := &lessons[i]
@@ -180,47 +208,98 @@ func (m *memory) prepare(lessons []Entry) {
 			m.wanted["fp="+l.FP] = true
 		}
 	}
-	metas := 0
+}
+
+// prepareFrom is prepare's pass over the file's bytes from r.
+func (m *memory) prepareFrom(r io.Reader) (size int64, last byte, err error) {
+	var c lineCounts
+	buf := make([]byte, 0, scanChunk)
+	for eof := false; !eof; {
+		if len(buf) == cap(buf) {
+			// One line longer than the buffer: grow it.
+			buf = append(buf, make([]byte, cap(buf))...)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			eof = true
+		} else if err != nil {
+			return 0, 0, err
+		}
+		end := len(buf)
+		if !eof {
+			end = bytes.LastIndexByte(buf, '\n') + 1
+		}
+		if end > 0 {
+			m.scan(buf[:end], int(size), &c)
+			last = buf[end-1]
+			size += int64(end)
+			buf = buf[:copy(buf, buf[end:])]
+		}
+	}
+	// Every entry flowmem writes has a metadata line: fewer of them than
+	// headings means entries flow-next wrote.
+	m.legacy = c.heads > c.metas
+	return size, last, nil
+}
+
+// lineCounts is what prepare counts: metadata lines and entry headings.
+type lineCounts struct{ metas, heads int }
+
+// scan is prepare's pass over region, whole lines of the file from its
+// offset base.
+func (m *memory) scan(region []byte, base int, c *lineCounts) {
 	meta := []byte(metaPrefix)
 	k := rarest(meta)
 	for off := 0; ; {
-		i := indexFrom(m.doc[off:], meta, k)
+		i := indexFrom(region[off:], meta, k)
 		if i < 0 {
 			break
 		}
 		i += off
 		off = i + len(metaPrefix)
-		if i > 0 && m.doc[i-1] != '\n' {
+		if i > 0 && region[i-1] != '\n' {
 			continue
 		}
-		rest := lineAt(m.doc, off)
+		rest := lineAt(region, off)
 		if !bytes.HasPrefix(rest, []byte(" seen ")) {
-			metas++
+			c.metas++
 		}
 		for len(rest) > 0 {
 			var f []byte
 			f, rest, _ = bytes.Cut(rest, []byte(" "))
 			if len(f) > 3 && f[2] == '=' && m.wanted[string(f)] {
-				m.found[string(f)] = append(m.found[string(f)], i)
+				m.found[string(f)] = append(m.found[string(f)], base+i)
 			}
 		}
 	}
-	// Every entry flowmem writes has a metadata line: fewer of them than
-	// headings means entries flow-next wrote.
-	heads := 0
+	// A heading is a "## " line after a newline: the region's first line
+	// follows the previous region's last newline.
+	if base > 0 && isEntryHeading(lineAt(region, 0)) && bytes.HasPrefix(region, []byte("## ")) {
+		c.heads++
+	}
 	head := []byte("\n## ")
 	k = rarest(head)
 	for off := 0; ; {
-		i := indexFrom(m.doc[off:], head, k)
+		i := indexFrom(region[off:], head, k)
 		if i < 0 {
 			break
 		}
 		off += i + 1
-		if isEntryHeading(lineAt(m.doc, off)) {
-			heads++
+		if isEntryHeading(lineAt(region, off)) {
+			c.heads++
 		}
 	}
-	m.legacy = heads > metas
+}
+
+// file is the memory file's bytes, read when first asked for; a read error
+// is kept in m.err and reads as an empty file.
+func (m *memory) file() []byte {
+	if !m.loaded {
+		m.loaded = true
+		m.doc, m.err = readFile(m.path)
+	}
+	return m.doc
 }
 
 // repeat finds the entry lesson l repeats, as readers would show it.
@@ -279,7 +358,7 @@ func (m *memory) legacyEntry(l *Entry) Entry {
 	}
 	needle := []byte(line)
 	k := rarest(needle)
-	for _, doc := range [...][]byte{m.doc, m.added} {
+	for _, doc := range [...][]byte{m.file(), m.added} {
 		for off := 0; ; {
 			i := indexFrom(doc[off:], needle, k)
 			if i < 0 {
@@ -309,15 +388,22 @@ func (m *memory) hasID(id string) bool {
 // holds key=val, in the file or in what is being added, until fn returns
 // false.
 func (m *memory) records(key, val string, fn func(doc []byte, start int, sighting bool) bool) {
-	docs := [...][]byte{m.doc, m.added}
+	var docs [2][]byte
 	if k := key + "=" + val; m.wanted[k] {
+		// Found by prepare: the file is read only if there is one.
 		for _, start := range m.found[k] {
-			if !fn(m.doc, start, bytes.HasPrefix(m.doc[start+len(metaPrefix):], []byte(" seen "))) {
+			doc := m.file()
+			if m.err != nil {
+				return
+			}
+			if !fn(doc, start, bytes.HasPrefix(doc[start+len(metaPrefix):], []byte(" seen "))) {
 				return
 			}
 		}
-		docs[0] = nil // found above
+	} else {
+		docs[0] = m.file()
 	}
+	docs[1] = m.added
 	needle := []byte(" " + key + "=" + val)
 	k := rarest(needle)
 	for _, doc := range docs {
@@ -369,7 +455,7 @@ func (m *memory) entryAt(doc []byte, pos int) (Entry, bool) {
 	}
 	line := 1 + bytes.Count(doc[:start], []byte("\n"))
 	if len(doc) > 0 && len(m.added) > 0 && &doc[0] == &m.added[0] {
-		line += bytes.Count(m.doc, []byte("\n"))
+		line += bytes.Count(m.file(), []byte("\n"))
 	}
 	e, _, ok := parseSegment(m.k, string(trimTrailingBlank(doc[start:end])), line)
 	return e, ok

@@ -3,6 +3,7 @@ package mdstore
 import (
 	"context"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -106,4 +107,26 @@ func referenceRepeat(memory []Entry, l *Entry) *Entry {
 		}
 	}
 	return nil
+}
+
+// FuzzPrepare: reading the file in pieces finds the records and counts
+// the lines that one pass over its bytes in memory finds.
+func FuzzPrepare(f *testing.F) {
+	f.Add([]byte(tallyCorpus()), "p-003", "abc", uint8(5))
+	f.Add([]byte("## 2026-01-01 x\n<!-- flowmem: id=a fp=b -->\n## 2026-01-02 y\n<!-- flowmem: seen id=a -->"), "a", "b", uint8(1))
+	f.Add([]byte("<!-- flowmem: id=a -->\r\n## 2026-01-01 x\r\n## 2026-01-02 y"), "a", "", uint8(3))
+	f.Fuzz(func(t *testing.T, raw []byte, id, fp string, piece uint8) {
+		want := map[string]bool{"id=" + id: true, "fp=" + fp: true}
+		whole := memory{wanted: want, found: map[string][]int{}}
+		var c lineCounts
+		whole.scan(raw, 0, &c)
+		in := memory{wanted: want, found: map[string][]int{}}
+		size, last, err := in.prepareFrom(&pieces{raw, int(piece)%64 + 1})
+		if err != nil || size != int64(len(raw)) || len(raw) > 0 && last != raw[len(raw)-1] {
+			t.Fatalf("size %d last %q err %v, file of %d", size, last, err, len(raw))
+		}
+		if in.legacy != (c.heads > c.metas) || !reflect.DeepEqual(in.found, whole.found) {
+			t.Fatalf("in pieces of %d: legacy %v found %v; whole: heads %d metas %d found %v", int(piece)%64+1, in.legacy, in.found, c.heads, c.metas, whole.found)
+		}
+	})
 }
