@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
-	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/insight"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/recall"
@@ -148,7 +147,6 @@ type inputs struct {
 	reviews   []reviewlog.Review
 	skipped   []reviewlog.Skipped
 	staleDays int
-	cfg       *config.Config
 }
 
 // insightInputs loads the memory and the reviews log; unreadable log lines
@@ -158,7 +156,7 @@ func (e *env) insightInputs() (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &inputs{project: string(p), store: s, cfg: cfg, staleDays: cfg.Int("memory.stale_after_days")}
+	in := &inputs{project: string(p), store: s, staleDays: cfg.Int("memory.stale_after_days")}
 	if in.staleDays <= 0 {
 		in.staleDays = insight.DefaultStaleAfterDays
 	}
