@@ -473,23 +473,10 @@ func (a Agent) plan(path, label string, force, dryRun bool) (Change, error) {
 	if err != nil {
 		return Change{}, err
 	}
-	c := Change{Path: path}
-	switch {
-	case !exists:
-		c.Action = "created"
-	case bytes.Equal(have, a.body):
-		c.Action = "unchanged"
-	case !force && a.version(have) == "modified":
-		c.Action = "kept"
-		c.Reason = "differs from flowmem's copy (edited by hand?); use --force to replace it"
-		return c, nil
-	default:
-		c.Action = "updated"
+	if exists && !force && a.version(have) == "modified" {
+		return Change{Path: path, Action: "kept", Reason: "differs from flowmem's copy (edited by hand?); use --force to replace it"}, nil
 	}
-	if dryRun && c.Changed() {
-		c.Diff = Diff(label, have, a.body)
-	}
-	return c, nil
+	return planChange(path, label, have, a.body, exists, dryRun), nil
 }
 
 // planRemoval removes the agent when it is flowmem's copy, or with force.
