@@ -62,19 +62,22 @@ func Classify(f Finding) Decision { return ClassifyWith(f, DefaultOptions()) }
 //  3. about how text looks: problem and fix both about typos, naming,
 //     formatting, comments or docs;
 //     or located in documentation with a fix that rewords it;
-//  4. praise or a passed check: says something is right, nothing wrong,
-//     and asks for nothing;
+//  4. unfinished or broken code, fixed by finishing it;
 //  5. a one-off of this task: it points at the task's plan, spec or
 //     requirement ids and names no code;
-//  6. no fix: neither a fix field, a linked recommendation nor an
+//  6. generic advice: the problem only asks for tests or opens by asking
+//     to restructure ("Refactor …");
+//  7. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
 //     critical or major and names code, which implies its fix;
-//  7. generic advice: the fix only says to add tests or docs, or opens
+//  8. generic advice: the fix only says to add tests or docs, or opens
 //     with a hedge ("consider", "maybe") or a vague verb ("refactor",
 //     "clean up") and names nothing concrete;
-//  8. names nothing concrete: no code span, identifier, call, path, flag,
+//  9. names nothing concrete: no code span, identifier, call, path, flag,
 //     command, version or environment variable in problem or fix.
 //
+// Praise and passed checks are left out by extraction (sections of what
+// works or is already fixed), not here.
 // A survivor is kept with a category from general signals (categorize).
 func ClassifyWith(f Finding, o Options) Decision {
 	d := Decision{Finding: f, Category: categorize(f)}
@@ -101,9 +104,6 @@ func ClassifyWith(f Finding, o Options) Decision {
 	}
 	if docsOnly(f) {
 		return drop("docs-only: the fix rewords documentation")
-	}
-	if w := praise(problem); w != "" && strings.TrimSpace(f.Fix) == "" {
-		return drop(fmt.Sprintf("praise or a passed check, not a problem (%q)", w))
 	}
 	if w := unfinished(problem); w != "" {
 		return drop(fmt.Sprintf("unfinished or broken code, fixed by finishing it (%q)", w))
@@ -192,31 +192,6 @@ func firstWord(text string, set map[string]bool) string {
 		}
 	}
 	return ""
-}
-
-// praiseWords say something is right; defectWords say something is wrong.
-// A finding with the first and none of the second reports a passed check.
-var (
-	praiseWords = wordSet(`good fine correct correctly works working successfully great nice solid clean ok okay
-		well properly appropriate appropriately already matches sane reasonable`)
-	defectWords = wordSet(`not no never missing without fail fails failed failing broken bug wrong incorrect
-		leak leaks stale race crash crashes panic panics error errors lacks lack unsafe vulnerable bypass only
-		cannot can't doesn't isn't won't don't but however although except unless risk breaks loses drops ignores
-		silently should must needs`)
-)
-
-// praise returns the praise word of a problem that reports nothing wrong.
-func praise(problem string) string {
-	found := ""
-	for _, w := range strings.FieldsFunc(problem, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
-		if defectWords[w] {
-			return ""
-		}
-		if found == "" && praiseWords[w] {
-			found = w
-		}
-	}
-	return found
 }
 
 // unfinishedWords say the code is not done yet (a stub, a TODO): such a
