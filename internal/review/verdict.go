@@ -138,7 +138,7 @@ func lineVerdict(plain string) (Verdict, int) {
 
 // decisionKeys name the slot where reviewers that do not say "verdict" put
 // their overall call.
-var decisionKeys = []string{"recommendation", "decision", "status", "assessment", "conclusion", "outcome"}
+var decisionKeys = []string{"recommendation", "decision", "status", "assessment", "conclusion", "outcome", "gate"}
 
 // decisionVerdict reads "Recommendation: Request changes", "Final
 // decision: APPROVE", "Review status — BLOCKED".
@@ -338,6 +338,7 @@ var verdictPhrases = []struct {
 	{NeedsWork, []string{"reject"}, false},
 	{NeedsWork, []string{"rejected"}, false},
 	{NeedsWork, []string{"revise"}, false},
+	{NeedsWork, []string{"fail"}, false}, // a QA gate: "Gate: FAIL"
 	{Ship, []string{"ship", "it"}, true},
 	{Ship, []string{"ship"}, true},
 	{Ship, []string{"lgtm"}, true},
@@ -346,6 +347,7 @@ var verdictPhrases = []struct {
 	{Ship, []string{"ready"}, false},
 	{Ship, []string{"accept"}, false},
 	{Ship, []string{"accepted"}, false},
+	{Ship, []string{"pass"}, false},
 }
 
 // verdictWordAt matches a verdict phrase at the start of s and returns it
