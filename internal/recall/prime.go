@@ -80,11 +80,12 @@ func PrimeIDs(files []File, task string, opt Options) (string, []string, error) 
 // more, or whose heading says manual, are parsed.
 func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
 	top := topK{k: k}
-	sightings, err := collectSightings(files)
+	var r reader
+	sightings, err := r.collectSightings(files)
 	if err != nil {
 		return nil, err
 	}
-	err = eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
+	err = r.eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
 		if !mayBeConfirmed(seg, sightings) {
 			return
 		}

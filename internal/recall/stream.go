@@ -70,6 +70,24 @@ const chunkSize = 256 << 10
 // its bytes (valid only during the call), its byte offset in the file and
 // the line of its heading.
 func eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int)) error {
+	var r reader
+	return r.eachSegment(files, fn)
+}
+
+// reader reads memory files a piece at a time into one buffer, kept from
+// file to file and pass to pass: a cold process pays for every page of
+// memory it touches, so a second buffer costs more than reading.
+type reader struct{ buf []byte }
+
+// buffer is the reader's buffer, empty, with room for two pieces.
+func (r *reader) buffer() []byte {
+	if cap(r.buf) < 2*chunkSize {
+		r.buf = make([]byte, 0, 2*chunkSize)
+	}
+	return r.buf[:0]
+}
+
+func (r *reader) eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int)) error {
 	for fi, f := range files {
 		if f.Raw != nil || f.Path == "" {
 			mdstore.Segments(f.Raw, func(seg []byte, line int) bool {
@@ -78,7 +96,7 @@ func eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int))
 			})
 			continue
 		}
-		if err := streamFile(f.Path, func(seg []byte, off int64, line int) { fn(fi, seg, off, line) }); err != nil {
+		if err := r.streamFile(f.Path, func(seg []byte, off int64, line int) { fn(fi, seg, off, line) }); err != nil {
 			return err
 		}
 	}
@@ -88,13 +106,14 @@ func eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int))
 // streamFile reads path a chunk at a time and hands out whole entries: a
 // chunk is cut before the last entry heading in it, and the rest is
 // carried into the next.
-func streamFile(path string, fn func(seg []byte, off int64, line int)) error {
+func (r *reader) streamFile(path string, fn func(seg []byte, off int64, line int)) error {
 	f, err := openRegular(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	buf := make([]byte, 0, 2*chunkSize)
+	buf := r.buffer()
+	defer func() { r.buf = buf[:0] }()
 	var off int64 // file offset of buf[0]
 	line := 0     // lines before buf[0]
 	for eof := false; !eof; {
@@ -184,11 +203,11 @@ func readAt(f *File, off int64, n int) ([]byte, error) {
 // collectSightings reads the sighting lines of files. A file that holds
 // no sighting marker anywhere is not split into entries for it: most
 // files hold none, and splitting costs more than looking.
-func collectSightings(files []File) (map[string]sighting, error) {
+func (r *reader) collectSightings(files []File) (map[string]sighting, error) {
 	m := map[string]sighting{}
 	var with []File
 	for _, f := range files {
-		ok, err := holdsSighting(&f)
+		ok, err := r.holdsSighting(&f)
 		if err != nil {
 			return nil, err
 		}
@@ -196,12 +215,12 @@ func collectSightings(files []File) (map[string]sighting, error) {
 			with = append(with, f)
 		}
 	}
-	err := eachSegment(with, func(_ int, seg []byte, _ int64, _ int) { recordSightings(seg, m) })
+	err := r.eachSegment(with, func(_ int, seg []byte, _ int64, _ int) { recordSightings(seg, m) })
 	return m, err
 }
 
 // holdsSighting reports whether f's bytes hold seenOpen anywhere.
-func holdsSighting(f *File) (bool, error) {
+func (r *reader) holdsSighting(f *File) (bool, error) {
 	if f.Raw != nil || f.Path == "" {
 		return bytes.Contains(f.Raw, seenOpen), nil
 	}
@@ -212,7 +231,7 @@ func holdsSighting(f *File) (bool, error) {
 	defer h.Close()
 	// Pieces overlap by the marker's length less one, so a marker cut
 	// between two reads is still found.
-	buf := make([]byte, chunkSize)
+	buf := r.buffer()[:chunkSize]
 	keep := 0
 	for {
 		n, err := io.ReadFull(h, buf[keep:])
@@ -234,13 +253,14 @@ func holdsSighting(f *File) (bool, error) {
 // is kept); fn returns false to stop. It holds one chunk of a file at a
 // time: listing a memory costs what reading it does, whatever its size.
 func Each(files []File, fn func(e *mdstore.Entry) bool) error {
-	sightings, err := collectSightings(files)
+	var r reader
+	sightings, err := r.collectSightings(files)
 	if err != nil {
 		return err
 	}
 	seen := map[string]bool{}
 	stop := false
-	return eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
+	return r.eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
 		if stop {
 			return
 		}

@@ -103,7 +103,7 @@ func TestHoldsSightingAcrossPieces(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, f := range []File{{Path: path}, {Raw: raw}} {
-				if got, err := holdsSighting(&f); got != want || err != nil {
+				if got, err := new(reader).holdsSighting(&f); got != want || err != nil {
 					t.Errorf("marker at %d (whole %v), file %v: %v, %v", at, want, f.Path != "", got, err)
 				}
 			}
