@@ -252,6 +252,7 @@ func (r *reader) holdsSighting(f *File) (bool, error) {
 // counted, each id once (a union merge can leave a lesson twice: the first
 // is kept); fn returns false to stop. It holds one chunk of a file at a
 // time: listing a memory costs what reading it does, whatever its size.
+// e is valid only during the call (one Entry serves every call).
 func Each(files []File, fn func(e *mdstore.Entry) bool) error {
 	var r reader
 	sightings, err := r.collectSightings(files)
@@ -260,11 +261,13 @@ func Each(files []File, fn func(e *mdstore.Entry) bool) error {
 	}
 	seen := map[string]bool{}
 	stop := false
+	var e mdstore.Entry
 	return r.eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
 		if stop {
 			return
 		}
-		e, ok := mdstore.ParseSegment(files[fi].Kind, seg, line)
+		var ok bool
+		e, ok = mdstore.ParseSegment(files[fi].Kind, seg, line)
 		if !ok || seen[e.ID] {
 			return
 		}
