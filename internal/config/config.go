@@ -94,7 +94,9 @@ func LoadForSet(path, key string) (*Config, error) {
 		if pe.Key == "" || key != pe.Key && !strings.HasPrefix(key, pe.Key+".") {
 			return nil, pe
 		}
-		c.remove(pe.Key)
+		if obj, last, err := parent(c.data, pe.Key, false); err == nil {
+			delete(obj, last)
+		}
 	}
 }
 
@@ -179,20 +181,6 @@ func example(k Key) string {
 	return "'" + strings.ReplaceAll(string(j), "'", `'\''`) + "'"
 }
 
-// remove deletes the value at a dotted key.
-func (c *Config) remove(key string) {
-	obj := c.data
-	parts := strings.Split(key, ".")
-	for _, p := range parts[:len(parts)-1] {
-		next, ok := obj[p].(map[string]any)
-		if !ok {
-			return
-		}
-		obj = next
-	}
-	delete(obj, parts[len(parts)-1])
-}
-
 func decodeObject(b []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -245,18 +233,33 @@ func (e *offsetError) Error() string { return e.err.Error() }
 // bad byte.
 func position(b []byte, off int) (line, col int) { return jsonedit.Position(b, off-1) }
 
-func lookup(m map[string]any, key string) (any, bool) {
-	var cur any = m
-	for _, part := range strings.Split(key, ".") {
-		obj, ok := cur.(map[string]any)
+// parent walks to the object that holds a dotted key's last part and
+// returns it with that part; create makes the objects missing on the way.
+// A part on the way that is not an object is an error naming it.
+func parent(m map[string]any, key string, create bool) (map[string]any, string, error) {
+	parts := strings.Split(key, ".")
+	for i, p := range parts[:len(parts)-1] {
+		next, exists := m[p]
+		if !exists && create {
+			next = map[string]any{}
+			m[p] = next
+		}
+		obj, ok := next.(map[string]any)
 		if !ok {
-			return nil, false
+			return nil, "", fmt.Errorf("%s is %s, not an object", strings.Join(parts[:i+1], "."), describe(next))
 		}
-		if cur, ok = obj[part]; !ok {
-			return nil, false
-		}
+		m = obj
 	}
-	return cur, true
+	return m, parts[len(parts)-1], nil
+}
+
+func lookup(m map[string]any, key string) (any, bool) {
+	obj, last, err := parent(m, key, false)
+	if err != nil {
+		return nil, false
+	}
+	v, ok := obj[last]
+	return v, ok
 }
 
 // Get returns a key's effective value and where it comes from ("file" or
@@ -370,8 +373,7 @@ func ParseValue(s string) any {
 // Set stores value at the dotted key, creating nested objects. Known keys
 // must keep their type.
 func (c *Config) Set(key string, value any) error {
-	parts := strings.Split(key, ".")
-	for _, p := range parts {
+	for _, p := range strings.Split(key, ".") {
 		if p == "" {
 			return fmt.Errorf("invalid key %q: empty segment", key)
 		}
@@ -393,22 +395,11 @@ func (c *Config) Set(key string, value any) error {
 	if c.data == nil {
 		c.data = map[string]any{}
 	}
-	obj := c.data
-	for i, p := range parts[:len(parts)-1] {
-		next, exists := obj[p]
-		if !exists {
-			m := map[string]any{}
-			obj[p] = m
-			obj = m
-			continue
-		}
-		m, ok := next.(map[string]any)
-		if !ok {
-			return fmt.Errorf("cannot set %s: %s is %s, not an object", key, strings.Join(parts[:i+1], "."), describe(next))
-		}
-		obj = m
+	obj, last, err := parent(c.data, key, true)
+	if err != nil {
+		return fmt.Errorf("cannot set %s: %w", key, err)
 	}
-	obj[parts[len(parts)-1]] = value
+	obj[last] = value
 	return nil
 }
 
