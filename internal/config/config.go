@@ -125,15 +125,12 @@ func read(path string) (*Config, []byte, error) {
 // validate checks flowmem's sections and settings in the decoded file; b is
 // its source, for the position of the first bad value.
 func (c *Config) validate(b []byte) *ParseError {
-	seen := map[string]bool{}
 	for _, k := range Known {
+		// A section that is not an object fails at its first key.
 		sec, _, _ := strings.Cut(k.Name, ".")
-		if !seen[sec] {
-			seen[sec] = true
-			if v, ok := c.data[sec]; ok {
-				if _, isObj := v.(map[string]any); !isObj {
-					return c.typeError(b, sec, fmt.Errorf("%s must be an object of settings (%s), found %s", sec, strings.Join(keysUnder(sec), ", "), describe(v)), k)
-				}
+		if v, ok := c.data[sec]; ok {
+			if _, isObj := v.(map[string]any); !isObj {
+				return c.typeError(b, sec, fmt.Errorf("%s must be an object of settings (%s), found %s", sec, strings.Join(keysUnder(sec), ", "), describe(v)), k)
 			}
 		}
 		v, ok := lookup(c.data, k.Name)
@@ -382,7 +379,7 @@ func (c *Config) Set(key string, value any) error {
 		if err := k.check(value, "not"); err != nil {
 			return err
 		}
-	} else if sec, ok := section(key); ok {
+	} else if sec, _, _ := strings.Cut(key, "."); slices.Contains(sections, sec) {
 		if key == sec {
 			return fmt.Errorf("%s %v: set one of its keys (%s)", key, errSection, strings.Join(keysUnder(sec), ", "))
 		}
@@ -432,14 +429,9 @@ func (k Key) check(v any, was string) error {
 // are left alone.
 func (c *Config) Unknown() []string {
 	var unknown []string
-	seen := map[string]bool{}
-	for _, k := range Known {
-		sec, _, _ := strings.Cut(k.Name, ".")
-		if !seen[sec] {
-			seen[sec] = true
-			if m, ok := c.data[sec].(map[string]any); ok {
-				unknown = append(unknown, unknownUnder(sec, m)...)
-			}
+	for _, sec := range sections {
+		if m, ok := c.data[sec].(map[string]any); ok {
+			unknown = append(unknown, unknownUnder(sec, m)...)
 		}
 	}
 	return unknown

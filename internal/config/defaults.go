@@ -76,17 +76,18 @@ func atLeast(min int64) func(any) error {
 	}
 }
 
-// section is the first segment of the known keys ("memory", "capture",
-// "recall"): flowmem's own parts of a file that flow-next shares.
-func section(key string) (string, bool) {
-	first, _, _ := strings.Cut(key, ".")
+// sections are the first segments of the known keys, in order ("memory",
+// "capture", "recall"): flowmem's own parts of a file that flow-next
+// shares.
+var sections = func() []string {
+	var out []string
 	for _, k := range Known {
-		if s, _, _ := strings.Cut(k.Name, "."); s == first {
-			return first, true
+		if sec, _, _ := strings.Cut(k.Name, "."); !slices.Contains(out, sec) {
+			out = append(out, sec)
 		}
 	}
-	return "", false
-}
+	return out
+}()
 
 // keysUnder lists the known keys of a section.
 func keysUnder(sec string) []string {
