@@ -83,7 +83,7 @@ var categorySignals = []struct {
 	{CatSecurity, `secur auth$ authz authn authent authoriz secret secrets password credential encrypt plaintext
 		xss csrf ssrf cors csp injection sanitiz privilege pii timing-safe constant-time timingsafe
 		hmac jwt session-fixation tls$ mitm insecure untrust containment redact admin$ role$ roles$
-		permission permissions`},
+		permission permissions expos sensitive`},
 	{CatBuild, `ci$ build$ builds$ lint linter eslint tsc typecheck compile compiler bundle bundler makefile
 		dockerfile prepublish publish pipeline workflow lockfile dependency dependencies npm yarn pnpm pip cargo
 		gradle maven smoke script scripts package.json pyproject go.mod`},
@@ -94,12 +94,12 @@ var categorySignals = []struct {
 		parallel deadlock stale orphan duplicate duplicates retry retries restart restarts crash
 		idempot legacy migrat unicode utf encoding timezone dst leap order ordering race$ races$ racy
 		self- itself$ themselves$ lifecycle cleanup leak leaks repeated toggle timeout exist truncat
-		collision hang$ reject error-path`},
+		collision hang$ reject error-path when$ spaces`},
 	{CatFramework, `deprecat idiom stdlib builtin library framework sdk runtime thread-safe goroutine channel
 		unsafe async await promise decorator annotation middleware transaction upsert select$ insert$
 		mutex subscri constraint pragma`},
 	{CatAPI, `api endpoint rate-limit ratelimit throttl user-agent header headers webhook github
-		gitlab stripe quirk graphql grpc`},
+		gitlab stripe quirk graphql grpc response responses`},
 }
 
 // categorize picks the category with the highest score (categoryScores);

@@ -113,6 +113,18 @@ func TestCategorize(t *testing.T) {
 				Fix: "Keep map entries as ordered pairs."},
 			want: CatEdgeCase,
 		},
+		{
+			name: "a failure under a condition is an edge case even when the fix names a call",
+			f: Finding{Problem: "`Rename` overwrites the target when the source and target are the same file.",
+				Fix: "Compare with `os.SameFile` first."},
+			want: CatEdgeCase,
+		},
+		{
+			name: "exposing sensitive data is security",
+			f: Finding{Problem: "`dumpState` exposes the session cookie in debug output.",
+				Fix: "Mask the cookie before logging."},
+			want: CatSecurity,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
