@@ -426,8 +426,16 @@ type Agent struct {
 // Scout and Curator are the agents install writes.
 var (
 	Scout   = Agent{File: ScoutFile, body: flowmem.ScoutAgent, earlier: earlierScouts}
-	Curator = Agent{File: "memory-curator.md", body: flowmem.CuratorAgent}
+	Curator = Agent{File: "memory-curator.md", body: flowmem.CuratorAgent, earlier: earlierCurators}
 )
+
+// earlierCurators are the sums of the memory-curator.md copies earlier
+// flowmems installed (their copies are in testdata/; TestCuratorHistory
+// holds the two together). Add the old copy's sum whenever
+// agents/memory-curator.md changes.
+var earlierCurators = map[string]bool{
+	"9ecce7dbd17611ba2c666f43110aa016352e8b521c89f518896c097e7f2085a9": true, // 83d0e8a
+}
 
 // earlierScouts are the sums of the memory-scout.md copies earlier
 // flowmems installed. Add the old copy's sum here whenever

@@ -129,3 +129,22 @@ func TestScoutHistoryFromGit(t *testing.T) {
 		}
 	}
 }
+
+// TestCuratorHistory: the embedded curator is not an earlier copy, and
+// every earlier copy kept in testdata/ reads as outdated, not as a
+// person's edit.
+func TestCuratorHistory(t *testing.T) {
+	sum := sha256.Sum256(flowmem.CuratorAgent)
+	if earlierCurators[hex.EncodeToString(sum[:])] {
+		t.Error("the embedded curator is listed in earlierCurators")
+	}
+	names, err := filepath.Glob(filepath.Join("testdata", "memory-curator.*.md"))
+	if err != nil || len(names) != len(earlierCurators) {
+		t.Fatalf("%d earlier curators in testdata/, %d sums in earlierCurators (%v): keep one copy per sum", len(names), len(earlierCurators), err)
+	}
+	for _, n := range names {
+		if got := Curator.version(read(t, n)); got != "outdated" {
+			t.Errorf("%s is %q, want outdated: add its sum to earlierCurators", n, got)
+		}
+	}
+}
