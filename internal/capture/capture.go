@@ -418,7 +418,11 @@ func readable(s string, n int) string {
 
 // findingContext is where the finding is and what shows it, as one line.
 func findingContext(f review.Finding) string {
-	return joinNonEmpty(" — ", f.Location, f.Evidence)
+	loc, ev := strings.TrimSpace(f.Location), strings.TrimSpace(f.Evidence)
+	if loc != "" && ev != "" {
+		return loc + " — " + ev
+	}
+	return loc + ev
 }
 
 func repeats(lessons []mdstore.Entry, e *mdstore.Entry) bool {
@@ -438,16 +442,6 @@ func taskOrUnknown(task string) string {
 		return "unknown"
 	}
 	return task
-}
-
-func joinNonEmpty(sep string, parts ...string) string {
-	var keep []string
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" {
-			keep = append(keep, p)
-		}
-	}
-	return strings.Join(keep, sep)
 }
 
 // findProject: the payload's cwd (it follows cd and worktrees), then the
