@@ -14,6 +14,7 @@
 package capture
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +23,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -375,9 +377,12 @@ func lessonsFrom(kept []review.Decision, kind, task string) []mdstore.Entry {
 	var out []mdstore.Entry
 	for _, d := range kept {
 		f := d.Finding
+		// An entry's heading needs a task; "manual" would claim a person
+		// added it, so a review with no task id says "unknown", as
+		// flow-next's hook did.
 		e := mdstore.Entry{
 			Kind:     mdstore.Pitfall,
-			Task:     taskOrUnknown(task),
+			Task:     cmp.Or(task, "unknown"),
 			Source:   kind,
 			Category: d.Category,
 			Issue:    f.Problem,
@@ -391,7 +396,7 @@ func lessonsFrom(kept []review.Decision, kind, task string) []mdstore.Entry {
 		if e.Issue == "" {
 			continue
 		}
-		if !repeats(out, &e) {
+		if !slices.ContainsFunc(out, func(o mdstore.Entry) bool { return o.ID == e.ID && mdstore.SameText(o.Issue, e.Issue) }) {
 			out = append(out, e)
 		}
 	}
@@ -423,25 +428,6 @@ func findingContext(f review.Finding) string {
 		return loc + " — " + ev
 	}
 	return loc + ev
-}
-
-func repeats(lessons []mdstore.Entry, e *mdstore.Entry) bool {
-	for i := range lessons {
-		if lessons[i].ID == e.ID && mdstore.SameText(lessons[i].Issue, e.Issue) {
-			return true
-		}
-	}
-	return false
-}
-
-// taskOrUnknown: an entry's heading needs a task; "manual" would claim a
-// person added it, so a review with no task id says "unknown", as
-// flow-next's hook did.
-func taskOrUnknown(task string) string {
-	if task == "" {
-		return "unknown"
-	}
-	return task
 }
 
 // findProject: the payload's cwd (it follows cd and worktrees), then the
