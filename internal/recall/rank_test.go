@@ -319,3 +319,19 @@ func TestRankAnswersLead(t *testing.T) {
 		t.Errorf("with the floor = %v, want both, one, …", got)
 	}
 }
+
+// TestRankProximity: of two lessons saying the same words of the request
+// as often, in as many words, the one saying them together ranks first.
+func TestRankProximity(t *testing.T) {
+	t.Parallel()
+	entries := []mdstore.Entry{
+		pit("apart", "Carousel one two three four five six seven eight nine ten swipe", "", ""),
+		pit("together", "Carousel swipe one two three four five six seven eight nine ten", "", ""),
+		pit("other", "Unrelated", "", ""),
+	}
+	for _, q := range []string{"carousel swipe", "swipe the carousel"} {
+		if got := ids(Rank(entries, q, Options{})); strings.Join(got, " ") != "together apart" {
+			t.Errorf("Rank(%q) = %v, want together, apart", q, got)
+		}
+	}
+}
