@@ -50,9 +50,6 @@ type Options struct {
 // missing verdict.
 func DefaultOptions() Options { return Options{MinSeverity: SevMinor, InferVerdict: true} }
 
-// Classify decides with DefaultOptions.
-func Classify(f Finding) Decision { return ClassifyWith(f, DefaultOptions()) }
-
 // ClassifyWith decides whether a finding is a reusable lesson
 // (shared/LABELING.md). The rules read structure and what the text names,
 // never phrases of a particular review, and run in a fixed order; the first
