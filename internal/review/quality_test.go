@@ -274,24 +274,31 @@ func clip(s string) string {
 	return s
 }
 
-// Gates on the dev split, set to figures that hold on main (dev is what
-// rules are developed against, so these guard against regressions; the
-// issue-14 targets apply to the blind split).
+// Gates on the dev split, set to figures that hold on main less a small
+// margin (dev is what rules are developed against, so these guard against
+// regressions; the issue-14 targets apply to the blind split). At the end
+// of round 4: precision 0.753 (113/150), recall 0.689 (113/164), category
+// accuracy 0.655 (74/113), verdict accuracy 0.935 (43/46), 1 zero-yield
+// review.
 const (
-	gateDevPrecision = 0.60
-	gateDevRecall    = 0.60
-	gateDevCategory  = 0.57
-	gateDevVerdict   = 0.80
+	gateDevPrecision = 0.72
+	gateDevRecall    = 0.66
+	gateDevCategory  = 0.62
+	gateDevVerdict   = 0.90
+	gateDevZeroYield = 1
 )
 
-// Gates on the dev-r3 split (round 3's blind set): its blind score (see
-// the top of this file), less a small margin for label matching.
+// Gates on the dev-r3 split (round 3's blind set, development data since
+// round 4), less the same margin. At the end of round 4: precision 0.688
+// (64/93), recall 0.744 (64/86), category accuracy 0.625 (40/64), verdict
+// accuracy 0.957 (22/23), no zero-yield review; its blind score is at the
+// top of this file.
 const (
 	gateBlindPrecision = 0.65
-	gateBlindRecall    = 0.58
-	gateBlindCategory  = 0.18
-	gateBlindVerdict   = 0.78
-	gateBlindZeroYield = 4
+	gateBlindRecall    = 0.71
+	gateBlindCategory  = 0.59
+	gateBlindVerdict   = 0.91
+	gateBlindZeroYield = 0
 )
 
 func TestQualityRealReviews(t *testing.T) {
@@ -351,6 +358,9 @@ func TestQualityRealReviews(t *testing.T) {
 	check("dev-r3", "recall", blind.recall(), gateBlindRecall)
 	check("dev-r3", "category accuracy", blind.catAcc(), gateBlindCategory)
 	check("dev-r3", "verdict accuracy", blind.verdictAcc(), gateBlindVerdict)
+	if n := len(dev.zeroYield); n > gateDevZeroYield {
+		t.Errorf("dev: %d change-requesting reviews with learnable findings yield none (gate %d)", n, gateDevZeroYield)
+	}
 	if n := len(blind.zeroYield); n > gateBlindZeroYield {
 		t.Errorf("dev-r3: %d change-requesting reviews with learnable findings yield none (gate %d)", n, gateBlindZeroYield)
 	}
