@@ -43,6 +43,7 @@ type Node struct {
 type Member struct {
 	Key      string // decoded key
 	KeyStart int    // offset of the key's opening quote
+	KeyEnd   int    // offset just past its closing quote
 	Value    *Node
 }
 
@@ -52,10 +53,8 @@ func (n *Node) Get(key string) *Node {
 	if n == nil || n.Kind != Object {
 		return nil
 	}
-	for i := len(n.Members) - 1; i >= 0; i-- {
-		if n.Members[i].Key == key {
-			return n.Members[i].Value
-		}
+	if i := n.index(key); i >= 0 {
+		return n.Members[i].Value
 	}
 	return nil
 }
@@ -313,13 +312,14 @@ func (p *parser) container(depth int, k Kind) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
+			keyEnd := p.pos
 			p.skipSpace()
 			if p.pos >= len(p.src) || p.src[p.pos] != ':' {
 				return nil, p.errf("unexpected %s, expecting ':' after object key", p.describe())
 			}
 			p.pos++
 			p.skipSpace()
-			n.Members = append(n.Members, Member{Key: key, KeyStart: keyStart})
+			n.Members = append(n.Members, Member{Key: key, KeyStart: keyStart, KeyEnd: keyEnd})
 		}
 		v, err := p.value(depth + 1)
 		if err != nil {
@@ -362,7 +362,7 @@ func (d *Doc) detectStyle() {
 	}
 	d.Colon = ": "
 	if m := firstMember(d.Root); m != nil {
-		sep := string(d.Src[m.KeyStart+len(quoteKey(d.Src, m.KeyStart)) : m.Value.Start])
+		sep := string(d.Src[m.KeyEnd:m.Value.Start])
 		if !bytes.ContainsAny([]byte(sep), "\r\n") {
 			d.Colon = sep
 		}
@@ -436,15 +436,6 @@ func firstMember(n *Node) *Member {
 		}
 	}
 	return nil
-}
-
-// quoteKey returns the raw key literal starting at off.
-func quoteKey(src []byte, off int) []byte {
-	p := &parser{src: src, pos: off}
-	if _, err := p.str(); err != nil {
-		return src[off : off+1]
-	}
-	return src[off:p.pos]
 }
 
 func childNodes(n *Node) []*Node {
