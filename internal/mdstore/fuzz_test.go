@@ -9,10 +9,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/adrg/frontmatter"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	gmtext "github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+	"gopkg.in/yaml.v2"
 )
 
 func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }
@@ -336,6 +338,31 @@ func FuzzIsEntryHeading(f *testing.F) {
 		}
 		if got, want := isEntryHeading([]byte(line)), isEntryHeadingLoop(line); got != want {
 			t.Fatalf("isEntryHeading([]byte(%q)) = %v, the byte loop says %v", line, got, want)
+		}
+	})
+}
+
+// FuzzFrontMatter: the front matter reader takes the YAML that
+// adrg/frontmatter (which flowmem read it with before) takes from the same
+// block, and fails where it fails.
+func FuzzFrontMatter(f *testing.F) {
+	f.Add([]byte("---\nflowmem: 1\nkind: pitfalls\n---\n# Pitfalls\n"))
+	f.Add([]byte("---\r\nflowmem: 1\r\n  ---  \r\nkind: x\n---\n"))
+	f.Add([]byte("---\nflowmem: [\n---\n"))
+	f.Add([]byte("---\n\n---"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		b, _, ok := splitFrontMatter(raw)
+		if !ok {
+			return
+		}
+		got, err := parseFrontMatter(b)
+		var want FrontMatter
+		_, werr := frontmatter.Parse(bytes.NewReader(b), &want, frontmatter.NewFormat("---", "---", yaml.Unmarshal))
+		if (err == nil) != (werr == nil) || got != want {
+			t.Fatalf("%q: got %+v, %v; library %+v, %v", b, got, err, want, werr)
+		}
+		if werr != nil && !strings.Contains(err.Error(), werr.Error()) {
+			t.Fatalf("%q: error %v, library says %v", b, err, werr)
 		}
 	})
 }

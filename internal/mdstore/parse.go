@@ -9,13 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/adrg/frontmatter"
 	"gopkg.in/yaml.v2"
 )
-
-// yamlFormat is the only front matter flowmem accepts: "---" fenced YAML.
-// The library's defaults would also take TOML, JSON and a bare "{" line.
-var yamlFormat = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
 
 // FrontMatter is the YAML header of a memory file.
 type FrontMatter struct {
@@ -99,10 +94,24 @@ func readFrontMatter(raw []byte) (fm FrontMatter, ok bool, err error) {
 	return fm, false, checkFrontMatter(raw)
 }
 
-// parseFrontMatter reads a front matter block, both fences included.
+// parseFrontMatter reads a front matter block, both fences included (as
+// splitFrontMatter cuts it): the YAML runs from after the first line to
+// the first later line that is "---" once its white space is trimmed.
+// The only front matter flowmem accepts is "---" fenced YAML.
 func parseFrontMatter(b []byte) (fm FrontMatter, err error) {
-	if _, err := frontmatter.Parse(bytes.NewReader(b), &fm, yamlFormat); err != nil {
-		return fm, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
+	first := bytes.IndexByte(b, '\n') + 1
+	for pos := first; pos > 0 && pos < len(b); {
+		next := len(b)
+		if i := bytes.IndexByte(b[pos:], '\n'); i >= 0 {
+			next = pos + i + 1
+		}
+		if string(bytes.TrimSpace(b[pos:next])) == "---" {
+			if err := yaml.Unmarshal(b[first:pos], &fm); err != nil {
+				return fm, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
+			}
+			return fm, nil
+		}
+		pos = next
 	}
 	return fm, nil
 }
