@@ -6,11 +6,13 @@
 // at the start of every word, the prefixes of the request's stems and
 // counts how many entries have each; only the entries that may qualify are
 // parsed and scored, best bound first, until no entry left could enter the
-// result. A lesson qualifies only by saying enough of the request's
-// specific words itself (the relevance floor, SPEC §6): task ids, stop
-// words, generic words (generic.txt, or common in this memory) and
-// synonyms break ties but never qualify a lesson, so a request that no
-// lesson bears on gets nothing.
+// result. A lesson qualifies only by saying a specific word of the request
+// itself, and a request read as it is (prime, one read --relevant) gets
+// lessons only when one of them says enough of its specific words (the
+// relevance floor, SPEC §6): task ids, stop words, generic words
+// (generic.txt, or common in this memory) and synonyms break ties but
+// never qualify a lesson, so a request that no lesson bears on gets
+// nothing.
 package recall
 
 import (
