@@ -695,6 +695,12 @@ func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
 	if isVerdictLine(first) {
 		return
 	}
+	if rest, done, ok := taskMarker(first); ok {
+		if done {
+			return // a ticked task is done
+		}
+		first = rest
+	}
 	if x.itemHasFields(it) {
 		for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.block(ch, sc)
@@ -844,6 +850,12 @@ func (x *extractor) fallback(s *section) {
 		}
 		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
 			t := itemText(it, x.src)
+			if rest, done, ok := taskMarker(t); ok {
+				if done {
+					continue
+				}
+				t = rest
+			}
 			if len(t) >= 40 && !isVerdictLine(t) {
 				c := newCandidate("", sev)
 				c.add("", t)
@@ -1048,6 +1060,21 @@ func renderInline(b *strings.Builder, parent ast.Node, src []byte) {
 }
 
 // itemText is a list item's whole text on one line, nested lists included.
+// taskMarker reads a task-list item's box: "[ ] Do X" is still to do,
+// "[x] Did X" is done.
+func taskMarker(s string) (rest string, done, ok bool) {
+	if len(s) < 4 || s[0] != '[' || s[2] != ']' || s[3] != ' ' {
+		return s, false, false
+	}
+	switch s[1] {
+	case ' ':
+		return strings.TrimSpace(s[4:]), false, true
+	case 'x', 'X':
+		return strings.TrimSpace(s[4:]), true, true
+	}
+	return s, false, false
+}
+
 func itemText(li ast.Node, src []byte) string {
 	var parts []string
 	for c := li.FirstChild(); c != nil; c = c.NextSibling() {

@@ -235,6 +235,11 @@ func TestExtractShapes(t *testing.T) {
 			text: "# Review Findings: hooks\n\n## Important\n\n### 1. Contracts load only with the API app\n\n`load_contracts` runs inside `if app:`. Load them unconditionally.\n\n## Verdict: REQUEST CHANGES\n\nFinding #1 is a correctness issue — contracts should load independently of the server.\n",
 			want: []Finding{{Severity: SevMajor, Problem: "Contracts load only with the API app. `load_contracts` runs inside `if app:`.", Fix: "Load them unconditionally."}},
 		},
+		{
+			name: "a task list: an open box is a finding without its box, a ticked one is done",
+			text: "VERDICT: NEEDS_WORK\n\n## Issues\n\n- [ ] Retry only idempotent requests in `retryFetch`; a POST retried on timeout charges twice\n- [x] Added unit tests for `hashPassword`\n",
+			want: []Finding{{Problem: "Retry only idempotent requests in `retryFetch`; a POST retried on timeout charges twice", Fix: "Retry only idempotent requests in `retryFetch`;"}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
