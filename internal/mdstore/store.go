@@ -183,6 +183,10 @@ func (s *Store) lock(ctx context.Context) (func(), error) {
 	return func() { _ = fl.Unlock() }, nil
 }
 
+// Lock takes the same lock for another writer of the memory folder (the
+// reviews log); call the returned func to release it.
+func (s *Store) Lock(ctx context.Context) (func(), error) { return s.lock(ctx) }
+
 // Hit is one line of an entry that a search matched.
 type Hit struct {
 	File string `json:"file"`

@@ -26,7 +26,6 @@ import (
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/redact"
 	"github.com/flowmem/flowmem/internal/regfile"
-	"github.com/gofrs/flock"
 )
 
 // File is the log's name in the memory folder.
@@ -118,23 +117,16 @@ func validID(id string) bool {
 // mid-write, and then they skip it.
 func Append(ctx context.Context, dir string, r Review, lockTimeout time.Duration) error {
 	line := Line(r)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("reviews log: create memory folder: %w", err)
-	}
 	if lockTimeout <= 0 {
 		lockTimeout = 3 * time.Second
 	}
-	ctx, cancel := context.WithTimeout(ctx, lockTimeout)
-	defer cancel()
-	fl := flock.New(filepath.Join(dir, mdstore.LockName))
-	ok, err := fl.TryLockContext(ctx, 5*time.Millisecond)
-	if !ok {
-		if err == nil || errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("reviews log: %w after %v", mdstore.ErrLockTimeout, lockTimeout)
-		}
-		return fmt.Errorf("reviews log: lock memory: %w", err)
+	s := mdstore.Open(dir)
+	s.LockTimeout = lockTimeout
+	unlock, err := s.Lock(ctx)
+	if err != nil {
+		return fmt.Errorf("reviews log: %w", err)
 	}
-	defer func() { _ = fl.Unlock() }()
+	defer unlock()
 	if _, err := AppendLine(Path(dir), line); err != nil {
 		return fmt.Errorf("reviews log: %w", err)
 	}
