@@ -18,7 +18,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/adrg/frontmatter"
 	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/install"
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -701,11 +700,12 @@ func (d *doctor) checkScoutPermission() {
 
 // hasName reports whether the front matter of an agent file names it.
 func hasName(b []byte, name string) bool {
+	yml, ok := strings.CutPrefix(strings.ReplaceAll(string(b), "\r\n", "\n"), "---\n")
+	end := strings.Index(yml, "\n---")
 	var fm struct {
 		Name string `yaml:"name"`
 	}
-	_, err := frontmatter.MustParse(bytes.NewReader(b), &fm, frontmatter.NewFormat("---", "---", yaml.Unmarshal))
-	return err == nil && fm.Name == name
+	return ok && end >= 0 && yaml.Unmarshal([]byte(yml[:end]), &fm) == nil && fm.Name == name
 }
 
 // checkPath: the scout (and the plugin's hook) run flowmem by name.
