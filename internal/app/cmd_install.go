@@ -296,12 +296,9 @@ func (e *env) exe() string {
 
 // hookCommand is the command that runs this very binary's hook.
 func (e *env) hookCommand() (string, error) {
-	if e.Exe == nil {
-		return "", errors.New("cannot tell where the flowmem binary is; pass --command")
-	}
-	exe, err := e.Exe()
+	exe, err := e.absExe()
 	if err != nil {
-		return "", fmt.Errorf("locate flowmem binary: %w (pass --command)", err)
+		return "", err
 	}
 	return install.HookCommand(exe, e.Getenv("PATH"))
 }
