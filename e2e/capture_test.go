@@ -59,6 +59,7 @@ var entryHeading = regexp.MustCompile(`(?m)^## \d{4}-\d\d-\d\d (\S+) (\S+) \[[a-
 // PostToolUseFailure fires — is recorded with the task id the review names
 // (the command names none), and the nudge reaches the model.
 func TestHeadingReviewThroughPostToolUseFailure(t *testing.T) {
+	t.Parallel()
 	p := wrapperProject(t, "review-changes", "review-headings.md", 1)
 	srv, s := runReview(t, p, "./bin/review-changes", "Bash(./bin/review-changes:*)")
 	if !strings.Contains(contextAfterTool(t, srv), "Exit code 1") {
@@ -100,6 +101,7 @@ func TestHeadingReviewThroughPostToolUseFailure(t *testing.T) {
 // task the command names, and the model's next request carries the nudge:
 // what was recorded, and the invitation to add what the rules missed.
 func TestCodexStreamThroughPostToolUse(t *testing.T) {
+	t.Parallel()
 	p := wrapperProject(t, "flowctl", "codex-impl-review.jsonl", 0)
 	srv, s := runReview(t, p, "./bin/flowctl codex impl-review fn-29-fv0.6", "Bash(./bin/flowctl:*)")
 	memory := p.read(".flow/memory/pitfalls.md")

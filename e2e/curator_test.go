@@ -22,6 +22,7 @@ const curatorMarker = "You are flowmem's memory curator."
 // Read, asks flowmem for candidate groups, merges the duplicates, and its
 // merge reaches the store while the near miss stays apart.
 func TestCuratorMergesDuplicates(t *testing.T) {
+	t.Parallel()
 	if !bytes.Contains(flowmem.CuratorAgent, []byte(curatorMarker)) {
 		t.Fatalf("agents/memory-curator.md no longer contains the marker %q", curatorMarker)
 	}
@@ -161,6 +162,7 @@ func TestCuratorMergesDuplicates(t *testing.T) {
 // The curator is a valid agent of the plugin, with the tools and model its
 // instructions assume, and the binary carries the file as it is.
 func TestCuratorAgentValidates(t *testing.T) {
+	t.Parallel()
 	bin := claudeBin(t)
 	root, err := filepath.Abs("..")
 	if err != nil {

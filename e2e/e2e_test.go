@@ -86,6 +86,7 @@ func noticeFrom(s *session, event string) []string {
 // Scenario 1: the model runs a review command; the installed hook records
 // the lesson and tells the user.
 func TestReviewCapturedThroughPostToolUse(t *testing.T) {
+	t.Parallel()
 	p := reviewProject(t, true, 0)
 	before := p.read(".flow/memory/pitfalls.md")
 	srv, s := reviewSession(t, p)
@@ -129,6 +130,7 @@ func TestReviewCapturedThroughPostToolUse(t *testing.T) {
 // Scenario 2: a review wrapper that exits non-zero fires only
 // PostToolUseFailure; the lesson is captured from its error text.
 func TestReviewCapturedThroughPostToolUseFailure(t *testing.T) {
+	t.Parallel()
 	p := reviewProject(t, true, 1)
 	srv, s := reviewSession(t, p)
 	reqs := srv.ConversationRequests("main")
@@ -151,6 +153,7 @@ func TestReviewCapturedThroughPostToolUseFailure(t *testing.T) {
 // Bash and Read, asks flowmem for the relevant lessons, and its answer
 // reaches the main conversation. Reading memory back records nothing.
 func TestScoutRecallsRelevantMemory(t *testing.T) {
+	t.Parallel()
 	if !bytes.Contains(flowmem.ScoutAgent, []byte(scoutMarker)) {
 		t.Fatalf("agents/memory-scout.md no longer contains the marker %q", scoutMarker)
 	}
@@ -258,6 +261,7 @@ func TestScoutRecallsRelevantMemory(t *testing.T) {
 // Scenario 4: memory disabled. The hook is installed and fires, but nothing
 // is written and nothing is shown to the user or the model.
 func TestMemoryDisabledWritesNothing(t *testing.T) {
+	t.Parallel()
 	p := reviewProject(t, false, 0)
 	memBefore := snapshot(t, filepath.Join(p.Dir, ".flow", "memory"))
 	srv, s := reviewSession(t, p)
@@ -281,6 +285,7 @@ func TestMemoryDisabledWritesNothing(t *testing.T) {
 
 // The repository is a valid plugin and marketplace for the pinned client.
 func TestPluginValidates(t *testing.T) {
+	t.Parallel()
 	bin := claudeBin(t)
 	root, err := filepath.Abs("..")
 	if err != nil {
@@ -336,6 +341,7 @@ func TestPluginValidates(t *testing.T) {
 // from this repository enable the plugin, whose hook captures a review with
 // flowmem on PATH, with no `flowmem install` at all.
 func TestPluginInstallCaptures(t *testing.T) {
+	t.Parallel()
 	bin := claudeBin(t)
 	root, err := filepath.Abs("..")
 	if err != nil {

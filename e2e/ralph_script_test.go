@@ -82,6 +82,7 @@ func ralphScript(t *testing.T) string {
 // its own changes (the next review sees only its task), and the sessions
 // may run the project's test command.
 func TestRalphCommitsEachTaskAndAllowsTests(t *testing.T) {
+	t.Parallel()
 	proj, env := ralphFixture(t, false)
 	cmd := exec.Command(ralphScript(t), "-n", "2")
 	cmd.Dir, cmd.Env = proj, env
@@ -127,6 +128,7 @@ func TestRalphCommitsEachTaskAndAllowsTests(t *testing.T) {
 // TestRalphChecksReviewCommandFirst: a missing review command stops the
 // loop before the first (paid) session, saying what to do.
 func TestRalphChecksReviewCommandFirst(t *testing.T) {
+	t.Parallel()
 	proj, env := ralphFixture(t, true)
 	cmd := exec.Command(ralphScript(t), "-n", "2")
 	cmd.Dir, cmd.Env = proj, env

@@ -50,6 +50,7 @@ var ralphLessonRe = regexp.MustCompile(`(?s)\n## \d{4}-\d\d-\d\d fn-1\.1 impl-re
 // NEEDS_WORK and the installed hook records the lesson; iteration 2's prompt
 // carries that lesson, primed by the script.
 func TestRalphLoopPrimesNextTaskWithCapturedLesson(t *testing.T) {
+	t.Parallel()
 	claude := claudeBin(t)
 	script, err := filepath.Abs(filepath.Join("..", "examples", "ralph", "ralph.sh"))
 	if err != nil {
