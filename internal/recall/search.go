@@ -694,11 +694,14 @@ func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
 func (s *scorer) field(v string, w float64) {
 	s.toks = append(s.toks, tok{kind: fieldStart})
 	s.z.Scan(v, func(b []byte, k text.Kind) {
-		if !s.p.begins(b) {
+		if k != text.Whole && !s.p.begins(b) {
 			// No needle begins it, so it folds to no term of any query
-			// (the scan's rule): left unstemmed. A word or joined form
-			// stays as a mark where its chunk starts (see score).
-			if k != text.Part {
+			// (the scan's rule): left unstemmed. A word stays as a mark
+			// where its chunk starts (see score). A joined form is always
+			// stemmed: the needle of a request's identifier is its first
+			// part as written, which need not begin the joined form
+			// ("0#BY" joins to "0by"; its needle is "by").
+			if k == text.Word {
 				s.toks = append(s.toks, tok{kind: k})
 			}
 			return
