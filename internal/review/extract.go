@@ -309,6 +309,9 @@ type extractor struct {
 	// kindTitle: the lead-in names one comment ("**🧹 Nitpick**"), so it
 	// heads the next paragraph rather than a list.
 	kindTitle bool
+	// leadTitle is the title a badge line gave the next paragraph
+	// ("**[P1 Badge] Close the body**", then the comment).
+	leadTitle string
 }
 
 // found reports whether a candidate so far makes a finding: a findings
@@ -433,15 +436,20 @@ func onlyLists(blocks []ast.Node) bool {
 	return items >= 2
 }
 
-// severityFields counts the Severity field lines directly under a heading:
-// one makes the heading a finding even without a marker, several make it a
-// heading over findings.
+// severityFields counts the Severity field lines and badge lines directly
+// under a heading: one makes the heading a finding even without a marker,
+// several make it a heading over findings.
 func (x *extractor) severityFields(blocks []ast.Node) int {
 	n := 0
 	for _, b := range blocks {
 		for _, l := range x.lines(b) {
 			if f, _, ok := labelLine(l); ok && f == fieldSeverity {
 				n++
+			}
+		}
+		if _, ok := b.(*ast.Paragraph); ok {
+			if _, _, ok := badgeLine(strings.Join(x.lines(b), " ")); ok {
+				n += 2 // a badge heads a finding of its own: the heading holds findings
 			}
 		}
 	}
@@ -631,8 +639,19 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 	}
 	if lead != nil && x.kindTitle {
 		// "**⚠️ Potential issue**" then the comment's paragraph.
-		x.lead, x.kindTitle = nil, false
-		x.emitProse(body, lead.severity, "")
+		title := x.leadTitle
+		x.lead, x.kindTitle, x.leadTitle = nil, false, ""
+		x.flushDraft()
+		c := newCandidate(title, lead.severity)
+		c.add("", body)
+		x.emit(c)
+		return
+	}
+	if sev, title, ok := badgeLine(body); ok {
+		// A severity badge alone or heading a bold title: the next
+		// paragraph is the comment.
+		x.lead = &scope{severity: sev, findings: true}
+		x.kindTitle, x.leadTitle = true, title
 		return
 	}
 	if sev, ref, title, marked := titleMarker(body); marked && title != "" {
@@ -1049,14 +1068,53 @@ func renderInline(b *strings.Builder, parent ast.Node, src []byte) {
 		case *ast.AutoLink:
 			b.Write(n.Label(src))
 		case *ast.RawHTML:
+			var tag strings.Builder
 			for i := 0; i < n.Segments.Len(); i++ {
 				s := n.Segments.At(i)
-				b.Write(s.Value(src))
+				tag.Write(s.Value(src))
 			}
+			if !formattingTag(tag.String()) {
+				b.WriteString(tag.String())
+			}
+		case *ast.Image:
+			// A badge ("![P1 Badge](…)", "![high](…priority.svg)") says
+			// the severity in its alt text.
+			b.WriteByte('[')
+			renderInline(b, n, src)
+			b.WriteString("] ")
 		default:
 			renderInline(b, n, src)
 		}
 	}
+}
+
+// badgeLine reads a paragraph that is only a severity marker ("[high]",
+// a badge image's alt text) or a bold title that opens with one
+// ("**[P1 Badge] Close the body**"): it heads the comment that follows.
+func badgeLine(body string) (sev, title string, ok bool) {
+	bold := strings.HasPrefix(body, "**") && strings.HasSuffix(body, "**")
+	sev, _, title, marked := titleMarker(strings.Trim(body, "* "))
+	if !marked || sev == "" || title != "" && !bold || len(title) > 120 {
+		return "", "", false
+	}
+	if i := strings.IndexByte(title, ']'); strings.HasPrefix(title, "[") && i > 0 && normalizeSeverity(title[1:i]) != "" {
+		title = strings.TrimSpace(title[i+1:])
+	}
+	return sev, title, true
+}
+
+// formattingTag reports whether raw inline HTML only styles text
+// ("<sub>", "</b>", "<br/>"): the text between such tags is what counts.
+func formattingTag(t string) bool {
+	name := strings.ToLower(strings.Trim(t, "</> "))
+	if i := strings.IndexAny(name, " /"); i >= 0 {
+		name = name[:i]
+	}
+	switch name {
+	case "sub", "sup", "b", "i", "em", "strong", "small", "span", "u", "kbd", "br":
+		return true
+	}
+	return false
 }
 
 // itemText is a list item's whole text on one line, nested lists included.

@@ -240,6 +240,19 @@ func TestExtractShapes(t *testing.T) {
 			text: "VERDICT: NEEDS_WORK\n\n## Issues\n\n- [ ] Retry only idempotent requests in `retryFetch`; a POST retried on timeout charges twice\n- [x] Added unit tests for `hashPassword`\n",
 			want: []Finding{{Problem: "Retry only idempotent requests in `retryFetch`; a POST retried on timeout charges twice", Fix: "Retry only idempotent requests in `retryFetch`;"}},
 		},
+		{
+			name: "review-bot badges: a bold title opening with a badge, then the comment",
+			text: "### 💡 Bot Review\n\n**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-orange)</sub></sub>  Close the body on every path**\n\n`fetchUser` returns early without closing `resp.Body`. Defer `resp.Body.Close()` after the error check.\n\n**<sub><sub>![P2 Badge](https://img.shields.io/badge/P2-yellow)</sub></sub>  Quote the hook path**\n\nThe hook runs `sh -c $HOOK` unquoted. Quote it with `shlex.quote`.\n",
+			want: []Finding{
+				{Severity: SevMajor, Problem: "Close the body on every path. `fetchUser` returns early without closing `resp.Body`.", Fix: "Defer `resp.Body.Close()` after the error check."},
+				{Severity: SevMinor, Location: "shlex.quote", Problem: "Quote the hook path. The hook runs `sh -c $HOOK` unquoted.", Fix: "Quote it with `shlex.quote`."},
+			},
+		},
+		{
+			name: "review-bot badges: a priority image alone heads the comment",
+			text: "## Code Review\n\nThis change adds retries.\n\n![high](https://example.com/high-priority.svg)\n\n`retry` resends `POST /charges` on timeout. Retry only idempotent methods.\n",
+			want: []Finding{{Severity: SevMajor, Problem: "`retry` resends `POST /charges` on timeout.", Fix: "Retry only idempotent methods."}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
