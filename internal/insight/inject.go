@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/flowmem/flowmem/internal/regfile"
@@ -84,36 +86,16 @@ func TaskIDOf(request string) string {
 		return ""
 	}
 	id := strings.TrimRight(f[0], ":,;")
-	if len(id) > 40 {
-		return ""
-	}
-	// letters, then '-', then digits with optional .digits parts.
-	dash := strings.IndexByte(id, '-')
-	if dash < 1 || dash == len(id)-1 {
-		return ""
-	}
-	for _, c := range []byte(id[:dash]) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return ""
-		}
-	}
-	rest := id[dash+1:]
-	prevDot := true
-	for _, c := range []byte(rest) {
-		switch {
-		case c >= '0' && c <= '9':
-			prevDot = false
-		case c == '.' && !prevDot:
-			prevDot = true
-		default:
-			return ""
-		}
-	}
-	if prevDot {
+	if len(id) > 40 || !taskIDRe().MatchString(id) {
 		return ""
 	}
 	return id
 }
+
+// taskIDRe: letters or digits, '-', then digits with optional .digits
+// parts. Compiled on first use, so flowmem's other commands never pay
+// for it.
+var taskIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9]+-[0-9]+(?:\.[0-9]+)*$`) })
 
 // ReadInjections reads the record (the old generation first), skipping
 // lines it cannot use; a missing record is empty.
