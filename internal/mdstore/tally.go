@@ -34,17 +34,20 @@ func (s *Store) Tally(k Kind, now time.Time, staleDays int) (Tally, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return Tally{}, nil
 	}
+	var size int64
 	if err == nil {
 		defer f.Close()
 		var fi os.FileInfo
-		if fi, err = f.Stat(); err == nil && fi.Size() > maxFile {
-			err = fmt.Errorf("%s is over %d bytes: %w", path, maxFile, regfile.ErrTooLarge)
+		if fi, err = f.Stat(); err == nil {
+			if size = fi.Size(); size > maxFile {
+				err = fmt.Errorf("%s is over %d bytes: %w", path, maxFile, regfile.ErrTooLarge)
+			}
 		}
 	}
 	if err != nil {
 		return Tally{}, fmt.Errorf("read memory: %w", err)
 	}
-	t, err := tallyReader(k, f, now, staleDays)
+	t, err := tallyReader(k, f, size, now, staleDays)
 	var pe *ParseError
 	switch {
 	case errors.As(err, &pe):
@@ -63,7 +66,7 @@ type brief struct {
 
 // tally is Tally of a file's bytes.
 func tally(k Kind, raw []byte, now time.Time, staleDays int) (Tally, error) {
-	return tallyReader(k, bytes.NewReader(raw), now, staleDays)
+	return tallyReader(k, bytes.NewReader(raw), int64(len(raw)), now, staleDays)
 }
 
 // counted is an entry as counting keeps it: its id's place in the
@@ -136,8 +139,13 @@ func lastDay(e *counted) string {
 
 // tallyReader is Tally of a file read a piece at a time: it keeps ids,
 // days and states, never the file.
-func tallyReader(k Kind, r io.Reader, now time.Time, staleDays int) (Tally, error) {
-	c := counter{seed: maphash.MakeSeed(), byHash: make(map[uint64]int32, 256)}
+func tallyReader(k Kind, r io.Reader, size int64, now time.Time, staleDays int) (Tally, error) {
+	// Sized for the file (an entry is some 300 bytes; a file of anything
+	// else gets at most a million places): growing the lists entry by
+	// entry would touch twice the memory.
+	n := int(min(size/300, 1<<20))
+	c := counter{seed: maphash.MakeSeed(), byHash: make(map[uint64]int32, n),
+		entries: make([]counted, 0, n), arena: make([]byte, 0, 16*n)}
 	var records []brief
 	checkFront := func(fm []byte) error {
 		_, err := parseFrontMatter(fm)

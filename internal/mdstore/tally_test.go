@@ -132,7 +132,7 @@ func FuzzTally(f *testing.F) {
 		}
 		// Read in pieces, as Tally reads a file.
 		n := int(uint(days)%17) + 1
-		if got, err := tallyReader(Pitfall, &pieces{raw, n}, now, days); got != want || (err == nil) != (werr == nil) {
+		if got, err := tallyReader(Pitfall, &pieces{raw, n}, int64(len(raw)), now, days); got != want || (err == nil) != (werr == nil) {
 			t.Fatalf("in pieces of %d: tally %+v (%v), load %+v (%v)", n, got, err, want, werr)
 		}
 	})
