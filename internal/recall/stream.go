@@ -77,7 +77,10 @@ func eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int))
 // reader reads memory files a piece at a time into one buffer, kept from
 // file to file and pass to pass: a cold process pays for every page of
 // memory it touches, so a second buffer costs more than reading.
-type reader struct{ buf []byte }
+type reader struct {
+	buf  []byte
+	read int64 // bytes holdsSighting has read, to size what a pass keeps
+}
 
 // buffer is the reader's buffer, empty, with room for two pieces.
 func (r *reader) buffer() []byte {
@@ -222,6 +225,7 @@ func (r *reader) collectSightings(files []File) (map[string]sighting, error) {
 // holdsSighting reports whether f's bytes hold seenOpen anywhere.
 func (r *reader) holdsSighting(f *File) (bool, error) {
 	if f.Raw != nil || f.Path == "" {
+		r.read += int64(len(f.Raw))
 		return bytes.Contains(f.Raw, seenOpen), nil
 	}
 	h, err := openRegular(f.Path)
@@ -235,6 +239,7 @@ func (r *reader) holdsSighting(f *File) (bool, error) {
 	keep := 0
 	for {
 		n, err := io.ReadFull(h, buf[keep:])
+		r.read += int64(n)
 		if bytes.Contains(buf[:keep+n], seenOpen) {
 			return true, nil
 		}
@@ -259,7 +264,9 @@ func Each(files []File, fn func(e *mdstore.Entry) bool) error {
 	if err != nil {
 		return err
 	}
-	seen := map[string]bool{}
+	// Sized for the memory (an entry is some 300 bytes): growing it
+	// entry by entry would touch twice the memory.
+	seen := make(map[string]bool, min(r.read/300, 1<<20))
 	stop := false
 	var e mdstore.Entry
 	return r.eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
