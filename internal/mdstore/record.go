@@ -266,8 +266,14 @@ func (m *memory) scan(region []byte, base int, c *lineCounts) {
 			c.metas++
 		}
 		for len(rest) > 0 {
-			var f []byte
-			f, rest, _ = bytes.Cut(rest, []byte(" "))
+			// The fields, split on spaces; only a two-letter key (id=,
+			// fp=) can be wanted.
+			f := rest
+			if j := bytes.IndexByte(rest, ' '); j >= 0 {
+				f, rest = rest[:j], rest[j+1:]
+			} else {
+				rest = nil
+			}
 			if len(f) > 3 && f[2] == '=' && m.wanted[string(f)] {
 				m.found[string(f)] = append(m.found[string(f)], base+i)
 			}
