@@ -76,6 +76,11 @@ func Extract(text string) []Finding {
 		// A change-requesting review in none of the known shapes: its
 		// substantial top-level list items are the best guess.
 		x.fallback(root)
+		if !x.found() && v.Actionable() {
+			// Nor any list: a review written as comments in prose. Its
+			// paragraphs that name code are the findings.
+			x.proseFallback(root)
+		}
 	}
 	x.linkFixes()
 	out := make([]Finding, 0, len(x.out))
@@ -542,12 +547,36 @@ func (x *extractor) bodyBlock(c *candidate, b ast.Node) {
 		}
 	case *ast.Heading:
 		c.lastSlot = headingField(strings.Join(inlineLines(b, x.src), " "))
-	case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:
+	case *ast.FencedCodeBlock:
+		if fix := x.suggestion(b); fix != "" {
+			c.add(fieldFix, fix)
+		}
+	case *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:
 	default:
 		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.bodyBlock(c, ch)
 		}
 	}
+}
+
+// suggestion returns the code of a GitHub suggestion block ("```suggestion"),
+// which is the reviewer's replacement for the lines it comments on: the
+// fix. Other code is evidence a finding does not need.
+func (x *extractor) suggestion(b *ast.FencedCodeBlock) string {
+	if !strings.EqualFold(string(b.Language(x.src)), "suggestion") {
+		return ""
+	}
+	var code []string
+	for i := 0; i < b.Lines().Len(); i++ {
+		seg := b.Lines().At(i)
+		if l := strings.TrimSpace(string(seg.Value(x.src))); l != "" {
+			code = append(code, l)
+		}
+	}
+	if len(code) == 0 {
+		return ""
+	}
+	return "`" + strings.Join(code, " ") + "`"
 }
 
 func (x *extractor) bodyLine(c *candidate, l string) {
@@ -884,6 +913,34 @@ func (x *extractor) fallback(s *section) {
 	}
 	for _, c := range s.children {
 		x.fallback(c)
+	}
+}
+
+// proseFallback emits the paragraphs of s and its non-summary sections
+// that name code.
+func (x *extractor) proseFallback(s *section) {
+	if k := classifyHeading(s.title); s.level > 0 && (k.skip || k.fixes) {
+		return
+	}
+	var last *candidate
+	for _, b := range s.blocks {
+		switch b := b.(type) {
+		case *ast.Paragraph:
+			t := strings.Join(trimAll(inlineLines(b, x.src)), " ")
+			last = nil
+			if len(t) >= 60 && hasCode(t) && !isVerdictLine(t) {
+				last = newCandidate("", "")
+				last.add("", t)
+				x.emit(last)
+			}
+		case *ast.FencedCodeBlock:
+			if fix := x.suggestion(b); fix != "" && last != nil {
+				last.add(fieldFix, fix)
+			}
+		}
+	}
+	for _, c := range s.children {
+		x.proseFallback(c)
 	}
 }
 
