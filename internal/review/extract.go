@@ -636,11 +636,6 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		if isVerdictLine(l) {
 			continue
 		}
-		if i := glued(l); i > 0 {
-			// "…the contract gaps.- **Severity**: Major": the label
-			// glued onto narrative starts the finding.
-			l = l[i:]
-		}
 		if f, v, ok := labelLine(l); ok {
 			x.draftField(f, v, sc)
 			continue
@@ -1224,17 +1219,4 @@ func isVerdictLine(line string) bool {
 		return true
 	}
 	return isVerdictTitle(p) || verdictTag().MatchString(line)
-}
-
-// glued returns where a bold Severity label starts inside a line of other
-// text, or -1.
-func glued(line string) int {
-	i := strings.Index(line, "**Severity")
-	if i <= 0 {
-		return -1
-	}
-	if _, _, ok := labelLine(line[i:]); !ok {
-		return -1
-	}
-	return i
 }
