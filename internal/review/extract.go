@@ -392,10 +392,6 @@ func (x *extractor) section(s *section, sc scope) {
 			// findings, it is not one.
 			marked = false
 			inner.findings = true
-		} else if !marked && n == 0 && sc.findings && onlyLists(s.blocks) {
-			// An unmarked heading over nothing but a list ("### Error-path
-			// regressions" then bullets) titles a group of findings.
-			inner.findings = true
 		} else if marked || (sc.findings && !k.skip) || n == 1 {
 			if title == "" && !marked {
 				title = s.title
@@ -425,20 +421,6 @@ func (x *extractor) children(s *section, sc scope) {
 	for _, c := range s.children {
 		x.section(c, sc)
 	}
-}
-
-// onlyLists reports whether blocks are one or more lists with two items or
-// more in all, and nothing else.
-func onlyLists(blocks []ast.Node) bool {
-	items := 0
-	for _, b := range blocks {
-		l, ok := b.(*ast.List)
-		if !ok {
-			return false
-		}
-		items += l.ChildCount()
-	}
-	return items >= 2
 }
 
 // severityFields counts the Severity field lines and badge lines directly
