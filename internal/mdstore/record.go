@@ -213,7 +213,9 @@ func (m *memory) want(lessons []Entry) {
 // prepareFrom is prepare's pass over the file's bytes from r.
 func (m *memory) prepareFrom(r io.Reader) (size int64, last byte, err error) {
 	var c lineCounts
-	buf := make([]byte, 0, scanChunk)
+	// Small pieces: a capture reads the file once and keeps nothing of
+	// it, and every page of buffer is a page fault in a cold process.
+	buf := make([]byte, 0, 64<<10)
 	for eof := false; !eof; {
 		if len(buf) == cap(buf) {
 			// One line longer than the buffer: grow it.
