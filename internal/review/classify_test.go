@@ -116,6 +116,21 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// TestPlanReviewKeepsOnlyRules: a plan review's finding that changes this
+// plan is a one-off; one that states a rule for every case outlives it.
+func TestPlanReviewKeepsOnlyRules(t *testing.T) {
+	o := DefaultOptions()
+	o.PlanReview = true
+	change := Finding{Severity: SevMajor, Location: "Task 3", Problem: "Task 3 writes `positions` and `trades` in two steps.", Fix: "Merge the two steps of task 3 into one `db.transaction` call."}
+	rule := Finding{Severity: SevMajor, Location: "Task 3", Problem: "Task 3 holds a SQLite transaction while calling the price API.", Fix: "Never hold a `BEGIN` transaction open across a network call."}
+	if d := ClassifyWith(change, o); d.Keep {
+		t.Errorf("a change to this plan was kept: %s", d.Reason)
+	}
+	if d := ClassifyWith(rule, o); !d.Keep {
+		t.Errorf("a rule for every case was dropped: %s", d.Reason)
+	}
+}
+
 func TestClassifyMinSeverity(t *testing.T) {
 	f := Finding{Severity: SevMinor, Problem: "`time.After` in a loop allocates a timer per iteration.", Fix: "Reuse one `time.NewTimer` and `Reset` it."}
 	tests := []struct {
