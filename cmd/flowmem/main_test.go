@@ -29,6 +29,14 @@ func plain() string { return filepath.Join(binDir, "flowmem") }
 // FLOWMEM_TEST_AS_CLI=1): race-built when the tests run with -race.
 func raced() string { return os.Args[0] }
 
+// processEnv is the environment of a flowmem process the tests start. A
+// race-built process that exits 0 sleeps a second first (the race
+// runtime's atexit_sleep_ms, which waits for other goroutines to report a
+// race; flowmem starts none), and the concurrency tests start dozens.
+func processEnv(extra ...string) []string {
+	return append(append(os.Environ(), "FLOWMEM_TEST_AS_CLI=1", "GORACE=atexit_sleep_ms=0 "+os.Getenv("GORACE")), extra...)
+}
+
 func TestMain(m *testing.M) {
 	// The concurrency tests re-run this binary with FLOWMEM_TEST_AS_CLI=1.
 	if os.Getenv("FLOWMEM_TEST_AS_CLI") == "1" {

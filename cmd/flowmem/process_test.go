@@ -20,7 +20,7 @@ func flowmem(t *testing.T, exe, dir string, args ...string) (string, error) {
 	t.Helper()
 	cmd := exec.Command(exe, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "FLOWMEM_TEST_AS_CLI=1", "HOME="+t.TempDir())
+	cmd.Env = processEnv("HOME=" + t.TempDir())
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

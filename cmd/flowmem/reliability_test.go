@@ -32,7 +32,7 @@ func run(t *testing.T, exe, dir string, stdin []byte, args ...string) (int, stri
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "FLOWMEM_TEST_AS_CLI=1", "HOME="+filepath.Join(dir, ".home"), "CLAUDE_PROJECT_DIR="+dir)
+	cmd.Env = processEnv("HOME="+filepath.Join(dir, ".home"), "CLAUDE_PROJECT_DIR="+dir)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
