@@ -95,23 +95,18 @@ Examples:
 			}
 			w := bufio.NewWriterSize(e.Out, 64<<10)
 			var last mdstore.Kind
-			var line []byte
 			n, limit := 0, -1
 			if c.IsSet("limit") {
 				limit = c.Int("limit")
 			}
-			err = recall.Each(files, func(en *mdstore.Entry) bool {
-				if !en.Live() {
-					return true
-				}
-				if en.Kind != last {
+			err = recall.EachLive(files, func(k mdstore.Kind, line []byte) bool {
+				if k != last {
 					if last != "" {
 						w.WriteByte('\n')
 					}
-					fmt.Fprintf(w, "# %s\n", en.Kind.Title())
-					last = en.Kind
+					fmt.Fprintf(w, "# %s\n", k.Title())
+					last = k
 				}
-				line = recall.AppendRender(line[:0], en, false)
 				w.Write(line)
 				n++
 				return n != limit

@@ -1029,7 +1029,7 @@ func unescapeBody(s string) string {
 
 // listMarker returns the length of a leading run of 1–9 digits when it is
 // followed by backslashes and then "." or ")", as an ordered list item is.
-func listMarker(s string) int {
+func listMarker[T ~string | ~[]byte](s T) int {
 	d := 0
 	for d < len(s) && d < 10 && s[d] >= '0' && s[d] <= '9' {
 		d++

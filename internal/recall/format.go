@@ -81,6 +81,50 @@ func AppendRender(dst []byte, e *mdstore.Entry, clip bool) []byte {
 	return append(dst, '\n')
 }
 
+// appendView is AppendRender(dst, e, false) for the entry v views, in
+// file kind k; ok is false when a field would need folding or cutting
+// (the caller renders the parsed entry then).
+func appendView(dst []byte, k mdstore.Kind, v *mdstore.View) (out []byte, ok bool) {
+	n := 0
+	for _, t := range v.Tasks {
+		n += len(t) + len(", ")
+	}
+	if k == "" || n-len(", ") > 120 || hasBreak(v.Text) || hasBreak(v.Fix) || hasBreak(v.Context) {
+		return dst, false
+	}
+	dst = append(dst, "- ["...)
+	dst = append(dst, k...)
+	dst = append(dst, "] "...)
+	dst = append(dst, v.Text...)
+	if len(v.Fix) > 0 {
+		dst = append(dst, " → "...)
+		dst = append(dst, v.Fix...)
+	}
+	dst = append(dst, "\n  "...)
+	if len(v.Context) > 0 {
+		dst = append(dst, "context: "...)
+		dst = append(dst, v.Context...)
+		dst = append(dst, " · "...)
+	}
+	for i, t := range v.Tasks {
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		dst = append(dst, t...)
+	}
+	if v.Seen > 1 {
+		dst = append(dst, " · seen "...)
+		dst = strconv.AppendInt(dst, int64(v.Seen), 10)
+		dst = append(dst, "x, last "...)
+	} else {
+		dst = append(dst, " · "...)
+	}
+	dst = append(dst, v.LastSeen...)
+	dst = append(dst, " · "...)
+	dst = append(dst, v.ID...)
+	return append(dst, '\n'), true
+}
+
 // tasks names where a lesson came from: its tasks, or manual.
 func tasks(e *mdstore.Entry) string {
 	var ts []string
@@ -128,7 +172,7 @@ const breaks = "\n\r\t\v\f\u0085\u2028\u2029"
 // characters outside ASCII in its set, ContainsAny looks each of s's
 // characters up in the set, and memory read asks this of every field of
 // every entry.
-func hasBreak(s string) bool {
+func hasBreak[T ~string | ~[]byte](s T) bool {
 	for i := 0; i < len(s); i++ {
 		// Eight bytes at a time while none is below ' ' or outside ASCII
 		// (a break is one or the other); from the first that is, a byte.
@@ -232,7 +276,7 @@ func block(head string, hits []Hit, limit, max int, ids *[]string) string {
 // notPlain8 marks (with its high bit) the first of s's first eight bytes
 // that is below ' ' or outside ASCII; 0 when none is. Later bytes may be
 // marked wrongly, never earlier ones.
-func notPlain8(s string) uint64 {
+func notPlain8[T ~string | ~[]byte](s T) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	_ = s[7]
 	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |

@@ -259,6 +259,48 @@ func (r *reader) holdsSighting(f *File) (bool, error) {
 // time: listing a memory costs what reading it does, whatever its size.
 // e is valid only during the call (one Entry serves every call).
 func Each(files []File, fn func(e *mdstore.Entry) bool) error {
+	return each(files, nil, fn)
+}
+
+// EachLive calls fn with every live entry of files as Render(e, false)
+// shows it, in Each's order; fn returns false to stop. line is valid only
+// during the call. Most entries are rendered from their bytes, with no
+// Entry in between: memory read shows every entry of the memory, and
+// copying each into strings first made most of its garbage.
+func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
+	var line []byte
+	var v mdstore.View
+	fast := func(k mdstore.Kind, seg []byte, seen map[string]bool, sightings map[string]sighting) (done, stop bool) {
+		if !mdstore.ViewSegment(seg, &v) {
+			return false, false
+		}
+		if seen[string(v.ID)] {
+			return true, false
+		}
+		if _, ok := sightings[string(v.ID)]; ok {
+			return false, false
+		}
+		out, ok := appendView(line[:0], k, &v)
+		if !ok {
+			return false, false
+		}
+		line = out
+		seen[string(v.ID)] = true
+		return true, v.Status == mdstore.Active && !fn(k, line)
+	}
+	return each(files, fast, func(e *mdstore.Entry) bool {
+		if !e.Live() {
+			return true
+		}
+		line = AppendRender(line[:0], e, false)
+		return fn(e.Kind, line)
+	})
+}
+
+// each is Each; fast, unless nil, is asked first of every segment and
+// says whether it dealt with it (then fn is not called) and whether to
+// stop.
+func each(files []File, fast func(k mdstore.Kind, seg []byte, seen map[string]bool, sightings map[string]sighting) (done, stop bool), fn func(e *mdstore.Entry) bool) error {
 	var r reader
 	sightings, err := r.collectSightings(files)
 	if err != nil {
@@ -272,6 +314,12 @@ func Each(files []File, fn func(e *mdstore.Entry) bool) error {
 	return r.eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
 		if stop {
 			return
+		}
+		if fast != nil {
+			var done bool
+			if done, stop = fast(files[fi].Kind, seg, seen, sightings); done {
+				return
+			}
 		}
 		var ok bool
 		e, ok = mdstore.ParseSegment(files[fi].Kind, seg, line)

@@ -110,3 +110,41 @@ func TestHoldsSightingAcrossPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestEachLive: EachLive shows what Each and Render show, for the entries
+// it renders from their bytes and for those it parses (a lesson seen
+// again, a copy of one, a manual note, an archived one, text that
+// folds), and stops where fn says.
+func TestEachLive(t *testing.T) {
+	t.Parallel()
+	entries := genEntries(t, 300)
+	archived := pit("p-arch", "archived lesson", "", "")
+	archived.Status = mdstore.Archived
+	tab := pit("p-tab", "a tab\tinside", "fix", "")
+	entries = append(entries, note(mdstore.Convention, "c-manual", "a manual note"), archived, tab, entries[3])
+	files := FilesOf(entries)
+	files[0].Raw = append(files[0].Raw, "\n<!-- flowmem: seen id="+entries[0].ID+" last=2026-03-01 tasks=fn-9 -->\n"...)
+	var want []string
+	must(0, Each(files, func(e *mdstore.Entry) bool {
+		if e.Live() {
+			want = append(want, string(e.Kind)+"|"+Render(e, false))
+		}
+		return true
+	}))
+	var got []string
+	must(0, EachLive(files, func(k mdstore.Kind, line []byte) bool {
+		got = append(got, string(k)+"|"+string(line))
+		return true
+	}))
+	if len(want) < 290 || !slices.Equal(got, want) {
+		t.Fatalf("EachLive gave %d entries, Each %d; first difference at %d", len(got), len(want), firstDiff(got, want))
+	}
+	if !strings.Contains(strings.Join(got, ""), "seen ") || !strings.Contains(strings.Join(got, ""), "manual") {
+		t.Fatal("the store lacks the entries the test is about")
+	}
+	n := 0
+	must(0, EachLive(files, func(mdstore.Kind, []byte) bool { n++; return n != 7 }))
+	if n != 7 {
+		t.Fatalf("EachLive went on to %d entries after fn said stop at 7", n)
+	}
+}
