@@ -32,7 +32,7 @@ help:
 	@echo "make install   build and install flowmem into $(GOBIN_DIR)"
 	@echo "make test      vet, unit, script, fuzz-seed and end-to-end tests (installs the pinned Claude Code client), then make quality"
 	@echo "make bench     speed and peak-memory figures"
-	@echo "make quality   capture, folding and retrieval quality reports"
+	@echo "make quality   gates: capture on real reviews, recall, curate candidates"
 	@echo "make fuzz      run every fuzz target for FUZZTIME (default 30s) each"
 
 build:
@@ -68,10 +68,19 @@ $(CLAUDE_BIN):
 bench:
 	$(GO) run ./internal/bench
 
-# Prints every quality report; fails when any figure misses its target.
+# The packages with a quality gate: a TestQuality* test behind the quality
+# build tag that fails when a figure misses its threshold.
+QUALITY_PKGS := ./internal/review/ ./internal/recall/ ./internal/curate/
+
+# Prints every quality report; fails when any figure misses its target, and
+# when fewer gates ran than there are packages (a renamed or deleted gate
+# would otherwise pass by running nothing).
 quality:
-	@$(GO) test -tags quality -count=1 -run Quality -v ./internal/review/ ./internal/capture/ ./internal/recall/ ./internal/curate/ > .quality.out 2>&1; \
-	  status=$$?; grep -v '^=== RUN\|no test files' .quality.out; rm -f .quality.out; exit $$status
+	@$(GO) test -tags quality -count=1 -run '^TestQuality' -v $(QUALITY_PKGS) > .quality.out 2>&1; \
+	  status=$$?; grep -v '^=== RUN\|no test files' .quality.out; \
+	  ran=$$(grep -c '^--- [A-Z]*: TestQuality' .quality.out); rm -f .quality.out; \
+	  if [ "$$ran" -lt $(words $(QUALITY_PKGS)) ]; then echo "make quality: $$ran gates ran for $(words $(QUALITY_PKGS)) packages: a gate is missing"; exit 1; fi; \
+	  exit $$status
 
 FUZZTIME ?= 30s
 # Minimising a large new input (a match cache is megabytes) can outlast
