@@ -86,3 +86,15 @@ func FuzzHasBreak(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCommentEnd: commentEnd finds what bytes.Index finds.
+func FuzzCommentEnd(f *testing.F) {
+	for _, s := range []string{"<!-- flowmem: id=p-1 last=2026-01-01 -->", "<!-->", "-->", "->->-->", "<!-- a > b --->x-->", "", "--", ">"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		if got, want := commentEnd(s), bytes.Index(s, commentClose); got != want {
+			t.Fatalf("commentEnd(%q) = %d, want %d", s, got, want)
+		}
+	})
+}

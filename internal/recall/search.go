@@ -213,7 +213,7 @@ func init() {
 var (
 	metaOpen     = []byte("<!-- flowmem:")
 	commentOpen  = []byte("<!--")
-	commentClose = []byte("-->")
+	commentClose = []byte("-->") // commentEnd finds it
 )
 
 // scan marks in masks (one per query) the terms whose needles begin a word
@@ -229,7 +229,7 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 			if c == '<' && bytes.HasPrefix(seg[i:], commentOpen) {
 				// Comments (the metadata line, the id after a heading) are
 				// not text; a sighting line counts.
-				end := bytes.Index(seg[i:], commentClose)
+				end := commentEnd(seg[i:])
 				if end < 0 {
 					end = n - i
 				}
@@ -255,6 +255,21 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 		if j > i+1 {
 			prev = byteCls[seg[j-1]]
 			i = j - 1
+		}
+	}
+}
+
+// commentEnd is bytes.Index(s, commentClose) by the comment's '>': its
+// '-'s are the commonest bytes of a metadata line (dates, ids, task ids),
+// and Index stops at each of them.
+func commentEnd(s []byte) int {
+	for k := 0; ; k++ {
+		j := bytes.IndexByte(s[k:], '>')
+		if j < 0 {
+			return -1
+		}
+		if k += j; k >= 2 && s[k-1] == '-' && s[k-2] == '-' {
+			return k - 2
 		}
 	}
 }
@@ -564,6 +579,7 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 		ws[qi] = weigh(q, r.df[qi], r.n, opt.Floor)
 	}
 	sc := newScorer(p)
+	defer sc.files.close()
 	for qi, w := range ws {
 		// The candidates that may qualify for this query, best bound first.
 		var order []int
@@ -632,6 +648,8 @@ type scorer struct {
 	memo  map[string]string
 	toks  []tok
 	cache map[*candidate]*parsed // an entry parsed for one query serves the next
+	files handles
+	buf   []byte // a candidate's bytes, until it is parsed (ParseSegment copies)
 	tf    []float64
 	at    []int
 	near  []uint64
@@ -654,7 +672,7 @@ type parsed struct {
 }
 
 func newScorer(p *plan) *scorer {
-	return &scorer{p: p, memo: map[string]string{}, cache: map[*candidate]*parsed{}}
+	return &scorer{p: p, memo: map[string]string{}, cache: map[*candidate]*parsed{}, files: handles{}}
 }
 
 func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
@@ -664,7 +682,7 @@ func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
 	pe := &parsed{}
 	// A file rewritten since the scan (curation) makes a candidate
 	// unreadable or another entry: it is skipped, or scored as it is now.
-	if seg, err := readAt(f, c.off, int(c.n)); err == nil {
+	if seg, err := s.files.readAt(f, c.off, int(c.n), &s.buf); err == nil {
 		pe.e, pe.ok = mdstore.ParseSegment(f.Kind, seg, int(c.line))
 	}
 	if pe.ok {

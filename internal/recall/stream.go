@@ -183,24 +183,41 @@ func lastHeading(b []byte) int {
 	return -1
 }
 
-// readAt returns the n bytes at off of file f.
-func readAt(f *File, off int64, n int) ([]byte, error) {
+// handles are the memory files a search has read candidates from, each
+// opened once: a search reads hundreds of candidates from a few files, and
+// an open, a stat and a close apiece cost more than the read.
+type handles map[string]*os.File
+
+// readAt returns the n bytes at off of file f; those read from disk are
+// in *buf, valid until the next read.
+func (h handles) readAt(f *File, off int64, n int, buf *[]byte) ([]byte, error) {
 	if f.Raw != nil || f.Path == "" {
 		if off < 0 || off+int64(n) > int64(len(f.Raw)) {
 			return nil, io.ErrUnexpectedEOF
 		}
 		return f.Raw[off : off+int64(n)], nil
 	}
-	h, err := openRegular(f.Path)
-	if err != nil {
-		return nil, err
+	fh, ok := h[f.Path]
+	if !ok {
+		var err error
+		if fh, err = openRegular(f.Path); err != nil {
+			return nil, err
+		}
+		h[f.Path] = fh
 	}
-	defer h.Close()
-	b := make([]byte, n)
-	if _, err := h.ReadAt(b, off); err != nil {
+	b := slices.Grow((*buf)[:0], n)[:n]
+	*buf = b
+	if _, err := fh.ReadAt(b, off); err != nil {
 		return nil, err
 	}
 	return b, nil
+}
+
+// close closes every file h holds.
+func (h handles) close() {
+	for _, fh := range h {
+		fh.Close()
+	}
 }
 
 // collectSightings reads the sighting lines of files. A file that holds
