@@ -565,8 +565,11 @@ func (x *extractor) bodyLine(c *candidate, l string) {
 	if isVerdictLine(l) {
 		return
 	}
-	if f, v, ok := labelLine(l); ok {
-		c.add(f, v)
+	if _, _, ok := labelLine(l); ok {
+		for _, seg := range fieldRun(l) {
+			f, v, _ := labelLine(seg)
+			c.add(f, v)
+		}
 		return
 	}
 	c.add("", l)
@@ -618,8 +621,11 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		if isVerdictLine(l) {
 			continue
 		}
-		if f, v, ok := labelLine(l); ok {
-			x.draftField(f, v, sc)
+		if _, _, ok := labelLine(l); ok {
+			for _, seg := range fieldRun(l) {
+				f, v, _ := labelLine(seg)
+				x.draftField(f, v, sc)
+			}
 			continue
 		}
 		if x.draft != nil && x.draft.lastSlot != "" {

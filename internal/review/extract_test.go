@@ -15,6 +15,16 @@ func TestExtractShapes(t *testing.T) {
 		want []Finding
 	}{
 		{
+			name: "fields run on in one numbered item, after a legend list",
+			text: "## Legend\n\n- Critical: data loss\n- High: broken feature\n\n## Findings\n\n1. Severity: High. File: `a.go:3`. Description: The `Open` handle leaks; it is never closed. Suggested fix: defer `f.Close()` after the error check.\n2. Severity: Medium. File: `b.go:9`. Description: The `x.Y` call ignores ctx. Fix: pass ctx.\n",
+			want: []Finding{
+				{Severity: SevCritical, Problem: "data loss"},
+				{Severity: SevMajor, Problem: "broken feature"},
+				{Severity: SevMajor, Location: "a.go:3", Problem: "The `Open` handle leaks; it is never closed.", Fix: "defer `f.Close()` after the error check."},
+				{Severity: SevMinor, Location: "b.go:9", Problem: "The `x.Y` call ignores ctx.", Fix: "pass ctx."},
+			},
+		},
+		{
 			name: "bold labels colon outside, list items",
 			text: "- **Severity**: High\n  **Location**: `a.go:3`\n  **Problem**: nil map write\n  **Suggestion**: make the map in New\n",
 			want: []Finding{{Severity: SevMajor, Location: "a.go:3", Problem: "nil map write", Fix: "make the map in New"}},
@@ -400,5 +410,23 @@ func TestJSONFindingNestedValuesReadAsProse(t *testing.T) {
 	}
 	if got := jsonProse(map[string]any{"file": "a.go", "line": 3.0, "note": nil}); got != "file: a.go; line: 3" {
 		t.Errorf("jsonProse without a prose member = %q", got)
+	}
+}
+
+func TestFieldRun(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+	}{
+		{"Severity: High. File: `a.b: c. Fix: no`. Fix: close it.", []string{"Severity: High.", "File: `a.b: c. Fix: no`", "Fix: close it."}},
+		{"Problem: the cache. note: lower case is prose", []string{"Problem: the cache. note: lower case is prose"}},
+		{"Problem: one thing. Status: open", []string{"Problem: one thing. Status: open"}},
+		{"Fix: use X; Why: Y breaks", []string{"Fix: use X;", "Why: Y breaks"}},
+	}
+	for _, tt := range tests {
+		got := fieldRun(tt.line)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("fieldRun(%q) = %q, want %q", tt.line, got, tt.want)
+		}
 	}
 }

@@ -305,13 +305,14 @@ const (
 // Gates on the dev-r4 split (round 4's blind set, testdata/review/real/blind2/,
 // development data from its one score on): at that score precision 0.378
 // (14/37), recall 0.206 (14/68), category accuracy 0.286 (4/14), verdict
-// accuracy 0.692 (18/26), 8 zero-yield reviews.
+// accuracy 0.692 (18/26), 8 zero-yield reviews. Gated at the figures of
+// the rules fixed against it since, less a margin.
 const (
-	gateR4Precision = 0.35
-	gateR4Recall    = 0.19
+	gateR4Precision = 0.44
+	gateR4Recall    = 0.30
 	gateR4Category  = 0.25
 	gateR4Verdict   = 0.68
-	gateR4ZeroYield = 8
+	gateR4ZeroYield = 7
 )
 
 // gates are one split's minimum figures.

@@ -79,6 +79,40 @@ func labelLine(line string) (field, value string, ok bool) {
 	return field, value, true
 }
 
+// fieldRun splits a field line whose fields run on in one sentence chain
+// ("Severity: High. File: `a.go:3`. Description: … Suggested fix: …")
+// into one line per field: a new field starts after a sentence end, at a
+// label that names a finding field. Code spans are never split. A line
+// that holds one field comes back whole.
+func fieldRun(line string) []string {
+	var out []string
+	start, code := 0, false
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '`':
+			code = !code
+			continue
+		case '.', ';':
+		default:
+			continue
+		}
+		if code || i+2 >= len(line) || line[i+1] != ' ' {
+			continue
+		}
+		rest := line[i+2:]
+		if f, _, ok := labelLine(rest); !ok || f == fieldIgnored || !isASCIILetter(rest[0]) || rest[0] < 'A' || rest[0] > 'Z' {
+			continue
+		}
+		end := i + 1
+		if line[i-1] == '`' {
+			end = i // "File: `a.go:3`." — the stop is no part of the path
+		}
+		out = append(out, strings.TrimSpace(line[start:end]))
+		start = i + 2
+	}
+	return append(out, strings.TrimSpace(line[start:]))
+}
+
 // Label vocabulary: the names reviewers give the parts of a finding. A
 // small general vocabulary of review templates, matched as word stems so
 // "Suggested fix direction", "Recommended change" and "Why it matters"
