@@ -113,6 +113,11 @@ func lastLineVerdict(text string) Verdict {
 			continue
 		}
 		v, f := lineVerdict(plain)
+		if f == formDecision && orderedMarker(strings.TrimLeft(trimmed, " \t>")) > 0 {
+			// "3. **Expected outcome**: all checks pass" is a step of
+			// a numbered list, not the review's overall call.
+			continue
+		}
 		if v != None && f >= form {
 			found, form = v, f
 		}
@@ -138,7 +143,7 @@ func lineVerdict(plain string) (Verdict, int) {
 
 // decisionKeys name the slot where reviewers that do not say "verdict" put
 // their overall call.
-var decisionKeys = []string{"recommendation", "decision", "status", "assessment", "conclusion", "outcome", "gate"}
+var decisionKeys = []string{"recommendation", "decision", "status", "assessment", "conclusion", "outcome", "gate", "sign-off", "signoff"}
 
 // decisionVerdict reads "Recommendation: Request changes", "Final
 // decision: APPROVE", "Review status — BLOCKED".

@@ -14,6 +14,10 @@ func TestParseVerdict(t *testing.T) {
 		want Verdict
 	}{
 		{"tag", "Looks off.\n<verdict>NEEDS_WORK</verdict>", NeedsWork},
+		{"numbered step's outcome is no call", "**Status**: Rejected\n\n## Next\n1. Fix the types\n2. **Expected outcome**: all checks pass, QA approves\n", NeedsWork},
+		{"numbered step's decision after a call", "Decision: approve\n\n1. Status: blocked on infra\n", Ship},
+		{"sign-off key", "### Critical (Blocks Sign-off)\nNone.\n\n**SIGN-OFF**: APPROVED\n", Ship},
+		{"signoff key rejects", "Signoff: rejected", NeedsWork},
 		{"last tag wins", "<verdict>SHIP</verdict>\nround 2\n<verdict>NEEDS_WORK</verdict>", NeedsWork},
 		{"last tag wins ship", "<verdict>NEEDS_WORK</verdict>\nfixed\n<verdict>SHIP</verdict>", Ship},
 		{"tag lowercase", "<verdict>major_rethink</verdict>", MajorRethink},
