@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
 )
 
 func TestTokens(t *testing.T) {
@@ -208,5 +210,29 @@ func TestForms(t *testing.T) {
 	lines(abbrevData, check)
 	if !slices.Contains(Forms(Fold("context")), "ctx") || !slices.Contains(Forms("run"), "ran") {
 		t.Errorf("Forms(context) = %q, Forms(run) = %q", Forms(Fold("context")), Forms("run"))
+	}
+}
+
+// TestStemmed: stemmed.txt holds the Snowball stem of every word of the
+// data files (run go generate ./internal/text after editing one).
+func TestStemmed(t *testing.T) {
+	t.Parallel()
+	m := dataStems()
+	n := 0
+	for _, data := range []string{stemData, abbrevData, synonymData} {
+		lines(data, func(ws []string) {
+			for _, w := range ws {
+				if w == "=" {
+					continue
+				}
+				n++
+				if s, ok := m[w]; !ok || s != english.Stem(w, true) {
+					t.Errorf("stemmed.txt: %q is %q (listed: %v), Snowball says %q", w, s, ok, english.Stem(w, true))
+				}
+			}
+		})
+	}
+	if n < 300 {
+		t.Fatalf("read %d words of the data files", n)
 	}
 }
