@@ -157,6 +157,7 @@ type candidate struct {
 	linked   []string // fixes from a recommendations section
 	lastSlot string
 	plainLen int
+	unit     bool // a field block that opened after a heading or separator
 }
 
 // maxCollect bounds the text gathered for one field: every field is cut
@@ -317,6 +318,9 @@ type extractor struct {
 	// leadTitle is the title a badge line gave the next paragraph
 	// ("**[P1 Badge] Close the body**", then the comment).
 	leadTitle string
+	// open: nothing but a heading or a separator came since the last
+	// finding, so a field block here starts a finding of its own.
+	open bool
 }
 
 // found reports whether a candidate so far makes a finding: a findings
@@ -342,7 +346,7 @@ func (x *extractor) flushDraft() {
 	// A block of metadata lines ("**Branch:** …", "**Files:** …") is not
 	// a finding: a field block is one when it states a problem or a
 	// severity.
-	if d != nil && (d.title != "" || d.fields[fieldProblem] != "" || d.fields[fieldSeverity] != "") {
+	if d != nil && (d.title != "" || d.fields[fieldProblem] != "" || d.fields[fieldSeverity] != "" || d.fields[fieldLocation] != "" && len(d.plain) > 0) {
 		x.emit(d)
 	}
 }
@@ -351,6 +355,7 @@ func (x *extractor) flushDraft() {
 func (x *extractor) section(s *section, sc scope) {
 	x.flushDraft()
 	x.lead = nil
+	x.open = true
 	k := classifyHeading(s.title)
 	if s.level > 0 && !sc.force {
 		switch {
@@ -597,13 +602,13 @@ func (x *extractor) block(b ast.Node, sc scope) {
 		x.paragraph(trimAll(inlineLines(b, x.src)), sc)
 	case *ast.List:
 		lead := x.lead
-		x.lead = nil
+		x.lead, x.open = nil, false
 		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
 			x.item(it, sc, lead)
 		}
 	case *ast.ThematicBreak:
 		x.flushDraft()
-		x.lead = nil
+		x.lead, x.open = nil, true
 	case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 	default:
 		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
@@ -634,12 +639,30 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 			x.draft.add("", l)
 			continue
 		}
+		if strings.Trim(l, "=") == "" && len(l) >= 3 {
+			// A rule of "=" separates one tool comment from the next.
+			x.flushDraft()
+			x.open = true
+			continue
+		}
 		plain = append(plain, l)
 	}
 	if len(plain) == 0 {
 		return
 	}
 	body := strings.Join(plain, " ")
+	if d := x.draft; d != nil && d.unit && d.fields[fieldLocation] != "" && d.fields[fieldProblem] == "" && d.title == "" {
+		// "File: a.rs / Line: 40" opening a block, then the comment in
+		// prose: the paragraphs up to the next separator are the
+		// finding's text. A short lead line ("Prompt for agent:") names
+		// the part, no more.
+		if strings.HasSuffix(plain[0], ":") && len(strings.Fields(plain[0])) <= 5 {
+			plain = plain[1:]
+		}
+		d.add("", strings.Join(plain, " "))
+		return
+	}
+	x.open = false
 	lead := x.lead
 	if sev, title, ok := leadInParagraph(body); ok {
 		x.lead = &scope{severity: sev, findings: true}
@@ -703,6 +726,11 @@ func (x *extractor) draftField(field, value string, sc scope) {
 			key = fieldProblem
 		}
 		_, filled := d.fields[key]
+		if key == fieldLocation && filled && value != "" && isDigit(value[0]) && len(d.plain) == 0 {
+			// "File: a.rs" then "Line: 40 to 41": one place.
+			d.fields[key] += ":" + value
+			return
+		}
 		complete := d.fields[fieldProblem] != "" && (d.fields[fieldFix] != "" || d.fields[fieldLocation] != "")
 		if (filled && key != fieldProblem) || (field == fieldSeverity && complete) || (key == fieldProblem && filled && d.fields[fieldFix] != "") {
 			x.flushDraft()
@@ -711,6 +739,7 @@ func (x *extractor) draftField(field, value string, sc scope) {
 	}
 	if d == nil {
 		d = newCandidate("", sc.severity)
+		d.unit = x.open
 		x.draft = d
 	}
 	d.add(field, value)

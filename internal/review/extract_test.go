@@ -25,6 +25,19 @@ func TestExtractShapes(t *testing.T) {
 			},
 		},
 		{
+			name: "plain File/Line blocks between = rules, comment in prose after a lead line",
+			text: "Review running...\n\n==========\nFile: src/a.rs\nLine: 40 to 41\nType: issue\n\nPrompt for agent:\nIn src/a.rs the cache `map` grows forever. Bound it with an LRU.\n\n==========\nFile: src/b.rs\nLine: 7\nType: nitpick\n\nThe `retry` loop never sleeps between tries.\n",
+			want: []Finding{
+				{Location: "src/a.rs:40 to 41", Problem: "In src/a.rs the cache `map` grows forever.", Fix: "Bound it with an LRU."},
+				{Location: "src/b.rs:7", Problem: "The `retry` loop never sleeps between tries."},
+			},
+		},
+		{
+			name: "a location block after a list item is not a finding of its own",
+			text: "## Findings\n\n1. Low: the lookup helpers overlap.\n\nLocation: `a.rs:3`,\n`b.rs:9`.\n\nThe helpers have similar names.\n",
+			want: []Finding{{Severity: SevNit, Problem: "the lookup helpers overlap."}},
+		},
+		{
 			name: "bold labels colon outside, list items",
 			text: "- **Severity**: High\n  **Location**: `a.go:3`\n  **Problem**: nil map write\n  **Suggestion**: make the map in New\n",
 			want: []Finding{{Severity: SevMajor, Location: "a.go:3", Problem: "nil map write", Fix: "make the map in New"}},
