@@ -38,6 +38,19 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{{Severity: SevNit, Problem: "the lookup helpers overlap."}},
 		},
 		{
+			name: "PR review threads, a heading per thread",
+			text: "# PR 5\n\n## Review threads\n\n### Thread 1: src/a.ts:44\n\n**@bot** (2026):\n\nThe `foo` call is case-sensitive. Use `toLowerCase()` first.\n\n### Thread 2: src/b.ts:65\n\n**@bot** (2026):\n\nThe `bar` query is sorted by `updated`. Sort by `merged_at` instead.\n",
+			want: []Finding{
+				{Location: "src/a.ts:44", Problem: "Thread 1: src/a.ts:44. @bot (2026): The `foo` call is case-sensitive.", Fix: "Use `toLowerCase()` first."},
+				{Location: "src/b.ts:65", Problem: "Thread 2: src/b.ts:65. @bot (2026): The `bar` query is sorted by `updated`.", Fix: "Sort by `merged_at` instead."},
+			},
+		},
+		{
+			name: "a numbered heading that says thread-safe is one finding",
+			text: "## Bugs\n\n### 1. `notify` not thread-safe\n\nTwo callers race on `notify`. Take the lock first.\n",
+			want: []Finding{{Problem: "`notify` not thread-safe. Two callers race on `notify`. Take the lock first."}},
+		},
+		{
 			name: "bold labels colon outside, list items",
 			text: "- **Severity**: High\n  **Location**: `a.go:3`\n  **Problem**: nil map write\n  **Suggestion**: make the map in New\n",
 			want: []Finding{{Severity: SevMajor, Location: "a.go:3", Problem: "nil map write", Fix: "make the map in New"}},

@@ -263,7 +263,7 @@ type headingKind struct {
 
 // Heading vocabulary: the general names of review report sections.
 var (
-	findingsWords = []string{"issue", "finding", "problem", "concern", "blocker", "bug", "risk", "comment",
+	findingsWords = []string{"issue", "finding", "problem", "concern", "blocker", "bug", "risk", "comment", "review thread",
 		"suggestion", "nit", "observation", "defect", "regression", "must fix", "should fix", "must-fix", "should-fix",
 		"gap", "weakness", "vulnerabilit", "what is bad", "what's bad", "what is wrong", "what's wrong"}
 	skipWords = []string{"summary", "verified",
