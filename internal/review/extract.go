@@ -254,6 +254,11 @@ func (c *candidate) finding() (Finding, bool) {
 	} else {
 		problem = joinSentence(problem, prose)
 	}
+	if fix == "" && imperativeTitle(title) {
+		// "**Sort merged PRs by merge time before using the first**",
+		// then what goes wrong: the title is the fix.
+		fix = title
+	}
 	if problem == "" {
 		problem = fix
 	}
@@ -285,6 +290,25 @@ func proseWords(s string) int {
 		}
 	}
 	return n
+}
+
+// imperativeTitle tells a title that is an instruction ("Sort merged PRs
+// by merge time before using the first") from a noun phrase that opens
+// with a verb's spelling ("Install script is duplicated", "Build Gates
+// unchecked", "Thread 7: a.ts:6"): an imperative verb, then lower-case
+// words, and no "is"/"are" stating a fact.
+func imperativeTitle(t string) bool {
+	w := strings.Fields(strings.ReplaceAll(t, "**", ""))
+	if len(w) < 3 || !imperativeVerbs[strings.ToLower(w[0])] {
+		return false
+	}
+	for _, x := range w[1:] {
+		if x == "is" || x == "are" {
+			return false
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(w[1])
+	return unicode.IsLower(r) || r == '`'
 }
 
 func startsPrescriptive(t string) bool {

@@ -51,6 +51,11 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{{Problem: "`notify` not thread-safe. Two callers race on `notify`. Take the lock first."}},
 		},
 		{
+			name: "a bold title that is the instruction, the body only the failure",
+			text: "## Issues\n\n- **Sort merged PRs by merge time before using the first.** The query orders by `updated`, so `merged[0]` can be an old merge.\n",
+			want: []Finding{{Problem: "Sort merged PRs by merge time before using the first. The query orders by `updated`, so `merged[0]` can be an old merge.", Fix: "Sort merged PRs by merge time before using the first."}},
+		},
+		{
 			name: "bold labels colon outside, list items",
 			text: "- **Severity**: High\n  **Location**: `a.go:3`\n  **Problem**: nil map write\n  **Suggestion**: make the map in New\n",
 			want: []Finding{{Severity: SevMajor, Location: "a.go:3", Problem: "nil map write", Fix: "make the map in New"}},
@@ -453,6 +458,25 @@ func TestFieldRun(t *testing.T) {
 		got := fieldRun(tt.line)
 		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
 			t.Errorf("fieldRun(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestImperativeTitle(t *testing.T) {
+	tests := []struct {
+		title string
+		want  bool
+	}{
+		{"Sort merged PRs by merge time before using the first", true},
+		{"Normalize `author` before matching", true},
+		{"Install script is duplicated in code and file", false},
+		{"Build Gates section unchecked", false},
+		{"Thread 7: a.ts:6", false},
+		{"Close it", false},
+	}
+	for _, tt := range tests {
+		if got := imperativeTitle(tt.title); got != tt.want {
+			t.Errorf("imperativeTitle(%q) = %v, want %v", tt.title, got, tt.want)
 		}
 	}
 }
