@@ -311,7 +311,7 @@ const (
 	gateR4Precision = 0.54
 	gateR4Recall    = 0.56
 	gateR4Category  = 0.30
-	gateR4Verdict   = 0.86
+	gateR4Verdict   = 0.90
 	gateR4ZeroYield = 3
 )
 

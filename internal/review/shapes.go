@@ -747,6 +747,14 @@ func jsonVerdict(text string) Verdict {
 	for k, x := range doc {
 		s, _ := x.(string)
 		k = strings.ToLower(k)
+		if b, ok := x.(bool); ok && (strings.Contains(k, "pass") || strings.Contains(k, "approv")) {
+			// "passesQualityGate": true, "approved": false — the
+			// verdict as a yes or no.
+			if b {
+				return Ship
+			}
+			return NeedsWork
+		}
 		s = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(strings.ToLower(s), "patch is ")))
 		switch {
 		case k != "verdict" && k != "decision" && k != "overall_correctness" && k != "status" && k != "recommendation":

@@ -14,6 +14,9 @@ func TestParseVerdict(t *testing.T) {
 		want Verdict
 	}{
 		{"tag", "Looks off.\n<verdict>NEEDS_WORK</verdict>", NeedsWork},
+		{"json boolean gate passes", `{"score": 80, "passesQualityGate": true, "issues": []}`, Ship},
+		{"json boolean approved false", `{"approved": false, "issues": [{"file": "a.go"}]}`, NeedsWork},
+		{"json boolean of another kind", `{"hasTests": false}`, None},
 		{"numbered step's outcome is no call", "**Status**: Rejected\n\n## Next\n1. Fix the types\n2. **Expected outcome**: all checks pass, QA approves\n", NeedsWork},
 		{"numbered step's decision after a call", "Decision: approve\n\n1. Status: blocked on infra\n", Ship},
 		{"sign-off key", "### Critical (Blocks Sign-off)\nNone.\n\n**SIGN-OFF**: APPROVED\n", Ship},
