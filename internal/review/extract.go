@@ -254,6 +254,14 @@ func (c *candidate) finding() (Finding, bool) {
 	} else {
 		problem = joinSentence(problem, prose)
 	}
+	evidence := c.fields[fieldEvidence]
+	if fix == "" {
+		// "Details: … **Suggestion:** …": a fix labelled inside another
+		// field or table cell.
+		if p, f := splitFix(evidence); f != "" && p != evidence && inlineFixLabel(evidence) {
+			evidence, fix = p, f
+		}
+	}
 	if fix == "" && imperativeTitle(title) {
 		// "**Sort merged PRs by merge time before using the first**",
 		// then what goes wrong: the title is the fix.
@@ -271,7 +279,7 @@ func (c *candidate) finding() (Finding, bool) {
 		Location: cleanLocation(loc),
 		Problem:  clean(problem),
 		Fix:      clean(fix),
-		Evidence: clean(c.fields[fieldEvidence]),
+		Evidence: clean(evidence),
 	}
 	return f, proseWords(f.Problem) >= 1 && len(strings.Fields(f.Problem)) >= 2
 }
@@ -309,6 +317,17 @@ func imperativeTitle(t string) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(w[1])
 	return unicode.IsLower(r) || r == '`'
+}
+
+// inlineFixLabel reports whether t holds a fix label ("Suggestion:").
+func inlineFixLabel(t string) bool {
+	t = strings.ReplaceAll(t, "**", "")
+	for _, l := range inlineFixLabels {
+		if strings.Contains(t, l) {
+			return true
+		}
+	}
+	return false
 }
 
 func startsPrescriptive(t string) bool {

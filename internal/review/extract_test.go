@@ -56,6 +56,11 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{{Problem: "Sort merged PRs by merge time before using the first. The query orders by `updated`, so `merged[0]` can be an old merge.", Fix: "Sort merged PRs by merge time before using the first."}},
 		},
 		{
+			name: "table row whose details cell carries the labelled fix",
+			text: "| # | Finding | Details |\n|---|---|---|\n| 1 | Orphan files on rollback | `merge` writes files inside a DB transaction. **Suggestion:** Write to a `.tmp` dir and rename after commit. |\n",
+			want: []Finding{{Problem: "Orphan files on rollback", Fix: "Write to a `.tmp` dir and rename after commit.", Evidence: "`merge` writes files inside a DB transaction."}},
+		},
+		{
 			name: "bold labels colon outside, list items",
 			text: "- **Severity**: High\n  **Location**: `a.go:3`\n  **Problem**: nil map write\n  **Suggestion**: make the map in New\n",
 			want: []Finding{{Severity: SevMajor, Location: "a.go:3", Problem: "nil map write", Fix: "make the map in New"}},

@@ -309,10 +309,10 @@ const (
 // the rules fixed against it since, less a margin.
 const (
 	gateR4Precision = 0.54
-	gateR4Recall    = 0.56
+	gateR4Recall    = 0.59
 	gateR4Category  = 0.30
 	gateR4Verdict   = 0.90
-	gateR4ZeroYield = 3
+	gateR4ZeroYield = 2
 )
 
 // gates are one split's minimum figures.
