@@ -61,6 +61,11 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{{Problem: "Orphan files on rollback", Fix: "Write to a `.tmp` dir and rename after commit.", Evidence: "`merge` writes files inside a DB transaction."}},
 		},
 		{
+			name: "a long heading named Defect: is one finding with its body",
+			text: "# Review\n\n## Summary\n\nMostly fine.\n\n## Defect: golden files not updated so `TestGolden` fails in CI\n\nThe golden files under `testdata/` are stale. Regenerate them with `go run ./gen`.\n",
+			want: []Finding{{Problem: "golden files not updated so `TestGolden` fails in CI. The golden files under `testdata/` are stale.", Fix: "Regenerate them with `go run ./gen`."}},
+		},
+		{
 			name: "bold labels colon outside, list items",
 			text: "- **Severity**: High\n  **Location**: `a.go:3`\n  **Problem**: nil map write\n  **Suggestion**: make the map in New\n",
 			want: []Finding{{Severity: SevMajor, Location: "a.go:3", Problem: "nil map write", Fix: "make the map in New"}},

@@ -312,7 +312,7 @@ const (
 	gateR4Recall    = 0.59
 	gateR4Category  = 0.30
 	gateR4Verdict   = 0.90
-	gateR4ZeroYield = 2
+	gateR4ZeroYield = 1
 )
 
 // gates are one split's minimum figures.

@@ -470,9 +470,10 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 }
 
 // leadingFindingWord returns the length of a leading "Finding" (or Issue,
-// Problem, Bug, Concern) that is followed by "[" or ":", else 0.
+// Problem, Bug, Concern, Defect, Regression, Vulnerability) that is
+// followed by "[" or ":", else 0.
 func leadingFindingWord(s string) int {
-	for _, w := range []string{"finding", "issue", "problem", "bug", "concern"} {
+	for _, w := range []string{"finding", "issue", "problem", "bug", "concern", "defect", "regression", "vulnerability"} {
 		if len(s) > len(w)+1 && strings.EqualFold(s[:len(w)], w) {
 			r := strings.TrimLeft(s[len(w):], " ")
 			if strings.HasPrefix(r, "[") || strings.HasPrefix(r, ":") {
