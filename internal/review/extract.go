@@ -580,6 +580,10 @@ func (x *extractor) bodyBlock(c *candidate, b ast.Node) {
 	case *ast.FencedCodeBlock:
 		if fix := x.suggestion(b); fix != "" {
 			c.add(fieldFix, fix)
+		} else if c.lastSlot == fieldFix && c.fields[fieldFix] == "" {
+			// "**Fix:**" and then only code: its comments say in words
+			// what the code does differently.
+			c.add(fieldFix, x.codeComments(b))
 		}
 	case *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:
 	default:
@@ -592,6 +596,25 @@ func (x *extractor) bodyBlock(c *candidate, b ast.Node) {
 // suggestion returns the code of a GitHub suggestion block ("```suggestion"),
 // which is the reviewer's replacement for the lines it comments on: the
 // fix. Other code is evidence a finding does not need.
+// codeComments joins the comment lines of a code block ("// Add the
+// auth check", "# pin the version"), up to three.
+func (x *extractor) codeComments(b *ast.FencedCodeBlock) string {
+	var out []string
+	for i := 0; i < b.Lines().Len() && len(out) < 3; i++ {
+		seg := b.Lines().At(i)
+		l := strings.TrimSpace(string(seg.Value(x.src)))
+		for _, m := range []string{"//", "# ", "-- ", "/*"} {
+			if strings.HasPrefix(l, m) {
+				if t := strings.TrimSpace(strings.TrimSuffix(l[len(m):], "*/")); len(strings.Fields(t)) >= 3 {
+					out = append(out, strings.TrimRight(t, ".")+".")
+				}
+				break
+			}
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 func (x *extractor) suggestion(b *ast.FencedCodeBlock) string {
 	if !strings.EqualFold(string(b.Language(x.src)), "suggestion") {
 		return ""

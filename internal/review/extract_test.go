@@ -66,6 +66,11 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{{Problem: "golden files not updated so `TestGolden` fails in CI. The golden files under `testdata/` are stale.", Fix: "Regenerate them with `go run ./gen`."}},
 		},
 		{
+			name: "a Fix label followed only by code: the code's comments are the fix",
+			text: "### 1. Missing auth on search\n\n**File:** `route.ts`\n**Risk:** anyone can read rows\n\n**Fix:**\n```ts\n// Check the session before any query\nconst user = await getUser()\n// Use the RLS-aware client, not the admin one\n```\n",
+			want: []Finding{{Location: "route.ts", Problem: "Missing auth on search", Fix: "Check the session before any query. Use the RLS-aware client, not the admin one.", Evidence: "anyone can read rows"}},
+		},
+		{
 			name: "bold labels colon outside, list items",
 			text: "- **Severity**: High\n  **Location**: `a.go:3`\n  **Problem**: nil map write\n  **Suggestion**: make the map in New\n",
 			want: []Finding{{Severity: SevMajor, Location: "a.go:3", Problem: "nil map write", Fix: "make the map in New"}},
