@@ -402,6 +402,10 @@ func tokenKind(raw string) int {
 			}
 		case c == '=' && isWordByte(t[i-1]) && isWordByte(t[i+1]):
 			up(tokName) // key=value
+		case c == '<' && isWordByte(t[i-1]) && isASCIILetter(t[i+1]):
+			up(tokCode) // Record<string,unknown>, Vec<T>
+		case c == '|' && isWordByte(t[i-1]) && isASCIILetter(t[i+1]):
+			up(tokCode) // string|null
 		}
 	}
 	if upper >= 2 && lower <= 1 {

@@ -201,6 +201,9 @@ func TestConcrete(t *testing.T) {
 		{"the cache in a/b", true, false},
 		{"make the flow clearer for users.", false, false},
 		{"Rename it.", false, false},
+		{"metadata: Record<string,unknown> is not assignable", true, true},
+		{"stage is string|null here", true, true},
+		{"a < b or c | d in prose", false, false},
 	} {
 		if got := hasAnchor(tt.text); got != tt.anchor {
 			t.Errorf("hasAnchor(%q) = %v, want %v", tt.text, got, tt.anchor)
