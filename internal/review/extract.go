@@ -430,6 +430,11 @@ func (x *extractor) section(s *section, sc scope) {
 	// Issue #3347 review — r1"), and a recommendations section read as
 	// findings holds them: neither is one finding.
 	container := k.container || sc.force || s.level == 1 && len(s.children) > 0
+	if !container && k.severity != "" && markedChildren(s) {
+		// "### 🔴 Critical — Still Open" over "#### 1.1 …", "#### 1.2
+		// …": a severity group, each sub-heading a finding of its own.
+		container, inner.findings = true, true
+	}
 	if s.level > 0 && !container {
 		sev, ref, title, marked := titleMarker(s.title)
 		if sc.outline && sev == "" && isDigits(ref) && isDigit(strings.TrimLeft(s.title, "*_ ")[0]) {
@@ -454,6 +459,20 @@ func (x *extractor) section(s *section, sc scope) {
 	x.blocks(s.blocks, inner)
 	x.flushDraft()
 	x.children(s, inner)
+}
+
+// markedChildren reports whether s has several sub-headings and every one
+// is marked as a finding (numbered, tagged with a severity or an id).
+func markedChildren(s *section) bool {
+	if len(s.children) < 2 {
+		return false
+	}
+	for _, c := range s.children {
+		if _, _, _, marked := titleMarker(c.title); !marked {
+			return false
+		}
+	}
+	return true
 }
 
 // children reads the sub-sections of s. Numbered headings next to a

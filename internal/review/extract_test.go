@@ -71,6 +71,21 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{{Location: "route.ts", Problem: "Missing auth on search", Fix: "Check the session before any query. Use the RLS-aware client, not the admin one.", Evidence: "anyone can read rows"}},
 		},
 		{
+			name: "a severity heading over numbered finding headings is a group, not one finding",
+			text: "## Still open\n\n### 🔴 Critical — still open\n\n#### 1.1 `fetch` called twice\n\nThe `fetch` runs on every call. Cache the key.\n\n#### 1.2 `Mutex` held across await\n\nThe `Mutex` blocks the runtime. Use `tokio::sync::Mutex` instead.\n",
+			want: []Finding{
+				{Severity: SevCritical, Problem: "`fetch` called twice. The `fetch` runs on every call.", Fix: "Cache the key."},
+				{Severity: SevCritical, Problem: "`Mutex` held across await. The `Mutex` blocks the runtime.", Fix: "Use `tokio::sync::Mutex` instead."},
+			},
+		},
+		{
+			name: "a numbered topic heading over marked sub-headings stays one finding",
+			text: "## Findings\n\n### 2. Code quality\n\n#### CRITICAL: duplicated writer\n\nThe `.env` writer is copied. Extract a helper.\n\n#### MEDIUM: fragile parsing\n\nThe parser splits on `=`. Use a dotenv library.\n",
+			// Splitting these lost precision on dev-r3: the sub-findings of
+			// topic sections are mostly generic advice.
+			want: []Finding{{Problem: "Code quality", Evidence: "The `.env` writer is copied. Extract a helper. The parser splits on `=`. Use a dotenv library."}},
+		},
+		{
 			name: "bold labels colon outside, list items",
 			text: "- **Severity**: High\n  **Location**: `a.go:3`\n  **Problem**: nil map write\n  **Suggestion**: make the map in New\n",
 			want: []Finding{{Severity: SevMajor, Location: "a.go:3", Problem: "nil map write", Fix: "make the map in New"}},
