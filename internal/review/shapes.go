@@ -104,7 +104,7 @@ func fieldRun(line string) []string {
 			continue
 		}
 		end := i + 1
-		if line[i-1] == '`' {
+		if i > 0 && line[i-1] == '`' {
 			end = i // "File: `a.go:3`." — the stop is no part of the path
 		}
 		out = append(out, strings.TrimSpace(line[start:end]))
