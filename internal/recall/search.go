@@ -130,9 +130,10 @@ func compile(qs []*query) *plan {
 }
 
 // needleOf is the prefix by which a stem is found: Snowball rewrites at
-// most the last letter of what it keeps (retry → retri), so all but the
-// last letter of a stem of four or more (or of three ending in the i of a
-// y) begin every word that has it.
+// most the last letter of what it keeps (retry → retri) and may add an e
+// after a short one (using → use, dying → die), so all but the last letter
+// of a stem of four or more (or of three ending in such an i or e) begin
+// every word that has it.
 func needleOf(stem string) string {
 	for i := 0; i < len(stem); i++ {
 		if stem[i] >= utf8.RuneSelf {
@@ -142,7 +143,7 @@ func needleOf(stem string) string {
 			return stem[:n]
 		}
 	}
-	if len(stem) >= 4 || len(stem) == 3 && stem[2] == 'i' {
+	if len(stem) >= 4 || len(stem) == 3 && (stem[2] == 'i' || stem[2] == 'e') {
 		return stem[:len(stem)-1]
 	}
 	return stem
