@@ -510,3 +510,13 @@ func TestImperativeTitle(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitFixReadsRequests(t *testing.T) {
+	p, f := splitFix("The fetch is capped at 100 rows. If these are true counts, please paginate until the window ends.")
+	if p != "The fetch is capped at 100 rows." || f != "If these are true counts, please paginate until the window ends." {
+		t.Errorf("splitFix = %q, %q", p, f)
+	}
+	if _, f := splitFix("The page was pleasant to read."); f != "" {
+		t.Errorf("no request, got fix %q", f)
+	}
+}

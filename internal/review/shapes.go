@@ -636,7 +636,7 @@ func wordSet(words string) map[string]bool {
 // modals make a sentence prescriptive wherever they stand ("the handler
 // should close the body", "use X instead", "fixed by using X").
 var modals = []string{" should ", " must ", " needs to ", " need to ", " has to ", " have to ", " instead",
-	" by using ", " recommend", " prefer ", " make sure ", " ought to "}
+	" by using ", " recommend", " prefer ", " make sure ", " ought to ", " please "}
 
 func prescriptive(s string) bool {
 	t := strings.TrimLeft(s, "*_\"'( ")
