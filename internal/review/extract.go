@@ -1167,8 +1167,13 @@ func joinText(a, b string) string {
 	return a + " " + b
 }
 
+// dedupe drops findings said twice: the same text at the same place, or
+// two findings at the same file:line range, where the shorter is an index
+// entry (a summary table's row, a list of titles) of the longer one that
+// the review goes on to explain.
 func dedupe(fs []Finding) []Finding {
 	seen := make(map[string]bool, len(fs))
+	at := make(map[string]int, len(fs)) // file:line -> index in out
 	out := fs[:0]
 	for _, f := range fs {
 		k := strings.ToLower(f.Problem) + "\x00" + strings.ToLower(f.Location)
@@ -1176,10 +1181,58 @@ func dedupe(fs []Finding) []Finding {
 			continue
 		}
 		seen[k] = true
+		if pl := placeOf(f.Location); pl != "" {
+			if i, ok := at[pl]; ok {
+				switch {
+				case indexEntryOf(out[i], f):
+					if f.Severity == "" {
+						f.Severity = out[i].Severity
+					}
+					out[i] = f
+					continue
+				case indexEntryOf(f, out[i]):
+					continue
+				}
+			} else {
+				at[pl] = len(out)
+			}
+		}
 		out = append(out, f)
 	}
 	return out
 }
+
+// placeOf is the whole file:line token of a location, with the path
+// characters pathLineRe leaves out (`routes/[id]/+server.ts:6`), so two
+// files of the same base name stay apart.
+func placeOf(loc string) string {
+	m := pathLineRe().FindStringIndex(loc)
+	if m == nil {
+		return ""
+	}
+	i, j := m[0], m[1]
+	for i > 0 && !strings.ContainsRune(" \t`'\"(", rune(loc[i-1])) {
+		i--
+	}
+	for j < len(loc) && !strings.ContainsRune(" \t`'\"),;", rune(loc[j])) {
+		j++
+	}
+	return loc[i:j]
+}
+
+// indexEntryOf tells whether short, at the same place as long, only
+// names it: one sentence with nothing beside it, under half long's length.
+// Two explained findings at one line are two findings.
+func indexEntryOf(short, long Finding) bool {
+	p := strings.TrimRight(strings.TrimSpace(short.Problem), ".")
+	n := len(short.Problem)
+	if !strings.Contains(short.Problem, short.Fix) {
+		n += len(short.Fix) // a fix drawn from the entry's own words adds nothing
+	}
+	return short.Evidence == "" && !strings.Contains(p, ". ") && 2*n < findingLen(long)
+}
+
+func findingLen(f Finding) int { return len(f.Problem) + len(f.Fix) + len(f.Evidence) }
 
 // inlineLines renders a block's inline content to text lines: soft and hard
 // breaks end a line, strong emphasis keeps its ** markers (labels are

@@ -520,3 +520,29 @@ func TestSplitFixReadsRequests(t *testing.T) {
 		t.Errorf("no request, got fix %q", f)
 	}
 }
+
+func TestDedupeIndexEntries(t *testing.T) {
+	long := Finding{Severity: SevMajor, Location: "pkg/cache/[id]/+store.go:40", Problem: "The cache map grows without bound. Every key is kept forever, so a long-running server runs out of memory.", Fix: "Bound it with an LRU of 1,000 entries."}
+	tests := []struct {
+		name string
+		in   []Finding
+		want int
+	}{
+		{"a summary row before its explained finding goes", []Finding{{Location: "`pkg/cache/[id]/+store.go:40`", Problem: "cache grows without bound"}, long}, 1},
+		{"a summary row after it goes too", []Finding{long, {Location: "pkg/cache/[id]/+store.go:40", Problem: "cache grows without bound - should be bounded", Fix: "should be bounded"}}, 1},
+		{"two explained findings at one line stay", []Finding{long, {Location: "pkg/cache/[id]/+store.go:40", Problem: "Reads race with the eviction goroutine. The map is read without the lock.", Fix: "Hold the RWMutex for reads."}}, 2},
+		{"the same base name in another directory is another place", []Finding{{Location: "pkg/other/+store.go:40", Problem: "cache grows"}, long}, 2},
+		{"rows without a line are not merged", []Finding{{Location: "pkg/cache/store.go", Problem: "cache grows"}, {Location: "pkg/cache/store.go", Problem: long.Problem}}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := dedupe(append([]Finding(nil), tt.in...))
+			if len(got) != tt.want {
+				t.Fatalf("dedupe kept %d findings, want %d: %+v", len(got), tt.want, got)
+			}
+			if tt.want == 1 && (got[0].Problem != long.Problem || got[0].Severity != SevMajor) {
+				t.Errorf("dedupe kept %+v, want the explained finding", got[0])
+			}
+		})
+	}
+}
