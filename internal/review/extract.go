@@ -82,6 +82,7 @@ func Extract(text string) []Finding {
 			x.proseFallback(root)
 		}
 	}
+	x.foldRestated()
 	x.linkFixes()
 	out := make([]Finding, 0, len(x.out))
 	for _, c := range x.out {
@@ -354,7 +355,10 @@ type extractor struct {
 	out     []*candidate
 	draft   *candidate // field lines outside any titled finding
 	fixSecs []*section
-	lead    *scope // a lead-in paragraph ("Issues found:") announcing the next list
+	// later are ranges of x.out read from a suggestions section that
+	// followed findings: their items may only restate an earlier one's fix.
+	later [][2]int
+	lead  *scope // a lead-in paragraph ("Issues found:") announcing the next list
 	// kindTitle: the lead-in names one comment ("**🧹 Nitpick**"), so it
 	// heads the next paragraph rather than a list.
 	kindTitle bool
@@ -400,6 +404,13 @@ func (x *extractor) section(s *section, sc scope) {
 	x.lead = nil
 	x.open = true
 	k := classifyHeading(s.title)
+	if s.level > 0 && k.findings && strings.Contains(strings.ToLower(s.title), "suggest") && x.found() {
+		start := len(x.out)
+		defer func() {
+			x.flushDraft()
+			x.later = append(x.later, [2]int{start, len(x.out)})
+		}()
+	}
 	if s.level > 0 && !sc.force {
 		switch {
 		case k.done && s.level > 1:
@@ -1055,6 +1066,73 @@ func (x *extractor) linkFixes() {
 			}
 		}
 	}
+}
+
+// foldRestated links each unnumbered, unplaced item of a later suggestions section
+// to the earlier finding that shares the most code names with it, when
+// one does, as its fix (SPEC §4: a
+// fix in a later section that names the finding): "In start_record,
+// write the pidfile first" after a finding about start_record is that
+// finding's fix, not a second finding. Items that name nothing earlier
+// stay findings of their own.
+func (x *extractor) foldRestated() {
+	if len(x.later) == 0 {
+		return
+	}
+	drop := map[*candidate]bool{}
+	for _, r := range x.later {
+		earlier := x.out[:r[0]]
+		for _, c := range x.out[r[0]:r[1]] {
+			f, ok := c.finding()
+			if !ok || c.ref != "" || f.Location != "" {
+				// A numbered finding, or one with its own place
+				// ("**File:** a.ts:9" under "### SUGGESTION: …"), is a
+				// finding of its own.
+				continue
+			}
+			var target *candidate
+			best, ties := 0, 0
+			for _, e := range earlier {
+				ef, ok := e.finding()
+				if !ok || drop[e] {
+					continue
+				}
+				switch n := sharedCode(f.Problem+" "+f.Fix, ef.Problem+" "+ef.Fix+" "+ef.Evidence+" "+ef.Location); {
+				case n > best:
+					target, best, ties = e, n, 1
+				case n == best && n > 0:
+					ties++
+				}
+			}
+			if ties == 1 {
+				target.linked = append(target.linked, joinText(f.Problem, f.Fix))
+				drop[c] = true
+			}
+		}
+	}
+	out := x.out[:0]
+	for _, c := range x.out {
+		if !drop[c] {
+			out = append(out, c)
+		}
+	}
+	x.out = out
+}
+
+// sharedCode counts the distinct pieces of code (identifiers, calls,
+// paths; not plain words) that a names and b names too.
+func sharedCode(a, b string) int {
+	seen := map[string]bool{}
+	for _, w := range strings.Fields(a) {
+		if tokenKind(w) < tokCode {
+			continue
+		}
+		t := strings.Trim(w, ".,;:!?\"'()[]{}<>*`")
+		if len(t) > 3 && !seen[t] && strings.Contains(b, t) {
+			seen[t] = true
+		}
+	}
+	return len(seen)
 }
 
 // fixItems are a recommendations section's list items and sub-sections,

@@ -546,3 +546,28 @@ func TestDedupeIndexEntries(t *testing.T) {
 		})
 	}
 }
+
+func TestExtractFoldsSuggestionsThatNameAFinding(t *testing.T) {
+	text := "<verdict>NEEDS_WORK</verdict>\n\n## Issues\n\n" +
+		"- Major: `cache.go:40` — load_index reads the whole index into memory on every request, so large repos time out.\n" +
+		"- Major: `sync.go:12` — push_batch retries without a backoff and hammers the server.\n\n" +
+		"## Suggestions\n\n" +
+		"- In load_index, stream the entries with a bufio.Scanner instead of reading them at once.\n" +
+		"- Run the linters in CI with `golangci-lint run` so unused results are caught.\n"
+	fs := Extract(text)
+	if len(fs) != 3 {
+		t.Fatalf("Extract found %d findings, want 3 (two issues and the linter suggestion): %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Fix, "bufio.Scanner") {
+		t.Errorf("the load_index suggestion is not the first finding's fix: %+v", fs[0])
+	}
+	if !strings.Contains(fs[2].Problem+fs[2].Fix, "golangci-lint") {
+		t.Errorf("a suggestion that names no finding is not kept as its own: %+v", fs[2])
+	}
+
+	numbered := strings.Replace(text, "- In load_index", "### 3. Stream the index\n\nIn load_index", 1)
+	numbered = strings.Replace(numbered, "- Run the linters", "### 4. Lint in CI\n\nRun the linters", 1)
+	if got := len(Extract(numbered)); got != 4 {
+		t.Errorf("numbered suggestions are findings of their own: Extract found %d, want 4", got)
+	}
+}
