@@ -231,6 +231,16 @@ var planRefRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\bfn-\d+|\b(?:R|AC|FR|NFR)-?\d+\b|\b(?:the|this) (?:plan|spec|epic|ticket|task spec|acceptance criteria|pr description|milestone)\b|\bacceptance criteri`)
 })
 
+// requirementIDRe matches a requirement or acceptance-criterion id of a
+// task (R3, R001, AC2, AC-6, FR-1, NFR2).
+var requirementIDRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:R|AC|FR|NFR)-?\d+\b`)
+})
+
+// titleReach is how far into a finding its title is read for a
+// requirement id.
+const titleReach = 30
+
 // oneOff: a finding about this task's plan, spec or requirements that names
 // no code is fixed by editing this task's documents and teaches nothing
 // later. In a plan review any finding located at a plan section is one.
@@ -238,6 +248,12 @@ func oneOff(f Finding, planReview bool) string {
 	code := hasCode(f.Problem) || hasCode(f.Fix)
 	if m := planRefRe().FindString(f.Problem + " " + f.Location); m != "" && !code {
 		return "refers to " + m
+	}
+	if m := requirementIDRe().FindStringIndex(f.Problem); m != nil && m[0] < titleReach {
+		// The finding's title is a requirement of this task ("AC2
+		// source filtering — …", "R001 required action not completed"):
+		// it is about meeting that requirement, whatever code it names.
+		return "refers to " + f.Problem[m[0]:m[1]]
 	}
 	if planReview && !code && !pathLineRe().MatchString(f.Location) {
 		return "plan section, no code named"

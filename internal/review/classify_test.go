@@ -23,6 +23,20 @@ func TestClassify(t *testing.T) {
 			keep: false, reason: "only asks to refactor",
 		},
 		{
+			name: "a finding titled by a requirement id is about meeting it, even when it names code",
+			f: Finding{Severity: SevMajor,
+				Problem: "AC4 export formats — CSV missing. The story asks for JSON and CSV but `exportReport` writes JSON only.",
+				Fix:     "Add a CSV branch to `exportReport`."},
+			keep: false, reason: "refers to AC4",
+		},
+		{
+			name: "a requirement id deep in the text does not make a code finding a one-off",
+			f: Finding{Severity: SevMajor,
+				Problem: "`exportReport` builds the CSV with string concatenation, so a field holding a comma splits the row; this breaks R12.",
+				Fix:     "Write rows with `encoding/csv`'s `csv.Writer`, which quotes fields."},
+			keep: true, reason: "reusable",
+		},
+		{
 			name: "library idiom is a framework lesson",
 			f: Finding{Severity: SevMajor, Location: "src/Search.tsx:4",
 				Problem: "The `useEffect` fetch has no cleanup, so a slow stale response overwrites newer results.",
