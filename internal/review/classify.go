@@ -108,6 +108,11 @@ func ClassifyWith(f Finding, o Options) Decision {
 	if w := oneOff(f, o.PlanReview); w != "" {
 		return drop("one-off tied to this task (" + w + ")")
 	}
+	if h := hedgeOpening(problem); h != "" {
+		// The finding itself is a hedged suggestion ("Consider running
+		// a linter …"): an option the reviewer offers, no defect found.
+		return drop(fmt.Sprintf("an optional suggestion, not a defect (%q)", h))
+	}
 	if testGap(problem) {
 		return drop("generic advice (asks for more tests)")
 	}
@@ -290,6 +295,22 @@ func firstField(s string) string {
 // hedges open a fix that does not commit to anything.
 var hedges = []string{"consider", "maybe", "perhaps", "possibly", "might", "could", "think about", "look into",
 	"try to", "ideally", "if possible"}
+
+// hedgeOpening returns the hedge that opens text as a proposal, or "".
+// A modal ("could", "might") opens a risk ("could select another
+// host's schedule"), not a proposal.
+func hedgeOpening(text string) string {
+	t := strings.TrimLeft(stripCode(text), " *_-•")
+	for _, h := range hedges {
+		if h == "could" || h == "might" || h == "possibly" {
+			continue
+		}
+		if strings.HasPrefix(t, h+" ") {
+			return h
+		}
+	}
+	return ""
+}
 
 // vagueVerbs are fixes that say "make it better" without saying how.
 var vagueVerbs = wordSet(`refactor refactoring improve cleanup clean simplify restructure reorganize split

@@ -37,6 +37,20 @@ func TestClassify(t *testing.T) {
 			keep: true, reason: "reusable",
 		},
 		{
+			name: "a finding that is itself a hedged proposal is optional, not a defect",
+			f: Finding{Severity: SevMinor,
+				Problem: "Consider running `staticcheck` in CI in addition to `go vet`, which misses unused results.",
+				Fix:     "Consider running `staticcheck` in CI in addition to `go vet`."},
+			keep: false, reason: "optional suggestion",
+		},
+		{
+			name: "a modal opening a risk is no proposal",
+			f: Finding{Severity: SevMajor,
+				Problem: "Could write the lock file of another host: `lockPath` joins the host name only when `--host` is set.",
+				Fix:     "Always join the host name in `lockPath`."},
+			keep: true, reason: "reusable",
+		},
+		{
 			name: "library idiom is a framework lesson",
 			f: Finding{Severity: SevMajor, Location: "src/Search.tsx:4",
 				Problem: "The `useEffect` fetch has no cleanup, so a slow stale response overwrites newer results.",
