@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 	"sync"
@@ -102,6 +103,9 @@ func ClassifyWith(f Finding, o Options) Decision {
 	if docsOnly(f) {
 		return drop("docs-only: the fix rewords documentation")
 	}
+	if onlyDocsNamed(f.Problem + " " + f.Fix) {
+		return drop("about this project's documents: the only code it names are documentation files")
+	}
 	if w := unfinished(problem); w != "" {
 		return drop(fmt.Sprintf("unfinished or broken code, fixed by finishing it (%q)", w))
 	}
@@ -165,6 +169,36 @@ func docsOnly(f Finding) bool {
 		return false
 	}
 	return docsFileRe().MatchString(f.Location) || docsFileRe().MatchString(f.Problem)
+}
+
+// onlyDocsNamed reports whether every piece of code s names (at least
+// one) is a documentation file: what such a finding corrects is what
+// those documents say.
+func onlyDocsNamed(s string) bool {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if tokenKind(w) < tokCode {
+			continue
+		}
+		if !isDocFile(w) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// isDocFile reports whether a token names a documentation file by its
+// extension or name (`docs/plan.md:12`, README); a source file in a doc/
+// directory is code.
+func isDocFile(w string) bool {
+	t := strings.ToLower(strings.Trim(w, ".,;:!?\"'()[]{}<>*`"))
+	if i := strings.IndexByte(t, ':'); i > 0 {
+		t = t[:i]
+	}
+	base := t[strings.LastIndexByte(t, '/')+1:]
+	ext := path.Ext(base)
+	return ext == ".md" || ext == ".rst" || ext == ".adoc" || strings.HasPrefix(base, "readme") || strings.HasPrefix(base, "changelog")
 }
 
 // stripCode removes code spans: `smoke:docs` names a script, not docs.

@@ -51,6 +51,20 @@ func TestClassify(t *testing.T) {
 			keep: true, reason: "reusable",
 		},
 		{
+			name: "a finding whose only code names are documentation files corrects those documents",
+			f: Finding{Severity: SevMajor,
+				Problem: "`docs/design.md` says the cache holds 500 entries but `docs/ops/runbook.md:40` says 1,000.",
+				Fix:     "Align `docs/ops/runbook.md` with `docs/design.md`."},
+			keep: false, reason: "documentation files",
+		},
+		{
+			name: "a source file in a doc directory is code",
+			f: Finding{Severity: SevMajor,
+				Problem: "`doc/lower.mbt:81` keys origins by span start only, so two spans at one offset collide.",
+				Fix:     "Key origins by start and end in `doc/lower.mbt`."},
+			keep: true, reason: "reusable",
+		},
+		{
 			name: "library idiom is a framework lesson",
 			f: Finding{Severity: SevMajor, Location: "src/Search.tsx:4",
 				Problem: "The `useEffect` fetch has no cleanup, so a slow stale response overwrites newer results.",

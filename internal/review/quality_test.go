@@ -308,7 +308,7 @@ const (
 // accuracy 0.692 (18/26), 8 zero-yield reviews. Gated at the figures of
 // the rules fixed against it since, less a margin.
 const (
-	gateR4Precision = 0.60
+	gateR4Precision = 0.61
 	gateR4Recall    = 0.72
 	gateR4Category  = 0.33
 	gateR4Verdict   = 0.90
