@@ -125,6 +125,9 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// advice to restructure, with no failure to learn from.
 		return drop(fmt.Sprintf("generic advice (the finding only asks to %s)", w))
 	}
+	if duplication(problem) {
+		return drop("generic advice (the finding only asks to remove duplicated code)")
+	}
 	implied := false
 	if strings.TrimSpace(f.Fix) == "" {
 		// A major defect in named code ("`probe` uses
@@ -349,6 +352,27 @@ func hedgeOpening(text string) string {
 // vagueVerbs are fixes that say "make it better" without saying how.
 var vagueVerbs = wordSet(`refactor refactoring improve cleanup clean simplify restructure reorganize split
 	centralise centralize modularize tidy polish`)
+
+// duplication: the finding's title (its first clause) says code is
+// duplicated or identical. Removing copies is advice any model gives
+// (LABELING.md: generic best practice); a duplicate that breaks something
+// (rows stored twice, a second registration) is a consequence ("…, so
+// rows are duplicated") or is titled by what breaks.
+func duplication(problem string) bool {
+	title := problem
+	for _, end := range []string{". ", "\n", ";", " so ", ", which"} {
+		if i := strings.Index(title, end); i > 0 {
+			title = title[:i]
+		}
+	}
+	for _, w := range strings.Fields(stripCode(title)) {
+		switch strings.Trim(w, ".,;:!?\"'()*") {
+		case "duplicated", "duplication", "identical":
+			return true
+		}
+	}
+	return false
+}
 
 // genericFix recognises advice any model would give: add tests, add docs,
 // hedged or vague fixes with nothing concrete named.

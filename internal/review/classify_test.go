@@ -37,6 +37,20 @@ func TestClassify(t *testing.T) {
 			keep: true, reason: "reusable",
 		},
 		{
+			name: "a finding titled by copied code only asks to merge the copies",
+			f: Finding{Severity: SevMajor,
+				Problem: "`parseHeader` is duplicated in `api/read.go` and `api/write.go`. Both trim the prefix by hand.",
+				Fix:     "Create one `parseHeader` in `api/header.go` and call it from both."},
+			keep: false, reason: "duplicated code",
+		},
+		{
+			name: "a duplicate that breaks something is titled by what breaks",
+			f: Finding{Severity: SevMajor,
+				Problem: "A retried `Import` inserts every row again, so the table ends up duplicated. The batch has no idempotency key.",
+				Fix:     "Upsert rows on `(source, external_id)` instead of inserting them."},
+			keep: true, reason: "reusable",
+		},
+		{
 			name: "a finding that is itself a hedged proposal is optional, not a defect",
 			f: Finding{Severity: SevMinor,
 				Problem: "Consider running `staticcheck` in CI in addition to `go vet`, which misses unused results.",
