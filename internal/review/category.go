@@ -73,7 +73,9 @@ func prescribed(s string) int {
 // database feature, a project rule or a place the project already does
 // it), not phrases of any review; words a review uses about anything
 // (token, trust, leak, origin, other, same) are not signals: "tokens" of
-// a text tokenizer and "leaks a goroutine" are no security lessons.
+// a text tokenizer and "leaks a goroutine" are no security lessons, and a
+// script is code the project runs, not its build (build and CI files named
+// by path still count, see buildFiles).
 // Security comes first because a hole in a build script is a security
 // lesson first.
 var categorySignals = []struct {
@@ -86,7 +88,7 @@ var categorySignals = []struct {
 		permission permissions expos sensitive`},
 	{CatBuild, `ci$ build$ builds$ lint linter eslint tsc typecheck compile compiler bundle bundler makefile
 		dockerfile prepublish publish pipeline workflow lockfile dependency dependencies npm yarn pnpm pip cargo
-		gradle maven smoke script scripts package.json pyproject go.mod`},
+		gradle maven smoke package.json pyproject go.mod`},
 	{CatConvention, `convention conventions consistent$ inconsisten reuse centralize centralise single-source
 		agents.md claude.md contributing guideline guidelines elsewhere unlike mismatch mismatched
 		contradict contradicts drift diverg rule$ documented existing already rest$`},

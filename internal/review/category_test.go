@@ -53,6 +53,12 @@ func TestCategorize(t *testing.T) {
 			want: CatBuild,
 		},
 		{
+			name: "a bug in a script the project runs is no build lesson",
+			f: Finding{Problem: "The deploy script removes `$TMP/*` when `TMP` is unset.",
+				Fix: "Guard the `rm` with `${TMP:?}`."},
+			want: CatEdgeCase,
+		},
+		{
 			name: "a manifest as the location is a build lesson",
 			f: Finding{Location: "web/package.json:8",
 				Problem: "`\"postinstall\"` downloads a binary on every install.",

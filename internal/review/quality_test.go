@@ -310,7 +310,7 @@ const (
 const (
 	gateR4Precision = 0.63
 	gateR4Recall    = 0.72
-	gateR4Category  = 0.33
+	gateR4Category  = 0.38
 	gateR4Verdict   = 0.90
 	gateR4ZeroYield = 1
 )
