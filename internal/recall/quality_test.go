@@ -18,10 +18,10 @@ const (
 	gateNothing = 0.9
 	// gateHit5: the share of labelled requests with a labelled lesson in
 	// the first 5 of `memory read --relevant REQUEST` (StrictFloor).
-	gateHit5 = 0.77
+	gateHit5 = 0.80
 	// gateRecall5: the share of a request's labelled lessons (up to 5) in
 	// those first 5, averaged over requests.
-	gateRecall5 = 0.61
+	gateRecall5 = 0.63
 	// gateScout30: the share of a request's labelled lessons (up to 5)
 	// among the scout's 30 candidates for its searches
 	// (`memory read --limit 30 -r Q1 -r Q2 …`, scout_*.jsonl; no floor

@@ -335,3 +335,26 @@ func TestRankProximity(t *testing.T) {
 		}
 	}
 }
+
+// TestRankFloorSpread: with the floor, a request whose specific words are
+// each said by a different lesson, none saying enough alone, gets them
+// when there are three words or more and every one is said; a request with
+// a word no lesson says, or of two words, gets nothing.
+func TestRankFloorSpread(t *testing.T) {
+	t.Parallel()
+	entries := []mdstore.Entry{
+		pit("c", "Carousel resets its index", "", ""),
+		pit("s", "Swipe fires twice", "", ""),
+		pit("g", "Gesture handler leaks", "", ""),
+		pit("z", "Other topic entirely", "", ""),
+	}
+	opt := Options{Floor: StrictFloor}
+	if got := ids(Rank(entries, "carousel swipe gesture", opt)); len(got) != 3 || slices.Contains(got, "z") {
+		t.Errorf("every word said = %v, want c, s and g", got)
+	}
+	for _, q := range []string{"carousel swipe tooltip", "carousel swipe"} {
+		if got := ids(Rank(entries, q, opt)); len(got) != 0 {
+			t.Errorf("Rank(%q) = %v, want nothing", q, got)
+		}
+	}
+}

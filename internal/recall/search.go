@@ -517,6 +517,14 @@ func (w *weighed) answers(mask uint64) bool {
 	return c >= w.floor || words >= 2 && c >= pairShare
 }
 
+// spread is the floor's second way in (spreadWords): the lessons
+// together say every specific word of a request of spreadWords or more.
+// A word no entry has is never said, so such a request never passes it.
+func (w *weighed) spread(mask uint64) bool {
+	c, words := w.coverage(mask)
+	return words >= spreadWords && c >= 1-1e-9
+}
+
 // coverage is the share of the request's specific words, by idf, among
 // the terms in mask, and how many of its words that is.
 func (w *weighed) coverage(mask uint64) (float64, int) {
@@ -613,13 +621,16 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			if !w.qualifies(mask) {
 				continue
 			}
-			top.offer(Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), answers: w.answers(mask)})
+			top.offer(Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), answers: w.answers(mask), mask: mask})
 		}
 		out[qi] = top.sorted()
 		answered := false
+		var said uint64
 		for _, h := range out[qi] {
 			answered = answered || h.answers
+			said |= h.mask
 		}
+		answered = answered || w.floor > 0 && w.spread(said)
 		if !answered {
 			// None of the best lessons says enough of the request: what
 			// they share with it is a word or two of another topic.
