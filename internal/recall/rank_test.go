@@ -358,3 +358,22 @@ func TestRankFloorSpread(t *testing.T) {
 		}
 	}
 }
+
+// A word glued to Unicode punctuation (curly quotes, dashes, guillemets,
+// as models write them) or formed by a stem the stemmer lengthened
+// (dying → die) is found like any other.
+func TestRankFindsWordsBesideUnicodeAndShortStems(t *testing.T) {
+	for _, tc := range []struct{ lesson, query string }{
+		{"“timeout” is ignored by the client", "timeout"},
+		{"set the deadline—always", "deadline"},
+		{"«retry» without backoff", "retry"},
+		{"the worker keeps dying after deploy", "die"},
+		{"lying timestamps from the cache", "lie"},
+		{"using the pool after close", "use pool"},
+	} {
+		e := pit("s", tc.lesson, "", "")
+		if hits := Rank([]mdstore.Entry{e}, tc.query, Options{}); len(hits) != 1 {
+			t.Errorf("query %q does not find %q", tc.query, tc.lesson)
+		}
+	}
+}

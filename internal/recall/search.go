@@ -131,7 +131,7 @@ func compile(qs []*query) *plan {
 
 // needleOf is the prefix by which a stem is found: Snowball rewrites at
 // most the last letter of what it keeps (retry → retri) and may add an e
-// after a short one (using → use, dying → die), so all but the last letter
+// after a short one (using → use), so all but the last letter
 // of a stem of four or more (or of three ending in such an i or e) begin
 // every word that has it.
 func needleOf(stem string) string {
@@ -255,7 +255,15 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 		if start && p.try[c] {
 			p.match(seg[i:], masks)
 		}
-		// No part starts inside a run of lower-case letters and digits.
+		// No part starts inside a run of lower-case letters and digits,
+		// but one may start after a multi-byte rune (“timeout”, —retry:
+		// the tokenizer knows Unicode punctuation, this loop does not), so
+		// such a rune skips nothing and what follows it may start a part
+		// (a false start costs only a lookup).
+		if c >= 0x80 {
+			prev = cSep
+			continue
+		}
 		j := i + 1
 		for j < n && inRun[seg[j]] {
 			j++
