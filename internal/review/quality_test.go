@@ -390,7 +390,7 @@ func TestQualityRealReviews(t *testing.T) {
 			// The same reviews against the second annotator's labels: how
 			// much of the figure is the first annotator's taste.
 			report(t, sp.name+", second annotator", a2)
-			agreement(t, dir)
+			agreement(t, sp.name, dir)
 		}
 		if s.reviews == 0 {
 			t.Fatalf("labelled reviews missing: %s", sp.name)
@@ -407,7 +407,7 @@ func TestQualityRealReviews(t *testing.T) {
 
 // agreement reports how often the two annotators agree on "learnable"
 // for the same finding, raw and as Cohen's kappa.
-func agreement(t *testing.T, dir string) {
+func agreement(t *testing.T, split, dir string) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "*.labels2.json"))
 	var n, same, yes1, yes2 int
@@ -448,7 +448,7 @@ func agreement(t *testing.T, dir string) {
 	}
 	po := float64(same) / float64(n)
 	pe := (float64(yes1)*float64(yes2) + float64(n-yes1)*float64(n-yes2)) / float64(n*n)
-	t.Logf("[%s] annotators agree on learnable for %d of %d findings (%.3f), Cohen's kappa %.3f", filepath.Base(dir), same, n, po, (po-pe)/(1-pe))
+	t.Logf("[%s] annotators agree on learnable for %d of %d findings (%.3f), Cohen's kappa %.3f", split, same, n, po, (po-pe)/(1-pe))
 }
 
 func report(t *testing.T, split string, s *score) {
