@@ -434,13 +434,21 @@ func (x *extractor) section(s *section, sc scope) {
 	if k.severity != "" {
 		inner.severity = k.severity
 	}
-	if k.findings || k.severity != "" || sc.force {
+	// The grade of the document itself ("# QA report" over "**Status**:
+	// REJECTED") is its verdict, not an area's.
+	graded, flagged := false, false
+	if s.level > 1 {
+		graded, flagged = x.headGrade(s.blocks)
+	}
+	if k.findings || k.severity != "" || sc.force || flagged {
 		inner.findings = true
 	}
 	// A level-1 heading over sub-headings is the document's title ("#
 	// Issue #3347 review — r1"), and a recommendations section read as
 	// findings holds them: neither is one finding.
-	container := k.container || sc.force || s.level == 1 && len(s.children) > 0
+	// A graded section ("## 1. Storage" over "- **Rating**: …") is an
+	// area of the review, not one finding.
+	container := k.container || sc.force || s.level == 1 && len(s.children) > 0 || graded
 	if !container && k.severity != "" && markedChildren(s) {
 		// "### 🔴 Critical — Still Open" over "#### 1.1 …", "#### 1.2
 		// …": a severity group, each sub-heading a finding of its own.
@@ -470,6 +478,59 @@ func (x *extractor) section(s *section, sc scope) {
 	x.blocks(s.blocks, inner)
 	x.flushDraft()
 	x.children(s, inner)
+}
+
+// headGrade reports whether a section opens with a status line that
+// grades it ("- **Rating**: ✅ Good"), and whether the grade asks for
+// change ("⚠️ Needs Attention"): then the items after it are that
+// section's findings, whatever its heading says.
+func (x *extractor) headGrade(blocks []ast.Node) (graded, flagged bool) {
+	if len(blocks) == 0 {
+		return false, false
+	}
+	b := blocks[0]
+	if l, ok := b.(*ast.List); ok {
+		b = firstBlock(l.FirstChild())
+	}
+	if b == nil {
+		return false, false
+	}
+	ls := trimAll(inlineLines(b, x.src))
+	if len(ls) == 0 {
+		return false, false
+	}
+	v := statusLine(ls[0])
+	return v != "", v != "" && !positiveGrade(v)
+}
+
+// positiveGrades are the first words of a grade that asks for nothing.
+var positiveGrades = wordSet("good great excellent strong solid pass passed passing ok okay fine clean healthy")
+
+// positiveGrade reports whether a grade says all is well ("✅ Good",
+// "🟢 Pass"); any other grade ("⚠️ Needs Attention", "❌ Poor", "Fair")
+// flags its section.
+func positiveGrade(v string) bool {
+	if strings.ContainsAny(v, "✅✔🟢") {
+		return true
+	}
+	w := strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return !unicode.IsLetter(r) })
+	return len(w) > 0 && positiveGrades[w[0]]
+}
+
+// statusLine returns the value of a line that grades something rather
+// than stating a problem ("**Rating**: ✅ Good", "Status: Needs work"), or "".
+func statusLine(line string) string {
+	f, v, ok := labelLine(line)
+	if !ok || f != fieldIgnored {
+		return ""
+	}
+	l := strings.ToLower(strings.Trim(line, "*_ "))
+	for _, w := range strings.Fields("rating status grade assessment") {
+		if strings.HasPrefix(l, w) {
+			return v
+		}
+	}
+	return ""
 }
 
 // markedChildren reports whether s has several sub-headings and every one
@@ -848,7 +909,9 @@ func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
 	if fp != nil {
 		first = strings.Join(trimAll(inlineLines(fp, x.src)), " ")
 	}
-	if isVerdictLine(first) {
+	if isVerdictLine(first) || statusLine(first) != "" && it.FirstChild() == it.LastChild() {
+		// "- **Rating**: ⚠️ Needs Attention" grades its section; it is
+		// not a finding of its own.
 		return
 	}
 	if rest, done, ok := taskMarker(first); ok {

@@ -571,3 +571,28 @@ func TestExtractFoldsSuggestionsThatNameAFinding(t *testing.T) {
 		t.Errorf("numbered suggestions are findings of their own: Extract found %d, want 4", got)
 	}
 }
+
+func TestExtractGradedSections(t *testing.T) {
+	text := "# Audit\n\n" +
+		"## 1. Storage Layer\n- **Rating**: ⚠️ Needs Attention\n" +
+		"- **Flush loop**: The `flush` loop drops the last batch when the channel closes early.\n" +
+		"- **Locking**: `Cache.Get` reads the map without the mutex, a data race under load.\n\n" +
+		"## 2. Networking\n- **Rating**: ❌ Poor\n" +
+		"- **Timeouts**: The `dial` call has no deadline, so a dead peer hangs the worker.\n\n" +
+		"## 3. Configuration\n- **Rating**: ✅ Good\n" +
+		"- **Naming**: Names are clear and consistent across `pkg/store`.\n"
+	fs := Extract(text)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Problem)
+	}
+	want := []string{"flush", "Cache.Get", "dial"}
+	if len(fs) != len(want) {
+		t.Fatalf("Extract found %d findings, want one per item of the flagged sections: %q", len(fs), got)
+	}
+	for i, w := range want {
+		if !strings.Contains(fs[i].Problem, w) || strings.Contains(fs[i].Problem, "Rating") {
+			t.Errorf("finding %d = %q, want the item naming %s without the section's grade", i, fs[i].Problem, w)
+		}
+	}
+}

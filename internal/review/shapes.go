@@ -118,7 +118,7 @@ func fieldRun(line string) []string {
 // "Suggested fix direction", "Recommended change" and "Why it matters"
 // need no entry of their own.
 var (
-	ignoredLabels = wordSet(`verdict confidence category categories status effort type task model reviewer reviewed
+	ignoredLabels = wordSet(`verdict confidence category categories status rating grade effort type task model reviewer reviewed
 		stage classification disposition scope date branch commit kind tags mode round author owner`)
 	labelStems = []struct{ field, stems string }{
 		{fieldEvidence, "verif"},
