@@ -22,6 +22,7 @@ func TestTokens(t *testing.T) {
 		{"acronym inside", "parseJSONResponse", []string{"parsejsonresponse", "parse", "json", "response"}},
 		{"trailing acronym", "getID", []string{"getid", "get", "id"}},
 		{"acronym plurals", "JWTs APIs CVEs IDs", []string{"jwt", "api", "cve", "id"}},
+		{"an s that digits follow is no plural", "IDs2 AAs00", []string{"ids2", "aas00"}},
 		{"acronym plural inside a name", "listURLsFor", []string{"listurlfor", "list", "url", "for"}},
 		{"acronym then word starting with s", "HTTPSession", []string{"httpsession", "http", "session"}},
 		{"lower-case s after one capital", "Ss Ts", []string{"ss", "ts"}},

@@ -124,8 +124,9 @@ func (z *Tokenizer) Scan(s string, fn func(tok []byte, k Kind)) {
 			z.n++
 			z.up++
 		default:
-			if c == 's' && prev == clsUpper && z.up >= 2 && z.up == z.n && !startsWord(s[i:]) {
-				// The plural of an acronym (JWTs, APIs): the same word.
+			if c == 's' && prev == clsUpper && z.up >= 2 && z.up == z.n && !startsWord(s[i:]) && !digitAt(s, i+1) {
+				// The plural of an acronym (JWTs, APIs): the same word;
+				// not an s that digits follow (IDs2 is one name).
 				prev = clsLower
 				i++
 				continue
@@ -141,6 +142,11 @@ func (z *Tokenizer) Scan(s string, fn func(tok []byte, k Kind)) {
 		i += n
 	}
 	z.flush(fn)
+}
+
+// digitAt reports whether s holds an ASCII digit at i.
+func digitAt(s string, i int) bool {
+	return i < len(s) && s[i] >= '0' && s[i] <= '9'
 }
 
 // startsWord reports whether s starts with lower-case letters that make a
