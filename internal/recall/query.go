@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/flowmem/flowmem/internal/text"
 )
@@ -109,7 +110,10 @@ func parseQuery(s string) *query {
 	})
 	for i := range q.terms {
 		if q.slots[q.terms[i].slot].whole && q.terms[i].lead == "" {
-			q.terms[i].lead = q.terms[i].stem[:1]
+			// Its first letter, not its first byte: the first byte of
+			// a letter outside ASCII may differ between cases (ƕ, Ƕ).
+			_, n := utf8.DecodeRuneInString(q.terms[i].stem)
+			q.terms[i].lead = q.terms[i].stem[:n]
 		}
 	}
 	// Synonyms come after every word, so a word said outright is never
