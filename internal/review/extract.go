@@ -51,13 +51,26 @@ var mdParser parser.Parser = goldmark.New().Parser()
 // items is linked, as a fix, to the finding it names (by number, file or
 // title words).
 func Extract(text string) []Finding {
+	fs, _ := extract(text)
+	return fs
+}
+
+// extract is Extract that also returns, for each finding, its whole text
+// before the fields were cut to MaxFieldLen (location, problem, fix and
+// evidence, NUL-separated): the quality harness looks a label up in all
+// the text a finding was built from.
+func extract(text string) ([]Finding, []string) {
 	if len(text) > MaxReviewLen {
 		// A review longer than this is a log dump; its first megabyte
 		// holds the findings.
 		text = text[:MaxReviewLen]
 	}
 	if fs := extractJSON(text); len(fs) > 0 {
-		return fs
+		whole := make([]string, len(fs))
+		for i, f := range fs {
+			whole[i] = f.text()
+		}
+		return fs, whole
 	}
 	src := []byte(skipFrontMatter(text))
 	doc := mdParser.Parse(textReader(src))
@@ -85,12 +98,32 @@ func Extract(text string) []Finding {
 	x.foldRestated()
 	x.linkFixes()
 	out := make([]Finding, 0, len(x.out))
+	var whole []string
 	for _, c := range x.out {
-		if f, ok := c.finding(); ok {
-			out = append(out, f)
+		if w, ok := c.whole(); ok {
+			out = append(out, w.cut())
+			whole = append(whole, w.text())
 		}
 	}
-	return dedupe(out)
+	out, kept := dedupeIndex(out)
+	for i, k := range kept {
+		whole[i] = whole[k]
+	}
+	return out, whole[:len(out)]
+}
+
+// text is a finding's fields on one line, NUL-separated.
+func (f Finding) text() string {
+	return strings.Join([]string{f.Location, f.Problem, f.Fix, f.Evidence}, " \x00 ")
+}
+
+// cut bounds every field to MaxFieldLen.
+func (f Finding) cut() Finding {
+	f.Location = truncate(f.Location, MaxFieldLen)
+	f.Problem = truncate(f.Problem, MaxFieldLen)
+	f.Fix = truncate(f.Fix, MaxFieldLen)
+	f.Evidence = truncate(f.Evidence, MaxFieldLen)
+	return f
 }
 
 func textReader(src []byte) text.Reader { return text.NewReader(src) }
@@ -217,6 +250,12 @@ func (c *candidate) empty() bool {
 // are the problem; the fix is the fix fields, else what a recommendations
 // section said about it, else the prescriptive sentences of its prose.
 func (c *candidate) finding() (Finding, bool) {
+	f, ok := c.whole()
+	return f.cut(), ok
+}
+
+// whole is finding with the fields uncut.
+func (c *candidate) whole() (Finding, bool) {
 	sev := normalizeSeverity(c.fields[fieldSeverity])
 	title := c.title
 	if s, rest := severityMarker(title); s != "" {
@@ -277,10 +316,10 @@ func (c *candidate) finding() (Finding, bool) {
 	}
 	f := Finding{
 		Severity: sev,
-		Location: cleanLocation(loc),
-		Problem:  clean(problem),
-		Fix:      clean(fix),
-		Evidence: clean(evidence),
+		Location: flatLocation(loc),
+		Problem:  flatten(problem),
+		Fix:      flatten(fix),
+		Evidence: flatten(evidence),
 	}
 	return f, proseWords(f.Problem) >= 1 && len(strings.Fields(f.Problem)) >= 2
 }
@@ -1313,10 +1352,17 @@ func joinText(a, b string) string {
 // entry (a summary table's row, a list of titles) of the longer one that
 // the review goes on to explain.
 func dedupe(fs []Finding) []Finding {
+	out, _ := dedupeIndex(fs)
+	return out
+}
+
+// dedupeIndex is dedupe that also says which of fs each finding it keeps is.
+func dedupeIndex(fs []Finding) ([]Finding, []int) {
 	seen := make(map[string]bool, len(fs))
 	at := make(map[string]int, len(fs)) // file:line -> index in out
 	out := fs[:0]
-	for _, f := range fs {
+	var idx []int
+	for j, f := range fs {
 		k := strings.ToLower(f.Problem) + "\x00" + strings.ToLower(f.Location)
 		if seen[k] {
 			continue
@@ -1329,7 +1375,7 @@ func dedupe(fs []Finding) []Finding {
 					if f.Severity == "" {
 						f.Severity = out[i].Severity
 					}
-					out[i] = f
+					out[i], idx[i] = f, j
 					continue
 				case indexEntryOf(f, out[i]):
 					continue
@@ -1339,8 +1385,9 @@ func dedupe(fs []Finding) []Finding {
 			}
 		}
 		out = append(out, f)
+		idx = append(idx, j)
 	}
-	return out
+	return out, idx
 }
 
 // placeOf is the whole file:line token of a location, with the path

@@ -87,7 +87,10 @@ func normalizeSeverity(s string) string {
 // every kind of whitespace (including U+2028 and NEL, which some editors
 // treat as line breaks) collapsed to one space, control characters dropped,
 // invalid UTF-8 replaced, and the result cut at a word boundary.
-func clean(s string) string {
+func clean(s string) string { return truncate(flatten(s), MaxFieldLen) }
+
+// flatten is clean without the cut.
+func flatten(s string) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
@@ -111,7 +114,7 @@ func clean(s string) string {
 		space = false
 		b.WriteRune(r)
 	}
-	return truncate(b.String(), MaxFieldLen)
+	return b.String()
 }
 
 // truncate cuts s to at most max bytes at a word boundary, marking the cut
@@ -134,10 +137,9 @@ func truncate(s string, max int) string {
 
 // cleanLocation also drops code-span backticks: a location is a reference,
 // and a store or a human greps for the bare path.
-func cleanLocation(s string) string {
-	s = strings.ReplaceAll(s, "`", "")
-	return clean(s)
-}
+func cleanLocation(s string) string { return truncate(flatLocation(s), MaxFieldLen) }
+
+func flatLocation(s string) string { return flatten(strings.ReplaceAll(s, "`", "")) }
 
 var pathLineRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile("[A-Za-z0-9_.@/~-]*[A-Za-z0-9_-]\\.[A-Za-z][A-Za-z0-9]{0,7}:\\d+(?:-\\d+)?")

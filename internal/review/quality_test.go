@@ -107,10 +107,22 @@ func anchorIn(anchor, text string) bool {
 	return n > 0
 }
 
-// findingText is everything a kept finding carries; an anchor is looked up
-// in it.
-func findingText(f Finding) string {
-	return normMatch(strings.Join([]string{f.Location, f.Problem, f.Fix, f.Evidence}, " \x00 "))
+// wholeTexts are the texts an anchor is looked up in, one per finding of
+// a: all the text the finding was built from, before its fields were cut
+// to MaxFieldLen. A label anchored past the cut names a finding that was
+// found; scoring it "not extracted" measured the store's bound, not
+// extraction.
+func wholeTexts(t *testing.T, text string, a Analysis) []string {
+	t.Helper()
+	_, whole := extract(text)
+	if len(whole) != len(a.Findings) {
+		t.Fatalf("extract gave %d texts for %d findings", len(whole), len(a.Findings))
+	}
+	out := make([]string, len(whole))
+	for i, w := range whole {
+		out[i] = normMatch(w)
+	}
+	return out
 }
 
 // reviewFile is the review text next to a labels file: same slug, any
@@ -181,9 +193,16 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 		} else if detail {
 			s.detail = append(s.detail, fmt.Sprintf("VERDICT %s: got %q want %q", name, verdict, l.Verdict))
 		}
+		texts := wholeTexts(t, u.Text, a)
 		var kept []Decision
+		var keptText []string
 		if verdict.Actionable() {
-			kept = a.Kept()
+			for i, d := range a.Decisions {
+				if d.Keep {
+					kept = append(kept, d)
+					keptText = append(keptText, texts[i])
+				}
+			}
 		}
 		s.kept += len(kept)
 		used := make([]bool, len(kept))
@@ -204,15 +223,15 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 			s.learnable++
 			anchor := lb.Anchor
 			hit := -1
-			for i, d := range kept {
-				if !used[i] && anchorIn(anchor, findingText(d.Finding)) {
+			for i := range kept {
+				if !used[i] && anchorIn(anchor, keptText[i]) {
 					hit = i
 					break
 				}
 			}
 			if hit < 0 {
 				if detail {
-					s.detail = append(s.detail, fmt.Sprintf("MISS %s #%d %q: %s", name, lb.N, lb.Anchor, whyMissed(a, anchor)))
+					s.detail = append(s.detail, fmt.Sprintf("MISS %s #%d %q: %s", name, lb.N, lb.Anchor, whyMissed(a, texts, anchor)))
 				}
 				continue
 			}
@@ -234,7 +253,7 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 			}
 			s.fp++
 			if detail {
-				s.detail = append(s.detail, fmt.Sprintf("FALSE KEEP %s: %q (%s)%s", name, clip(d.Finding.Problem), d.Reason, labelFor(l, d.Finding)))
+				s.detail = append(s.detail, fmt.Sprintf("FALSE KEEP %s: %q (%s)%s", name, clip(d.Finding.Problem), d.Reason, labelFor(l, keptText[i])))
 			}
 		}
 		if learnable > 0 && len(kept) == 0 {
@@ -246,9 +265,9 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 
 // whyMissed says whether a learnable label was never extracted or
 // extracted and dropped (and why).
-func whyMissed(a Analysis, anchor string) string {
-	for _, d := range a.Decisions {
-		if anchorIn(anchor, findingText(d.Finding)) {
+func whyMissed(a Analysis, texts []string, anchor string) string {
+	for i, d := range a.Decisions {
+		if anchorIn(anchor, texts[i]) {
 			if d.Keep {
 				return "kept but the verdict was not actionable"
 			}
@@ -258,8 +277,7 @@ func whyMissed(a Analysis, anchor string) string {
 	return fmt.Sprintf("not extracted (%d findings extracted)", len(a.Findings))
 }
 
-func labelFor(l realLabels, f Finding) string {
-	txt := findingText(f)
+func labelFor(l realLabels, txt string) string {
 	for _, lb := range l.Findings {
 		if anchorIn(lb.Anchor, txt) {
 			return fmt.Sprintf(" — label #%d learnable=%v: %s", lb.N, lb.Learnable, lb.Reason)
