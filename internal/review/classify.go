@@ -55,7 +55,8 @@ func DefaultOptions() Options { return Options{MinSeverity: SevMinor, InferVerdi
 // (shared/LABELING.md). The rules read structure and what the text names,
 // never phrases of a particular review, and run in a fixed order; the first
 // that drops a finding names the reason:
-//  1. no problem text;
+//  1. no problem text, or only names (a path, a symbol) with no word
+//     saying what is wrong;
 //  2. severity below the minimum;
 //  3. about how text looks: problem and fix both about typos, naming,
 //     formatting, comments or docs;
@@ -94,6 +95,10 @@ func ClassifyWith(f Finding, o Options) Decision {
 		return drop("no problem text")
 	case f.Severity != "" && severityRank(f.Severity) < severityRank(floor):
 		return drop(fmt.Sprintf("severity %s is below the minimum (%s)", f.Severity, floor))
+	case plainWords(stripCode(f.Problem+" "+f.Fix)) < 2:
+		// "`src/geo.cs:76` (SetCreases)": a place and a name, no
+		// statement of what is wrong there.
+		return drop("names a place but says nothing about it")
 	}
 	if w := firstWord(stripCode(problem), styleWords); w != "" && firstWord(stripCode(fix), styleWords) != "" {
 		// Both sides about text: a README that leaks a token is not a
@@ -547,3 +552,15 @@ func anchorOf(f Finding) string {
 }
 
 func isWordByte(c byte) bool { return isASCIILetter(c) || isDigit(c) || c == '_' }
+
+// plainWords counts the tokens of s that are ordinary words (not code,
+// paths, flags or acronyms) and hold a letter.
+func plainWords(s string) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if tokenKind(w) == tokWord && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+			n++
+		}
+	}
+	return n
+}

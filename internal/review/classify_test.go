@@ -16,6 +16,25 @@ func TestClassify(t *testing.T) {
 		reason   string // substring of Reason
 	}{
 		{
+			name: "a place and a symbol with no word about them say nothing to learn",
+			f: Finding{Severity: SevCritical,
+				Problem: "`src/store/Cache.cs:88` (EvictOldest)"},
+			keep: false, reason: "says nothing about it",
+		},
+		{
+			name: "one plain word beside the names is still no statement",
+			f: Finding{Severity: SevMajor,
+				Problem: "`pkg/wire/frame.go:12` (ReadFrame overload)"},
+			keep: false, reason: "says nothing about it",
+		},
+		{
+			name: "a short statement about named code is enough",
+			f: Finding{Severity: SevMajor,
+				Problem: "`EvictOldest` drops pinned entries.",
+				Fix:     "Skip entries with `Pinned` set in `EvictOldest`."},
+			keep: true, reason: "reusable",
+		},
+		{
 			name: "a finding that only asks to restructure is generic advice",
 			f: Finding{Severity: SevMajor,
 				Problem: "Refactor `validate_name`. It is defined in `dags/main.py` but also used by the loader.",
