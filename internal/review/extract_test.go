@@ -46,6 +46,14 @@ func TestExtractShapes(t *testing.T) {
 			},
 		},
 		{
+			name: "tracker-style ids open findings and are no words of their title",
+			text: "## High\n\n- SEC-R3-014: Tokens logged at debug level\n  - Location: `auth/log.go:20`\n  - Recommendation: Redact `token` before logging.\n\n### OPS-7: Backups skip the WAL\n\nThe `pg_dump` job runs without `--wal`. Add it.\n",
+			want: []Finding{
+				{Severity: SevMajor, Location: "auth/log.go:20", Problem: "Tokens logged at debug level", Fix: "Redact `token` before logging."},
+				{Severity: SevMajor, Location: "", Problem: "Backups skip the WAL. The `pg_dump` job runs without `--wal`.", Fix: "Add it."},
+			},
+		},
+		{
 			name: "a numbered heading that says thread-safe is one finding",
 			text: "## Bugs\n\n### 1. `notify` not thread-safe\n\nTwo callers race on `notify`. Take the lock first.\n",
 			want: []Finding{{Problem: "`notify` not thread-safe. Two callers race on `notify`. Take the lock first."}},

@@ -113,9 +113,11 @@ func lastLineVerdict(text string) Verdict {
 			continue
 		}
 		v, f := lineVerdict(plain)
-		if f == formDecision && orderedMarker(strings.TrimLeft(trimmed, " \t>")) > 0 {
+		if f == formDecision && (orderedMarker(strings.TrimLeft(trimmed, " \t>")) > 0 || nestedItem(line)) {
 			// "3. **Expected outcome**: all checks pass" is a step of
-			// a numbered list, not the review's overall call.
+			// a numbered list, and "  - Recommendation: Pass the
+			// context" a field of the finding it is nested under; neither
+			// is the review's overall call.
 			continue
 		}
 		if v != None && f >= form {
@@ -219,6 +221,16 @@ func plainLine(s string) string {
 	}
 	s = verdictDecor.Replace(s)
 	return strings.TrimSpace(s)
+}
+
+// nestedItem reports whether a line is a list item indented under
+// another block.
+func nestedItem(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	if len(t) == len(line) {
+		return false
+	}
+	return strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") || orderedMarker(t) > 0
 }
 
 // orderedMarker returns the length of a leading "12. " or "3) " marker.

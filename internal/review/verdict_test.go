@@ -50,6 +50,8 @@ func TestParseVerdict(t *testing.T) {
 		{"last line wins", "VERDICT: NEEDS_WORK\n...\nVERDICT: SHIP", Ship},
 		{"sub-item correct then real", "- **Verdict**: CORRECT\n\n**Verdict:** NEEDS_WORK", NeedsWork},
 
+		{"a nested recommendation field is no call", "## Issues\n\n- T-3: Cache never expires\n  - Recommendation: Pass `ttl` to `cache.New` so entries expire.\n", None},
+		{"a top-level recommendation is a call", "## Issues\n\n- T-3: Cache never expires\n\nRecommendation: approve\n", Ship},
 		{"request changes key", "**Verdict:** REQUEST CHANGES — two blockers", NeedsWork},
 		{"changes requested alone", "## Summary\n\nok\n\n**CHANGES REQUESTED**", NeedsWork},
 		{"not ready beats ready", "Verdict: Not ready to merge", NeedsWork},
