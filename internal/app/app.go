@@ -137,7 +137,7 @@ func Main(ctx context.Context, args []string, std IO) (code int) {
 		std.Now = time.Now
 	}
 	if std.In == nil {
-		std.In = eofReader{}
+		std.In = strings.NewReader("")
 	}
 	var notFound usageError
 	a := newApp(std, &notFound)
@@ -168,10 +168,6 @@ func oneLine(s string) string {
 	}
 	return s
 }
-
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // helpArgs reads "flowmem help memory add" as "flowmem memory add --help",
 // so help names the command asked about, at any depth.

@@ -11,7 +11,7 @@ import (
 
 func testIO(dir string) (IO, *bytes.Buffer, *bytes.Buffer) {
 	var out, errb bytes.Buffer
-	return IO{In: eofReader{}, Out: &out, Err: &errb, Getenv: func(string) string { return "" },
+	return IO{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(string) string { return "" },
 		Getwd: func() (string, error) { return dir, nil }}, &out, &errb
 }
 

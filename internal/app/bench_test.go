@@ -39,7 +39,7 @@ func BenchmarkCommands(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(mem, "pitfalls.md"), []byte(sb.String()), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	std := IO{In: eofReader{}, Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" },
+	std := IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" },
 		Getwd: func() (string, error) { return dir, nil }, Now: time.Now}
 	for _, args := range [][]string{
 		{"memory", "list"},

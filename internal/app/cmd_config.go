@@ -2,12 +2,10 @@ package app
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 
 	"github.com/flowmem/flowmem/internal/config"
-	"github.com/flowmem/flowmem/internal/project"
 	"github.com/urfave/cli/v2"
 )
 
@@ -32,7 +30,7 @@ Examples:
    flowmem config get memory.enabled`,
 				Flags: []cli.Flag{jsonFlag},
 				Action: args(1, "KEY", func(c *cli.Context) error {
-					cfg, err := e.configForCommand()
+					cfg, err := e.configFor()
 					if err != nil {
 						return err
 					}
@@ -57,9 +55,15 @@ Examples:
    flowmem config set capture.review_patterns '["\\bmy-review\\b"]'`,
 				Flags: []cli.Flag{jsonFlag},
 				Action: args(2, "KEY VALUE", func(c *cli.Context) error {
-					p, err := e.configProject()
+					p, found, err := e.projectOrRoot()
 					if err != nil {
 						return err
+					}
+					if !found {
+						if err := os.MkdirAll(p.FlowDir(), 0o755); err != nil {
+							return fmt.Errorf("create .flow: %w", err)
+						}
+						e.say("created %s (run 'flowmem init' there to finish setting up the project)", p.FlowDir())
 					}
 					key := c.Args().Get(0)
 					cfg, err := config.LoadForSet(p.ConfigPath(), key)
@@ -88,7 +92,7 @@ Examples:
    flowmem config list --json`,
 				Flags: []cli.Flag{jsonFlag},
 				Action: args(0, "no arguments", func(c *cli.Context) error {
-					cfg, err := e.configForCommand()
+					cfg, err := e.configFor()
 					if err != nil {
 						return err
 					}
@@ -107,39 +111,10 @@ Examples:
 	}
 }
 
-// configProject is the project whose config a command changes: the one
-// found from the working directory, or the working directory itself.
-func (e *env) configProject() (project.Dir, error) {
-	p, err := e.project()
-	if errors.Is(err, project.ErrNotFound) {
-		dir, derr := e.cwd()
-		if derr != nil {
-			return "", derr
-		}
-		root, rerr := project.NewRoot(dir)
-		if rerr != nil {
-			return "", rerr
-		}
-		if err := os.MkdirAll(root.FlowDir(), 0o755); err != nil {
-			return "", fmt.Errorf("create .flow: %w", err)
-		}
-		e.say("created %s (run 'flowmem init' there to finish setting up the project)", root.FlowDir())
-		return root, nil
-	}
-	return p, err
-}
-
-// configForCommand loads the config for reading; outside a project it is
-// the defaults.
-func (e *env) configForCommand() (*config.Config, error) {
-	p, err := e.project()
-	if errors.Is(err, project.ErrNotFound) {
-		dir, derr := e.cwd()
-		if derr != nil {
-			return nil, derr
-		}
-		return config.Load(project.Dir(dir).ConfigPath())
-	}
+// configFor loads the config of the project found from the working
+// directory; outside a project, the defaults.
+func (e *env) configFor() (*config.Config, error) {
+	p, _, err := e.projectOrRoot()
 	if err != nil {
 		return nil, err
 	}

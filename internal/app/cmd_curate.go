@@ -24,10 +24,7 @@ Examples:
    flowmem memory show p-3f2a9c1b04de
    flowmem memory show p-3f2a --json`,
 			Flags: []cli.Flag{jsonFlag},
-			Action: func(c *cli.Context) error {
-				if err := exactArgs(c, 1, "ID"); err != nil {
-					return err
-				}
+			Action: args(1, "ID", func(c *cli.Context) error {
 				p, _, s, err := e.memoryStore()
 				if err != nil {
 					return err
@@ -44,7 +41,7 @@ Examples:
 				}
 				e.printEntry(&en, file, stale)
 				return nil
-			},
+			}),
 		},
 		statusCommand(e, curate.Archive, "archive", "keep entries for the record but never recall them again",
 			`An archived entry stays in its file, marked status=archived: read, prime and
@@ -83,10 +80,7 @@ Examples:
    flowmem memory approve p-3f2a     (or --all)
    flowmem memory reject p-77c0`,
 			Flags: []cli.Flag{jsonFlag},
-			Action: func(c *cli.Context) error {
-				if err := exactArgs(c, 0, "no arguments"); err != nil {
-					return err
-				}
+			Action: args(0, "no arguments", func(c *cli.Context) error {
 				_, _, s, err := e.memoryStore()
 				if err != nil {
 					return err
@@ -109,9 +103,12 @@ Examples:
 					}
 				}
 				return nil
-			},
+			}),
 		},
-		approveCommand(e),
+		statusCommand(e, curate.Approve, "approve", "let captured lessons waiting for approval reach prompts",
+			`Examples:
+   flowmem memory approve p-3f2a9c1b04de
+   flowmem memory approve --all --json`),
 		statusCommand(e, curate.Reject, "reject", "turn down captured lessons waiting for approval",
 			`A rejected lesson is archived, not deleted: if a later review makes the same
 point, it is counted there and stays out of prompts.
@@ -141,10 +138,7 @@ Examples:
 				&cli.Float64Flag{Name: "threshold", Value: curate.DefaultThreshold, Usage: "least similarity, from 0 to 1, of two entries in a group"},
 				jsonFlag,
 			},
-			Action: func(c *cli.Context) error {
-				if err := exactArgs(c, 0, "no arguments"); err != nil {
-					return err
-				}
+			Action: args(0, "no arguments", func(c *cli.Context) error {
 				if c.IsSet("limit") && c.Int("limit") < 1 {
 					return usagef("--limit must be at least 1")
 				}
@@ -175,10 +169,7 @@ Examples:
 					fmt.Fprintf(e.Out, "group %d (similarity %.2f):\n", n+1, g.Score)
 					ids := make([]string, 0, len(g.Entries))
 					for _, m := range g.Entries {
-						fmt.Fprintf(e.Out, "  %s [%s, seen %dx] %s\n", m.ID, m.Type, m.Seen, m.Text)
-						if m.Fix != "" {
-							fmt.Fprintf(e.Out, "      fix: %s\n", m.Fix)
-						}
+						printMember(e, m, "")
 						ids = append(ids, m.ID)
 					}
 					fmt.Fprintf(e.Out, "  if they say the same thing: flowmem memory merge %s\n", strings.Join(ids, " "))
@@ -186,14 +177,11 @@ Examples:
 						fmt.Fprintln(e.Out, "  near it, less alike (another wording may share fewer words):")
 					}
 					for _, m := range g.Near {
-						fmt.Fprintf(e.Out, "  %s [%s, seen %dx, similarity %.2f] %s\n", m.ID, m.Type, m.Seen, m.Score, m.Text)
-						if m.Fix != "" {
-							fmt.Fprintf(e.Out, "      fix: %s\n", m.Fix)
-						}
+						printMember(e, m.Member, fmt.Sprintf(", similarity %.2f", m.Score))
 					}
 				}
 				return nil
-			},
+			}),
 		},
 		{
 			Name:      "merge",
@@ -238,44 +226,6 @@ Examples:
 	}
 }
 
-// approveCommand makes pending lessons active: the ids given, or --all.
-func approveCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "approve",
-		Usage:     "let captured lessons waiting for approval reach prompts",
-		ArgsUsage: "ID... | --all",
-		Description: `Examples:
-   flowmem memory approve p-3f2a9c1b04de
-   flowmem memory approve --all --json`,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "approve every pending lesson"}, jsonFlag},
-		Action: func(c *cli.Context) error {
-			if c.Bool("all") == (c.NArg() > 0) {
-				return usagef("expected one or more IDs, or --all")
-			}
-			_, _, s, err := e.memoryStore()
-			if err != nil {
-				return err
-			}
-			var entries []mdstore.Entry
-			if c.Bool("all") {
-				entries, err = pendingEntries(s)
-			} else {
-				entries, err = curate.Lookup(s, c.Args().Slice())
-			}
-			if err != nil {
-				return err
-			}
-			if err := curate.Apply(c.Context, s, curate.Approve, entries); err != nil {
-				return err
-			}
-			if len(entries) == 0 && !c.Bool("json") {
-				e.say("no lessons are waiting for approval")
-			}
-			return e.reportAction(c, curate.Approve, "approved", entries)
-		},
-	}
-}
-
 func pendingEntries(s *mdstore.Store) ([]mdstore.Entry, error) {
 	all, err := s.Load()
 	if err != nil {
@@ -290,54 +240,68 @@ func pendingEntries(s *mdstore.Store) ([]mdstore.Entry, error) {
 	return pending, nil
 }
 
-// statusCommand is a command that takes one action on the entries named.
+// statusCommand is a command that takes one action on the entries named
+// and says what it did to them (as they were before it). Approve takes
+// --all too: every pending lesson.
 func statusCommand(e *env, action curate.Action, name, usage, description string) *cli.Command {
 	past := map[curate.Action]string{curate.Archive: "archived", curate.Restore: "restored", curate.Forget: "forgot",
 		curate.Approve: "approved", curate.Reject: "rejected"}[action]
-	return &cli.Command{
-		Name:        name,
-		Usage:       usage,
-		ArgsUsage:   "ID...",
-		Description: description,
-		Flags:       []cli.Flag{jsonFlag},
-		Action: func(c *cli.Context) error {
-			if c.NArg() == 0 {
-				return usagef("expected one or more IDs")
-			}
-			_, _, s, err := e.memoryStore()
-			if err != nil {
-				return err
-			}
-			entries, err := curate.Lookup(s, c.Args().Slice())
-			if err != nil {
-				return err
-			}
-			if err := curate.Apply(c.Context, s, action, entries); err != nil {
-				return err
-			}
-			return e.reportAction(c, action, past, entries)
-		},
+	cmd := &cli.Command{Name: name, Usage: usage, ArgsUsage: "ID...", Description: description, Flags: []cli.Flag{jsonFlag}}
+	want := "one or more IDs"
+	if action == curate.Approve {
+		cmd.ArgsUsage, want = "ID... | --all", want+", or --all"
+		cmd.Flags = []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "approve every pending lesson"}, jsonFlag}
 	}
+	cmd.Action = func(c *cli.Context) error {
+		all := c.Bool("all") // false where there is no --all
+		if all == (c.NArg() > 0) {
+			return usagef("expected %s", want)
+		}
+		_, _, s, err := e.memoryStore()
+		if err != nil {
+			return err
+		}
+		var entries []mdstore.Entry
+		if all {
+			entries, err = pendingEntries(s)
+		} else {
+			entries, err = curate.Lookup(s, c.Args().Slice())
+		}
+		if err != nil {
+			return err
+		}
+		if err := curate.Apply(c.Context, s, action, entries); err != nil {
+			return err
+		}
+		type done struct {
+			ID   string       `json:"id"`
+			Type mdstore.Kind `json:"type"`
+			Text string       `json:"text"`
+		}
+		out := make([]done, 0, len(entries))
+		for _, en := range entries {
+			out = append(out, done{ID: en.ID, Type: en.Kind, Text: en.Text()})
+		}
+		if c.Bool("json") {
+			return e.writeJSON(map[string]any{"action": action, "entries": out})
+		}
+		if all && len(out) == 0 {
+			e.say("no lessons are waiting for approval")
+		}
+		for _, d := range out {
+			e.say("%s %s %s: %s", past, d.Type, d.ID, clip(d.Text, 100))
+		}
+		return nil
+	}
+	return cmd
 }
 
-// reportAction says what an action did to entries (as they were before it).
-func (e *env) reportAction(c *cli.Context, action curate.Action, past string, entries []mdstore.Entry) error {
-	type done struct {
-		ID   string       `json:"id"`
-		Type mdstore.Kind `json:"type"`
-		Text string       `json:"text"`
+// printMember is one line of a proposed group, and its fix.
+func printMember(e *env, m curate.Member, more string) {
+	fmt.Fprintf(e.Out, "  %s [%s, seen %dx%s] %s\n", m.ID, m.Type, m.Seen, more, m.Text)
+	if m.Fix != "" {
+		fmt.Fprintf(e.Out, "      fix: %s\n", m.Fix)
 	}
-	out := make([]done, 0, len(entries))
-	for _, en := range entries {
-		out = append(out, done{ID: en.ID, Type: en.Kind, Text: en.Text()})
-	}
-	if c.Bool("json") {
-		return e.writeJSON(map[string]any{"action": action, "entries": out})
-	}
-	for _, d := range out {
-		e.say("%s %s %s: %s", past, d.Type, d.ID, clip(d.Text, 100))
-	}
-	return nil
 }
 
 // printEntry writes one entry whole, its metadata in words.

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,17 +9,9 @@ import (
 	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/doctor"
+	"github.com/flowmem/flowmem/internal/install"
 	"github.com/flowmem/flowmem/internal/mdstore"
-	"github.com/flowmem/flowmem/internal/project"
 	"github.com/urfave/cli/v2"
-)
-
-// The union lines let git merge the memory files and the reviews log by
-// keeping both sides' lines, so two branches that each add lessons never
-// conflict; doctor checks the same two.
-const (
-	unionLine    = doctor.UnionLine
-	logUnionLine = doctor.LogUnionLine
 )
 
 func initCommand(e *env) *cli.Command {
@@ -40,9 +31,7 @@ Examples:
 			&cli.BoolFlag{Name: "install", Usage: "also run 'flowmem install' (hooks in .claude/settings.json, the scout agent)"},
 			jsonFlag,
 		},
-		Action: args(0, "no arguments", func(c *cli.Context) error {
-			return e.runInit(c)
-		}),
+		Action: args(0, "no arguments", e.runInit),
 	}
 }
 
@@ -55,16 +44,8 @@ type initResult struct {
 }
 
 func (e *env) runInit(c *cli.Context) error {
-	dir, err := e.cwd()
+	p, _, err := e.projectOrRoot()
 	if err != nil {
-		return err
-	}
-	p, err := project.Find(dir)
-	if errors.Is(err, project.ErrNotFound) {
-		if p, err = project.NewRoot(dir); err != nil {
-			return err
-		}
-	} else if err != nil {
 		return err
 	}
 	res := initResult{Project: string(p), Created: []string{}}
@@ -102,11 +83,7 @@ func (e *env) runInit(c *cli.Context) error {
 	if res.Gitattributes, added, err = ensureUnion(string(p)); err != nil {
 		return err
 	}
-	for i, f := range res.Created {
-		if rel, err := filepath.Rel(string(p), f); err == nil {
-			res.Created[i] = rel
-		}
-	}
+	res.Created = relAll(string(p), res.Created)
 	// What init did is said before install's lines, in the order it
 	// happened.
 	if !c.Bool("json") {
@@ -118,10 +95,14 @@ func (e *env) runInit(c *cli.Context) error {
 		}
 	}
 	if c.Bool("install") {
-		inst, err := e.installFromInit(c.Context, p)
+		// The default install into the project just set up; people get
+		// its report on stderr, --json carries the result.
+		inst, err := e.install(c.Context, install.Options{Scope: install.Project, Project: string(p),
+			Home: e.Getenv("HOME"), Command: install.HookCmd, Exe: e.exe()}, p)
 		if err != nil {
 			return err
 		}
+		e.reportInstall(p, inst)
 		res.Install = inst
 	}
 	if c.Bool("json") {
@@ -136,20 +117,22 @@ func (e *env) runInit(c *cli.Context) error {
 }
 
 // ensureUnion adds the merge=union lines to .gitattributes once and
-// returns "added" or "present" and the lines it added.
+// returns "added" or "present" and the lines it added. They let git merge
+// the memory files and the reviews log by keeping both sides' lines, so two
+// branches that each add lessons never conflict; doctor checks the same two.
 func ensureUnion(root string) (string, []string, error) {
 	b, have, err := doctor.Gitattributes(root)
 	if err != nil {
 		return "", nil, fmt.Errorf("read .gitattributes: %w", err)
 	}
-	if have[unionLine] && have[logUnionLine] {
+	if have[doctor.UnionLine] && have[doctor.LogUnionLine] {
 		return "present", nil, nil
 	}
 	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
 		b = append(b, '\n')
 	}
 	var added []string
-	for _, l := range []string{unionLine, logUnionLine} {
+	for _, l := range []string{doctor.UnionLine, doctor.LogUnionLine} {
 		if !have[l] {
 			b = append(b, l+"\n"...)
 			added = append(added, l)

@@ -8,7 +8,6 @@ import (
 	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/insight"
 	"github.com/flowmem/flowmem/internal/mdstore"
-	"github.com/flowmem/flowmem/internal/recall"
 	"github.com/flowmem/flowmem/internal/reviewlog"
 	"github.com/urfave/cli/v2"
 )
@@ -185,21 +184,4 @@ func (e *env) noteInjected(s *mdstore.Store, by string, requests []string, ids [
 		request = e.Getenv("FLOW_TASK_ID")
 	}
 	_ = insight.NoteInjected(s.Dir, by, request, ids, e.Now())
-}
-
-func hitIDs(hits []recall.Hit) []string {
-	ids := make([]string, 0, len(hits))
-	for i := range hits {
-		ids = append(ids, hits[i].Entry.ID)
-	}
-	return ids
-}
-
-// primeBy names a prime in the injection record: the SessionStart hook or
-// a prime command (a Ralph loop's prompt).
-func primeBy(c *cli.Context) string {
-	if c.Bool("session-start") {
-		return "session-start"
-	}
-	return "prime"
 }

@@ -14,29 +14,50 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// scopeFlags choose the settings file; at most one may be given.
-func scopeFlags() []cli.Flag {
-	return []cli.Flag{
+// settingsFlags are the flags install and uninstall share: the settings
+// file (at most one scope flag), then extra, then how to write.
+func settingsFlags(extra ...cli.Flag) []cli.Flag {
+	flags := []cli.Flag{
 		&cli.BoolFlag{Name: "local", Usage: "use .claude/settings.local.json (this checkout only, not committed)"},
 		&cli.BoolFlag{Name: "user", Usage: "use ~/.claude/settings.json (every project of this user)"},
 		&cli.BoolFlag{Name: "codex", Usage: "use .codex/hooks.json (OpenAI Codex CLI)"},
 	}
+	return append(append(flags, extra...),
+		&cli.BoolFlag{Name: "dry-run", Usage: "print the changes as a diff; write nothing"},
+		&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout and memory-curator agents and their permissions alone"},
+		jsonFlag,
+	)
 }
 
-func scopeOf(c *cli.Context) (install.Scope, error) {
-	scope := install.Project
+// settingsOptions reads the shared flags and finds the scope's folders:
+// the project (from the working directory) except for --user, and HOME.
+func (e *env) settingsOptions(c *cli.Context) (install.Options, project.Dir, error) {
+	opts := install.Options{Scope: install.Project, Home: e.Getenv("HOME"), Command: strings.TrimSpace(c.String("command")),
+		Force: c.Bool("force"), DryRun: c.Bool("dry-run"), NoScout: c.Bool("no-scout"), Exe: e.exe()}
 	n := 0
 	for _, s := range []install.Scope{install.Local, install.User, install.Codex} {
 		if c.Bool(string(s)) {
-			scope = s
+			opts.Scope = s
 			n++
 		}
 	}
 	if n > 1 {
-		return "", usagef("%s: give at most one of --local, --user, --codex", c.Command.HelpName)
+		return opts, "", usagef("%s: give at most one of --local, --user, --codex", c.Command.HelpName)
 	}
-	return scope, nil
+	if opts.Scope == install.User {
+		if opts.Home == "" {
+			return opts, "", errors.New("HOME is not set; cannot find ~/.claude/settings.json")
+		}
+		return opts, "", nil
+	}
+	p, err := e.project()
+	opts.Project = string(p)
+	return opts, p, err
 }
+
+// personal scopes are one person's files: their hooks run this binary by
+// absolute path. The files a team shares run flowmem by name.
+func personal(s install.Scope) bool { return s == install.Local || s == install.User }
 
 func installCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -66,45 +87,41 @@ Examples:
    flowmem install --user               hook and agents in ~/.claude (every project)
    flowmem install --codex              hook in .codex/hooks.json for Codex CLI
    flowmem install --dry-run            show the change as a diff, write nothing`,
-		Flags: append(scopeFlags(),
+		Flags: settingsFlags(
 			&cli.StringFlag{Name: "command", Usage: "hook `COMMAND` to register (default: '" + install.HookCmd + "'; with --local or --user, this binary by absolute path)"},
 			&cli.IntFlag{Name: "timeout", Value: install.DefaultTimeout, Usage: "hook timeout in `SECONDS`"},
 			&cli.BoolFlag{Name: "prime", Usage: "also add a SessionStart hook that primes each session with the lessons for FLOW_TASK_ID"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an agent file (memory-scout.md, memory-curator.md) that differs from flowmem's copy"},
-			&cli.BoolFlag{Name: "dry-run", Usage: "print the changes as a diff; write nothing"},
-			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout and memory-curator agents and their permissions alone"},
-			jsonFlag,
 		),
 		Action: args(0, "no arguments", func(c *cli.Context) error {
-			scope, err := scopeOf(c)
-			if err != nil {
-				return err
-			}
 			if c.Int("timeout") <= 0 {
 				return usagef("--timeout must be a positive number of seconds")
 			}
-			opts, p, err := e.installOptions(scope, c.String("command"))
+			opts, p, err := e.settingsOptions(c)
 			if err != nil {
 				return err
 			}
 			opts.Timeout = c.Int("timeout")
-			opts.Force = c.Bool("force")
-			opts.DryRun = c.Bool("dry-run")
-			opts.NoScout = c.Bool("no-scout")
-			opts.Exe = e.exe()
+			if opts.Command == "" {
+				opts.Command = install.HookCmd
+				if personal(opts.Scope) {
+					if opts.Command, err = e.hookCommand(); err != nil {
+						return err
+					}
+				}
+			}
 			if c.Bool("prime") {
-				if scope == install.Codex {
+				if opts.Scope == install.Codex {
 					return usagef("install: --prime adds a Claude Code SessionStart hook; Codex CLI has none")
 				}
-				if opts.Prime, err = e.primeCommand(scope); err != nil {
+				if opts.Prime, err = e.primeCommand(opts.Scope); err != nil {
 					return err
 				}
 			}
-			res, err := install.Run(opts)
+			res, err := e.install(c.Context, opts, p)
 			if err != nil {
 				return err
 			}
-			res.Warnings = e.checkByName(c.Context, opts, p)
 			if c.Bool("json") {
 				return e.writeJSON(res)
 			}
@@ -133,35 +150,23 @@ Examples:
    flowmem uninstall                    from .claude/settings.json
    flowmem uninstall --user             from ~/.claude
    flowmem uninstall --dry-run          show what would be removed`,
-		Flags: append(scopeFlags(),
+		Flags: settingsFlags(
 			&cli.StringFlag{Name: "command", Usage: "also remove hook entries running exactly `COMMAND`"},
 			&cli.BoolFlag{Name: "force", Usage: "remove memory-scout.md and memory-curator.md even if they were edited"},
-			&cli.BoolFlag{Name: "dry-run", Usage: "print the changes as a diff; write nothing"},
-			&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout and memory-curator agents and their permissions alone"},
-			jsonFlag,
 		),
 		Action: args(0, "no arguments", func(c *cli.Context) error {
-			scope, err := scopeOf(c)
-			if err != nil {
-				return err
-			}
-			opts, p, err := e.scopeDirs(scope)
+			opts, p, err := e.settingsOptions(c)
 			if err != nil {
 				return err
 			}
 			// Besides any command that ends in "flowmem hook", recognise
-			// the one this binary would install, whatever it is named.
-			if opts.Command = strings.TrimSpace(c.String("command")); opts.Command == "" {
+			// what this binary's install would add, whatever it is named.
+			if opts.Command == "" {
 				opts.Command, _ = e.hookCommand()
 			}
-			if scope != install.Codex {
-				// What install --prime would add, whatever this binary is named.
-				opts.Prime, _ = e.primeCommand(scope)
+			if opts.Scope != install.Codex {
+				opts.Prime, _ = e.primeCommand(opts.Scope)
 			}
-			opts.Force = c.Bool("force")
-			opts.DryRun = c.Bool("dry-run")
-			opts.NoScout = c.Bool("no-scout")
-			opts.Exe = e.exe()
 			res, err := install.Uninstall(opts)
 			if err != nil {
 				return err
@@ -175,47 +180,10 @@ Examples:
 	}
 }
 
-// scopeDirs fills in the folders a scope needs: the project (found from the
-// working directory) except for --user, and HOME.
-func (e *env) scopeDirs(scope install.Scope) (install.Options, project.Dir, error) {
-	opts := install.Options{Scope: scope, Home: e.Getenv("HOME")}
-	if scope == install.User {
-		if opts.Home == "" {
-			return opts, "", errors.New("HOME is not set; cannot find ~/.claude/settings.json")
-		}
-		return opts, "", nil
-	}
-	p, err := e.project()
-	if err != nil {
-		return opts, "", err
-	}
-	opts.Project = string(p)
-	return opts, p, nil
-}
-
-// installOptions resolves the scope's folders and the hook command: by
-// name in the files a team shares (the project's settings, Codex's
-// hooks.json), by this binary's absolute path in the personal ones.
-func (e *env) installOptions(scope install.Scope, command string) (install.Options, project.Dir, error) {
-	opts, p, err := e.scopeDirs(scope)
-	if err != nil {
-		return opts, p, err
-	}
-	opts.Command = strings.TrimSpace(command)
-	switch {
-	case opts.Command != "":
-	case scope == install.Local || scope == install.User:
-		opts.Command, err = e.hookCommand()
-	default:
-		opts.Command = install.HookCmd
-	}
-	return opts, p, err
-}
-
 // primeCommand is the SessionStart command for a scope, by name or by
 // absolute path as the scope's hook is.
 func (e *env) primeCommand(scope install.Scope) (string, error) {
-	if scope != install.Local && scope != install.User {
+	if !personal(scope) {
 		return install.PrimeCmd, nil
 	}
 	exe, err := e.absExe()
@@ -303,31 +271,24 @@ func (e *env) hookCommand() (string, error) {
 	return install.HookCommand(exe, e.Getenv("PATH"))
 }
 
-// installFromInit is `flowmem init --install`: the default install into the
-// project init just set up. People get the report on stderr; init's --json
-// output carries the result.
-func (e *env) installFromInit(ctx context.Context, p project.Dir) (any, error) {
-	opts := install.Options{
-		Scope: install.Project, Project: string(p), Home: e.Getenv("HOME"), Command: install.HookCmd, Exe: e.exe(),
-	}
+// install runs an install and checks that the hook it wrote can record
+// with this build.
+func (e *env) install(ctx context.Context, opts install.Options, p project.Dir) (install.Result, error) {
 	res, err := install.Run(opts)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		res.Warnings = e.checkByName(ctx, opts, p)
 	}
-	res.Warnings = e.checkByName(ctx, opts, p)
-	e.reportInstall(p, res)
-	return res, nil
+	return res, err
 }
 
 // reportInstall tells people what changed, on stderr; dry-run diffs are the
 // command's data and go to stdout.
 func (e *env) reportInstall(p project.Dir, res install.Result) {
 	changes := []install.Change{res.Settings}
-	if res.Scout != nil {
-		changes = append(changes, *res.Scout)
-	}
-	if res.Curator != nil {
-		changes = append(changes, *res.Curator)
+	for _, ch := range []*install.Change{res.Scout, res.Curator} {
+		if ch != nil {
+			changes = append(changes, *ch)
+		}
 	}
 	for _, ch := range changes {
 		if res.DryRun && ch.Diff != "" {

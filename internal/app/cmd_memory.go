@@ -44,13 +44,14 @@ Example:
 					if err != nil {
 						return err
 					}
+					created = relAll(string(p), created)
 					if c.Bool("json") {
-						return e.writeJSON(map[string]any{"path": s.Dir, "created": relAll(string(p), created)})
+						return e.writeJSON(map[string]any{"path": s.Dir, "created": created})
 					}
 					if len(created) == 0 {
 						e.say("memory already initialized in %s", s.Dir)
 					}
-					for _, f := range relAll(string(p), created) {
+					for _, f := range created {
 						e.say("created %s", f)
 					}
 					return nil
@@ -64,13 +65,8 @@ Example:
 				Usage: "count entries per file and in total",
 				Description: `Example:
    flowmem memory list`,
-				Flags: []cli.Flag{jsonFlag},
-				Action: func(c *cli.Context) error {
-					if err := exactArgs(c, 0, "no arguments"); err != nil {
-						return err
-					}
-					return e.runList(c)
-				},
+				Flags:  []cli.Flag{jsonFlag},
+				Action: args(0, "no arguments", e.runList),
 			},
 			{
 				Name:      "search",
@@ -81,10 +77,8 @@ Example:
 Examples:
    flowmem memory search 'retry|backoff'
    flowmem memory search --type pitfall --json 'go test'`,
-				Flags: []cli.Flag{typeFlag, jsonFlag},
-				Action: args(1, "PATTERN", func(c *cli.Context) error {
-					return e.runSearch(c)
-				}),
+				Flags:  []cli.Flag{typeFlag, jsonFlag},
+				Action: args(1, "PATTERN", e.runSearch),
 			},
 		},
 	}
@@ -137,9 +131,10 @@ Examples:
 				return err
 			}
 			k := kinds[0]
+			// What a person typed is redacted before it can reach the file.
 			entry := mdstore.Entry{
 				Kind: k, Task: task, Source: "manual", Category: category,
-				Fix: scrub(c.String("fix")), Context: scrub(c.String("context")),
+				Fix: redact.String(c.String("fix")), Context: redact.String(c.String("context")),
 			}
 			if entry.Task == "" {
 				entry.Task = "manual"
@@ -147,9 +142,9 @@ Examples:
 				entry.Tasks = []string{task}
 			}
 			if k == mdstore.Pitfall {
-				entry.Issue = scrub(text)
+				entry.Issue = redact.String(text)
 			} else {
-				entry.Body = scrub(text)
+				entry.Body = redact.String(text)
 			}
 			for _, f := range []struct{ name, val string }{{"TEXT", text}, {"--fix", entry.Fix}, {"--context", entry.Context}} {
 				if len(f.val) > mdstore.MaxField {
@@ -332,8 +327,3 @@ func checkTask(task string) error {
 	}
 	return nil
 }
-
-// scrub removes terminal escapes, invisible characters, secrets and
-// <private> blocks from text a person typed, before it can reach the
-// memory files.
-func scrub(s string) string { return redact.String(s) }

@@ -37,10 +37,7 @@ Examples:
 			&cli.IntFlag{Name: "max-chars", Usage: "with --relevant, at most `N` characters of the printed block (default: recall.max_chars; --json is bounded by --limit alone)"},
 			jsonFlag,
 		},
-		Action: func(c *cli.Context) error {
-			if err := exactArgs(c, 0, "no arguments (quote the query: --relevant \"...\")"); err != nil {
-				return err
-			}
+		Action: args(0, "no arguments (quote the query: --relevant \"...\")", func(c *cli.Context) error {
 			if c.IsSet("limit") && c.Int("limit") < 1 {
 				return usagef("--limit must be at least 1")
 			}
@@ -61,15 +58,7 @@ Examples:
 				return err
 			}
 			if c.IsSet("relevant") {
-				limit := cfg.Int("recall.limit")
-				if c.IsSet("limit") {
-					limit = c.Int("limit")
-				}
-				maxChars := cfg.Int("recall.max_chars")
-				if c.IsSet("max-chars") {
-					maxChars = c.Int("max-chars")
-				}
-				return e.printRelevant(c, s, c.StringSlice("relevant"), limit, maxChars, kinds)
+				return e.printRelevant(c, s, c.StringSlice("relevant"), recallLimits(c, cfg), kinds)
 			}
 			if c.Bool("json") {
 				entries, err := s.Load(kinds...)
@@ -85,7 +74,10 @@ Examples:
 				if c.IsSet("limit") && len(active) > c.Int("limit") {
 					active = active[:c.Int("limit")]
 				}
-				return e.writeJSON(map[string]any{"entries": nonNil(active), "count": len(active)})
+				if active == nil {
+					active = []mdstore.Entry{}
+				}
+				return e.writeJSON(map[string]any{"entries": active, "count": len(active)})
 			}
 			// Entries are printed as they are read: the memory is never
 			// held whole.
@@ -118,13 +110,6 @@ Examples:
 				e.say("no entries in memory yet")
 			}
 			return w.Flush()
-		},
+		}),
 	}
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

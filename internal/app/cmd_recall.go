@@ -23,12 +23,12 @@ type scoredEntry struct {
 // With several, --json gives each entry's merged score. When nothing
 // qualifies it prints nothing and says so on stderr: an empty block is the
 // answer, not a failure.
-func (e *env) printRelevant(c *cli.Context, s *mdstore.Store, queries []string, limit, maxChars int, kinds []mdstore.Kind) error {
+func (e *env) printRelevant(c *cli.Context, s *mdstore.Store, queries []string, opt recall.Options, kinds []mdstore.Kind) error {
 	files, err := recall.Load(s, kinds...)
 	if err != nil {
 		return err
 	}
-	opt := recall.Options{Limit: limit, MaxChars: maxChars, Kinds: kinds, Now: e.Now(), StaleAfterDays: e.staleAfter}
+	opt.Kinds, opt.Now, opt.StaleAfterDays = kinds, e.Now(), e.staleAfter
 	if len(queries) == 1 {
 		// One request, read as it is: the floor prime uses. The scout's
 		// several searches keep every lesson that says a specific word of
@@ -39,7 +39,11 @@ func (e *env) printRelevant(c *cli.Context, s *mdstore.Store, queries []string, 
 	if err != nil {
 		return err
 	}
-	e.noteInjected(s, "read", queries, hitIDs(hits))
+	ids := make([]string, len(hits))
+	for i := range hits {
+		ids[i] = hits[i].Entry.ID
+	}
+	e.noteInjected(s, "read", queries, ids)
 	if c.Bool("json") {
 		out := make([]scoredEntry, 0, len(hits))
 		for _, h := range hits {
@@ -118,22 +122,36 @@ func (e *env) prime(c *cli.Context, cfg *config.Config, s *mdstore.Store, task s
 	if err != nil {
 		return "", err
 	}
-	limit, maxChars := cfg.Int("recall.limit"), cfg.Int("recall.max_chars")
-	if c.IsSet("limit") {
-		limit = c.Int("limit")
-	}
-	if c.IsSet("max-chars") {
-		maxChars = c.Int("max-chars")
-	}
-	if limit < 1 || maxChars < 1 {
+	opt := recallLimits(c, cfg)
+	if opt.Limit < 1 || opt.MaxChars < 1 {
 		return "", usagef("--limit and --max-chars must be at least 1")
 	}
-	block, ids, err := recall.PrimeIDs(files, task, recall.Options{Limit: limit, MaxChars: maxChars, Now: e.Now(), StaleAfterDays: cfg.Int("memory.stale_after_days")})
+	opt.Now, opt.StaleAfterDays = e.Now(), cfg.Int("memory.stale_after_days")
+	block, ids, err := recall.PrimeIDs(files, task, opt)
 	if err != nil {
 		return "", err
 	}
-	e.noteInjected(s, primeBy(c), []string{task}, ids)
+	// The injection record tells the SessionStart hook from a prime
+	// command (a Ralph loop's prompt).
+	by := "prime"
+	if c.Bool("session-start") {
+		by = "session-start"
+	}
+	e.noteInjected(s, by, []string{task}, ids)
 	return block, nil
+}
+
+// recallLimits are --limit and --max-chars, or recall.limit and
+// recall.max_chars where they are not given.
+func recallLimits(c *cli.Context, cfg *config.Config) recall.Options {
+	opt := recall.Options{Limit: cfg.Int("recall.limit"), MaxChars: cfg.Int("recall.max_chars")}
+	if c.IsSet("limit") {
+		opt.Limit = c.Int("limit")
+	}
+	if c.IsSet("max-chars") {
+		opt.MaxChars = c.Int("max-chars")
+	}
+	return opt
 }
 
 // primeSessionStart is the SessionStart hook form: any problem means no

@@ -39,6 +39,20 @@ func (e *env) cwd() (string, error) {
 	return dir, nil
 }
 
+// projectOrRoot is the project found from the working directory or, when
+// there is none yet, where a new one belongs (project.NewRoot).
+func (e *env) projectOrRoot() (p project.Dir, found bool, err error) {
+	dir, err := e.cwd()
+	if err != nil {
+		return "", false, err
+	}
+	if p, err = project.Find(dir); !errors.Is(err, project.ErrNotFound) {
+		return p, err == nil, err
+	}
+	p, err = project.NewRoot(dir)
+	return p, false, err
+}
+
 // project finds the project from the working directory.
 func (e *env) project() (project.Dir, error) {
 	dir, err := e.cwd()
@@ -46,12 +60,6 @@ func (e *env) project() (project.Dir, error) {
 		return "", err
 	}
 	return project.Find(dir)
-}
-
-// loadConfig reads the project's config; a broken file is an error that
-// names file, line and column.
-func loadConfig(p project.Dir) (*config.Config, error) {
-	return config.Load(p.ConfigPath())
 }
 
 // errDisabled is returned by memory commands while memory.enabled is false.
@@ -64,7 +72,7 @@ func (e *env) memoryStore() (project.Dir, *config.Config, *mdstore.Store, error)
 	if err != nil {
 		return "", nil, nil, err
 	}
-	cfg, err := loadConfig(p)
+	cfg, err := config.Load(p.ConfigPath())
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -92,17 +100,9 @@ func kindsFlag(c *cli.Context) ([]mdstore.Kind, error) {
 // what in the usage error) before act runs.
 func args(n int, what string, act cli.ActionFunc) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		if err := exactArgs(c, n, what); err != nil {
-			return err
+		if c.NArg() != n {
+			return usagef("expected %s, got %d argument(s)", what, c.NArg())
 		}
 		return act(c)
 	}
-}
-
-// exactArgs checks the number of positional arguments.
-func exactArgs(c *cli.Context, n int, what string) error {
-	if c.NArg() != n {
-		return &usageError{msg: fmt.Sprintf("expected %s, got %d argument(s)", what, c.NArg()), cmd: c.Command}
-	}
-	return nil
 }
