@@ -377,3 +377,17 @@ func TestRankFindsWordsBesideUnicodeAndShortStems(t *testing.T) {
 		}
 	}
 }
+
+// The labels of a pitfall's fields are markup: that every pitfall has a
+// **Context** line does not make "context" a word every lesson says (and
+// so a generic word that qualifies nothing).
+func TestRankFieldLabelsAreNotWords(t *testing.T) {
+	var entries []mdstore.Entry
+	for i := range 60 {
+		entries = append(entries, pit(fmt.Sprint("p", i), fmt.Sprintf("Topic %d goes wrong", i), "Do it right", "pkg/x.go"))
+	}
+	entries = append(entries, pit("ctx", "Handler drops the request context", "Pass it on", "api/h.go"))
+	if got := ids(Rank(entries, "context", Options{})); !slices.Equal(got, []string{"ctx"}) {
+		t.Errorf("Rank(context) = %v, want [ctx]", got)
+	}
+}

@@ -243,6 +243,8 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 				}
 				recordSighting(seg[i:i+end], sightings)
 				i += end
+			} else if c == '*' && (i == 0 || seg[i-1] == '\n') {
+				i += fieldLabel(seg[i:])
 			}
 			prev = cSep
 			continue
@@ -273,6 +275,23 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 			i = j - 1
 		}
 	}
+}
+
+// fieldLabels are the labels mdstore writes before a pitfall's fields.
+// They are markup, not words of the lesson: counted, every pitfall would
+// say "context", and a request about Go's or React's context would find
+// that word generic.
+var fieldLabels = [][]byte{[]byte("**Issue**:"), []byte("**Fix**:"), []byte("**Context**:")}
+
+// fieldLabel is the length of the field label s begins with, 0 if none,
+// less one: the loop's own step passes its last byte.
+func fieldLabel(s []byte) int {
+	for _, l := range fieldLabels {
+		if bytes.HasPrefix(s, l) {
+			return len(l) - 1
+		}
+	}
+	return 0
 }
 
 // commentEnd is bytes.Index(s, commentClose) by the comment's '>': its
