@@ -14,7 +14,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
+	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -52,99 +53,75 @@ func run(sizeList string, runs int) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "flowmem")
-	if out, err := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", bin, "./cmd/flowmem").CombinedOutput(); err != nil {
-		return fmt.Errorf("build flowmem: %v\n%s", err, out)
-	}
-	// Beside flowmem, as make install puts it, so it finds flowmem there.
-	front := filepath.Join(tmp, "flowmem-hook")
-	if out, err := exec.Command("go", "build", "-o", front, "./cmd/flowmem-hook").CombinedOutput(); err != nil {
-		return fmt.Errorf("build flowmem-hook: %v\n%s", err, out)
-	}
-	decodeOnly := filepath.Join(tmp, "decodeonly")
-	haveDecode := false
-	if _, err := os.Stat("internal/bench/decodeonly/main.go"); err == nil {
-		if out, err := exec.Command("go", "build", "-o", decodeOnly, "./internal/bench/decodeonly").CombinedOutput(); err != nil {
-			return fmt.Errorf("build decodeonly: %v\n%s", err, out)
+	// flowmem-hook beside flowmem, as make install puts it, so it finds
+	// flowmem there.
+	bin, front, decodeOnly := filepath.Join(tmp, "flowmem"), filepath.Join(tmp, "flowmem-hook"), filepath.Join(tmp, "decodeonly")
+	for _, b := range [][]string{
+		{"-tags", "urfave_cli_no_docs", "-o", bin, "./cmd/flowmem"},
+		{"-o", front, "./cmd/flowmem-hook"},
+		{"-o", decodeOnly, "./internal/bench/decodeonly"},
+	} {
+		if out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput(); err != nil {
+			return fmt.Errorf("build %s: %v\n%s", b[len(b)-1], err, out)
 		}
-		haveDecode = true
 	}
 
-	fmt.Printf("flowmem bench — %s, %s\n", time.Now().UTC().Format("2006-01-02"), goVersion())
+	fmt.Printf("flowmem bench — %s, %s, %d CPUs\n", time.Now().UTC().Format("2006-01-02"), runtime.Version(), runtime.NumCPU())
 	fmt.Printf("median of N runs per row; peak = max resident set size of the process\n\n")
 	fmt.Printf("| command | entries | runs | median | peak RSS |\n|---|---:|---:|---:|---:|\n")
-	var sizes []int
-	for _, s := range strings.Split(sizeList, ",") {
-		var n int
-		if _, err := fmt.Sscan(strings.TrimSpace(s), &n); err != nil {
-			return fmt.Errorf("bad size %q", s)
-		}
-		sizes = append(sizes, n)
+	// Ranking runs on one core: the second must not be what meets the
+	// target.
+	onePrefix, oneCoreLabel := []string{bin}, ""
+	if ts, err := exec.LookPath("taskset"); err == nil {
+		onePrefix, oneCoreLabel = []string{ts, "-c", "0", bin}, ", one core"
 	}
-	for _, n := range sizes {
-		dir := filepath.Join(tmp, fmt.Sprint("p", n))
+	oneCore := func(args ...string) []string { return append(slices.Clone(onePrefix), args...) }
+	const task = "fn-12.3: add retry with backoff to the webhook delivery worker"
+	for _, size := range strings.Split(sizeList, ",") {
+		var n int
+		if _, err := fmt.Sscan(strings.TrimSpace(size), &n); err != nil {
+			return fmt.Errorf("bad size %q", size)
+		}
 		// Generate in a child process: on Linux a child's peak RSS counts
 		// the resident size its parent had when it forked, so this process
 		// must stay small for the figures below to be the commands' own.
-		if out, err := exec.Command(os.Args[0], "-generate", dir, "-n", fmt.Sprint(n)).CombinedOutput(); err != nil {
-			return fmt.Errorf("generate %d: %v\n%s", n, err, out)
+		// Ranking runs on a memory shaped like the recall corpus (real
+		// lessons' words, lengths and identifiers), where a request's words
+		// are as rare as they are in a project: in the plain store every
+		// word is in a tenth of the entries, and nothing would qualify.
+		dir, cdir := filepath.Join(tmp, fmt.Sprint("p", n)), filepath.Join(tmp, fmt.Sprint("c", n))
+		for _, g := range [][]string{{"-generate", dir, "-n", fmt.Sprint(n)}, {"-generate", cdir, "-n", fmt.Sprint(n), "-corpus"}} {
+			if out, err := exec.Command(os.Args[0], g...).CombinedOutput(); err != nil {
+				return fmt.Errorf("generate %v: %v\n%s", g, err, out)
+			}
 		}
 		r := runs
 		if n >= 100000 {
 			r = max(3, runs/3)
 		}
-		cmds := []struct {
-			name string
-			args []string
+		rows := []struct {
+			name, dir string
+			argv      []string
 		}{
-			{"memory list", []string{"memory", "list"}},
-			{"memory read", []string{"memory", "read"}},
-			{"memory search", []string{"memory", "search", "goroutine|deadline"}},
-		}
-		for _, c := range cmds {
-			m, err := measure(r, dir, bin, c.args, nil)
-			if err != nil {
-				return fmt.Errorf("%s at %d: %w", c.name, n, err)
-			}
-			fmt.Printf("| %s | %d | %d | %s | %s |\n", c.name, n, r, ms(m.median), mb(m.peakKB))
-		}
-		// Ranking runs on a memory shaped like the recall corpus (real
-		// lessons' words, lengths and identifiers), where a request's words
-		// are as rare as they are in a project: in the store above every
-		// word is in a tenth of the entries, and nothing would qualify.
-		// On one core: the second must not be what meets the target.
-		cdir := filepath.Join(tmp, fmt.Sprint("c", n))
-		if out, err := exec.Command(os.Args[0], "-generate", cdir, "-n", fmt.Sprint(n), "-corpus").CombinedOutput(); err != nil {
-			return fmt.Errorf("generate corpus-shaped %d: %v\n%s", n, err, out)
-		}
-		const task = "fn-12.3: add retry with backoff to the webhook delivery worker"
-		ranked := []struct {
-			name string
-			args []string
-		}{
-			{"memory read --relevant", []string{"memory", "read", "--relevant", task}},
+			{"memory list", dir, []string{bin, "memory", "list"}},
+			{"memory read", dir, []string{bin, "memory", "read"}},
+			{"memory search", dir, []string{bin, "memory", "search", "goroutine|deadline"}},
+			{"memory read --relevant, corpus-shaped" + oneCoreLabel, cdir, oneCore("memory", "read", "--relevant", task)},
 			// The scout's command: the request, its terms, its usual
 			// mistakes, and 30 candidates for it to choose from.
-			{"scout: read --limit 30 -r ×3", []string{"memory", "read", "--limit", "30", "--max-chars", "9000", "-r", task, "-r", "webhook delivery worker retry", "-r", "idempotency duplicate delivery timeout jitter"}},
-			{"memory prime", []string{"memory", "prime", task}},
+			{"scout: read --limit 30 -r ×3, corpus-shaped" + oneCoreLabel, cdir, oneCore("memory", "read", "--limit", "30", "--max-chars", "9000",
+				"-r", task, "-r", "webhook delivery worker retry", "-r", "idempotency duplicate delivery timeout jitter")},
+			{"memory prime, corpus-shaped" + oneCoreLabel, cdir, oneCore("memory", "prime", task)},
 		}
-		rbin, pre := bin, []string(nil)
-		if ts, err := exec.LookPath("taskset"); err == nil {
-			rbin, pre = ts, []string{"-c", "0", bin}
-		}
-		for _, c := range ranked {
-			m, err := measure(r, cdir, rbin, append(pre, c.args...), nil)
+		for _, row := range rows {
+			m, err := measure(r, row.dir, row.argv, nil, nil)
 			if err != nil {
-				return fmt.Errorf("%s at %d: %w", c.name, n, err)
+				return fmt.Errorf("%s at %d: %w", row.name, n, err)
 			}
-			label := c.name + ", corpus-shaped"
-			if pre != nil {
-				label += ", one core"
-			}
-			fmt.Printf("| %s | %d | %d | %s | %s |\n", label, n, r, ms(m.median), mb(m.peakKB))
+			fmt.Printf("| %s | %d | %d | %s | %s |\n", row.name, n, r, ms(m.median), mb(m.peakKB))
 		}
 		if n == 10000 {
-			if err := benchHook(dir, bin, front, decodeOnly, haveDecode, runs); err != nil {
+			if err := benchHook(dir, bin, front, decodeOnly, runs); err != nil {
 				return err
 			}
 		}
@@ -156,34 +133,25 @@ func run(sizeList string, runs int) error {
 // only decodes the same stdin, and a capture of a 5-finding review into the
 // 10,000-entry store: through flowmem-hook, the command flowmem install
 // writes when it is installed, and through flowmem hook.
-func benchHook(dir, bin, front, decodeOnly string, haveDecode bool, runs int) error {
+func benchHook(dir, bin, front, decodeOnly string, runs int) error {
 	payload := fmt.Sprintf(`{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":%q,"prompt_id":"p1","permission_mode":"default","effort":{"level":"medium"},"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"go test ./...","description":"Run tests"},"tool_response":{"stdout":%q,"stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},"tool_use_id":"toolu_1","duration_ms":1234}`,
 		dir, strings.Repeat("ok  \tgithub.com/example/pkg\t0.123s\n", 60))
 	hookRuns := runs * 4
-	type hookCmd struct {
+	hooks := []struct {
 		name string
-		bin  string
-		args []string
+		argv []string
+	}{{"flowmem-hook", []string{front}}, {"flowmem hook", []string{bin, "hook"}}}
+	d, err := measure(hookRuns, dir, []string{decodeOnly}, []byte(payload), nil)
+	if err != nil {
+		return fmt.Errorf("decode-only: %w", err)
 	}
-	hooks := []hookCmd{{"flowmem-hook", front, nil}, {"flowmem hook", bin, []string{"hook"}}}
-	var d result
-	if haveDecode {
-		var err error
-		if d, err = measure(hookRuns, dir, decodeOnly, nil, []byte(payload)); err != nil {
-			return fmt.Errorf("decode-only: %w", err)
-		}
-		fmt.Printf("| minimal Go program decoding the same stdin | – | %d | %s | %s |\n", hookRuns, ms(d.median), mb(d.peakKB))
-	}
+	fmt.Printf("| minimal Go program decoding the same stdin | – | %d | %s | %s |\n", hookRuns, ms(d.median), mb(d.peakKB))
 	for _, h := range hooks {
-		m, err := measure(hookRuns, dir, h.bin, h.args, []byte(payload))
+		m, err := measure(hookRuns, dir, h.argv, []byte(payload), nil)
 		if err != nil {
 			return fmt.Errorf("%s non-review: %w", h.name, err)
 		}
-		ratio := ""
-		if haveDecode {
-			ratio = fmt.Sprintf(" (%.2fx decode-only)", float64(m.median)/float64(d.median))
-		}
-		fmt.Printf("| %s, non-review Bash event%s | 10000 | %d | %s | %s |\n", h.name, ratio, hookRuns, ms(m.median), mb(m.peakKB))
+		fmt.Printf("| %s, non-review Bash event (%.2fx decode-only) | 10000 | %d | %s | %s |\n", h.name, float64(m.median)/float64(d.median), hookRuns, ms(m.median), mb(m.peakKB))
 	}
 	review, err := os.ReadFile("internal/bench/testdata/review-5.md")
 	if err != nil {
@@ -193,15 +161,14 @@ func benchHook(dir, bin, front, decodeOnly string, haveDecode bool, runs int) er
 		dir, string(review))
 	// Every run captures into the same store, as a fresh clone has it:
 	// the memory file is put back before each run.
-	mem := filepath.Join(dir, ".flow", "memory")
-	pitfalls := filepath.Join(mem, "pitfalls.md")
+	pitfalls := filepath.Join(dir, ".flow", "memory", "pitfalls.md")
 	orig, err := os.ReadFile(pitfalls)
 	if err != nil {
 		return err
 	}
 	restore := func() error { return os.WriteFile(pitfalls, orig, 0o644) }
 	for _, h := range hooks {
-		c, err := measureWith(runs, dir, h.bin, h.args, []byte(reviewPayload), restore)
+		c, err := measure(runs, dir, h.argv, []byte(reviewPayload), restore)
 		if err != nil {
 			return fmt.Errorf("%s capture: %w", h.name, err)
 		}
@@ -217,13 +184,9 @@ type result struct {
 	peakKB int64
 }
 
-func measure(runs int, dir, bin string, args []string, stdin []byte) (result, error) {
-	return measureWith(runs, dir, bin, args, stdin, nil)
-}
-
-// measureWith runs the command runs times (after one warm-up run), calling
-// before ahead of each run outside the timed part.
-func measureWith(runs int, dir, bin string, args []string, stdin []byte, before func() error) (result, error) {
+// measure runs argv runs times (after one warm-up run), calling before
+// (when not nil) ahead of each run, outside the timed part.
+func measure(runs int, dir string, argv []string, stdin []byte, before func() error) (result, error) {
 	var times []time.Duration
 	var peak int64
 	for i := 0; i <= runs; i++ {
@@ -232,7 +195,7 @@ func measureWith(runs int, dir, bin string, args []string, stdin []byte, before 
 				return result{}, err
 			}
 		}
-		cmd := exec.Command(bin, args...)
+		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Dir = dir
 		cmd.Stdout = io.Discard
 		var errb bytes.Buffer
@@ -245,7 +208,7 @@ func measureWith(runs int, dir, bin string, args []string, stdin []byte, before 
 		err := cmd.Run()
 		d := time.Since(start)
 		if err != nil {
-			return result{}, fmt.Errorf("%s %s: %v: %s", bin, strings.Join(args, " "), err, errb.String())
+			return result{}, fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, errb.String())
 		}
 		if i == 0 {
 			continue // warm-up: page cache, binary loading
@@ -255,29 +218,13 @@ func measureWith(runs int, dir, bin string, args []string, stdin []byte, before 
 			peak = ru.Maxrss
 		}
 	}
-	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	slices.Sort(times)
 	return result{median: times[len(times)/2], peakKB: peak}, nil
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 
 func mb(kb int64) string { return fmt.Sprintf("%.1f MB", float64(kb)/1024) }
-
-func goVersion() string {
-	out, err := exec.Command("go", "env", "GOVERSION").Output()
-	if err != nil {
-		return "go ?"
-	}
-	return strings.TrimSpace(string(out)) + fmt.Sprintf(", %d CPUs", numCPU())
-}
-
-func numCPU() int {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return 0
-	}
-	return bytes.Count(b, []byte("processor\t:"))
-}
 
 // generate writes a project with n entries of realistic shape: 70%
 // pitfalls from reviews, 15% conventions, 15% decisions.

@@ -93,9 +93,15 @@ func Run(ctx context.Context, opts Options) Report {
 	d := &doctor{opts: opts, ctx: ctx}
 	d.checkVersion()
 	d.checkProject()
-	d.checkConfig()
-	d.checkMemory()
-	d.checkGitattributes()
+	if d.proj == "" {
+		for _, name := range []string{"config", "memory enabled", "memory files", "duplicate ids", "entries whole", "gitattributes"} {
+			d.add(name, Skip, "no project", "")
+		}
+	} else {
+		d.checkConfig()
+		d.checkMemory()
+		d.checkGitattributes()
+	}
 	d.checkHooks()
 	d.checkHookBinary()
 	d.checkScout()
@@ -149,11 +155,6 @@ func (d *doctor) checkProject() {
 }
 
 func (d *doctor) checkConfig() {
-	if d.proj == "" {
-		d.add("config", Skip, "no project", "")
-		d.add("memory enabled", Skip, "no project", "")
-		return
-	}
 	cfg, err := config.Load(d.proj.ConfigPath())
 	if err != nil {
 		fix := "fix .flow/config.json by hand at the place named; the hook writes nothing while it is broken"
@@ -181,12 +182,6 @@ func (d *doctor) checkConfig() {
 }
 
 func (d *doctor) checkMemory() {
-	if d.proj == "" {
-		d.add("memory files", Skip, "no project", "")
-		d.add("duplicate ids", Skip, "no project", "")
-		d.add("entries whole", Skip, "no project", "")
-		return
-	}
 	store := mdstore.Open(d.proj.MemoryDir())
 	var (
 		problems []string
@@ -293,10 +288,6 @@ func (d *doctor) checkDuplicates(docs []*mdstore.Doc) {
 }
 
 func (d *doctor) checkGitattributes() {
-	if d.proj == "" {
-		d.add("gitattributes", Skip, "no project", "")
-		return
-	}
 	_, have, err := Gitattributes(string(d.proj))
 	if err != nil {
 		d.add("gitattributes", Fail, err.Error(), "")
@@ -385,8 +376,9 @@ func (d *doctor) checkHooks() {
 			// Files the team commits: a path exists on one machine only.
 			for _, cmds := range inst {
 				for _, c := range cmds {
-					if prog := install.HookProgram(c); strings.ContainsAny(prog, `/\`) && !slices.Contains(pinned, d.rel(f.path)+" runs "+prog) {
-						pinned = append(pinned, d.rel(f.path)+" runs "+prog)
+					prog := install.HookProgram(c)
+					if w := d.rel(f.path) + " runs " + prog; strings.ContainsAny(prog, `/\`) && !slices.Contains(pinned, w) {
+						pinned = append(pinned, w)
 					}
 				}
 			}
@@ -414,11 +406,9 @@ func (d *doctor) checkHooks() {
 		d.hooks["plugin"] = []string{"flowmem hook"}
 		found = append(found, "the flowmem plugin (enabledPlugins)")
 	}
-	claudePlaces := 0
-	for _, p := range d.places {
-		if p != string(install.Codex) {
-			claudePlaces++
-		}
+	claudePlaces := len(d.places) // each place once
+	if slices.Contains(d.places, string(install.Codex)) {
+		claudePlaces--
 	}
 	switch {
 	case len(broken) > 0:
@@ -596,50 +586,34 @@ func RunVersion(ctx context.Context, prog string) (string, error) {
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("%s --version: %w", prog, err)
 	}
-	return firstLine(out.String()), nil
+	first, _, _ := strings.Cut(strings.TrimSpace(out.String()), "\n")
+	return first, nil
 }
 
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
-}
-
-// agentPlaces are where Claude Code looks for an agent file: the project's
-// .claude/agents/, then the user's.
-func (d *doctor) agentPlaces(file string) []string {
-	var places []string
-	if d.proj != "" {
-		places = append(places, filepath.Join(string(d.proj), ".claude", "agents", file))
-	}
-	if d.opts.Home != "" {
-		places = append(places, filepath.Join(d.opts.Home, ".claude", "agents", file))
-	}
-	return places
-}
-
-// agentFiles finds agent a where Claude Code looks for it, by state
-// (install.Agent.State), and under "all" every one in order, an edited one
-// marked so; an edited file whose front matter no longer names it is
-// broken, since Claude Code skips it.
+// agentFiles finds agent a where Claude Code looks for it (the project's
+// .claude/agents/, then the user's), by state (install.Agent.State), and
+// under "all" every one in order, an edited one marked so; an edited file
+// whose front matter no longer names it is broken, since Claude Code
+// skips it.
 func (d *doctor) agentFiles(a install.Agent, name string) (map[string][]string, []string) {
 	found := map[string][]string{}
 	var broken []string
-	for _, p := range d.agentPlaces(a.File) {
+	for _, root := range []string{string(d.proj), d.opts.Home} {
+		if root == "" {
+			continue
+		}
+		p := filepath.Join(root, ".claude", "agents", a.File)
 		state, err := a.State(p)
 		switch {
 		case err != nil:
 			broken = append(broken, err.Error())
+		case state == "absent":
+		case state == "modified" && !hasName(p, name):
+			broken = append(broken, d.rel(p)+" has no 'name: "+name+"' in its front matter, so Claude Code skips it")
 		case state == "modified":
-			if b, _ := regfile.Read(p, regfile.MaxText); !hasName(b, name) {
-				broken = append(broken, d.rel(p)+" has no 'name: "+name+"' in its front matter, so Claude Code skips it")
-				continue
-			}
 			found["all"] = append(found["all"], d.rel(p)+" (edited)")
 			found[state] = append(found[state], d.rel(p))
-		case state != "absent":
+		default:
 			found["all"] = append(found["all"], d.rel(p))
 			found[state] = append(found[state], d.rel(p))
 		}
@@ -698,8 +672,10 @@ func (d *doctor) checkScoutPermission() {
 		"flowmem install (adds it to permissions.allow), or add it to permissions.allow by hand")
 }
 
-// hasName reports whether the front matter of an agent file names it.
-func hasName(b []byte, name string) bool {
+// hasName reports whether the front matter of the agent file at path
+// names it.
+func hasName(path, name string) bool {
+	b, _ := regfile.Read(path, regfile.MaxText)
 	yml, ok := strings.CutPrefix(strings.ReplaceAll(string(b), "\r\n", "\n"), "---\n")
 	end := strings.Index(yml, "\n---")
 	var fm struct {
