@@ -105,6 +105,9 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// docs finding, a stale doc comment whose fix rewords it is.
 		return drop(fmt.Sprintf("about how text looks, not what code does (%q)", w))
 	}
+	if w := docsSubject(f.Problem); w != "" {
+		return drop(fmt.Sprintf("about this project's documentation (%q), not what code does", w))
+	}
 	if docsOnly(f) {
 		return drop("docs-only: the fix rewords documentation")
 	}
@@ -563,4 +566,50 @@ func plainWords(s string) int {
 		}
 	}
 	return n
+}
+
+// docWords name documentation as a thing: a finding whose title is about
+// it ("`Config.timeout` undocumented", "Doc comment no longer matches")
+// asks to write or correct this project's docs, advice any model gives.
+var docWords = wordSet(`documentation undocumented docstring docstrings jsdoc javadoc docs doc`)
+
+// docsSubject returns the documentation word in the title (the first
+// sentence) of problem, outside code spans and quotations, or "". A doc
+// word inside a hyphenated name (swagger-jsdoc) is a tool, and one in a
+// quoted rule ("no names in code or docs") is the rule's scope.
+func docsSubject(problem string) string {
+	title := problem
+	if ss := sentences(problem); len(ss) > 0 {
+		title = ss[0]
+	}
+	for _, w := range strings.Fields(strings.ToLower(stripQuoted(stripCode(title)))) {
+		w = strings.Trim(w, ".,;:!?\"'()[]*_")
+		if docWords[w] {
+			return w
+		}
+	}
+	return ""
+}
+
+// stripQuoted removes double-quoted passages ("…", “…”).
+func stripQuoted(s string) string {
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		switch {
+		case r == '"':
+			in = !in
+			continue
+		case r == '“':
+			in = true
+			continue
+		case r == '”':
+			in = false
+			continue
+		}
+		if !in {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

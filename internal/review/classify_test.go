@@ -35,6 +35,27 @@ func TestClassify(t *testing.T) {
 			keep: true, reason: "reusable",
 		},
 		{
+			name: "a title about missing documentation asks for docs, however much code it names",
+			f: Finding{Severity: SevMajor,
+				Problem: "`RetryPolicy.maxDelay` undocumented. `policy.ts:40` has no field comment, unlike `RetryPolicy.base`.",
+				Fix:     "Add a JSDoc line to `RetryPolicy.maxDelay` saying it caps the backoff."},
+			keep: false, reason: "documentation",
+		},
+		{
+			name: "a stale doc comment is a documentation finding",
+			f: Finding{Severity: SevMinor,
+				Problem: "Doc comment on `Store.Flush` still says it syncs to disk. `store.go:88` only writes to the page cache now.",
+				Fix:     "Update the comment on `Store.Flush`."},
+			keep: false, reason: "documentation",
+		},
+		{
+			name: "a doc word in a tool's name or a quoted rule is no documentation finding",
+			f: Finding{Severity: SevMajor,
+				Problem: "`build/gen.ts` passes a relative glob to swagger-jsdoc, which resolves it against the process cwd, and breaks the \"no paths in docs\" rule.",
+				Fix:     "Resolve the glob with `path.resolve(__dirname, …)` before passing it."},
+			keep: true, reason: "reusable",
+		},
+		{
 			name: "a finding that only asks to restructure is generic advice",
 			f: Finding{Severity: SevMajor,
 				Problem: "Refactor `validate_name`. It is defined in `dags/main.py` but also used by the loader.",
