@@ -1,5 +1,7 @@
 package review
 
+import "strings"
+
 // Analysis is everything flowmem learns from one review text.
 type Analysis struct {
 	Verdict   Verdict
@@ -54,9 +56,24 @@ func AnalyzeWith(text string, o Options) Analysis {
 		// only ranked findings; a critical or major one asks for changes.
 		a.Verdict, a.Inferred = NeedsWork, true
 	}
+	if o.InferVerdict && a.Verdict == None && len(a.Findings) == 0 && saysNone(text) {
+		// "No findings." under every severity: the review passes.
+		a.Verdict, a.Inferred = Ship, true
+	}
 	a.Decisions = make([]Decision, len(a.Findings))
 	for i, f := range a.Findings {
 		a.Decisions[i] = ClassifyWith(f, o)
 	}
 	return a
+}
+
+// saysNone reports whether a line of text states that the reviewer found
+// nothing ("No findings.", "None found.").
+func saysNone(text string) bool {
+	for line := range strings.Lines(text) {
+		if noneClaim(plainLine(strings.TrimSpace(line))) {
+			return true
+		}
+	}
+	return false
 }

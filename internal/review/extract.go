@@ -321,7 +321,29 @@ func (c *candidate) whole() (Finding, bool) {
 		Fix:      flatten(fix),
 		Evidence: flatten(evidence),
 	}
-	return f, proseWords(f.Problem) >= 1 && len(strings.Fields(f.Problem)) >= 2
+	return f, proseWords(f.Problem) >= 1 && len(strings.Fields(f.Problem)) >= 2 && !(f.Fix == "" && noneClaim(f.Problem))
+}
+
+// noneClaim reports whether a text only says there is nothing to report
+// ("No findings.", "None found", "No blocking issues"): what a reviewer
+// writes under an empty severity group.
+func noneClaim(t string) bool {
+	w := strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && r != '/' })
+	if len(w) == 0 || len(w) > 4 {
+		return false
+	}
+	switch w[0] {
+	case "none", "nothing", "n/a":
+		return true
+	case "no":
+		rest := strings.Join(w[1:], " ")
+		for _, fw := range findingsWords {
+			if hasTerm(rest, fw) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // proseWords counts the words of s outside code spans: a "finding" that is
@@ -470,6 +492,11 @@ func (x *extractor) section(s *section, sc scope) {
 	}
 	inner := sc
 	inner.force, inner.outline = false, false
+	if s.level == 1 && !k.findings {
+		// A document's title ("# Parser — Critical Review") names the
+		// document: its "critical" means searching, not a severity.
+		k.severity = ""
+	}
 	if k.severity != "" {
 		inner.severity = k.severity
 	}

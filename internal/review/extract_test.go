@@ -604,3 +604,32 @@ func TestExtractGradedSections(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractEmptyGroups: a severity group that says it holds nothing is
+// no finding, and a review that found nothing passes.
+func TestExtractEmptyGroups(t *testing.T) {
+	a := Analyze("Nothing stood out in the diff.\n\n**HIGH**\nNo issues.\n\n**LOW**\nNone found.\n")
+	if len(a.Findings) != 0 || a.Verdict != Ship || !a.Inferred {
+		t.Errorf("empty groups: %d findings, verdict %q inferred=%v; want none, SHIP inferred", len(a.Findings), a.Verdict, a.Inferred)
+	}
+	a = Analyze("**HIGH**\nNo issues.\n\n**MEDIUM**\n- `cache.Get` returns a stale entry after `Invalidate`; take the lock before reading.\n")
+	if len(a.Findings) != 1 || a.Verdict == Ship {
+		t.Errorf("one real finding: %+v, verdict %q", a.Findings, a.Verdict)
+	}
+	if fs := Extract("## Bugs\n\n- No tests cover the retry path of `Upload`; add one.\n"); len(fs) != 1 {
+		t.Errorf("a finding about missing tests is a finding: %+v", fs)
+	}
+}
+
+// TestExtractDocumentTitleIsNoSeverity: "critical" in a document's title
+// describes the review, not the findings under it.
+func TestExtractDocumentTitleIsNoSeverity(t *testing.T) {
+	fs := Extract("# Exporter — Critical Review\n\n## Problems\n\n- `Export` drops rows after the first `io.EOF`; loop until `n == 0`.\n")
+	if len(fs) != 1 || fs[0].Severity != "" {
+		t.Errorf("got %+v, want one unranked finding", fs)
+	}
+	fs = Extract("# Critical\n\n- `Export` drops rows after the first `io.EOF`; loop until `n == 0`.\n")
+	if len(fs) != 1 || fs[0].Severity != SevCritical {
+		t.Errorf("a severity title ranks: %+v", fs)
+	}
+}

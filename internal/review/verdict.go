@@ -2,6 +2,7 @@ package review
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -73,6 +74,7 @@ func lastTagVerdict(text string) Verdict {
 // weaker one.
 const (
 	formNone = iota
+	formScore
 	formAlone
 	formDecision
 	formVerdict
@@ -101,8 +103,9 @@ func lastLineVerdict(text string) Verdict {
 		if pending != formNone {
 			f := pending
 			pending = formNone
-			if v, _ := verdictWordAt(stripSymbols(plain)); v != None && f >= form {
-				found, form = v, f
+			value := stripSymbols(plain)
+			if v, n := verdictWordAt(value); v != None && f >= form {
+				found, form = conditional(v, value[n:]), f
 				continue
 			}
 		}
@@ -113,7 +116,7 @@ func lastLineVerdict(text string) Verdict {
 			continue
 		}
 		v, f := lineVerdict(plain)
-		if f == formDecision && (orderedMarker(strings.TrimLeft(trimmed, " \t>")) > 0 || nestedItem(line)) {
+		if f >= formScore && f <= formDecision && (orderedMarker(strings.TrimLeft(trimmed, " \t>")) > 0 || nestedItem(line)) {
 			// "3. **Expected outcome**: all checks pass" is a step of
 			// a numbered list, and "  - Recommendation: Pass the
 			// context" a field of the finding it is nested under; neither
@@ -140,7 +143,82 @@ func lineVerdict(plain string) (Verdict, int) {
 			return v, formAlone
 		}
 	}
+	if v := scoreVerdict(plain); v != None {
+		return v, formScore
+	}
 	return None, formNone
+}
+
+// scoreKeys name a line that grades the work as a whole.
+var scoreKeys = wordSet("score overall grade rating")
+
+// letterGrades are school grades as fractions of full marks.
+var letterGrades = map[string]float64{"a+": 1, "a": .95, "a-": .9, "b+": .88, "b": .85, "b-": .8,
+	"c+": .78, "c": .75, "c-": .7, "d+": .68, "d": .65, "d-": .6, "f": .5}
+
+// scoreVerdict reads a verdict given as a grade: "Overall: 6.5/10",
+// "**Quality score:** 92/100", "Grade: B-". High marks (85% and up) ship,
+// low ones (70% and below) ask for changes; the middle is no call, which
+// leaves the review's findings to decide.
+func scoreVerdict(plain string) Verdict {
+	i := strings.IndexByte(plain, ':')
+	if i <= 0 {
+		return None
+	}
+	key := strings.Fields(asciiLower(plain[:i]))
+	keyed, grade := false, false
+	for _, w := range key {
+		w = strings.Trim(w, "\"'")
+		keyed = keyed || scoreKeys[w]
+		grade = grade || w == "grade"
+	}
+	if !keyed || len(key) > 4 {
+		return None
+	}
+	value := strings.TrimLeft(plain[i+1:], " \"'")
+	frac := -1.0
+	if n, d, ok := fraction(value); ok && n <= d && (d == 5 || d == 10 || d == 100) {
+		frac = n / d
+	} else if grade {
+		j := 0
+		for j < len(value) && j < 2 && (j == 0 && isASCIILetter(value[j]) || j == 1 && (value[j] == '+' || value[j] == '-')) {
+			j++
+		}
+		if g, ok := letterGrades[asciiLower(value[:j])]; ok && (j == len(value) || !isASCIILetter(value[j]) && !isDigit(value[j])) {
+			frac = g
+		}
+	}
+	switch {
+	case frac < 0:
+		return None
+	case frac >= .85:
+		return Ship
+	case frac <= .7:
+		return NeedsWork
+	}
+	return None
+}
+
+// fraction reads a leading "6.5/10" or "9 / 10".
+func fraction(s string) (n, d float64, ok bool) {
+	num := func() (float64, bool) {
+		j := 0
+		for j < len(s) && (isDigit(s[j]) || s[j] == '.' && j > 0) {
+			j++
+		}
+		if j == 0 {
+			return 0, false
+		}
+		v, err := strconv.ParseFloat(s[:j], 64)
+		s = strings.TrimLeft(s[j:], " ")
+		return v, err == nil
+	}
+	if n, ok = num(); !ok || !strings.HasPrefix(s, "/") {
+		return 0, 0, false
+	}
+	s = strings.TrimLeft(s[1:], " ")
+	d, ok = num()
+	return n, d, ok && d > 0
 }
 
 // decisionKeys name the slot where reviewers that do not say "verdict" put
@@ -163,8 +241,8 @@ func decisionVerdict(plain string) Verdict {
 	// required", "Recommendation: ✅ Approve".
 	value := stripSymbols(plain[i+size:])
 	for w := 0; w < 3 && value != ""; w++ {
-		if v, _ := verdictWordAt(value); v != None {
-			return v
+		if v, n := verdictWordAt(value); v != None {
+			return conditional(v, value[n:])
 		}
 		j := strings.IndexByte(value, ' ')
 		if j < 0 || strings.EqualFold(value[:j], "not") || strings.EqualFold(value[:j], "no") {
@@ -173,6 +251,29 @@ func decisionVerdict(plain string) Verdict {
 		value = strings.TrimLeft(value[j:], " ")
 	}
 	return None
+}
+
+// conditional reads an approval that carries a request for changes
+// ("APPROVE WITH REQUESTED CHANGES", "Approve once the fixes required
+// below land"): the request is the call. A negated request ("approve, no
+// changes needed") is none.
+func conditional(v Verdict, rest string) Verdict {
+	if v != Ship {
+		return v
+	}
+	words := strings.Fields(rest)
+	for i := 0; i < len(words) && i < 12; i++ {
+		if i > 0 {
+			switch strings.ToLower(strings.Trim(words[i-1], ",.;:()")) {
+			case "no", "not", "without", "nor":
+				continue
+			}
+		}
+		if nv, _, alone := verdictPhraseAt(stripSymbols(strings.Join(words[i:], " "))); nv == NeedsWork && alone {
+			return NeedsWork
+		}
+	}
+	return v
 }
 
 // stripSymbols drops the emoji, quotes and punctuation reviewers put around
@@ -287,8 +388,8 @@ func keyedVerdict(plain string) Verdict {
 			continue
 		}
 		value := stripSymbols(rest[1:])
-		if v, _ := verdictWordAt(value); v != None {
-			found = v
+		if v, n := verdictWordAt(value); v != None {
+			found = conditional(v, value[n:])
 		} else if w := strings.Fields(value); len(w) > 0 && severityRank(normalizeSeverity(w[0])) >= severityRank(SevMajor) {
 			// A verdict graded like a finding ("Verdict: MAJOR",
 			// "Verdict: Critical issues") asks for changes.
