@@ -224,10 +224,10 @@ func (e *env) runList(c *cli.Context) error {
 	}
 	fmt.Fprintf(e.Out, "%-16s %s\n", "total:", plural(total, "entry", "entries"))
 	if stale > 0 {
-		e.say("%d %s not seen for %d days: still recalled, ranked lower (memory show ID, memory archive ID)", stale, map[bool]string{true: "entry", false: "entries"}[stale == 1], days)
+		e.say("%s not seen for %d days: still recalled, ranked lower (memory show ID, memory archive ID)", plural(stale, "entry", "entries"), days)
 	}
 	if pending > 0 {
-		e.say("%d captured %s waiting for approval: flowmem memory pending", pending, map[bool]string{true: "lesson", false: "lessons"}[pending == 1])
+		e.say("%s waiting for approval: flowmem memory pending", plural(pending, "captured lesson", "captured lessons"))
 	}
 	return nil
 }
@@ -251,23 +251,10 @@ func (e *env) runSearch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
-		hits, err := s.Search(re, kinds...)
-		if err != nil {
-			return err
-		}
-		for i := range hits {
-			hits[i].File = relPath(string(p), hits[i].File)
-		}
-		if hits == nil {
-			hits = []mdstore.Hit{}
-		}
-		return e.writeJSON(map[string]any{"pattern": pattern, "matches": hits, "count": len(hits)})
-	}
-	// Hits are printed as they are found: a search of any store takes the
-	// same little memory.
-	// Buffered: a write per hit is a system call per hit.
-	n := 0
+	// Hits are handled as they are found, so a search of any store takes
+	// the same little memory; text goes out through a buffer, since a
+	// write per hit is a system call per hit.
+	asJSON, hits, n := c.Bool("json"), []mdstore.Hit{}, 0
 	file, rel := "", ""
 	w := bufio.NewWriterSize(e.Out, 64<<10)
 	err = s.SearchEach(re, func(h mdstore.Hit) error {
@@ -275,17 +262,23 @@ func (e *env) runSearch(c *cli.Context) error {
 		if h.File != file {
 			file, rel = h.File, relPath(string(p), h.File)
 		}
-		_, err := fmt.Fprintf(w, "%s:%d: %s\n", rel, h.Line, h.Text)
+		if h.File = rel; asJSON {
+			hits = append(hits, h)
+			return nil
+		}
+		_, err := fmt.Fprintf(w, "%s:%d: %s\n", h.File, h.Line, h.Text)
 		return err
 	}, kinds...)
 	// What was found before an error is still shown.
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
-	}
-	if n == 0 {
+	case asJSON:
+		return e.writeJSON(map[string]any{"pattern": pattern, "matches": hits, "count": n})
+	case n == 0:
 		e.say("no matches for %q", pattern)
 	}
 	return nil
