@@ -320,27 +320,17 @@ func Gitattributes(root string) ([]byte, map[string]bool, error) {
 	return b, have, nil
 }
 
-type settingsFile struct {
-	scope install.Scope
-	path  string
-}
-
-// settingsFiles are the Claude Code settings doctor reads, and Codex's.
-func (d *doctor) settingsFiles() []settingsFile {
-	var out []settingsFile
-	for _, s := range install.Scopes {
-		if p, err := install.PathsFor(s, string(d.proj), d.opts.Home); err == nil {
-			out = append(out, settingsFile{s, p.Settings})
-		}
-	}
-	return out
-}
-
 func (d *doctor) checkHooks() {
 	d.hooks = map[string][]string{}
 	var broken, partial, found, disabled, pinned []string
-	for _, f := range d.settingsFiles() {
-		src, err := regfile.Read(f.path, regfile.MaxText)
+	// The Claude Code settings files, and Codex's.
+	for _, scope := range install.Scopes {
+		paths, err := install.PathsFor(scope, string(d.proj), d.opts.Home)
+		if err != nil {
+			continue
+		}
+		path := paths.Settings
+		src, err := regfile.Read(path, regfile.MaxText)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				broken = append(broken, err.Error())
@@ -349,35 +339,35 @@ func (d *doctor) checkHooks() {
 		}
 		var s claudeSettings
 		_ = json.Unmarshal(src, &s) // a member of another type reads as unset
-		if f.scope != install.Codex && slices.Contains(s.Permissions.Allow, any(install.ScoutPermission)) {
-			d.allowed = append(d.allowed, d.rel(f.path))
+		if scope != install.Codex && slices.Contains(s.Permissions.Allow, any(install.ScoutPermission)) {
+			d.allowed = append(d.allowed, d.rel(path))
 		}
 		inst, err := install.Installed(src, install.Options{Command: d.opts.Command, Exe: d.opts.Exe}.IsOurs)
 		if err != nil {
 			var se *install.SyntaxError
 			if errors.As(err, &se) {
-				se.Path = f.path
+				se.Path = path
 			}
 			broken = append(broken, err.Error())
 			continue
 		}
-		if f.scope != install.Codex {
+		if scope != install.Codex {
 			d.plugin = d.plugin || s.flowmemPlugin()
 			if s.DisableAllHooks {
-				disabled = append(disabled, d.rel(f.path))
+				disabled = append(disabled, d.rel(path))
 			}
 		}
 		if len(inst) == 0 {
 			continue
 		}
-		name := string(f.scope)
+		name := string(scope)
 		d.places = append(d.places, name)
-		if f.scope == install.Project || f.scope == install.Codex {
+		if scope == install.Project || scope == install.Codex {
 			// Files the team commits: a path exists on one machine only.
 			for _, cmds := range inst {
 				for _, c := range cmds {
 					prog := install.HookProgram(c)
-					if w := d.rel(f.path) + " runs " + prog; strings.ContainsAny(prog, `/\`) && !slices.Contains(pinned, w) {
+					if w := d.rel(path) + " runs " + prog; strings.ContainsAny(prog, `/\`) && !slices.Contains(pinned, w) {
 						pinned = append(pinned, w)
 					}
 				}
@@ -393,11 +383,11 @@ func (d *doctor) checkHooks() {
 			}
 		}
 		slices.Sort(events)
-		found = append(found, fmt.Sprintf("%s (%s: %s)", d.rel(f.path), list(events, ", "), list(d.hooks[name], " | ")))
-		want := install.HookFor(f.scope, "", 0).Events
+		found = append(found, fmt.Sprintf("%s (%s: %s)", d.rel(path), list(events, ", "), list(d.hooks[name], " | ")))
+		want := install.HookFor(scope, "", 0).Events
 		for _, ev := range want {
 			if len(inst[ev]) == 0 {
-				partial = append(partial, fmt.Sprintf("%s has no %s hook", d.rel(f.path), ev))
+				partial = append(partial, fmt.Sprintf("%s has no %s hook", d.rel(path), ev))
 			}
 		}
 	}
