@@ -429,6 +429,10 @@ type extractor struct {
 	// open: nothing but a heading or a separator came since the last
 	// finding, so a field block here starts a finding of its own.
 	open bool
+	// tail are the blocks that belong to the last item of list tailOf
+	// although markdown put them after it (see blocks).
+	tail   []ast.Node
+	tailOf *ast.List
 }
 
 // found reports whether a candidate so far makes a finding: a findings
@@ -804,10 +808,61 @@ func (x *extractor) bodyLine(c *candidate, l string) {
 }
 
 // blocks reads the blocks of a section that is not itself a finding.
+//
+// A numbered item that is only a title, followed by blocks that are not
+// indented under it ("1) Cache leaks" then "- Risk: …" at the margin,
+// which markdown reads as a list of its own), owns those blocks up to the
+// next numbered item: the reviewer broke the list, not the finding.
 func (x *extractor) blocks(bs []ast.Node, sc scope) {
-	for _, b := range bs {
-		x.block(b, sc)
+	for i := 0; i < len(bs); i++ {
+		if l, ok := bs[i].(*ast.List); ok && l.IsOrdered() && bareItem(l.LastChild()) {
+			j := i + 1
+			for j < len(bs) && !x.endsBrokenItem(bs[j]) {
+				j++
+			}
+			if j > i+1 {
+				x.tail, x.tailOf = bs[i+1:j], l
+				x.block(l, sc)
+				x.tail, x.tailOf = nil, nil
+				i = j - 1
+				continue
+			}
+		}
+		x.block(bs[i], sc)
 	}
+}
+
+// bareItem reports whether a list item holds one line of text and nothing
+// under it.
+func bareItem(it ast.Node) bool {
+	if it == nil || it.FirstChild() == nil || it.FirstChild() != it.LastChild() {
+		return false
+	}
+	switch p := it.FirstChild().(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		return p.Lines().Len() == 1
+	}
+	return false
+}
+
+// endsBrokenItem reports whether block b ends the body of a broken
+// numbered item: the next numbered item, a heading or rule, or a lead-in
+// that opens another group ("**Medium**", "Issues found:").
+func (x *extractor) endsBrokenItem(b ast.Node) bool {
+	switch b := b.(type) {
+	case *ast.List:
+		return b.IsOrdered()
+	case *ast.Heading, *ast.ThematicBreak:
+		return true
+	case *ast.Paragraph:
+		body := strings.Join(trimAll(inlineLines(b, x.src)), " ")
+		if _, _, ok := leadInParagraph(body); ok {
+			return true
+		}
+		_, _, ok := badgeLine(body)
+		return ok
+	}
+	return false
 }
 
 func (x *extractor) block(b ast.Node, sc scope) {
@@ -970,6 +1025,20 @@ func (x *extractor) draftField(field, value string, sc scope) {
 
 // item reads one list item of a section that is not a finding itself.
 func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
+	var tail []ast.Node
+	if it.Parent() == x.tailOf && it.NextSibling() == nil {
+		tail, x.tail, x.tailOf = x.tail, nil, nil
+	}
+	if c := x.itemFinding(it, sc, lead); c != nil {
+		x.body(c, tail)
+		x.emit(c)
+		return
+	}
+	x.blocks(tail, sc)
+}
+
+// itemFinding is the finding a list item makes, or nil when it makes none.
+func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 	fp := firstBlock(it)
 	first := ""
 	if fp != nil {
@@ -978,11 +1047,11 @@ func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
 	if isVerdictLine(first) || statusLine(first) != "" && it.FirstChild() == it.LastChild() {
 		// "- **Rating**: ⚠️ Needs Attention" grades its section; it is
 		// not a finding of its own.
-		return
+		return nil
 	}
 	if rest, done, ok := taskMarker(first); ok {
 		if done {
-			return // a ticked task is done
+			return nil // a ticked task is done
 		}
 		first = rest
 	}
@@ -990,12 +1059,12 @@ func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
 		for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.block(ch, sc)
 		}
-		return
+		return nil
 	}
 	if x.draft != nil && x.draft.lastSlot != "" {
 		// Items under "**Recommendation:**" belong to it.
 		x.draft.add("", itemText(it, x.src))
-		return
+		return nil
 	}
 	sev, ref, title, marked := titleMarker(first)
 	announced := sc.findings || lead != nil
@@ -1006,7 +1075,7 @@ func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
 				x.block(l, sc)
 			}
 		}
-		return
+		return nil
 	}
 	if sev == "" && lead != nil {
 		sev = lead.severity
@@ -1024,7 +1093,7 @@ func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
 		c.ref = ref
 		c.add("", rest)
 		x.itemBody(c, it, fp)
-		return
+		return c
 	}
 	c := newCandidate("", sev)
 	c.ref = ref
@@ -1033,9 +1102,10 @@ func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
 		c.add("", first)
 	}
 	x.itemBody(c, it, fp)
+	return c
 }
 
-// itemBody adds an item's blocks after its first paragraph to c and emits it.
+// itemBody adds an item's blocks after its first paragraph to c.
 func (x *extractor) itemBody(c *candidate, it, fp ast.Node) {
 	for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
 		if ch == fp {
@@ -1043,7 +1113,6 @@ func (x *extractor) itemBody(c *candidate, it, fp ast.Node) {
 		}
 		x.bodyBlock(c, ch)
 	}
-	x.emit(c)
 }
 
 // boldTitle splits "**Title:** rest" or "**Title.** rest".

@@ -33,9 +33,18 @@ func TestExtractShapes(t *testing.T) {
 			},
 		},
 		{
-			name: "a location block after a list item is not a finding of its own",
+			name: "a location block after a list item is not a finding of its own but the item's",
 			text: "## Findings\n\n1. Low: the lookup helpers overlap.\n\nLocation: `a.rs:3`,\n`b.rs:9`.\n\nThe helpers have similar names.\n",
-			want: []Finding{{Severity: SevNit, Problem: "the lookup helpers overlap."}},
+			want: []Finding{{Severity: SevNit, Location: "a.rs:3,", Problem: "the lookup helpers overlap. `b.rs:9`. The helpers have similar names."}},
+		},
+		{
+			name: "numbered titles whose bodies sit at the margin, breaking the list",
+			text: "## Findings\n\n### High\n1) Sessions outlive their pool\n- Risk: `Pool.Close` returns while sessions still run.\n- Fix: wait on the `WaitGroup` in `Close`.\n\n2) Retries hide timeouts\n\nThe `retry` wrapper swallows `context.DeadlineExceeded`.\n\n```go\nretry(f)\n```\n\n**Medium**\n\n- `Cache.Len` takes no lock.\n\n## Tests\n\nAll pass.\n",
+			want: []Finding{
+				{Severity: SevMajor, Problem: "Sessions outlive their pool", Fix: "wait on the `WaitGroup` in `Close`.", Evidence: "`Pool.Close` returns while sessions still run."},
+				{Severity: SevMajor, Problem: "Retries hide timeouts The `retry` wrapper swallows `context.DeadlineExceeded`."},
+				{Severity: SevMinor, Location: "Cache.Len", Problem: "`Cache.Len` takes no lock."},
+			},
 		},
 		{
 			name: "PR review threads, a heading per thread",
