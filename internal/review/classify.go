@@ -492,6 +492,9 @@ func tokenKind(raw string) int {
 				up(tokCode) // snake_case
 			}
 		case c == '.' && isWordByte(t[i-1]) && isWordByte(t[i+1]):
+			if abbreviation(t) {
+				break // e.g., i.e.: prose, not a dotted name
+			}
 			if strings.Contains(raw[strings.Index(raw, t)+i:], "(") {
 				up(tokCode) // pkg.Call(
 			} else {
@@ -612,4 +615,15 @@ func stripQuoted(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// abbreviation reports whether t is made of single letters joined by dots
+// (e.g, i.e): an abbreviation of prose, not a dotted name.
+func abbreviation(t string) bool {
+	for _, part := range strings.Split(strings.Trim(t, "."), ".") {
+		if len(part) != 1 || !isASCIILetter(part[0]) {
+			return false
+		}
+	}
+	return true
 }

@@ -300,6 +300,8 @@ func TestConcrete(t *testing.T) {
 		{"metadata: Record<string,unknown> is not assignable", true, true},
 		{"stage is string|null here", true, true},
 		{"a < b or c | d in prose", false, false},
+		{"long names (e.g., the display label) overflow, i.e. wrap", false, false},
+		{"since v1.5 and 2.0", true, false},
 	} {
 		if got := hasAnchor(tt.text); got != tt.anchor {
 			t.Errorf("hasAnchor(%q) = %v, want %v", tt.text, got, tt.anchor)
