@@ -617,13 +617,16 @@ func markedChildren(s *section) bool {
 	return true
 }
 
-// children reads the sub-sections of s. Numbered headings next to a
+// children reads the sub-sections of s. Numbers that also number a
 // summary or a findings heading number the report's outline ("## 1.
-// Summary", "## 2. Critical Issues"), not findings.
+// Summary", "## 2. Critical Issues"), not findings; next to an unnumbered
+// "## Summary" the numbered headings are the findings, and so is a
+// numbered one marked fixed ("## 9. Stale cache ✅ Fixed").
 func (x *extractor) children(s *section, sc scope) {
 	sc.outline = false
 	for _, c := range s.children {
-		if k := classifyHeading(c.title); k.skip || k.fixes || k.container {
+		_, ref, _, _ := titleMarker(c.title)
+		if k := classifyHeading(c.title); isDigits(ref) && (k.skip && !k.done || k.fixes || k.container) {
 			sc.outline = true
 		}
 	}

@@ -271,6 +271,11 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{{Severity: SevMajor, Problem: "IPAM state lost on restart. `NewIPAM()` starts empty."}},
 		},
 		{
+			name: "numbered headings beside an unnumbered summary are findings",
+			text: "# Review of the importer\n\n## Summary\n\n### Strengths\n- Clear types.\n\n## 1. Unbounded reads 🔴 High\n\n`io.ReadAll(r.Body)` reads any size. Wrap it in `http.MaxBytesReader`.\n\n## 2. Stale cache ✅ Fixed\n\n`cache.Get` ignored the TTL.\n",
+			want: []Finding{{Severity: SevMajor, Problem: "Unbounded reads 🔴 High. `io.ReadAll(r.Body)` reads any size.", Fix: "Wrap it in `http.MaxBytesReader`."}},
+		},
+		{
 			name: "a review written as a JSON document",
 			text: `{"findings":[{"title":"CORS check by substring","description":"origin.includes(host) passes evil hosts","suggestion":"Compare the parsed hostname.","priority":"P1","file":"src/index.ts","line_start":18}],"overall_correctness":"patch is incorrect"}` + "\nSummary: one issue.",
 			want: []Finding{{Severity: SevMajor, Location: "src/index.ts:18", Problem: "CORS check by substring — origin.includes(host) passes evil hosts", Fix: "Compare the parsed hostname."}},
