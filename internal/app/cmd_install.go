@@ -372,10 +372,9 @@ Examples:
 			if err != nil {
 				return err
 			}
-			opts := doctor.Options{Dir: dir, Home: e.Getenv("HOME"), PathEnv: e.Getenv("PATH"), Version: Version()}
-			opts.Exe = e.exe()
-			opts.Command, _ = e.hookCommand()
-			rep := doctor.Run(c.Context, opts)
+			command, _ := e.hookCommand()
+			rep := doctor.Run(c.Context, doctor.Options{Dir: dir, Home: e.Getenv("HOME"), PathEnv: e.Getenv("PATH"),
+				Version: Version(), Exe: e.exe(), Command: command})
 			if c.Bool("json") {
 				if err := e.writeJSON(rep); err != nil {
 					return err
@@ -397,9 +396,9 @@ func (e *env) printDoctor(rep doctor.Report) {
 	for _, c := range rep.Checks {
 		width = max(width, len(c.Name))
 	}
+	label := map[doctor.Status]string{doctor.OK: "ok", doctor.Warn: "warn", doctor.Fail: "FAIL", doctor.Skip: "skip"}
 	for _, c := range rep.Checks {
-		label := map[doctor.Status]string{doctor.OK: "ok", doctor.Warn: "warn", doctor.Fail: "FAIL", doctor.Skip: "skip"}[c.Status]
-		fmt.Fprintf(e.Out, "%-4s  %-*s  %s\n", label, width, c.Name, c.Detail)
+		fmt.Fprintf(e.Out, "%-4s  %-*s  %s\n", label[c.Status], width, c.Name, c.Detail)
 		if c.Fix != "" && (c.Status == doctor.Fail || c.Status == doctor.Warn) {
 			fmt.Fprintf(e.Out, "      %-*s  fix: %s\n", width, "", c.Fix)
 		}
