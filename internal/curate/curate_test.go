@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -211,80 +212,35 @@ func TestGroups(t *testing.T) {
 	}
 }
 
-// A review that repeats a merged wording counts for the survivor.
-func TestRepeatOfMergedEntryCountsForSurvivor(t *testing.T) {
-	s := mdstore.Open(t.TempDir())
-	ids := record(t, s, day, "fn-1", "first wording of the lesson", "second wording of the lesson")
-	if _, err := Merge(context.Background(), s, ids, ""); err != nil {
-		t.Fatal(err)
-	}
-	out, err := s.Record(context.Background(), mdstore.Pitfall, []mdstore.Entry{{Issue: "second wording of the lesson", Task: "fn-7", Tasks: []string{"fn-7"}}}, day.AddDate(0, 0, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out[0].New || out[0].ID != ids[0] || out[0].Seen != 3 {
-		t.Errorf("outcome = %+v, want a sighting of survivor %s, seen 3", out[0], ids[0])
-	}
-	got := load(t, s)
-	if got[ids[0]].Seen != 3 || got[ids[0]].LastSeen != "2026-03-02" || got[ids[1]].Seen != 1 {
-		t.Errorf("survivor %+v, merged %+v", got[ids[0]], got[ids[1]])
-	}
-}
-
-// Restoring a merged entry takes its sightings back from the survivor.
-func TestRestoreUndoesMergeCount(t *testing.T) {
-	s := mdstore.Open(t.TempDir())
-	ids := record(t, s, day, "fn-1", "first wording of the lesson", "second wording of the lesson")
-	record(t, s, day, "fn-2", "second wording of the lesson")
-	if _, err := Merge(context.Background(), s, ids, ""); err != nil {
-		t.Fatal(err)
-	}
-	if got := load(t, s)[ids[0]].Seen; got != 3 {
-		t.Fatalf("survivor seen %d after the merge, want 3", got)
-	}
-	entries, err := Lookup(s, ids[1:])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Apply(context.Background(), s, Restore, entries); err != nil {
-		t.Fatal(err)
-	}
-	got := load(t, s)
-	if got[ids[0]].Seen != 1 || got[ids[1]].Seen != 2 || got[ids[1]].Status != mdstore.Active || got[ids[1]].MergedInto != "" {
-		t.Errorf("after restore: survivor %+v, restored %+v", got[ids[0]], got[ids[1]])
-	}
-}
-
-// Near proposes entries beside a group: never its own members, one entry
-// for another whole group, nothing below the floor.
-func TestNear(t *testing.T) {
-	e := func(id, issue, fix string) mdstore.Entry {
-		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Fix: fix, Status: mdstore.Active}
+// An entry joins a group when it is alike enough to the members on
+// average, though less to one of them; a pair under the threshold starts
+// none.
+func TestClustersAverage(t *testing.T) {
+	e := func(id, issue string) mdstore.Entry {
+		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Status: mdstore.Active}
 	}
 	entries := []mdstore.Entry{
-		e("p-0", "The hook reads stdin with io.ReadAll and hangs when stdin stays open", "decode one JSON object"),
-		e("p-1", "io.ReadAll on stdin hangs the hook because Claude Code leaves stdin open", "decode one JSON object"),
-		e("p-2", "The hook blocks reading stdin until EOF", "decode the first JSON value and return"),
-		e("p-3", "The hook blocks reading stdin until EOF arrives", "decode the first JSON value and return"),
-		e("p-4", "The hook reads its config file twice", "cache the parsed config"),
-		e("p-5", "Tests create temp files with os.MkdirTemp and never remove them", "use t.TempDir()"),
+		e("p-0", "alpha bravo charlie delta echo"),
+		e("p-1", "alpha bravo charlie delta foxtrot"),
+		e("p-2", "alpha bravo charlie foxtrot golf"),
+		e("p-3", "kilo lima mike november"),
+		e("p-4", "kilo lima oscar papa"),
+	}
+	for i := range 12 {
+		// Unrelated entries, so that every word above is rare.
+		entries = append(entries, e(fmt.Sprintf("p-x%d", i), fmt.Sprintf("filler%d words%d here%d", i, i, i)))
 	}
 	x := NewIndex(entries)
-	groupOf := map[int]int{0: 0, 1: 0, 2: 1, 3: 1}
-	near := x.Near([]int{0, 1}, groupOf, 3, 0)
-	var got []string
-	for _, p := range near {
-		got = append(got, entries[p.J].ID)
+	s := func(i, j int) float64 { return x.Similarity(i, j) }
+	th := (s(0, 2) + s(1, 2)) / 2 // p-2 is this alike to p-0 and p-1 on average
+	if s(0, 2) >= th || s(0, 1) < th || s(3, 4) >= th {
+		t.Fatalf("fixture: %.3f %.3f %.3f %.3f, threshold %.3f", s(0, 1), s(0, 2), s(1, 2), s(3, 4), th)
 	}
-	// p-2 and p-3 are one group: only the nearer stands for it; p-5 shares
-	// no word at all.
-	if len(got) != 2 || (got[0] != "p-2" && got[0] != "p-3") || got[1] != "p-4" {
-		t.Errorf("Near = %v, want one of p-2/p-3, then p-4", got)
+	groups, scores := x.Clusters(th)
+	if len(groups) != 1 || !slices.Equal(slices.Sorted(slices.Values(groups[0])), []int{0, 1, 2}) {
+		t.Errorf("groups %v at %.3f, want p-0, p-1, p-2 only (p-2 alike enough on average; p-3 and p-4 too little)", groups, th)
 	}
-	if near[0].Score <= near[1].Score {
-		t.Errorf("Near scores %v not best first", near)
-	}
-	if high := x.Near([]int{0, 1}, groupOf, 3, near[0].Score+0.01); len(high) != 0 {
-		t.Errorf("Near above the floor = %v, want none", high)
+	if len(scores) == 1 && scores[0] != s(0, 2) {
+		t.Errorf("score %.3f, want the least likeness of two members %.3f", scores[0], s(0, 2))
 	}
 }

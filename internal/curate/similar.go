@@ -198,11 +198,15 @@ func (x *Index) Similarity(i, j int) float64 {
 	return d / math.Sqrt(x.norm[i]*x.norm[j])
 }
 
-// Clusters returns groups of entry indexes whose every two members are at
-// least threshold alike, with the least of those similarities, best
-// groups first. Pairs are taken best first; an entry joins a group only
-// when it is alike enough to every member, so a chain of near misses
-// (A like B, B like C) never puts A and C together on its own.
+// Clusters returns groups of entry indexes, each started by a pair at
+// least threshold alike, with the least likeness of two members, best
+// groups first. Pairs are taken best first; an entry joins a group when it
+// is on average at least threshold alike to the members. A memory often
+// holds several wordings of one lesson, and requiring every two of them to
+// pass the threshold split them into groups of two; on average, a wording
+// that shares less with one member than with the others still joins,
+// while a chain of near misses (A like B, B like C, A unlike C) puts C
+// with A only when C is twice as alike to B as the threshold asks.
 func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
 	var pairs []Pair
 	for i := range x.entries {
@@ -225,15 +229,12 @@ func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
 	var groups [][]int
 	var scores []float64
 	fits := func(g int, j int) (float64, bool) {
-		least := 1.0
+		least, sum := 1.0, 0.0
 		for _, m := range groups[g] {
 			s := x.Similarity(m, j)
-			if s < threshold {
-				return 0, false
-			}
-			least = min(least, s)
+			least, sum = min(least, s), sum+s
 		}
-		return least, true
+		return least, sum >= threshold*float64(len(groups[g]))
 	}
 	for _, p := range pairs {
 		gi, inI := group[p.I]
