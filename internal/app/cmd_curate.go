@@ -119,9 +119,10 @@ Examples:
 		{
 			Name:  "curate",
 			Usage: "propose groups of entries that probably say the same thing",
-			Description: `Each active entry's text is asked as a query against the others; entries
-alike enough to every other member of a group are proposed together, best
-groups first, with ids, texts, seen counts and a similarity score (0 to 1).
+			Description: `Each active entry's text is asked as a query against the others; a pair
+at least --threshold alike starts a group, and an entry that alike to its
+members on average joins it. Groups come best first, with ids, texts, seen
+counts and a similarity score (the least of two members, 0 to 1).
 Beside each group are up to 3 entries near it but less alike (near in
 --json): a lesson reworded by another reviewer often shares fewer words
 than the threshold asks, so judge them too.
@@ -135,7 +136,7 @@ Examples:
    flowmem memory merge p-3f2a p-77c0    (after reading a group)`,
 			Flags: []cli.Flag{
 				&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` groups (default: all)"},
-				&cli.Float64Flag{Name: "threshold", Value: curate.DefaultThreshold, Usage: "least similarity, from 0 to 1, of two entries in a group"},
+				&cli.Float64Flag{Name: "threshold", Value: curate.DefaultThreshold, Usage: "least similarity, from 0 to 1, of the pair that starts a group and of a member to the others on average"},
 				jsonFlag,
 			},
 			Action: args(0, "no arguments", func(c *cli.Context) error {
