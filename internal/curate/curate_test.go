@@ -212,6 +212,84 @@ func TestGroups(t *testing.T) {
 	}
 }
 
+// A review that repeats a merged wording counts for the survivor.
+func TestRepeatOfMergedEntryCountsForSurvivor(t *testing.T) {
+	s := mdstore.Open(t.TempDir())
+	ids := record(t, s, day, "fn-1", "first wording of the lesson", "second wording of the lesson")
+	if _, err := Merge(context.Background(), s, ids, ""); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Record(context.Background(), mdstore.Pitfall, []mdstore.Entry{{Issue: "second wording of the lesson", Task: "fn-7", Tasks: []string{"fn-7"}}}, day.AddDate(0, 0, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0].New || out[0].ID != ids[0] || out[0].Seen != 3 {
+		t.Errorf("outcome = %+v, want a sighting of survivor %s, seen 3", out[0], ids[0])
+	}
+	got := load(t, s)
+	if got[ids[0]].Seen != 3 || got[ids[0]].LastSeen != "2026-03-02" || got[ids[1]].Seen != 1 {
+		t.Errorf("survivor %+v, merged %+v", got[ids[0]], got[ids[1]])
+	}
+}
+
+// Restoring a merged entry takes its sightings back from the survivor.
+func TestRestoreUndoesMergeCount(t *testing.T) {
+	s := mdstore.Open(t.TempDir())
+	ids := record(t, s, day, "fn-1", "first wording of the lesson", "second wording of the lesson")
+	record(t, s, day, "fn-2", "second wording of the lesson")
+	if _, err := Merge(context.Background(), s, ids, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := load(t, s)[ids[0]].Seen; got != 3 {
+		t.Fatalf("survivor seen %d after the merge, want 3", got)
+	}
+	entries, err := Lookup(s, ids[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(context.Background(), s, Restore, entries); err != nil {
+		t.Fatal(err)
+	}
+	got := load(t, s)
+	if got[ids[0]].Seen != 1 || got[ids[1]].Seen != 2 || got[ids[1]].Status != mdstore.Active || got[ids[1]].MergedInto != "" {
+		t.Errorf("after restore: survivor %+v, restored %+v", got[ids[0]], got[ids[1]])
+	}
+}
+
+// Near proposes entries beside a group: never its own members, one entry
+// for another whole group, nothing below the floor.
+func TestNear(t *testing.T) {
+	e := func(id, issue, fix string) mdstore.Entry {
+		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Fix: fix, Status: mdstore.Active}
+	}
+	entries := []mdstore.Entry{
+		e("p-0", "The hook reads stdin with io.ReadAll and hangs when stdin stays open", "decode one JSON object"),
+		e("p-1", "io.ReadAll on stdin hangs the hook because Claude Code leaves stdin open", "decode one JSON object"),
+		e("p-2", "The hook blocks reading stdin until EOF", "decode the first JSON value and return"),
+		e("p-3", "The hook blocks reading stdin until EOF arrives", "decode the first JSON value and return"),
+		e("p-4", "The hook reads its config file twice", "cache the parsed config"),
+		e("p-5", "Tests create temp files with os.MkdirTemp and never remove them", "use t.TempDir()"),
+	}
+	x := NewIndex(entries)
+	groupOf := map[int]int{0: 0, 1: 0, 2: 1, 3: 1}
+	near := x.Near([]int{0, 1}, groupOf, 3, 0)
+	var got []string
+	for _, p := range near {
+		got = append(got, entries[p.J].ID)
+	}
+	// p-2 and p-3 are one group: only the nearer stands for it; p-5 shares
+	// no word at all.
+	if len(got) != 2 || (got[0] != "p-2" && got[0] != "p-3") || got[1] != "p-4" {
+		t.Errorf("Near = %v, want one of p-2/p-3, then p-4", got)
+	}
+	if near[0].Score <= near[1].Score {
+		t.Errorf("Near scores %v not best first", near)
+	}
+	if high := x.Near([]int{0, 1}, groupOf, 3, near[0].Score+0.01); len(high) != 0 {
+		t.Errorf("Near above the floor = %v, want none", high)
+	}
+}
+
 // An entry joins a group when it is alike enough to the members on
 // average, though less to one of them; a pair under the threshold starts
 // none.
