@@ -77,3 +77,21 @@ func TestRankAllTies(t *testing.T) {
 		t.Errorf("ties: %q and %q, want each led by its first query's best hit", ids(a), ids(b))
 	}
 }
+
+// A query that finds a lesson again only by a word an earlier query
+// already counted for it adds little: two searches that repeat a word of
+// the request are not two findings. Counted twice, d (third for both
+// cookie queries, by "cookie" alone) would pass s, the best hit of a query
+// of its own.
+func TestRankAllRepeatedWord(t *testing.T) {
+	entries := []mdstore.Entry{
+		pit("a", "Cookie jar expiry too short", "", ""),
+		pit("b", "Cookie jar expiry ignored", "", ""),
+		pit("d", "Cookie set on every response", "", ""),
+		pit("s", "SameSite attribute missing", "", ""),
+	}
+	got := ids(RankAll(entries, []string{"cookie expiry", "cookie jar", "samesite"}, Options{}))
+	if i, j := slices.Index(got, "s"), slices.Index(got, "d"); i < 0 || j < 0 || i > j {
+		t.Errorf("merged = %q, want s before d", got)
+	}
+}

@@ -16,6 +16,7 @@
 package recall
 
 import (
+	"math/bits"
 	"slices"
 	"time"
 
@@ -96,7 +97,7 @@ type Hit struct {
 	// answers: the lesson alone says enough of the request to pass the
 	// floor (Options.Floor).
 	answers bool
-	mask    uint64 // the query's terms the lesson says
+	mask    uint64 // the query's specific terms the lesson says
 }
 
 func limitOf(opt Options) int {
@@ -107,10 +108,23 @@ func limitOf(opt Options) int {
 }
 
 // fuseK is the rank offset of reciprocal-rank fusion: a hit at rank r
-// (from 0) of one query adds 1/(fuseK+r). A small offset lets the first
-// hits of each query lead, which is what the scout's queries are for: each
-// names the work from another side, and its best hits are its point.
-const fuseK = 2
+// (from 0) of one query adds 1/(fuseK+r). The first hits of each query
+// lead, which is what the scout's queries are for: each names the work
+// from another side, and its best hits are its point.
+//
+// repeatShare is what a query adds for a lesson when every specific word
+// the lesson says of it was said of a query already counted for that
+// lesson: the scout's queries often repeat a word of the request, and a
+// lesson that only says that word is not found again by the second query,
+// only counted again.
+//
+// Both were chosen with the scout's searches of every query set
+// (testdata/recall/README.md, twelfth round): offsets 4 to 8 and shares
+// 0.3 to 0.5 are within a request of each other.
+const (
+	fuseK       = 6
+	repeatShare = 0.3
+)
 
 // Search returns the entries of files most relevant to the queries, best
 // first, at most opt.Limit of them; none when nothing qualifies. Archived
@@ -118,7 +132,9 @@ const fuseK = 2
 // scout's searches for one request) are ranked in the same pass and merged
 // by reciprocal rank: an entry's score is the sum over the queries of
 // 1/(fuseK + its rank there), since the queries' scores are not on one
-// scale; ties go to the entry the earlier query ranked first.
+// scale, a query that finds it by no word not already counted adding
+// repeatShare of that; ties go to the entry the earlier query ranked
+// first.
 func Search(files []File, queries []string, opt Options) ([]Hit, error) {
 	limit := limitOf(opt)
 	qs := make([]*query, 0, len(queries))
@@ -138,10 +154,16 @@ func Search(files []File, queries []string, opt Options) ([]Hit, error) {
 	// Each list is ranked deeper than the limit, so an entry second-best
 	// for two queries can pass one that is best for only one of them.
 	deep := 2 * limit
+	type place struct {
+		rank  int
+		query int
+		mask  uint64
+	}
 	type fused struct {
-		hit   Hit
-		score float64
-		first int // (query, rank) of its best place, as query*deep+rank
+		hit    Hit
+		score  float64
+		first  int // (query, rank) of its best place, as query*deep+rank
+		places []place
 	}
 	byKey := map[string]*fused{}
 	var order []*fused
@@ -161,7 +183,24 @@ func Search(files []File, queries []string, opt Options) ([]Hit, error) {
 				byKey[key] = f
 				order = append(order, f)
 			}
-			f.score += 1 / float64(fuseK+r)
+			f.places = append(f.places, place{r, qi, h.mask})
+		}
+	}
+	var said []string
+	for _, f := range order {
+		// Best places first: the query that ranks the lesson highest is
+		// the one that found it.
+		slices.SortStableFunc(f.places, func(a, b place) int { return a.rank - b.rank })
+		said = said[:0]
+		for _, p := range f.places {
+			w := repeatShare
+			for m := p.mask; m != 0; m &= m - 1 {
+				if st := qs[p.query].terms[bits.TrailingZeros64(m)].stem; !slices.Contains(said, st) {
+					said = append(said, st)
+					w = 1
+				}
+			}
+			f.score += w / (fuseK + float64(p.rank))
 		}
 	}
 	slices.SortStableFunc(order, func(a, b *fused) int {

@@ -648,7 +648,7 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			if !w.qualifies(mask) {
 				continue
 			}
-			top.offer(Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), answers: w.answers(mask), mask: mask})
+			top.offer(Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), answers: w.answers(mask), mask: mask & w.specific})
 		}
 		out[qi] = top.sorted()
 		answered := false
