@@ -619,7 +619,7 @@ func markedChildren(s *section) bool {
 
 // children reads the sub-sections of s. Numbers that also number a
 // summary or a findings heading number the report's outline ("## 1.
-// Summary", "## 2. Critical Issues"), not findings; next to an unnumbered
+// Summary", "## 2. Critical Issues"), not findings; beside an unnumbered
 // "## Summary" the numbered headings are the findings, and so is a
 // numbered one marked fixed ("## 9. Stale cache ✅ Fixed").
 func (x *extractor) children(s *section, sc scope) {

@@ -276,6 +276,14 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{{Severity: SevMajor, Problem: "Unbounded reads 🔴 High. `io.ReadAll(r.Body)` reads any size.", Fix: "Wrap it in `http.MaxBytesReader`."}},
 		},
 		{
+			name: "a numbered topic that uses a section word is a finding, not an outline entry",
+			text: "# Design review\n\n## 1. Storage Layout\n\nDo not add a second `sqlite` file for the index; keep one database.\n\n## 2. Context Window Budget\n\nThe prompt builder never counts tokens. Cap it with `tiktoken` before sending.\n",
+			want: []Finding{
+				{Problem: "Storage Layout", Fix: "Do not add a second `sqlite` file for the index; keep one database."},
+				{Problem: "Context Window Budget. The prompt builder never counts tokens.", Fix: "Cap it with `tiktoken` before sending."},
+			},
+		},
+		{
 			name: "a review written as a JSON document",
 			text: `{"findings":[{"title":"CORS check by substring","description":"origin.includes(host) passes evil hosts","suggestion":"Compare the parsed hostname.","priority":"P1","file":"src/index.ts","line_start":18}],"overall_correctness":"patch is incorrect"}` + "\nSummary: one issue.",
 			want: []Finding{{Severity: SevMajor, Location: "src/index.ts:18", Problem: "CORS check by substring — origin.includes(host) passes evil hosts", Fix: "Compare the parsed hostname."}},

@@ -345,7 +345,10 @@ func classifyHeading(title string) headingKind {
 			}
 		}
 		k.container = k.findings
-		if !k.findings {
+		// A numbered section name is short ("2. Context", "5. Test
+		// results"); "2. Context Window Budget" is a topic that uses the
+		// word, and its section a finding.
+		if !k.findings && !(marked && isDigits(ref) && len(words) > 2) {
 			for _, w := range skipWords {
 				if hasTerm(t, w) {
 					k.skip = true
