@@ -240,32 +240,28 @@ func (d *doctor) staleAfterDays() int {
 // lessons under one id mean an entry was edited by hand, and readers would
 // hide one of them.
 func (d *doctor) checkDuplicates(docs []*mdstore.Doc) {
-	type seen struct {
-		text string
-		line int
-	}
 	var copies, conflicts []string
 	for _, doc := range docs {
-		byID := map[string][]seen{}
+		byID := map[string][]*mdstore.Entry{}
 		var order []string
-		for _, e := range doc.Entries {
-			if _, ok := byID[e.ID]; !ok {
+		for i := range doc.Entries {
+			e := &doc.Entries[i]
+			if byID[e.ID] == nil {
 				order = append(order, e.ID)
 			}
-			byID[e.ID] = append(byID[e.ID], seen{e.Text(), e.Line})
+			byID[e.ID] = append(byID[e.ID], e)
 		}
 		for _, id := range order {
-			list := byID[id]
-			if len(list) < 2 {
+			same := byID[id]
+			if len(same) < 2 {
 				continue
 			}
 			var lines []string
-			conflict := false
-			for _, s := range list {
-				lines = append(lines, fmt.Sprint(s.line))
-				if s.text != "" && list[0].text != "" && s.text != list[0].text {
-					conflict = true
-				}
+			conflict, first := false, same[0].Text()
+			for _, e := range same {
+				lines = append(lines, fmt.Sprint(e.Line))
+				text := e.Text()
+				conflict = conflict || text != "" && first != "" && text != first
 			}
 			where := fmt.Sprintf("%s in %s (lines %s)", id, doc.Kind.File(), listN(lines, ", ", 5))
 			if conflict {
