@@ -128,6 +128,12 @@ func ClassifyWith(f Finding, o Options) Decision {
 	if testGap(problem) {
 		return drop("generic advice (asks for more tests)")
 	}
+	if w := firstWord(stripCode(title(problem)), coverageWords); w != "" {
+		// "`Widget` had zero test coverage", "Retry coverage gaps on
+		// reads": the finding measures how much of the code a practice
+		// reaches and asks for more of it.
+		return drop(fmt.Sprintf("generic advice (asks for more coverage: %q)", w))
+	}
 	if w := strings.Trim(firstField(stripCode(problem)), ".,:;*"); vagueVerbs[w] {
 		// "Refactor partitioning logic": the finding is itself the
 		// advice to restructure, with no failure to learn from.
@@ -432,6 +438,25 @@ func testGap(problem string) bool {
 	return false
 }
 
+// coverageWords in a finding's title make it about how much of the code a
+// practice (tests, retries, checks) reaches.
+var coverageWords = wordSet(`coverage untested`)
+
+// title is the first sentence of a finding's problem text: what the
+// finding is about, before evidence and detail.
+func title(problem string) string {
+	t := problem
+	if ss := sentences(problem); len(ss) > 0 {
+		t = ss[0]
+	}
+	// A title followed by a lower-case path ("… disappear. src/x.go:3
+	// drops …") is one sentence to sentences; it ends at the stop.
+	if i := strings.Index(t, ". "); i > 0 {
+		t = t[:i]
+	}
+	return t
+}
+
 var (
 	testWords    = wordSet(`test tests untested coverage e2e end-to-end`)
 	testGapWords = wordSet(`add a an more missing no lacks lack lacking needs need unit integration regression`)
@@ -581,11 +606,7 @@ var docWords = wordSet(`documentation undocumented docstring docstrings jsdoc ja
 // word inside a hyphenated name (swagger-jsdoc) is a tool, and one in a
 // quoted rule ("no names in code or docs") is the rule's scope.
 func docsSubject(problem string) string {
-	title := problem
-	if ss := sentences(problem); len(ss) > 0 {
-		title = ss[0]
-	}
-	for _, w := range strings.Fields(strings.ToLower(stripQuoted(stripCode(title)))) {
+	for _, w := range strings.Fields(strings.ToLower(stripQuoted(stripCode(title(problem))))) {
 		w = strings.Trim(w, ".,;:!?\"'()[]*_")
 		if docWords[w] {
 			return w

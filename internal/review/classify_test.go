@@ -56,6 +56,20 @@ func TestClassify(t *testing.T) {
 			keep: true, reason: "reusable",
 		},
 		{
+			name: "a title about coverage asks for more of a practice",
+			f: Finding{Severity: SevMajor,
+				Problem: "`InvoiceMailer` has no test coverage for its retry branch. `mailer.ts:70` was added in this change.",
+				Fix:     "Cover `InvoiceMailer.retry` with a test that fails the first send."},
+			keep: false, reason: "coverage",
+		},
+		{
+			name: "coverage words past the title are detail, not the subject",
+			f: Finding{Severity: SevMajor,
+				Problem: "Quoted commas split the CSV field. lib/csv.ex:12 splits on every comma, and this path is untested.",
+				Fix:     "Parse rows with `NimbleCSV` instead of `String.split/2`."},
+			keep: true, reason: "reusable",
+		},
+		{
 			name: "a finding that only asks to restructure is generic advice",
 			f: Finding{Severity: SevMajor,
 				Problem: "Refactor `validate_name`. It is defined in `dags/main.py` but also used by the loader.",
