@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -107,6 +108,7 @@ func loadQualityMemory(t *testing.T, withHeavy bool) ([]mdstore.Entry, []lessonG
 type setScore struct {
 	pairs, inGroup, found int // paraphrase pairs; S in A's group; S in A's group or 3 nearest
 	foundInSet            int // S in A's group or among A's 3 nearest of its own set
+	foundKnown            int // S in A's group or among A's 3 nearest, other sets' wordings of A's lesson taking no place
 	proposed              int // S in A's group or among the 3 entries proposed beside it (Near)
 	shown                 int // what curate shows: S with A in a group, or beside the group of either
 	near, noPair          int // near-miss pairs; of them not grouped with A
@@ -160,6 +162,36 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 			}
 		}
 		return false
+	}
+	// near3Known ranks every line but the A and S lines of other sets'
+	// groups judged to teach A's lesson (same-lesson.txt): with four
+	// wordings of one lesson in memory, three of them fill A's 3 nearest
+	// places, and a curator who merges them frees the places for the next.
+	same := sameLessons(t)
+	byName := map[string]*lessonGroup{}
+	for gi := range groups {
+		byName[groups[gi].set+"/"+groups[gi].name] = &groups[gi]
+	}
+	near3Known := func(g *lessonGroup, b int) bool {
+		n := 0
+		for _, p := range x.Neighbours(g.a, 256) {
+			o := owner[p.J]
+			if o.set != g.set && same[g.set+"/"+g.name][o.set+"/"+o.name] && !slices.Contains(o.n, p.J) {
+				continue
+			}
+			if p.J == b {
+				return true
+			}
+			if n++; n == 3 {
+				break
+			}
+		}
+		return false
+	}
+	for k := range same {
+		if byName[k] == nil {
+			t.Fatalf("same-lesson.txt names %s, which no set has", k)
+		}
 	}
 	// proposedNear: what curate shows beside A's group (Near), or would
 	// show beside A alone when it is in no group.
@@ -215,6 +247,9 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 			if together(g.a, s) || near3InSet(g.a, s) {
 				sc.foundInSet++
 			}
+			if together(g.a, s) || near3Known(&g, s) {
+				sc.foundKnown++
+			}
 			if together(g.a, s) || near3(g.a, s) {
 				sc.found++
 			} else if showMisses && !g.held && (os.Getenv("FLOWMEM_CURATE_MISSES_INSET") == "" || !near3InSet(g.a, s)) {
@@ -244,6 +279,37 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 	return out
 }
 
+// sameLessons reads same-lesson.txt: pairs of groups of different sets
+// that teach one lesson, closed under "same as", keyed "set/name".
+func sameLessons(t *testing.T) map[string]map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture", "recurrence", "same-lesson.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	class := map[string]map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		a, b, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ca, cb := class[a], class[b]
+		if ca == nil {
+			ca = map[string]bool{a: true}
+		}
+		if cb == nil {
+			cb = map[string]bool{b: true}
+		}
+		for k := range cb {
+			ca[k] = true
+		}
+		for k := range ca {
+			class[k] = ca
+		}
+	}
+	return class
+}
+
 // heldOut is the key under which scoreQuality counts held-out groups.
 const heldOut = "held-out"
 
@@ -255,6 +321,7 @@ func (s *setScore) add(o *setScore) {
 	s.inGroup += o.inGroup
 	s.found += o.found
 	s.foundInSet += o.foundInSet
+	s.foundKnown += o.foundKnown
 	s.proposed += o.proposed
 	s.shown += o.shown
 	s.nearUnshown += o.nearUnshown
@@ -283,11 +350,11 @@ func TestQualityCurate(t *testing.T) {
 	var dev, tot setScore
 	t.Logf("curate candidates, one memory of %d entries (every A, S and N line of %d groups), threshold %.2f",
 		len(entries), len(groups), threshold)
-	t.Logf("%-12s %16s %16s %16s %16s %16s %16s %16s", "set", "S in A's group", "... or 3-NN", "... or near", "shown", "... 3-NN of set", "N apart", "N not shown")
+	t.Logf("%-12s %16s %16s %16s %16s %16s %16s %16s %16s", "set", "S in A's group", "... or 3-NN", "... or near", "shown", "... 3-NN of set", "3-NN, dups apart", "N apart", "N not shown")
 	line := func(name string, s *setScore) {
 		f := func(a, b int) string { return fmt.Sprintf("%4d/%-4d %.3f", a, b, ratio(a, b)) }
-		t.Logf("%-12s %16s %16s %16s %16s %16s %16s %16s", name, f(s.inGroup, s.pairs), f(s.found, s.pairs), f(s.proposed, s.pairs),
-			f(s.shown, s.pairs), f(s.foundInSet, s.pairs), f(s.noPair, s.near), f(s.nearUnshown, s.near))
+		t.Logf("%-12s %16s %16s %16s %16s %16s %16s %16s %16s", name, f(s.inGroup, s.pairs), f(s.found, s.pairs), f(s.proposed, s.pairs),
+			f(s.shown, s.pairs), f(s.foundInSet, s.pairs), f(s.foundKnown, s.pairs), f(s.noPair, s.near), f(s.nearUnshown, s.near))
 	}
 	for _, set := range qualitySets {
 		line(set, scores[set])
@@ -330,6 +397,9 @@ func TestQualityCurate(t *testing.T) {
 	if nn := ratio(tot.found, tot.pairs); nn < gateNearest {
 		t.Errorf("curate quality below its gate: S in A's group or 3 nearest %.3f (gate %.2f, target %.2f)", nn, gateNearest, targetFound)
 	}
+	if nn := ratio(tot.foundKnown, tot.pairs); nn < gateKnown {
+		t.Errorf("curate quality below its gate: S in A's group or 3 nearest, known duplicates apart %.3f (gate %.2f, target %.2f)", nn, gateKnown, targetFound)
+	}
 	real := scores[realHeldOut]
 	if f, a := ratio(real.proposed, real.pairs), ratio(real.noPair, real.near); f < gateRealFound || a < targetNoPair {
 		t.Errorf("curate quality on the real recurrences below its gate: found %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
@@ -342,6 +412,7 @@ func TestQualityCurate(t *testing.T) {
 const (
 	gateFound      = 0.86 // S in A's group or beside it (Near), all sets
 	gateNearest    = 0.78 // S in A's group or among A's 3 nearest, all sets
+	gateKnown      = 0.86 // the same, other sets' wordings of A's lesson (same-lesson.txt) taking no place
 	gateFoundInSet = 0.93
 	gateNoPair     = 0.96
 	gateRealFound  = 0.85 // S in A's group or beside it, real recurrences (reviews2.txt)
