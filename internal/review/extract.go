@@ -812,21 +812,34 @@ func (x *extractor) bodyLine(c *candidate, l string) {
 
 // blocks reads the blocks of a section that is not itself a finding.
 //
-// A numbered item that is only a title, followed by blocks that are not
-// indented under it ("1) Cache leaks" then "- Risk: …" at the margin,
-// which markdown reads as a list of its own), owns those blocks up to the
-// next numbered item: the reviewer broke the list, not the finding.
+// A numbered item that is only a title, or a paragraph that the list
+// resumes after, followed by blocks that are not indented under it ("1)
+// Cache leaks" then "- Risk: …" at the margin, which markdown reads as a
+// list of its own), owns those blocks up to the next numbered item: the
+// reviewer broke the list, not the finding.
 func (x *extractor) blocks(bs []ast.Node, sc scope) {
 	for i := 0; i < len(bs); i++ {
-		if l, ok := bs[i].(*ast.List); ok && l.IsOrdered() && bareItem(l.LastChild()) {
+		if l, ok := bs[i].(*ast.List); ok && l.IsOrdered() && l.LastChild() != nil && l.LastChild().FirstChild() == l.LastChild().LastChild() {
 			j := i + 1
 			for j < len(bs) && !x.endsBrokenItem(bs[j]) {
 				j++
 			}
-			if j > i+1 {
+			// The item is a title alone, or the list resumes at the next
+			// number after the blocks ("1. …", a paragraph, "2. …").
+			resumed := false
+			if j < len(bs) {
+				next, ok := bs[j].(*ast.List)
+				resumed = ok && next.IsOrdered() && next.Start == l.Start+l.ChildCount()
+			}
+			if j > i+1 && (bareItem(l.LastChild()) || resumed) {
+				lead := x.lead
 				x.tail, x.tailOf = bs[i+1:j], l
 				x.block(l, sc)
 				x.tail, x.tailOf = nil, nil
+				if resumed {
+					// What announced the list announces its rest.
+					x.lead = lead
+				}
 				i = j - 1
 				continue
 			}

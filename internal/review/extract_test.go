@@ -271,6 +271,14 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{{Severity: SevMajor, Problem: "IPAM state lost on restart. `NewIPAM()` starts empty."}},
 		},
 		{
+			name: "a numbered list resumed after unindented paragraphs, under a bold lead-in",
+			text: "**Main problems**\n\n1. **`Store` is not object-safe.**  \nIt is used as `Box<dyn Store>` but has a generic method.\n\nSplit it:\n\n```rust\ntrait Store { fn put_raw(&self); }\n```\n\nKeep the generic helper on an extension trait.\n\n2. **`Queue::pop` blocks the runtime.**  \nIt calls `std::thread::sleep` in an async fn. Use `tokio::time::sleep`.\n\nAll else is fine.\n",
+			want: []Finding{
+				{Problem: "`Store` is not object-safe. It is used as `Box<dyn Store>` but has a generic method.", Fix: "Split it: Keep the generic helper on an extension trait."},
+				{Problem: "`Queue::pop` blocks the runtime. It calls `std::thread::sleep` in an async fn.", Fix: "Use `tokio::time::sleep`."},
+			},
+		},
+		{
 			name: "numbered headings beside an unnumbered summary are findings",
 			text: "# Review of the importer\n\n## Summary\n\n### Strengths\n- Clear types.\n\n## 1. Unbounded reads 🔴 High\n\n`io.ReadAll(r.Body)` reads any size. Wrap it in `http.MaxBytesReader`.\n\n## 2. Stale cache ✅ Fixed\n\n`cache.Get` ignored the TTL.\n",
 			want: []Finding{{Severity: SevMajor, Problem: "Unbounded reads 🔴 High. `io.ReadAll(r.Body)` reads any size.", Fix: "Wrap it in `http.MaxBytesReader`."}},
