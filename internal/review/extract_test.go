@@ -663,3 +663,16 @@ func TestExtractDocumentTitleIsNoSeverity(t *testing.T) {
 		t.Errorf("a severity title ranks: %+v", fs)
 	}
 }
+
+// TestExtractFindingsLeadInIsNoField: a bold line that names a list of
+// findings ("**Summary of open issues:**") announces the list; read as a
+// field it swallowed every item into one finding.
+func TestExtractFindingsLeadInIsNoField(t *testing.T) {
+	fs := Extract("**Summary of open issues:**\n\n* **Unclosed rows:** `rows.Close` is never called in `List`.\n* **Unbounded cache:** `cache` grows without limit; bound it.\n")
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if f, v, ok := labelLine("**Summary:** all good"); !ok || f != fieldDesc || v != "all good" {
+		t.Errorf("a summary field is still a field: %q %q %v", f, v, ok)
+	}
+}

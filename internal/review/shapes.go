@@ -128,9 +128,11 @@ var (
 		{fieldEvidence, "why impact evidence rationale detail reproduc risk consequence context note"},
 		{fieldTitle, "title"},
 		{fieldDesc, "description summary"},
-		{fieldProblem, "problem issue finding concern bug what observation symptom"},
+		{fieldProblem, problemStems},
 	}
 )
+
+const problemStems = "problem issue finding concern bug what observation symptom"
 
 // labelField maps a label to the field it fills, or "" when the words are
 // not a field name.
@@ -143,13 +145,18 @@ func labelField(label string) string {
 		return fieldIgnored
 	}
 	words := strings.FieldsFunc(l, func(r rune) bool { return !unicode.IsLetter(r) })
+	for _, w := range words {
+		for _, stem := range strings.Fields(problemStems) {
+			if len(w) > len(stem) && strings.HasPrefix(w, stem) && strings.HasSuffix(w, "s") {
+				// "Issues found:", "Summary of open issues:": a list
+				// of findings follows, not a field.
+				return ""
+			}
+		}
+	}
 	for _, ls := range labelStems {
 		for _, stem := range strings.Fields(ls.stems) {
 			for _, w := range words {
-				if ls.field == fieldProblem && strings.HasSuffix(w, "s") {
-					// "Issues found:", "Findings": a list follows, not a field.
-					continue
-				}
 				if strings.HasPrefix(w, stem) {
 					return ls.field
 				}
