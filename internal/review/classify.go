@@ -548,10 +548,20 @@ func tokenKind(raw string) int {
 // concrete returns the first thing s names at least as specific as min
 // (tokName or tokCode), or "".
 func concrete(s string, min int) string {
-	if i := strings.IndexByte(s, '`'); i >= 0 {
-		if j := strings.IndexByte(s[i+1:], '`'); j > 0 {
-			return s[i : i+j+2]
+	for rest := s; ; {
+		i := strings.IndexByte(rest, '`')
+		if i < 0 {
+			break
 		}
+		j := strings.IndexByte(rest[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		if span := rest[i : i+j+2]; strings.IndexFunc(span, isAlnum) >= 0 {
+			return span
+		}
+		// "`[ ]`", "`- `": punctuation quoted as code names nothing.
+		rest = rest[i+j+2:]
 	}
 	for _, w := range strings.Fields(s) {
 		if tokenKind(w) >= min {
@@ -648,3 +658,5 @@ func abbreviation(t string) bool {
 	}
 	return true
 }
+
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -316,6 +316,8 @@ func TestConcrete(t *testing.T) {
 		{"a < b or c | d in prose", false, false},
 		{"long names (e.g., the display label) overflow, i.e. wrap", false, false},
 		{"since v1.5 and 2.0", true, false},
+		{"every box still reads `[ ]` and `- `", false, false},
+		{"`[ ]` boxes, but `retry()` is named", true, true},
 	} {
 		if got := hasAnchor(tt.text); got != tt.anchor {
 			t.Errorf("hasAnchor(%q) = %v, want %v", tt.text, got, tt.anchor)
