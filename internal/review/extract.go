@@ -529,6 +529,12 @@ func (x *extractor) section(s *section, sc scope) {
 		if sc.outline && sev == "" && isDigits(ref) && isDigit(strings.TrimLeft(s.title, "*_ ")[0]) {
 			marked = false
 		}
+		if !marked && placedTitle(s.title) {
+			// "#### `cache.go:42` — entries never evicted": a heading
+			// that opens with a file and line titles one finding there
+			// (a file alone may head a group of them).
+			marked, title = true, s.title
+		}
 		if n := x.severityFields(s.blocks); n >= 2 {
 			// Several Severity lines under one heading: it holds
 			// findings, it is not one.
@@ -915,6 +921,17 @@ func (x *extractor) block(b ast.Node, sc scope) {
 // list; a paragraph that opens with a severity marker or a numbered bold
 // title is a finding of its own.
 func (x *extractor) paragraph(lines []string, sc scope) {
+	if len(lines) == 1 {
+		if c := titleParagraph(lines[0], sc); c != nil {
+			// "**Issue 2: Context ignored**" alone on its line: the
+			// paragraphs, lists and fields up to the next title are
+			// its body.
+			x.flushDraft()
+			x.lead, x.open = nil, false
+			x.draft = c
+			return
+		}
+	}
 	var plain []string
 	for _, l := range lines {
 		if isVerdictLine(l) {
@@ -989,6 +1006,32 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		}
 		x.emitProse(title, sev, ref)
 	}
+}
+
+// placedTitle reports whether a title opens with a file:line.
+func placedTitle(t string) bool {
+	m := pathLineRe().FindStringIndex(t)
+	return m != nil && strings.Trim(t[:m[0]], "`*_ ") == ""
+}
+
+// titleParagraph returns a finding opened by a paragraph that is only a
+// bold title with an id or number ("**Issue 2: Context ignored**",
+// "**3. Stale cache**"), or nil. Its body follows as prose.
+func titleParagraph(body string, sc scope) *candidate {
+	if !strings.HasPrefix(body, "**") || !strings.HasSuffix(body, "**") || strings.Count(body, "**") != 2 {
+		return nil
+	}
+	sev, ref, title, marked := titleMarker(strings.Trim(body, "* "))
+	if !marked || ref == "" || title == "" || len(title) > 160 {
+		return nil
+	}
+	if sev == "" {
+		sev = sc.severity
+	}
+	c := newCandidate(strings.TrimRight(title, ":"), sev)
+	c.ref = ref
+	c.lastSlot = fieldProblem
+	return c
 }
 
 // emitProse makes a finding of one paragraph of prose.

@@ -279,6 +279,22 @@ func TestExtractShapes(t *testing.T) {
 			},
 		},
 		{
+			name: "bold title paragraphs with an id, their body and fix fields after them",
+			text: "**Issue 1: Rows never closed**\n\n`List` returns without `rows.Close()` in `repo.go:40`.\n\n**Fix:** `defer rows.Close()` after the error check.\n\n**Issue 2: Deadline dropped**\n\n`Fetch` ignores the `ctx` it receives.\n\n- It builds the request with `http.NewRequest`.\n\n**Fix:** use `http.NewRequestWithContext`.\n",
+			want: []Finding{
+				{Location: "repo.go:40", Problem: "Rows never closed. `List` returns without `rows.Close()` in `repo.go:40`.", Fix: "`defer rows.Close()` after the error check."},
+				{Problem: "Deadline dropped. `Fetch` ignores the `ctx` it receives. It builds the request with `http.NewRequest`.", Fix: "use `http.NewRequestWithContext`."},
+			},
+		},
+		{
+			name: "headings that open with a file and line title one finding each",
+			text: "#### `store/lru.go:42` — entries never evicted\n\nThe `items` map only grows. Cap it.\n\n#### `api/get.go:10` — body left open\n\n`resp.Body` is never closed.\n\n### `docs/guide.md`\n\nReads well.\n",
+			want: []Finding{
+				{Location: "store/lru.go:42", Problem: "`store/lru.go:42` — entries never evicted. The `items` map only grows.", Fix: "Cap it."},
+				{Location: "api/get.go:10", Problem: "`api/get.go:10` — body left open. `resp.Body` is never closed."},
+			},
+		},
+		{
 			name: "numbered headings beside an unnumbered summary are findings",
 			text: "# Review of the importer\n\n## Summary\n\n### Strengths\n- Clear types.\n\n## 1. Unbounded reads 🔴 High\n\n`io.ReadAll(r.Body)` reads any size. Wrap it in `http.MaxBytesReader`.\n\n## 2. Stale cache ✅ Fixed\n\n`cache.Get` ignored the TTL.\n",
 			want: []Finding{{Severity: SevMajor, Problem: "Unbounded reads 🔴 High. `io.ReadAll(r.Body)` reads any size.", Fix: "Wrap it in `http.MaxBytesReader`."}},
