@@ -101,7 +101,7 @@ var categorySignals = []struct {
 		unsafe async await promise decorator annotation middleware transaction upsert select$ insert$
 		mutex subscri constraint pragma`},
 	{CatAPI, `api endpoint rate-limit ratelimit throttl user-agent header headers webhook github
-		gitlab stripe quirk graphql grpc response responses`},
+		gitlab stripe quirk graphql grpc response responses paginat`},
 }
 
 // categorize picks the category with the highest score (categoryScores);

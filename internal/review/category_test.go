@@ -22,6 +22,12 @@ func TestCategorize(t *testing.T) {
 			want: CatFramework,
 		},
 		{
+			name: "reading one page of a paginated list is an API lesson",
+			f: Finding{Problem: "`listInvoices` ignores pagination and reads only the first page, so invoices past the hundredth never show up.",
+				Fix: "Follow the `next` cursor until the service stops returning one."},
+			want: CatAPI,
+		},
+		{
 			name: "original is not origin",
 			f: Finding{Problem: "The fallback deletes the original file before the rename, so a crash loses it.",
 				Fix: "Do not remove the original until the rename succeeded."},
