@@ -921,6 +921,13 @@ func (x *extractor) block(b ast.Node, sc scope) {
 // list; a paragraph that opens with a severity marker or a numbered bold
 // title is a finding of its own.
 func (x *extractor) paragraph(lines []string, sc scope) {
+	if x.draft != nil && x.draft.lastSlot != "" {
+		if _, _, ok := leadInParagraph(strings.Join(lines, " ")); ok {
+			// "I found a few problems:" after "Summary: …" announces
+			// findings; it continues no field.
+			x.flushDraft()
+		}
+	}
 	if len(lines) == 1 {
 		if c := titleParagraph(lines[0], sc); c != nil {
 			// "**Issue 2: Context ignored**" alone on its line: the

@@ -692,3 +692,21 @@ func TestExtractFindingsLeadInIsNoField(t *testing.T) {
 		t.Errorf("a summary field is still a field: %q %q %v", f, v, ok)
 	}
 }
+
+// TestExtractLeadInEndsAField: a findings lead-in after a summary field
+// announces a list; it does not continue the summary.
+func TestExtractLeadInEndsAField(t *testing.T) {
+	fs := Extract("Summary: tidy change.\n\nI found two problems:\n\n* `Dial` in `net.go` has no timeout, so a dead host hangs the worker. Use `DialTimeout`.\n* `sort.Slice` in `rank.go` is not stable; equal scores reorder between runs. Use `sort.SliceStable`.\n")
+	var n int
+	for _, f := range fs {
+		if strings.Contains(f.Problem, "Dial") || strings.Contains(f.Problem, "sort.Slice") {
+			n++
+			if strings.Contains(f.Problem, "Dial") && strings.Contains(f.Problem, "sort.Slice") {
+				t.Errorf("two items in one finding: %q", f.Problem)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("got %+v, want the two items as findings of their own", fs)
+	}
+}
