@@ -448,6 +448,8 @@ var verdictPhrases = []struct {
 	{NeedsWork, []string{"requires", "changes"}, true},
 	{NeedsWork, []string{"not", "ready"}, true},
 	{NeedsWork, []string{"not", "approved"}, true},
+	{NeedsWork, []string{"conditional", "approval"}, true}, // approval once changes land
+	{NeedsWork, []string{"conditionally", "approved"}, true},
 	{NeedsWork, []string{"do", "not", "merge"}, true},
 	{NeedsWork, []string{"don't", "merge"}, true},
 	{NeedsWork, []string{"needs", ""}, false}, // needs fixes, needs changes, needs revision

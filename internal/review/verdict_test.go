@@ -54,6 +54,8 @@ func TestParseVerdict(t *testing.T) {
 		{"a top-level recommendation is a call", "## Issues\n\n- T-3: Cache never expires\n\nRecommendation: approve\n", Ship},
 		{"approval with requested changes is a request", "**Decision**: ✅ Approve with requested changes", NeedsWork},
 		{"approval title then conditional word", "## Recommendation\n\n**ACCEPT ONCE THE FIXES REQUIRED BELOW LAND**\n", NeedsWork},
+		{"conditional approval", "## Verdict: Conditional Approval\n\nFix the two blockers first.", NeedsWork},
+		{"conditionally approved after a decision key", "**Merge decision**: conditionally approved, pending the migration fix", NeedsWork},
 		{"approval with no changes needed", "Verdict: approve — no changes needed", Ship},
 		{"high score ships", "# Review\n\n**Overall score:** 9.5 / 10\n", Ship},
 		{"low score asks for changes", "Rating: 55/100 — several gaps", NeedsWork},
