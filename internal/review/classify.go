@@ -59,7 +59,7 @@ func DefaultOptions() Options { return Options{MinSeverity: SevMinor, InferVerdi
 //     saying what is wrong;
 //  2. severity below the minimum;
 //  3. about how text looks: problem and fix both about typos, naming,
-//     formatting, comments or docs;
+//     formatting, comments or docs, and no rule stated;
 //     or located in documentation with a fix that rewords it;
 //  4. unfinished or broken code, fixed by finishing it;
 //  5. a one-off of this task: it points at the task's plan, spec or
@@ -100,9 +100,12 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// statement of what is wrong there.
 		return drop("names a place but says nothing about it")
 	}
-	if w := firstWord(stripCode(problem), styleWords); w != "" && firstWord(stripCode(fix), styleWords) != "" {
+	if w := firstWord(stripCode(problem), styleWords); w != "" && firstWord(stripCode(fix), styleWords) != "" && !generalRule(problem+" "+fix) {
 		// Both sides about text: a README that leaks a token is not a
-		// docs finding, a stale doc comment whose fix rewords it is.
+		// docs finding, a stale doc comment whose fix rewords it is. A
+		// stated rule ("packages must never be renamed after release",
+		// "never rename over a file without fsync") is a convention or
+		// a behaviour, whatever words it shares with style.
 		return drop(fmt.Sprintf("about how text looks, not what code does (%q)", w))
 	}
 	if w := docsSubject(f.Problem); w != "" {

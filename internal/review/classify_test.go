@@ -70,6 +70,20 @@ func TestClassify(t *testing.T) {
 			keep: true, reason: "reusable",
 		},
 		{
+			name: "a naming finding that states a rule is a convention, not style",
+			f: Finding{Severity: SevMajor,
+				Problem: "Plugin crate naming: every plugin crate must use the `acme-plugin-` prefix, or the loader skips it.",
+				Fix:     "Rename `csvreader` to `acme-plugin-csvreader`."},
+			keep: true, reason: "reusable",
+		},
+		{
+			name: "a naming finding with no rule is style",
+			f: Finding{Severity: SevMajor,
+				Problem: "Naming of `tmpVal2` in `parse.go` is unclear.",
+				Fix:     "Rename `tmpVal2` to something descriptive."},
+			keep: false, reason: "how text looks",
+		},
+		{
 			name: "a finding that only asks to restructure is generic advice",
 			f: Finding{Severity: SevMajor,
 				Problem: "Refactor `validate_name`. It is defined in `dags/main.py` but also used by the loader.",
