@@ -69,6 +69,13 @@ func unwrapOnce(text string) (inner, verdict, task string, ok bool) {
 		if in, found := fromEventStream(t); found {
 			return in, verdict, "", true
 		}
+	} else if i := strings.Index(t, "\n{"); i >= 0 {
+		// A wrapper's log lines before the stream ("Running codex
+		// review for fn-3.1 …"): the stream is still the review, and
+		// the log may name the task.
+		if in, found := fromEventStream(t[i+1:]); found {
+			return in, verdict, taskIDRe().FindString(t[:i]), true
+		}
 	}
 	return body, verdict, "", trailer != ""
 }

@@ -37,6 +37,8 @@ VERDICT=NEEDS_WORK
 		{"trailer alone", "findings here\nVERDICT=SHIP\n", Unwrapped{Text: "findings here\n", Verdict: "SHIP"}},
 		{"trailer with unknown word stays", "x\nVERDICT=MAYBE\n", Unwrapped{Text: "x\nVERDICT=MAYBE\n"}},
 		{"broken json lines are text", "{not json\n{nor this", Unwrapped{Text: "{not json\n{nor this"}},
+		{"log lines before a stream", "Starting review of fn-4-ab.2 (codex)\nmodel: x\n" + codex, Unwrapped{Text: review, Verdict: "NEEDS_WORK", Task: "fn-4-ab.2"}},
+		{"a review quoting a json line stays", "## Findings\n\n1. The log line\n{\"level\":\"info\"}\nleaks the token.\n", Unwrapped{Text: "## Findings\n\n1. The log line\n{\"level\":\"info\"}\nleaks the token.\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
