@@ -33,6 +33,7 @@ var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // quote earlier rounds before their own answer. Without a tag it reads
 // verdict lines, strongest form first, the last of that form winning:
 //  1. a verdict key: `VERDICT: X`, `**Verdict:** X`, `Overall verdict: X.`,
+//     `Verdict — X`, `| Verdict | X |`,
 //     `SOL_VERDICT: X`, `… — verdict=X`, `"verdict": "x"`, or a `## Verdict`
 //     heading (or bold line) followed by `**X**`;
 //  2. a decision key: `Recommendation:`, `Decision:`, `Status:`,
@@ -223,7 +224,7 @@ func fraction(s string) (n, d float64, ok bool) {
 
 // decisionKeys name the slot where reviewers that do not say "verdict" put
 // their overall call.
-var decisionKeys = []string{"recommendation", "decision", "status", "assessment", "conclusion", "outcome", "gate", "sign-off", "signoff"}
+var decisionKeys = []string{"recommendation", "decision", "status", "assessment", "conclusion", "outcome", "overall", "gate", "sign-off", "signoff"}
 
 // decisionVerdict reads "Recommendation: Request changes", "Final
 // decision: APPROVE", "Review status — BLOCKED".
@@ -384,10 +385,11 @@ func keyedVerdict(plain string) Verdict {
 			continue
 		}
 		rest := strings.TrimLeft(plain[off:], " \t\"'")
-		if rest == "" || (rest[0] != ':' && rest[0] != '=') {
+		sep := keySeparator(rest)
+		if sep == 0 {
 			continue
 		}
-		value := stripSymbols(rest[1:])
+		value := stripSymbols(rest[sep:])
 		if v, n := verdictWordAt(value); v != None {
 			found = conditional(v, value[n:])
 		} else if w := strings.Fields(value); len(w) > 0 && severityRank(normalizeSeverity(w[0])) >= severityRank(SevMajor) {
@@ -396,6 +398,18 @@ func keyedVerdict(plain string) Verdict {
 			found = NeedsWork
 		}
 	}
+}
+
+// keySeparator returns the length of the separator that opens rest
+// after a verdict key — ":", "=", a dash ("Verdict — NEEDS WORK") or a
+// table cell's "|" ("| Verdict | REQUEST CHANGES |") — or 0.
+func keySeparator(rest string) int {
+	for _, sep := range []string{":", "=", "|", "—", "–", "- "} {
+		if strings.HasPrefix(rest, sep) {
+			return len(sep)
+		}
+	}
+	return 0
 }
 
 func verdictKeyPrefixOK(plain string, i int) bool {
