@@ -1025,17 +1025,21 @@ func placedTitle(t string) bool {
 // bold title with an id or number ("**Issue 2: Context ignored**",
 // "**3. Stale cache**"), or nil. Its body follows as prose.
 func titleParagraph(body string, sc scope) *candidate {
-	if !strings.HasPrefix(body, "**") || !strings.HasSuffix(body, "**") || strings.Count(body, "**") != 2 {
+	bold, tag, ok := boldTitle(body)
+	if !ok || strings.Count(body, "**") != 2 || len(tag) > 80 || strings.Contains(tag, ". ") || strings.HasSuffix(tag, ".") {
+		// A title alone, or with a place or tag after it ("(`a.go:3`)");
+		// a sentence after it makes the paragraph a finding of its own.
 		return nil
 	}
-	sev, ref, title, marked := titleMarker(strings.Trim(body, "* "))
+	sev, ref, title, marked := titleMarker(bold)
 	if !marked || ref == "" || title == "" || len(title) > 160 {
 		return nil
 	}
+	title = joinText(strings.TrimRight(title, ":"), tag)
 	if sev == "" {
 		sev = sc.severity
 	}
-	c := newCandidate(strings.TrimRight(title, ":"), sev)
+	c := newCandidate(title, sev)
 	c.ref = ref
 	c.lastSlot = fieldProblem
 	return c

@@ -280,10 +280,10 @@ func TestExtractShapes(t *testing.T) {
 		},
 		{
 			name: "bold title paragraphs with an id, their body and fix fields after them",
-			text: "**Issue 1: Rows never closed**\n\n`List` returns without `rows.Close()` in `repo.go:40`.\n\n**Fix:** `defer rows.Close()` after the error check.\n\n**Issue 2: Deadline dropped**\n\n`Fetch` ignores the `ctx` it receives.\n\n- It builds the request with `http.NewRequest`.\n\n**Fix:** use `http.NewRequestWithContext`.\n",
+			text: "**Issue 1: Rows never closed**\n\n`List` returns without `rows.Close()` in `repo.go:40`.\n\n**Fix:** `defer rows.Close()` after the error check.\n\n**2. Deadline dropped** (`fetch.go`)\n\n`Fetch` ignores the `ctx` it receives.\n\n- It builds the request with `http.NewRequest`.\n\n**Fix:** use `http.NewRequestWithContext`.\n",
 			want: []Finding{
 				{Location: "repo.go:40", Problem: "Rows never closed. `List` returns without `rows.Close()` in `repo.go:40`.", Fix: "`defer rows.Close()` after the error check."},
-				{Problem: "Deadline dropped. `Fetch` ignores the `ctx` it receives. It builds the request with `http.NewRequest`.", Fix: "use `http.NewRequestWithContext`."},
+				{Location: "fetch.go", Problem: "Deadline dropped (`fetch.go`). `Fetch` ignores the `ctx` it receives. It builds the request with `http.NewRequest`.", Fix: "use `http.NewRequestWithContext`."},
 			},
 		},
 		{
