@@ -94,7 +94,7 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 		id := d.Entries[i].ID
 		e, touched := changes[id]
 		if !touched {
-			writeLines(&out, seg, true, func(l string) bool { return !recordOf(l, changes, "") })
+			writeLines(&out, seg, true, func(l string) bool { return !recordOf(l, changes, "") }, nil)
 			wrote = true
 			continue
 		}
@@ -109,10 +109,15 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 		keep := func(l string) bool {
 			return strings.HasPrefix(l, metaPrefix) && !recordOf(l, changes, id) && foreignRecord(l, id)
 		}
+		// A kept record is written as a sighting: in another entry's
+		// segment, an entry with no metadata line of its own (flow-next's
+		// format) would take a plain metadata line as its own and change
+		// id, while a sighting counts for its id wherever it stands, as
+		// the record did where it was.
 		if wrote {
-			writeLines(&out, seg, e != nil, keep)
+			writeLines(&out, seg, e != nil, keep, asSighting)
 		} else {
-			writeLines(&moved, seg, true, keep)
+			writeLines(&moved, seg, true, keep, asSighting)
 		}
 		if e == nil && out.Len() == before {
 			// A removed entry takes the blank lines after it along.
@@ -144,8 +149,8 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 // their line ending). Blank lines go with the line after them: every
 // append starts with one, so dropping a record drops its blank line too.
 // With lead false, the first line kept comes without the blank lines
-// before it.
-func writeLines(out *bytes.Buffer, seg []byte, lead bool, keep func(l string) bool) {
+// before it. conv, if not nil, rewrites each kept line.
+func writeLines(out *bytes.Buffer, seg []byte, lead bool, keep func(l string) bool, conv func(l string) string) {
 	blanks := 0
 	for len(seg) > 0 {
 		line := seg
@@ -163,11 +168,26 @@ func writeLines(out *bytes.Buffer, seg []byte, lead bool, keep func(l string) bo
 			for ; lead && blanks > 0; blanks-- {
 				out.WriteByte('\n')
 			}
-			out.Write(line)
+			if conv != nil {
+				out.WriteString(conv(l))
+				out.Write(line[len(l):])
+			} else {
+				out.Write(line)
+			}
 			lead = true
 		}
 		blanks = 0
 	}
+}
+
+// asSighting is record line l as a sighting line, which readers count
+// the same way (one recurrence, its last date and tasks) but never take as
+// the metadata of the entry it stands in.
+func asSighting(l string) string {
+	if _, sighting, ok := parseMeta(l); !ok || sighting {
+		return l
+	}
+	return metaPrefix + " seen " + strings.TrimSpace(l[len(metaPrefix):])
 }
 
 // recordOf reports whether l is a metadata or sighting line of a changed

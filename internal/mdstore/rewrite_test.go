@@ -264,3 +264,48 @@ func FuzzRewrite(f *testing.F) {
 		}
 	})
 }
+
+// A removed entry can hold another entry's metadata line (a merge of files
+// written before entries were merge-safe moves them). Rewrite keeps that
+// record, but it must not land where an entry without a metadata line of
+// its own (flow-next's format) takes it as its own and changes id: before,
+// the legacy entry below became a second copy of p-c and vanished from
+// every reader. Fuzzing found the same with the record moved to the end.
+func TestRewriteKeepsMovedRecordARecord(t *testing.T) {
+	raw := "## 2026-01-01 manual [pitfall]\nLegacy lesson without metadata\n\n" +
+		"## 2026-01-02 fn-1.1 impl-review\n**Issue**: b\n<!-- flowmem: id=p-b -->\n<!-- flowmem: id=p-c last=2026-02-01 tasks=fn-9 -->\n\n" +
+		"## 2026-01-03 fn-1.2 impl-review\n**Issue**: c\n<!-- flowmem: id=p-c -->\n"
+	for _, removeFirst := range []bool{false, true} {
+		s := Open(t.TempDir())
+		text := raw
+		if removeFirst {
+			// The record's entry first, the legacy one last.
+			text = "## 2026-01-02 fn-1.1 impl-review\n**Issue**: b\n<!-- flowmem: id=p-b -->\n<!-- flowmem: id=p-c last=2026-02-01 tasks=fn-9 -->\n\n" +
+				"## 2026-01-01 manual [pitfall]\nLegacy lesson without metadata\n"
+		}
+		if err := os.WriteFile(s.Path(Pitfall), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := byID(t, s, Pitfall)
+		err := s.Rewrite(context.Background(), Pitfall, func([]Entry) (map[string]*Entry, error) {
+			return map[string]*Entry{"p-b": nil}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		after := byID(t, s, Pitfall)
+		if len(after) != len(before)-1 {
+			b, _ := os.ReadFile(s.Path(Pitfall))
+			t.Fatalf("removeFirst=%v: %d entries after removing one of %d; file:\n%s", removeFirst, len(after), len(before), b)
+		}
+		for id, e := range before {
+			if id == "p-b" {
+				continue
+			}
+			g, ok := after[id]
+			if !ok || g.Text() != e.Text() || g.Seen != e.Seen || g.LastSeen != e.LastSeen {
+				t.Errorf("removeFirst=%v: entry %s %+v became %+v (present %v)", removeFirst, id, e, g, ok)
+			}
+		}
+	}
+}
