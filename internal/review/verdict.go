@@ -37,13 +37,16 @@ var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 //     `SOL_VERDICT: X`, `… — verdict=X`, `"verdict": "x"`, or a `## Verdict`
 //     heading (or bold line) followed by `**X**`;
 //  2. a decision key: `Recommendation:`, `Decision:`, `Status:`,
-//     `Assessment:`, `Conclusion:`, `Outcome:` (with up to two words before
-//     it, "Final recommendation:");
+//     `Assessment:`, `Conclusion:`, `Outcome:`, `Overall:` (with up to two
+//     words before it, "Final recommendation:"), unless the line is a
+//     list item nested under another, a finding's own field;
 //  3. a line that is only a verdict phrase: `**REQUEST CHANGES**`, `## ❌ Not
-//     ready`, `LGTM`.
+//     ready`, `LGTM`;
+//  4. a grade: `Overall: 6.5/10`, `Grade: B-` (see scoreVerdict).
 //
 // X is flow-next's words or another reviewer's (see verdictPhrases), so a
-// sub-item's `**Verdict**: CORRECT` is ignored. Lowercase snake_case keys
+// sub-item's `**Verdict**: CORRECT` is ignored; an approval that carries a
+// request ("APPROVE WITH REQUESTED CHANGES") is the request. Lowercase snake_case keys
 // such as `flowctl_verdict:` or `true_verdict:` are metadata written about a
 // review, not by the reviewer, and are ignored too. One pass over the lines:
 // the cost is linear in the text.
