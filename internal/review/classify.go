@@ -65,7 +65,8 @@ func DefaultOptions() Options { return Options{MinSeverity: SevMinor, InferVerdi
 //  5. a one-off of this task: it points at the task's plan, spec or
 //     requirement ids and names no code;
 //  6. generic advice: the problem only asks for tests or opens by asking
-//     to restructure ("Refactor …");
+//     to restructure ("Refactor …"); or the reviewer grants that the
+//     code works before a "but" ("correct, but the message could …");
 //  7. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
 //     critical or major and names code, which implies its fix;
@@ -127,6 +128,12 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// The finding itself is a hedged suggestion ("Consider running
 		// a linter …"): an option the reviewer offers, no defect found.
 		return drop(fmt.Sprintf("an optional suggestion, not a defect (%q)", h))
+	}
+	if m := concessionRe().FindStringSubmatch(problem + " " + fix); m != nil {
+		// "The check is correct, but the message could be friendlier",
+		// "not a correctness bug, but …": the reviewer grants that the
+		// code works; what follows the "but" is a preference.
+		return drop(fmt.Sprintf("the reviewer grants the code works (%q); the rest is a preference", m[1]))
 	}
 	if testGap(problem) {
 		return drop("generic advice (asks for more tests)")
@@ -325,6 +332,12 @@ func oneOff(f Finding, planReview bool) string {
 	}
 	return ""
 }
+
+// concessionRe matches a reviewer granting that code works before a
+// "but": a judgement of correctness or acceptability, or "not a bug".
+var concessionRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(correct|fine|safe|harmless|ok|okay|acceptable|defensible|reasonable|plausible|sound|not an? (?:correctness |real |actual )?(?:bug|problem|issue))\b[^.;]{0,30}\bbut\b`)
+})
 
 // ruleWords state a rule for every case rather than a change to one plan.
 var ruleWords = []string{"never ", "always ", "do not ", "don't ", "must not ", "avoid ", "instead of ", "every ", "each ",

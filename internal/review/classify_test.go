@@ -84,6 +84,27 @@ func TestClassify(t *testing.T) {
 			keep: false, reason: "how text looks",
 		},
 		{
+			name: "a reviewer who grants the code works before a but offers a preference",
+			f: Finding{Severity: SevMajor,
+				Problem: "The retry loop in `fetchQuota` is correct, but the backoff constants could live in one place.",
+				Fix:     "Move the constants next to `fetchQuota`."},
+			keep: false, reason: "grants the code works",
+		},
+		{
+			name: "not a bug, but: the same concession",
+			f: Finding{Severity: SevMajor,
+				Problem: "`Cache.get` logs a miss at info level. That is not a bug, but it floods `app.log` under load.",
+				Fix:     "Log misses at debug level in `Cache.get`."},
+			keep: false, reason: "grants the code works",
+		},
+		{
+			name: "a but without a concession is a defect",
+			f: Finding{Severity: SevMajor,
+				Problem: "`Cache.get` takes the read lock, but `Cache.evict` mutates the map without it, so concurrent reads race.",
+				Fix:     "Take the write lock in `Cache.evict`."},
+			keep: true, reason: "reusable",
+		},
+		{
 			name: "a finding that only asks to restructure is generic advice",
 			f: Finding{Severity: SevMajor,
 				Problem: "Refactor `validate_name`. It is defined in `dags/main.py` but also used by the loader.",
