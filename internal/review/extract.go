@@ -51,24 +51,26 @@ var mdParser parser.Parser = goldmark.New().Parser()
 // items is linked, as a fix, to the finding it names (by number, file or
 // title words).
 func Extract(text string) []Finding {
-	fs, _ := extract(text)
+	fs, _ := extract(text, false)
 	return fs
 }
 
-// extract is Extract that also returns, for each finding, its whole text
+// extract is Extract that also returns, when asked, each finding's whole text
 // before the fields were cut to MaxFieldLen (location, problem, fix and
 // evidence, NUL-separated): the quality harness looks a label up in all
 // the text a finding was built from.
-func extract(text string) ([]Finding, []string) {
+func extract(text string, wantWhole bool) ([]Finding, []string) {
 	if len(text) > MaxReviewLen {
 		// A review longer than this is a log dump; its first megabyte
 		// holds the findings.
 		text = text[:MaxReviewLen]
 	}
 	if fs := extractJSON(text); len(fs) > 0 {
-		whole := make([]string, len(fs))
-		for i, f := range fs {
-			whole[i] = f.text()
+		var whole []string
+		for _, f := range fs {
+			if wantWhole {
+				whole = append(whole, f.text())
+			}
 		}
 		return fs, whole
 	}
@@ -102,10 +104,15 @@ func extract(text string) ([]Finding, []string) {
 	for _, c := range x.out {
 		if w, ok := c.whole(); ok {
 			out = append(out, w.cut())
-			whole = append(whole, w.text())
+			if wantWhole {
+				whole = append(whole, w.text())
+			}
 		}
 	}
 	out, kept := dedupeIndex(out)
+	if !wantWhole {
+		return out, nil
+	}
 	for i, k := range kept {
 		whole[i] = whole[k]
 	}

@@ -114,7 +114,7 @@ func anchorIn(anchor, text string) bool {
 // extraction.
 func wholeTexts(t *testing.T, text string, a Analysis) []string {
 	t.Helper()
-	_, whole := extract(text)
+	_, whole := extract(text, true)
 	if len(whole) != len(a.Findings) {
 		t.Fatalf("extract gave %d texts for %d findings", len(whole), len(a.Findings))
 	}

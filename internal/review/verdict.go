@@ -169,6 +169,11 @@ func scoreVerdict(plain string) Verdict {
 	if i <= 0 {
 		return None
 	}
+	value := strings.TrimLeft(plain[i+1:], " \"'")
+	if value == "" || !isDigit(value[0]) && !(isASCIILetter(value[0]) && (len(value) == 1 || !isASCIILetter(value[1]))) {
+		// Neither a number nor a letter grade: most lines end here.
+		return None
+	}
 	key := strings.Fields(asciiLower(plain[:i]))
 	keyed, grade := false, false
 	for _, w := range key {
@@ -179,7 +184,6 @@ func scoreVerdict(plain string) Verdict {
 	if !keyed || len(key) > 4 {
 		return None
 	}
-	value := strings.TrimLeft(plain[i+1:], " \"'")
 	frac := -1.0
 	if n, d, ok := fraction(value); ok && n <= d && (d == 5 || d == 10 || d == 100) {
 		frac = n / d
