@@ -59,14 +59,16 @@ func DefaultOptions() Options { return Options{MinSeverity: SevMinor, InferVerdi
 //     saying what is wrong;
 //  2. severity below the minimum;
 //  3. about how text looks: problem and fix both about typos, naming,
-//     formatting, comments or docs, and no rule stated;
-//     or located in documentation with a fix that rewords it;
+//     formatting, comments or docs, and no rule stated; a title whose
+//     subject is documentation ("`X` undocumented"); or located in
+//     documentation with a fix that rewords it;
 //  4. unfinished or broken code, fixed by finishing it;
 //  5. a one-off of this task: it points at the task's plan, spec or
 //     requirement ids and names no code;
-//  6. generic advice: the problem only asks for tests or opens by asking
-//     to restructure ("Refactor …"); or the reviewer grants that the
-//     code works before a "but" ("correct, but the message could …");
+//  6. generic advice: the problem only asks for tests, its title is
+//     about coverage, or it opens by asking to restructure ("Refactor
+//     …"); or the reviewer grants that the code works before a "but"
+//     ("correct, but the message could …");
 //  7. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
 //     critical or major and names code, which implies its fix;
