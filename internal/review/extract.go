@@ -998,7 +998,12 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		return
 	}
 	if lead != nil && x.kindTitle {
-		// "**⚠️ Potential issue**" then the comment's paragraph.
+		// "**⚠️ Potential issue**" then the comment's paragraph, or
+		// first the comment's bold title ("**Unchecked response.**").
+		if bt, rest, ok := boldTitle(body); ok && rest == "" && x.leadTitle == "" {
+			x.leadTitle = strings.TrimRight(bt, " .:")
+			return
+		}
 		title := x.leadTitle
 		x.lead, x.kindTitle, x.leadTitle = nil, false, ""
 		x.flushDraft()

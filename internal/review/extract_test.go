@@ -176,6 +176,13 @@ func TestExtractShapes(t *testing.T) {
 			},
 		},
 		{
+			name: "an italic kind line, then the comment's bold title, then its body",
+			text: "`lib/pool.ts` around lines 3-9:\n\n_⚠️ Potential issue_\n\n**Pool never drained.**\n\n`end()` is not awaited on shutdown, so queries are cut off. Await `pool.end()` in the `SIGTERM` handler.\n\n<details>\n<summary>Prompt</summary>\n\n```\nawait it\n```\n\n</details>\n",
+			want: []Finding{
+				{Problem: "Pool never drained. `end()` is not awaited on shutdown, so queries are cut off.", Fix: "Await `pool.end()` in the `SIGTERM` handler."},
+			},
+		},
+		{
 			name: "an announcement does not make the next paragraph a finding",
 			text: "Issues found:\n\nNone of these block the merge, but:\n\n- `a.go:1` races. Guard it with a mutex.\n",
 			want: []Finding{{Location: "a.go:1", Problem: "`a.go:1` races.", Fix: "Guard it with a mutex."}},

@@ -533,12 +533,17 @@ func trailingSeverity(s string) string {
 func leadInParagraph(body string) (sev string, kindTitle, ok bool) {
 	plain := strings.TrimSpace(strings.ReplaceAll(body, "**", ""))
 	bold := strings.HasPrefix(body, "**") && strings.HasSuffix(body, "**")
+	// "_⚠️ Potential issue_": a short kind line led by a severity emoji
+	// names a comment as bold does (italics leave no mark in the text).
+	r, _ := utf8.DecodeRuneInString(plain)
+	_, emoji := severityEmoji[r]
+	emoji = emoji && len(strings.Fields(plain)) <= 4
 	tail := plain
 	if strings.HasSuffix(plain, ":") {
 		if i := strings.LastIndexAny(plain[:len(plain)-1], ".!?"); i >= 0 {
 			tail = strings.TrimSpace(plain[i+1:])
 		}
-	} else if !bold {
+	} else if !bold && !emoji {
 		return "", false, false
 	}
 	if len(tail) > 60 {
@@ -563,7 +568,7 @@ func leadInParagraph(body string) (sev string, kindTitle, ok bool) {
 	}
 	// A bold singular name ("**🧹 Nitpick**", "**⚠️ Potential issue**")
 	// heads one comment; a plural or a colon announces a list.
-	kindTitle = bold && !strings.HasSuffix(plain, ":") && len(words) > 0 && !strings.HasSuffix(words[len(words)-1], "s")
+	kindTitle = (bold || emoji) && !strings.HasSuffix(plain, ":") && len(words) > 0 && !strings.HasSuffix(words[len(words)-1], "s")
 	return sev, kindTitle, true
 }
 
