@@ -131,10 +131,11 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// a linter …"): an option the reviewer offers, no defect found.
 		return drop(fmt.Sprintf("an optional suggestion, not a defect (%q)", h))
 	}
-	if m := concessionRe().FindStringSubmatch(problem + " " + fix); m != nil {
+	if m := concessionRe().FindStringSubmatch(problem + " " + fix); m != nil && firstWord(m[0], latentWords) == "" {
 		// "The check is correct, but the message could be friendlier",
 		// "not a correctness bug, but …": the reviewer grants that the
-		// code works; what follows the "but" is a preference.
+		// code works; what follows the "but" is a preference. "Correct
+		// today, but …" grants it only for now: a latent defect.
 		return drop(fmt.Sprintf("the reviewer grants the code works (%q); the rest is a preference", m[1]))
 	}
 	if testGap(problem) {
@@ -340,6 +341,10 @@ func oneOff(f Finding, planReview bool) string {
 var concessionRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(correct|fine|safe|harmless|ok|okay|acceptable|defensible|reasonable|plausible|sound|not an? (?:correctness |real |actual )?(?:bug|problem|issue))\b[^.;]{0,30}\bbut\b`)
 })
+
+// latentWords limit a concession to the present ("correct today, but"),
+// which warns of a defect to come rather than granting the code works.
+var latentWords = wordSet(`today now currently yet`)
 
 // ruleWords state a rule for every case rather than a change to one plan.
 var ruleWords = []string{"never ", "always ", "do not ", "don't ", "must not ", "avoid ", "instead of ", "every ", "each ",

@@ -98,6 +98,13 @@ func TestClassify(t *testing.T) {
 			keep: false, reason: "grants the code works",
 		},
 		{
+			name: "correct only for now, but: a latent defect, not a concession",
+			f: Finding{Severity: SevMajor,
+				Problem: "`applyDiscount` mutates the cart before validating it. Correct today, but it breaks the moment a caller reuses the cart after a rejected discount.",
+				Fix:     "Validate in `applyDiscount` before mutating, or mutate a copy."},
+			keep: true, reason: "reusable",
+		},
+		{
 			name: "a but without a concession is a defect",
 			f: Finding{Severity: SevMajor,
 				Problem: "`Cache.get` takes the read lock, but `Cache.evict` mutates the map without it, so concurrent reads race.",
