@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -355,11 +356,11 @@ func (p *plan) begins(tok []byte) bool {
 }
 
 func hasPrefixFold(s []byte, nd *needle) bool {
+	if !nd.ascii {
+		return hasPrefixFoldRunes(s, nd.s)
+	}
 	if len(s) < len(nd.s) {
 		return false
-	}
-	if !nd.ascii {
-		return bytes.EqualFold(s[:len(nd.s)], []byte(nd.s))
 	}
 	for j := 0; j < len(nd.s); j++ {
 		if lower[s[j]] != nd.s[j] {
@@ -367,6 +368,31 @@ func hasPrefixFold(s []byte, nd *needle) bool {
 		}
 	}
 	return true
+}
+
+// hasPrefixFoldRunes reports whether s begins with needle under Unicode
+// case folding, rune by rune: the two cases of a letter outside ASCII may
+// differ in length (Ⱦ is two bytes, ⱦ three), so a byte-for-byte window
+// of the needle's length misses them.
+func hasPrefixFoldRunes(s []byte, needle string) bool {
+	for _, r := range needle {
+		c, n := utf8.DecodeRune(s)
+		if n == 0 || c != r && !sameLetter(c, r) {
+			return false
+		}
+		s = s[n:]
+	}
+	return true
+}
+
+// sameLetter reports whether a and b are one letter in different cases.
+func sameLetter(a, b rune) bool {
+	for f := unicode.SimpleFold(a); f != a; f = unicode.SimpleFold(f) {
+		if f == b {
+			return true
+		}
+	}
+	return false
 }
 
 // sighting is what the sighting lines of one id add to its entry.
