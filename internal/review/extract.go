@@ -1132,12 +1132,15 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 		return nil
 	}
 	if rest, done, ok := taskMarker(first); ok {
-		if done {
+		if done && !triaged(rest, sc) {
 			return nil // a ticked task is done
 		}
 		first = rest
 	}
 	if x.itemHasFields(it) {
+		if c := x.titledFields(it, fp, sc); c != nil {
+			return c
+		}
 		for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.block(ch, sc)
 		}
@@ -1185,6 +1188,61 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 	}
 	x.itemBody(c, it, fp)
 	return c
+}
+
+// titledFields is the finding of an item whose first line is a marked
+// title ("1. `a.go:3` — Cache never expires") and whose next lines are
+// fields ("Fix: …", "Status: …"), or nil when the first line is no such
+// title. The title is the finding's; the fields fill it.
+func (x *extractor) titledFields(it, fp ast.Node, sc scope) *candidate {
+	lines := trimAll(inlineLines(fp, x.src))
+	if len(lines) < 2 {
+		return nil
+	}
+	head := lines[0]
+	if rest, _, ok := taskMarker(head); ok {
+		head = rest
+	}
+	if _, _, ok := labelLine(head); ok {
+		return nil
+	}
+	if bt, rest, ok := boldTitle(head); ok && rest == "" {
+		head = bt
+	}
+	sev, ref, title, marked := titleMarker(head)
+	if !marked || title == "" || ref == "" && sev == "" {
+		return nil
+	}
+	if sev == "" {
+		sev = sc.severity
+	}
+	c := newCandidate(strings.TrimRight(title, " :"), sev)
+	c.ref = ref
+	for _, l := range lines[1:] {
+		if f, v, ok := labelLine(l); ok && f != fieldIgnored {
+			c.add(f, v)
+		} else {
+			c.add("", l)
+		}
+	}
+	x.itemBody(c, it, fp)
+	return c
+}
+
+// triaged reports whether a ticked item is a finding whose box records
+// that it was dealt with rather than a done task: it sits under a severity
+// heading or carries a severity or a finding number of its own. A
+// reviewer's triage list ("- [x] 3. [HIGH] cache never expires — Fixed")
+// still states the problem; "- [x] Added tests" is done.
+func triaged(rest string, sc scope) bool {
+	if sc.severity != "" {
+		return true
+	}
+	if bt, _, ok := boldTitle(rest); ok {
+		rest = bt
+	}
+	sev, ref, _, _ := titleMarker(rest)
+	return sev != "" || ref != ""
 }
 
 // itemBody adds an item's blocks after its first paragraph to c.

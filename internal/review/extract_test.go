@@ -717,3 +717,33 @@ func TestExtractLeadInEndsAField(t *testing.T) {
 		t.Errorf("got %+v, want the two items as findings of their own", fs)
 	}
 }
+
+// TestExtractTriagedChecklist: a reviewer's triage list ticks each finding
+// once it is dealt with; under a severity heading, or with a severity of
+// its own, a ticked item still states a problem. A ticked plan task under a
+// plain heading stays done.
+func TestExtractTriagedChecklist(t *testing.T) {
+	text := "## Triage\n\n### Medium\n\n- [x] 1. `pool.go`:40 — Idle connections never expire\n  Done: `SetConnMaxIdleTime` now bounds them.\n\n- [x] 2. `cache.go`:12 — Failed loads are cached forever\n  Not applicable: loads are retried by the caller.\n\n## Plan\n\n- [x] Write the migration\n- [x] **[HIGH] `auth.go` — tokens compared with `==`** — Done\n  Switched to `subtle.ConstantTimeCompare`.\n"
+	fs := Extract(text)
+	var titles []string
+	for _, f := range fs {
+		titles = append(titles, f.Problem)
+	}
+	if len(fs) != 3 {
+		t.Fatalf("got %d findings %q, want 3", len(fs), titles)
+	}
+	if !strings.Contains(fs[0].Problem, "Idle connections never expire") || fs[0].Severity != SevMinor {
+		t.Errorf("first: %+v", fs[0])
+	}
+	if !strings.Contains(fs[1].Problem, "cached forever") || strings.Contains(fs[1].Problem, "Idle") {
+		t.Errorf("second: %+v", fs[1])
+	}
+	if !strings.Contains(fs[2].Problem, "subtle") && !strings.Contains(fs[2].Problem, "tokens compared") || fs[2].Severity != SevMajor {
+		t.Errorf("third: %+v", fs[2])
+	}
+	for _, f := range fs {
+		if strings.Contains(f.Problem, "migration") {
+			t.Errorf("a ticked plan task became a finding: %+v", f)
+		}
+	}
+}
