@@ -935,16 +935,17 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 			x.flushDraft()
 		}
 	}
-	if len(lines) == 1 {
-		if c := titleParagraph(lines[0], sc); c != nil {
-			// "**Issue 2: Context ignored**" alone on its line: the
-			// paragraphs, lists and fields up to the next title are
-			// its body.
-			x.flushDraft()
-			x.lead, x.open = nil, false
-			x.draft = c
+	if c := titleParagraph(lines[0], sc); c != nil {
+		// "**Issue 2: Context ignored**" alone on its line: the rest
+		// of its paragraph and the paragraphs, lists and fields up to
+		// the next title are its body.
+		x.flushDraft()
+		x.lead, x.open = nil, false
+		x.draft = c
+		if len(lines) == 1 {
 			return
 		}
+		lines = lines[1:]
 	}
 	var plain []string
 	for _, l := range lines {

@@ -747,3 +747,21 @@ func TestExtractTriagedChecklist(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractNumberedBoldTitleWithBodyBelow: a bold numbered title on its
+// own line with its body on the next lines of the same paragraph opens a
+// finding; read as a continuation, every such title after the first was
+// swallowed by the one before it.
+func TestExtractNumberedBoldTitleWithBodyBelow(t *testing.T) {
+	text := "## Notes\n\n**1. `Split` drops the last field (`:12`).**\n\nThe loop stops one short when the line has no trailing comma.\n\n**2. `Open` leaks the handle on error (`:40`).**\n`f` is never closed when `Stat` fails; defer `f.Close()` first.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings %+v, want 2", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].text(), "one short") || strings.Contains(fs[0].text(), "Open") {
+		t.Errorf("first: %+v", fs[0])
+	}
+	if !strings.Contains(fs[1].text(), "leaks the handle") || !strings.Contains(fs[1].text(), "Stat") {
+		t.Errorf("second: %+v", fs[1])
+	}
+}
