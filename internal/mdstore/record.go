@@ -170,6 +170,9 @@ type memory struct {
 	// over doc (prepare): wanted is what was looked for, found where.
 	wanted map[string]bool
 	found  map[string][]int
+	// sieve has the bit sieveBit of every wanted key: most fields of a
+	// metadata line are ruled out by it, without a map lookup.
+	sieve [4]uint64
 	// legacy: doc has entries without a metadata line (flow-next's).
 	legacy bool
 }
@@ -197,18 +200,36 @@ func (m *memory) prepare(lessons []Entry) (size int64, last byte, err error) {
 // want names the records prepare looks for: the lessons' ids, the ids
 // they would get as symbol twins, and their fingerprints.
 func (m *memory) want(lessons []Entry) {
-	m.wanted, m.found = map[string]bool{}, map[string][]int{}
 	for i := range lessons {
 		l := &lessons[i]
-		m.wanted["id="+l.ID] = true
+		m.wantKey("id=" + l.ID)
 		for salt := 1; salt <= 2; salt++ {
-			m.wanted["id="+distinctID(l.Kind, l.Text(), salt)] = true
+			m.wantKey("id=" + distinctID(l.Kind, l.Text(), salt))
 		}
 		if l.FP != "" {
-			m.wanted["fp="+l.FP] = true
+			m.wantKey("fp=" + l.FP)
 		}
 	}
 }
+
+// wantKey adds key ("id=…" or "fp=…") to what prepare looks for.
+func (m *memory) wantKey(key string) {
+	if m.wanted == nil {
+		m.wanted, m.found = map[string]bool{}, map[string][]int{}
+	}
+	m.wanted[key] = true
+	b := sieveBit(key)
+	m.sieve[b/64] |= 1 << (b % 64)
+}
+
+// sifts reports whether key may be wanted: whether its sieve bit is set.
+func (m *memory) sifts(key []byte) bool {
+	b := sieveBit(key)
+	return m.sieve[b/64]&(1<<(b%64)) != 0
+}
+
+// sieveBit is a hash of a key's last two bytes (a key has three or more).
+func sieveBit[T string | []byte](key T) byte { return key[len(key)-1]*7 ^ key[len(key)-2] }
 
 // prepareFrom is prepare's pass over the file's bytes from r.
 func (m *memory) prepareFrom(r io.Reader) (size int64, last byte, err error) {
@@ -249,53 +270,56 @@ func (m *memory) prepareFrom(r io.Reader) (size int64, last byte, err error) {
 type lineCounts struct{ metas, heads int }
 
 // scan is prepare's pass over region, whole lines of the file from its
-// offset base.
+// offset base. It looks at the first bytes of each line only, save on
+// metadata lines.
 func (m *memory) scan(region []byte, base int, c *lineCounts) {
-	meta := []byte(metaPrefix)
-	k := rarest(meta)
-	for off := 0; ; {
-		i := indexFrom(region[off:], meta, k)
-		if i < 0 {
-			break
+	for pos := 0; pos < len(region); {
+		end := len(region)
+		if i := bytes.IndexByte(region[pos:], '\n'); i >= 0 {
+			end = pos + i
 		}
-		i += off
-		off = i + len(metaPrefix)
-		if i > 0 && region[i-1] != '\n' {
-			continue
-		}
-		rest := lineAt(region, off)
-		if !bytes.HasPrefix(rest, []byte(" seen ")) {
-			c.metas++
-		}
-		for len(rest) > 0 {
-			// The fields, split on spaces; only a two-letter key (id=,
-			// fp=) can be wanted.
-			f := rest
-			if j := bytes.IndexByte(rest, ' '); j >= 0 {
-				f, rest = rest[:j], rest[j+1:]
-			} else {
-				rest = nil
-			}
-			if len(f) > 3 && f[2] == '=' && m.wanted[string(f)] {
-				m.found[string(f)] = append(m.found[string(f)], base+i)
+		if l := region[pos:end]; len(l) >= 3 {
+			switch l[0] {
+			case '#':
+				if l[1] == '#' && l[2] == ' ' && entryHeading(l) {
+					c.heads++
+				}
+			case '<':
+				if rest, ok := bytes.CutPrefix(l, []byte(metaPrefix)); ok {
+					rest = bytes.TrimRight(rest, "\r")
+					if !bytes.HasPrefix(rest, []byte(" seen ")) {
+						c.metas++
+					}
+					m.findKeys(rest, base+pos)
+				}
 			}
 		}
+		pos = end + 1
 	}
-	// A heading is a "## " line after a newline: the region's first line
-	// follows the previous region's last newline.
-	if base > 0 && isEntryHeading(lineAt(region, 0)) && bytes.HasPrefix(region, []byte("## ")) {
-		c.heads++
+}
+
+// entryHeading is isEntryHeading of line l, which starts with "## " and
+// may end in "\r"s. Most entry headings have a date and a space there,
+// which needs no look at the rest of the line.
+func entryHeading(l []byte) bool {
+	if len(l) > 13 && (l[13] == ' ' || l[13] == '\t') && validDate(l[3:13]) {
+		return true
 	}
-	head := []byte("\n## ")
-	k = rarest(head)
-	for off := 0; ; {
-		i := indexFrom(region[off:], head, k)
-		if i < 0 {
-			break
+	return isEntryHeading(bytes.TrimRight(l, "\r"))
+}
+
+// findKeys records, under start, every field of a metadata line (split on
+// spaces) that prepare looks for; only an id= or fp= field can be one.
+func (m *memory) findKeys(fields []byte, start int) {
+	for len(fields) > 0 {
+		f := fields
+		if j := bytes.IndexByte(fields, ' '); j >= 0 {
+			f, fields = fields[:j], fields[j+1:]
+		} else {
+			fields = nil
 		}
-		off += i + 1
-		if isEntryHeading(lineAt(region, off)) {
-			c.heads++
+		if len(f) > 3 && f[2] == '=' && m.sifts(f) && m.wanted[string(f)] {
+			m.found[string(f)] = append(m.found[string(f)], start)
 		}
 	}
 }
