@@ -1132,6 +1132,10 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 		// not a finding of its own.
 		return nil
 	}
+	if strings.HasPrefix(first, "✅") || strings.HasPrefix(first, "✔") {
+		// "- ✅ Inputs validated": a passed check, whatever its section.
+		return nil
+	}
 	if rest, done, ok := taskMarker(first); ok {
 		if done && !triaged(rest, sc) {
 			return nil // a ticked task is done

@@ -765,3 +765,14 @@ func TestExtractNumberedBoldTitleWithBodyBelow(t *testing.T) {
 		t.Errorf("second: %+v", fs[1])
 	}
 }
+
+// TestExtractPassMarksAndInstructions: an item led by a pass mark is a
+// passed check, and a section of instructions for the implementer holds
+// fixes, not findings of its own.
+func TestExtractPassMarksAndInstructions(t *testing.T) {
+	text := "## Critical Requirements\n\n- ✅ Keep every input check\n- `Parse` drops the last field; loop to `len(s)`.\n\n## Instructions for the implementer\n\n### 1. File: `cmd/main.go`\n\nMove flag parsing into `parseFlags`.\n"
+	fs := Extract(text)
+	if len(fs) != 1 || !strings.Contains(fs[0].Problem, "Parse") {
+		t.Errorf("got %+v, want only the Parse finding", fs)
+	}
+}

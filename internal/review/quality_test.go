@@ -400,7 +400,7 @@ const (
 	gateR5Precision = 0.49
 	gateR5Recall    = 0.55 // was 0.48 — r5-review8: triaged checklists (ticked items with a severity or number) are findings
 	gateR5Category  = 0.31
-	gateR5Verdict   = 0.78 // was 0.69
+	gateR5Verdict   = 0.82 // was 0.69
 	gateR5ZeroYield = 1    // was 4
 )
 

@@ -286,7 +286,7 @@ var (
 		"fixed", "resolved", "addressed", "verdict"}
 	fixWords = []string{"recommend", "next step", "action plan", "action item", "required change",
 		"requested change", "suggested change", "suggested fix", "fix plan", "remediation", "to do", "todo",
-		"follow-up", "follow up", "agent task", "improv", "what to do", "how to fix"}
+		"follow-up", "follow up", "agent task", "improv", "what to do", "how to fix", "instruction"}
 )
 
 func classifyHeading(title string) headingKind {

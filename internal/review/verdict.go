@@ -128,10 +128,38 @@ func lastLineVerdict(text string) Verdict {
 			continue
 		}
 		if v != None && f >= form {
+			if f == formDecision && form == formDecision && v != found && weakCall(plain) {
+				// "Status: CHANGES REQUESTED" then, at the end, "Status:
+				// Ready for handoff": a word that is a call only after a
+				// key does not overturn a distinctive call made earlier.
+				continue
+			}
 			found, form = v, f
 		}
 	}
 	return found
+}
+
+// weakCall reports whether a decision line's call is a word that is a
+// verdict only after a key ("Status: Ready …", "Gate: pass"), not one
+// distinctive on its own ("REQUEST CHANGES", "APPROVED").
+func weakCall(plain string) bool {
+	i := strings.IndexAny(plain, ":=—")
+	if i < 0 {
+		return false
+	}
+	value := stripSymbols(plain[i:])
+	for w := 0; w < 3 && value != ""; w++ {
+		if v, _, alone := verdictPhraseAt(value); v != None {
+			return !alone
+		}
+		j := strings.IndexByte(value, ' ')
+		if j < 0 {
+			break
+		}
+		value = strings.TrimLeft(value[j:], " ")
+	}
+	return false
 }
 
 // lineVerdict reads one plain line in the forms ParseVerdict lists.

@@ -14,6 +14,9 @@ func TestParseVerdict(t *testing.T) {
 		want Verdict
 	}{
 		{"tag", "Looks off.\n<verdict>NEEDS_WORK</verdict>", NeedsWork},
+		{"a keyed-only word does not overturn a distinctive call", "**Status:** Request changes\n\nRename the helpers.\n\n**Status:** Ready for the implementer to pick up.\n", NeedsWork},
+		{"a distinctive call overturns an earlier one", "Status: Request changes\n\nround 2\n\nStatus: Approved\n", Ship},
+		{"a keyed-only word alone decides", "Status: ready to merge\n", Ship},
 		{"json boolean gate passes", `{"score": 80, "passesQualityGate": true, "issues": []}`, Ship},
 		{"json boolean approved false", `{"approved": false, "issues": [{"file": "a.go"}]}`, NeedsWork},
 		{"json boolean of another kind", `{"hasTests": false}`, None},
