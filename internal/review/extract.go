@@ -531,6 +531,11 @@ func (x *extractor) section(s *section, sc scope) {
 		// …": a severity group, each sub-heading a finding of its own.
 		container, inner.findings = true, true
 	}
+	if !container && subNumbered(s) {
+		// "## 2. Save edges" over "### 2a. …", "### 2b. …": a group,
+		// each sub-heading numbered under it a finding of its own.
+		container, inner.findings = true, true
+	}
 	if s.level > 0 && !container {
 		sev, ref, title, marked := titleMarker(s.title)
 		if sc.outline && sev == "" && isDigits(ref) && isDigit(strings.TrimLeft(s.title, "*_ ")[0]) {
@@ -624,6 +629,30 @@ func markedChildren(s *section) bool {
 	}
 	for _, c := range s.children {
 		if _, _, _, marked := titleMarker(c.title); !marked {
+			return false
+		}
+	}
+	return true
+}
+
+// subNumbered reports whether every sub-heading of s (two or more) is
+// numbered under s's own number: "2a.", "2b." or "2.1", "2.2" under "2.".
+// (A reviewer's sub-letter, "2a.", is no finding id of its own.)
+func subNumbered(s *section) bool {
+	_, ref, _, _ := titleMarker(s.title)
+	if ref == "" || len(s.children) < 2 {
+		return false
+	}
+	for _, c := range s.children {
+		t := strings.TrimLeft(c.title, "*_ ")
+		if !strings.HasPrefix(t, ref) || len(t) < len(ref)+2 {
+			return false
+		}
+		t = t[len(ref):]
+		switch {
+		case t[0] >= 'a' && t[0] <= 'z' && strings.ContainsRune(".) ", rune(t[1])):
+		case t[0] == '.' && isDigit(t[1]):
+		default:
 			return false
 		}
 	}

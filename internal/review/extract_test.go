@@ -776,3 +776,24 @@ func TestExtractPassMarksAndInstructions(t *testing.T) {
 		t.Errorf("got %+v, want only the Parse finding", fs)
 	}
 }
+
+// TestExtractSubNumberedHeadings: a numbered heading whose sub-headings are
+// numbered under it ("2a.", "2b.") groups findings; read as one finding it
+// merged them all.
+func TestExtractSubNumberedHeadings(t *testing.T) {
+	text := "## 1. `Dial` has no timeout\n\nA dead host hangs the worker; use `DialTimeout`.\n\n## 2. Shutdown edges\n\nTwo ways to lose work on exit.\n\n### 2a. Queue not drained\n\n`Stop` returns before `queue` is empty; drain it first.\n\n### 2b. Log buffer not flushed\n\n`log.w` is never flushed on exit; call `Flush` in `Stop`.\n"
+	fs := Extract(text)
+	var n int
+	for _, f := range fs {
+		txt := f.text()
+		if strings.Contains(txt, "drain") && strings.Contains(txt, "Flush") {
+			t.Errorf("2a and 2b merged: %q", txt)
+		}
+		if strings.Contains(txt, "drain") || strings.Contains(txt, "Flush") {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("got %+v, want 2a and 2b as findings of their own", fs)
+	}
+}
