@@ -1,9 +1,6 @@
 package review
 
-import (
-	"strings"
-	"unicode"
-)
+import "strings"
 
 // Analysis is everything flowmem learns from one review text.
 type Analysis struct {
@@ -16,19 +13,14 @@ type Analysis struct {
 }
 
 // blocking reports whether findings ask for changes without a verdict: one
-// is ranked critical or major, or one minor unless the reviewer says none
-// of them blocks or that it found no issues, or most of several are not ranked at all (a reviewer
-// that lists problems without ranking them wants them fixed; one that
-// ranks them all nits does not).
-func blocking(fs []Finding, text string) bool {
+// is ranked critical or major, or most of several are not ranked at all (a
+// reviewer that lists problems without ranking them wants them fixed; one
+// that ranks them all minor or below does not).
+func blocking(fs []Finding) bool {
 	ranked, unranked := 0, 0
-	minor := false
 	for _, f := range fs {
-		switch r := severityRank(f.Severity); {
-		case r >= severityRank(SevMajor):
+		if severityRank(f.Severity) >= severityRank(SevMajor) {
 			return true
-		case r == severityRank(SevMinor):
-			minor = true
 		}
 		if f.Severity == "" {
 			unranked++
@@ -36,33 +28,7 @@ func blocking(fs []Finding, text string) bool {
 			ranked++
 		}
 	}
-	if minor && !saysNoneBlocks(text) {
-		return true
-	}
 	return unranked >= 2 && unranked > ranked
-}
-
-// saysNoneBlocks reports whether the reviewer states that nothing blocks
-// or that there are no issues ("none blocking", "not a blocker",
-// "non-blocking", "no issues above the threshold").
-func saysNoneBlocks(text string) bool {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !(unicode.IsLetter(r) || r == '\'')
-	})
-	for i := 1; i < len(words); i++ {
-		switch w := words[i]; {
-		case strings.HasPrefix(w, "block"), w == "issues", w == "problems", w == "findings":
-		default:
-			continue
-		}
-		for j := max(0, i-3); j < i; j++ {
-			switch words[j] {
-			case "no", "not", "non", "none", "nothing", "neither", "nor", "without", "isn't", "aren't":
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Kept returns the decisions that passed the learnable filter.
@@ -85,7 +51,7 @@ func Analyze(text string) Analysis { return AnalyzeWith(text, DefaultOptions()) 
 // only when Verdict.Actionable().
 func AnalyzeWith(text string, o Options) Analysis {
 	a := Analysis{Verdict: ParseVerdict(text), Findings: Extract(text)}
-	if o.InferVerdict && a.Verdict == None && blocking(a.Findings, text) {
+	if o.InferVerdict && a.Verdict == None && blocking(a.Findings) {
 		// Reviewers such as Codex's review mode write no overall verdict,
 		// only ranked findings; a critical or major one asks for changes.
 		a.Verdict, a.Inferred = NeedsWork, true
