@@ -126,6 +126,11 @@ func ClassifyWith(f Finding, o Options) Decision {
 	if w := oneOff(f, o.PlanReview); w != "" {
 		return drop("one-off tied to this task (" + w + ")")
 	}
+	if m := rejectedRe().FindStringSubmatch(f.Problem + " " + f.Fix + " " + f.Evidence); m != nil {
+		// A triage report's "Not applicable: matches the spec" or
+		// "Status: Won't fix": the finding was examined and turned down.
+		return drop(fmt.Sprintf("turned down in triage (%q)", m[2]))
+	}
 	if h := hedgeOpening(problem); h != "" {
 		// The finding itself is a hedged suggestion ("Consider running
 		// a linter …"): an option the reviewer offers, no defect found.
@@ -338,6 +343,13 @@ func oneOff(f Finding, planReview bool) string {
 
 // concessionRe matches a reviewer granting that code works before a
 // "but": a judgement of correctness or acceptability, or "not a bug".
+// rejectedRe matches a triage resolution that turns a finding down, as
+// issue trackers name them, written as a status: capitalised and followed
+// by a separator ("Not applicable: …", "Status: Won't fix — …").
+var rejectedRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[\s.:>|])((?:Not applicable|Won't fix|Wontfix|Will not fix|Invalid|False positive|Works as intended|Working as intended|By design|Not a bug|Declined|Rejected))\s*(?:[:—–.]|- )`)
+})
+
 var concessionRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(correct|fine|safe|harmless|ok|okay|acceptable|defensible|reasonable|plausible|sound|not an? (?:correctness |real |actual )?(?:bug|problem|issue))\b[^.;]{0,30}\bbut\b`)
 })

@@ -402,3 +402,24 @@ func TestTestGapAndUnfinishedReadWords(t *testing.T) {
 		}
 	}
 }
+
+// TestTurnedDownInTriage: a finding whose triage status turns it down
+// ("Won't fix: …") is no lesson; one marked fixed still is.
+func TestTurnedDownInTriage(t *testing.T) {
+	base := Finding{Severity: SevMajor, Problem: "`Retry` resends a POST after a timeout, so a slow server charges twice."}
+	f := base
+	f.Fix = "Won't fix: the upstream API is idempotent by request id."
+	if d := ClassifyWith(f, DefaultOptions()); d.Keep || !strings.Contains(d.Reason, "triage") {
+		t.Errorf("turned down: %+v", d)
+	}
+	f = base
+	f.Fix = "Fixed: `Retry` now resends only idempotent methods."
+	if d := ClassifyWith(f, DefaultOptions()); !d.Keep {
+		t.Errorf("fixed finding dropped: %+v", d)
+	}
+	f = base
+	f.Fix = "Retry only idempotent methods; a POST that is not applicable to retry must fail."
+	if d := ClassifyWith(f, DefaultOptions()); !d.Keep {
+		t.Errorf("the words in prose are no status: %+v", d)
+	}
+}
