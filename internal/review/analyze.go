@@ -1,6 +1,9 @@
 package review
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Analysis is everything flowmem learns from one review text.
 type Analysis struct {
@@ -13,22 +16,52 @@ type Analysis struct {
 }
 
 // blocking reports whether findings ask for changes without a verdict: one
-// is ranked critical or major, or most of several are not ranked at all (a
+// is ranked critical or major; or most of several are not ranked at all (a
 // reviewer that lists problems without ranking them wants them fixed; one
-// that ranks them all minor or below does not).
-func blocking(fs []Finding) bool {
-	ranked, unranked := 0, 0
+// that ranks them all nits does not); or several are ranked minor or not
+// at all and the reviewer does not say that none of them blocks.
+func blocking(fs []Finding, text string) bool {
+	unranked, minor, nits := 0, 0, 0
 	for _, f := range fs {
-		if severityRank(f.Severity) >= severityRank(SevMajor) {
+		switch r := severityRank(f.Severity); {
+		case r >= severityRank(SevMajor):
 			return true
-		}
-		if f.Severity == "" {
+		case r == severityRank(SevMinor):
+			minor++
+		case r == 0:
 			unranked++
-		} else {
-			ranked++
+		default:
+			nits++
 		}
 	}
-	return unranked >= 2 && unranked > ranked
+	if unranked >= 2 && unranked > minor+nits {
+		return true
+	}
+	asking := unranked + minor
+	return minor > 0 && asking >= 2 && !saysNoneBlocks(text)
+}
+
+// saysNoneBlocks reports whether the reviewer states that nothing blocks
+// or that it found no issues ("none blocking", "not a blocker",
+// "non-blocking", "no issues above the threshold").
+func saysNoneBlocks(text string) bool {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(unicode.IsLetter(r) || r == '\'')
+	})
+	for i := 1; i < len(words); i++ {
+		switch w := words[i]; {
+		case strings.HasPrefix(w, "block"), w == "issues", w == "problems", w == "findings":
+		default:
+			continue
+		}
+		for j := max(0, i-3); j < i; j++ {
+			switch words[j] {
+			case "no", "not", "non", "none", "nothing", "neither", "nor", "without", "isn't", "aren't":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Kept returns the decisions that passed the learnable filter.
@@ -51,7 +84,7 @@ func Analyze(text string) Analysis { return AnalyzeWith(text, DefaultOptions()) 
 // only when Verdict.Actionable().
 func AnalyzeWith(text string, o Options) Analysis {
 	a := Analysis{Verdict: ParseVerdict(text), Findings: Extract(text)}
-	if o.InferVerdict && a.Verdict == None && blocking(a.Findings) {
+	if o.InferVerdict && a.Verdict == None && blocking(a.Findings, text) {
 		// Reviewers such as Codex's review mode write no overall verdict,
 		// only ranked findings; a critical or major one asks for changes.
 		a.Verdict, a.Inferred = NeedsWork, true

@@ -301,7 +301,8 @@ func TestClassifyMinSeverity(t *testing.T) {
 }
 
 // TestAnalyzeInfersVerdict: a review that writes no verdict but ranks a
-// finding major asks for changes; one with only minor findings does not.
+// finding major, or several minor without saying none blocks, asks for
+// changes; one with only low findings, or one minor, does not.
 func TestOptionalSectionRanksNit(t *testing.T) {
 	a := Analyze("VERDICT: NEEDS_WORK\n\n## Suggestions (optional improvements)\n\n1. **Streaming large bodies**\n   - Decode `resp.Body` with `json.NewDecoder` instead of `io.ReadAll`.\n")
 	if len(a.Findings) != 1 || a.Findings[0].Severity != SevNit || len(a.Kept()) != 0 {
@@ -317,6 +318,18 @@ func TestAnalyzeInfersVerdict(t *testing.T) {
 	a = Analyze("## Findings\n\n1. Low: `x` is unused.\n")
 	if a.Verdict != None {
 		t.Errorf("verdict %q for a review of low findings, want none", a.Verdict)
+	}
+	// Several medium findings ask for their fixes, unless the reviewer
+	// says none of them blocks; a single one is a passing remark.
+	medium := "## Findings\n\n1. Medium: `cache` grows without bound; cap it with an LRU.\n2. Medium: `Dial` has no timeout; use `DialTimeout`.\n"
+	if a = Analyze(medium); a.Verdict != NeedsWork || !a.Inferred {
+		t.Errorf("medium findings: verdict %q inferred=%v, want NEEDS_WORK inferred", a.Verdict, a.Inferred)
+	}
+	if a = Analyze("Two small notes, neither of them blocking.\n\n" + medium); a.Verdict != None {
+		t.Errorf("medium findings the reviewer calls non-blocking: verdict %q, want none", a.Verdict)
+	}
+	if a = Analyze("## Findings\n\n1. Medium: `cache` grows without bound; cap it with an LRU.\n"); a.Verdict != None {
+		t.Errorf("one medium finding: verdict %q, want none", a.Verdict)
 	}
 	// A review that is only a list of unranked notes asks for them; one
 	// whose lead-in ranks them informational does not.

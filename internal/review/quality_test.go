@@ -400,8 +400,8 @@ const (
 	gateR5Precision = 0.53 // was 0.49 — r5-review8
 	gateR5Recall    = 0.60 // was 0.48 — r5-review8: triaged checklists (ticked items with a severity or number) are findings
 	gateR5Category  = 0.31
-	gateR5Verdict   = 0.82 // was 0.69
-	gateR5ZeroYield = 1    // was 4
+	gateR5Verdict   = 0.87 // was 0.69
+	gateR5ZeroYield = 0    // was 4
 )
 
 // gates are one split's minimum figures.
