@@ -845,11 +845,36 @@ func (x *extractor) bodyLine(c *candidate, l string) {
 	if _, _, ok := labelLine(l); ok {
 		for _, seg := range fieldRun(l) {
 			f, v, _ := labelLine(seg)
+			if f == fieldIgnored {
+				f, v = triageStatus(v)
+			}
 			c.add(f, v)
 		}
 		return
 	}
 	c.add("", l)
+}
+
+// triageStatus reads a status field of a triaged finding: "Fixed — moved
+// the check above the parse" reports the fix; "Not applicable — …" keeps
+// its words for the learnable filter to turn the finding down. Any other
+// status ("Open", "⚠️ Needs attention") stays ignored.
+func triageStatus(v string) (field, value string) {
+	if rejectedRe().MatchString(" " + v) {
+		return fieldEvidence, v
+	}
+	w := strings.Fields(v)
+	for i := 0; i < len(w) && i < 2; i++ {
+		switch strings.ToLower(strings.TrimRight(w[i], ":—–-.,")) {
+		case "fixed", "resolved", "addressed", "done":
+			rest := strings.TrimLeft(strings.Join(w[i+1:], " "), ":—–-., ")
+			if len(strings.Fields(rest)) >= 3 {
+				return fieldFix, rest
+			}
+			return fieldIgnored, v
+		}
+	}
+	return fieldIgnored, v
 }
 
 // blocks reads the blocks of a section that is not itself a finding.

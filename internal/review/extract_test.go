@@ -797,3 +797,23 @@ func TestExtractSubNumberedHeadings(t *testing.T) {
 		t.Errorf("got %+v, want 2a and 2b as findings of their own", fs)
 	}
 }
+
+// TestExtractTriageStatus: a triaged finding's status field reports its fix
+// ("Fixed — …") or turns it down ("Not applicable — …"); other statuses
+// stay out of the finding.
+func TestExtractTriageStatus(t *testing.T) {
+	text := "## Medium\n\n- **1. `pool.go`:40 — Idle connections never expire**\n  Idle sockets pile up until the server drops them.\n  - **Status**: Fixed — `SetConnMaxIdleTime` now bounds them to a minute.\n- **2. `cache.go`:12 — Loads are cached after a failure**\n  A failed load is cached and served forever.\n  - **Status**: Not applicable — the caller retries every load.\n- **3. `log.go`:7 — Timestamps use local time**\n  Logs from two zones do not sort.\n  - **Status**: Open\n"
+	a := Analyze(text)
+	if len(a.Findings) != 3 {
+		t.Fatalf("got %d findings %+v, want 3", len(a.Findings), a.Findings)
+	}
+	if !strings.Contains(a.Findings[0].Fix, "SetConnMaxIdleTime") {
+		t.Errorf("fixed status is the fix: %+v", a.Findings[0])
+	}
+	if d := a.Decisions[1]; d.Keep || !strings.Contains(d.Reason, "triage") {
+		t.Errorf("turned-down finding: %+v", d)
+	}
+	if f := a.Findings[2]; strings.Contains(f.text(), "Open") {
+		t.Errorf("an open status is no text of the finding: %+v", f)
+	}
+}
