@@ -44,13 +44,19 @@ func blocking(fs []Finding, text string) bool {
 // saysNoneBlocks reports whether the reviewer states that nothing blocks
 // or that it found no issues ("none blocking", "not a blocker",
 // "non-blocking", "no issues above the threshold").
-func saysNoneBlocks(text string) bool {
+func saysNoneBlocks(text string) bool { return negated(text, false) }
+
+// negated reports whether text negates blocking ("none blocking", "not a
+// blocker", "non-blocking") or, unless blockOnly, finding anything ("no
+// issues", "no problems").
+func negated(text string, blockOnly bool) bool {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(unicode.IsLetter(r) || r == '\'')
 	})
 	for i := 1; i < len(words); i++ {
 		switch w := words[i]; {
-		case strings.HasPrefix(w, "block"), w == "issues", w == "problems", w == "findings":
+		case strings.HasPrefix(w, "block"):
+		case !blockOnly && (w == "issues" || w == "problems" || w == "findings"):
 		default:
 			continue
 		}
@@ -89,8 +95,10 @@ func AnalyzeWith(text string, o Options) Analysis {
 		// only ranked findings; a critical or major one asks for changes.
 		a.Verdict, a.Inferred = NeedsWork, true
 	}
-	if o.InferVerdict && a.Verdict == None && len(a.Findings) == 0 && saysNone(text) {
-		// "No findings." under every severity: the review passes.
+	if o.InferVerdict && a.Verdict == None && (len(a.Findings) == 0 && saysNone(text) || len(a.Findings) > 0 && negated(text, true)) {
+		// "No findings." under every severity, or findings the
+		// reviewer says block nothing ("all minor, none blocking"): the
+		// review passes.
 		a.Verdict, a.Inferred = Ship, true
 	}
 	a.Decisions = make([]Decision, len(a.Findings))

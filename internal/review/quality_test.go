@@ -400,7 +400,7 @@ const (
 	gateR5Precision = 0.54 // was 0.49 — r5-review8
 	gateR5Recall    = 0.62 // was 0.48 — r5-review8: triaged checklists (ticked items with a severity or number) are findings
 	gateR5Category  = 0.31
-	gateR5Verdict   = 0.87 // was 0.69
+	gateR5Verdict   = 0.91 // was 0.69
 	gateR5ZeroYield = 0    // was 4
 )
 
