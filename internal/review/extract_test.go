@@ -817,3 +817,15 @@ func TestExtractTriageStatus(t *testing.T) {
 		t.Errorf("an open status is no text of the finding: %+v", f)
 	}
 }
+
+// TestSeverityInCodeSpan: a severity written as a code span ("`high` —
+// title") ranks the finding and is no name of code.
+func TestSeverityInCodeSpan(t *testing.T) {
+	fs := Extract("## Findings\n\n### 1. `high` — Retries resend POST bodies\n\n`retry` resends non-idempotent requests; retry only GET.\n\n### 2. `low` — Log line too long\n\nSplit the `start` log line.\n")
+	if len(fs) != 2 || fs[0].Severity != SevMajor || fs[1].Severity != SevNit {
+		t.Fatalf("got %+v, want major then nit", fs)
+	}
+	if strings.Contains(fs[0].Problem, "`high`") {
+		t.Errorf("the severity stayed in the problem: %q", fs[0].Problem)
+	}
+}

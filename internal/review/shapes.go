@@ -191,14 +191,15 @@ var markerExcluded = map[string]bool{"error": true, "warning": true, "warn": tru
 func severityMarker(t string) (sev, rest string) {
 	// Emoji severities ("🔴 **Critical** — …") lead with symbols.
 	s := strings.TrimLeftFunc(t, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '*' || r == '[' || r == '(')
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '*' || r == '[' || r == '(' || r == '`')
 	})
 	bold := strings.HasPrefix(s, "**")
 	if bold {
 		s = s[2:]
 	}
 	bracket := byte(0)
-	if strings.HasPrefix(s, "[") || strings.HasPrefix(s, "(") {
+	if strings.HasPrefix(s, "[") || strings.HasPrefix(s, "(") || strings.HasPrefix(s, "`") {
+		// "[High]", "(P1)", or a code span: "`high` — …".
 		bracket = s[0]
 		s = s[1:]
 	}
@@ -229,7 +230,7 @@ func severityMarker(t string) (sev, rest string) {
 	after := s[end:]
 	valid := false
 	if bracket != 0 {
-		closer := map[byte]byte{'[': ']', '(': ')'}[bracket]
+		closer := map[byte]byte{'[': ']', '(': ')', '`': '`'}[bracket]
 		if !strings.HasPrefix(after, string(closer)) {
 			return "", t
 		}
