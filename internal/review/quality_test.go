@@ -397,10 +397,10 @@ const (
 // zero-yield reviews. Development data from then on (round 5's
 // second blind set is blind6); gated at that score less a margin.
 const (
-	gateR5Precision = 0.54 // was 0.49 — r5-review8
-	gateR5Recall    = 0.62 // was 0.48 — r5-review8: triaged checklists (ticked items with a severity or number) are findings
+	gateR5Precision = 0.55 // was 0.49 — r5-review8 (at 258427a: 0.577, 56/97)
+	gateR5Recall    = 0.63 // was 0.48 — r5-review8 (at 258427a: 0.667, 56/84)
 	gateR5Category  = 0.31
-	gateR5Verdict   = 0.91 // was 0.69
+	gateR5Verdict   = 0.91 // was 0.69 — r5-review8 (at 258427a: 0.957, 22/23)
 	gateR5ZeroYield = 0    // was 4
 )
 
