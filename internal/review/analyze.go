@@ -97,7 +97,7 @@ func AnalyzeWith(text string, o Options) Analysis {
 	}
 	if o.InferVerdict && a.Verdict == None && (len(a.Findings) == 0 && saysNone(text) || len(a.Findings) > 0 && negated(text, true)) {
 		// "No findings." under every severity, or findings the
-		// reviewer says block nothing ("all minor, none blocking"): the
+		// reviewer says block nothing ("two nits, neither of them blocks"): the
 		// review passes.
 		a.Verdict, a.Inferred = Ship, true
 	}

@@ -354,7 +354,7 @@ var concessionRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(correct|fine|safe|harmless|ok|okay|acceptable|defensible|reasonable|plausible|sound|not an? (?:correctness |real |actual )?(?:bug|problem|issue))\b[^.;]{0,30}\bbut\b`)
 })
 
-// latentWords limit a concession to the present ("correct today, but"),
+// latentWords limit a concession to the present ("fine for now, but"),
 // which warns of a defect to come rather than granting the code works.
 var latentWords = wordSet(`today now currently yet`)
 
@@ -642,7 +642,7 @@ func plainWords(s string) int {
 }
 
 // docWords name documentation as a thing: a finding whose title is about
-// it ("`Config.timeout` undocumented", "Doc comment no longer matches")
+// it ("`Config.timeout` undocumented", "Stale doc comment on `Parse`")
 // asks to write or correct this project's docs, advice any model gives.
 var docWords = wordSet(`documentation undocumented docstring docstrings jsdoc javadoc docs doc`)
 

@@ -371,8 +371,8 @@ func proseWords(s string) int {
 
 // imperativeTitle tells a title that is an instruction ("Sort merged PRs
 // by merge time before using the first") from a noun phrase that opens
-// with a verb's spelling ("Install script is duplicated", "Build Gates
-// unchecked", "Thread 7: a.ts:6"): an imperative verb, then lower-case
+// with a verb's spelling ("Build script is copied", "Build Steps
+// unreviewed", "Thread 7: a.ts:6"): an imperative verb, then lower-case
 // words, and no "is"/"are" stating a fact.
 func imperativeTitle(t string) bool {
 	w := strings.Fields(strings.ReplaceAll(t, "**", ""))
@@ -527,7 +527,7 @@ func (x *extractor) section(s *section, sc scope) {
 	// area of the review, not one finding.
 	container := k.container || sc.force || s.level == 1 && len(s.children) > 0 || graded
 	if !container && k.severity != "" && markedChildren(s) {
-		// "### 🔴 Critical — Still Open" over "#### 1.1 …", "#### 1.2
+		// "### 🟠 High — Unresolved" over "#### 1.1 …", "#### 1.2
 		// …": a severity group, each sub-heading a finding of its own.
 		container, inner.findings = true, true
 	}
@@ -569,7 +569,7 @@ func (x *extractor) section(s *section, sc scope) {
 }
 
 // headGrade reports whether a section opens with a status line that
-// grades it ("- **Rating**: ✅ Good"), and whether the grade asks for
+// grades it ("- **Grade**: ✅ Solid"), and whether the grade asks for
 // change ("⚠️ Needs Attention"): then the items after it are that
 // section's findings, whatever its heading says.
 func (x *extractor) headGrade(blocks []ast.Node) (graded, flagged bool) {
@@ -606,7 +606,7 @@ func positiveGrade(v string) bool {
 }
 
 // statusLine returns the value of a line that grades something rather
-// than stating a problem ("**Rating**: ✅ Good", "Status: Needs work"), or "".
+// than stating a problem ("**Grade**: ✅ Solid", "Status: Needs work"), or "".
 func statusLine(line string) string {
 	f, v, ok := labelLine(line)
 	if !ok || f != fieldIgnored {
@@ -661,7 +661,7 @@ func subNumbered(s *section) bool {
 
 // children reads the sub-sections of s. Numbers that also number a
 // summary or a findings heading number the report's outline ("## 1.
-// Summary", "## 2. Critical Issues"), not findings; beside an unnumbered
+// Summary", "## 2. Issues Found"), not findings; beside an unnumbered
 // "## Summary" the numbered headings are the findings, and so is a
 // numbered one marked fixed ("## 9. Stale cache ✅ Fixed").
 func (x *extractor) children(s *section, sc scope) {
@@ -1142,7 +1142,7 @@ func (x *extractor) draftField(field, value string, sc scope) {
 		}
 		_, filled := d.fields[key]
 		if key == fieldLocation && filled && value != "" && isDigit(value[0]) && len(d.plain) == 0 {
-			// "File: a.rs" then "Line: 40 to 41": one place.
+			// "File: a.rs" then "Line: 112 to 118": one place.
 			d.fields[key] += ":" + value
 			return
 		}
@@ -1182,7 +1182,7 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 		first = strings.Join(trimAll(inlineLines(fp, x.src)), " ")
 	}
 	if isVerdictLine(first) || statusLine(first) != "" && it.FirstChild() == it.LastChild() {
-		// "- **Rating**: ⚠️ Needs Attention" grades its section; it is
+		// "- **Grade**: ⚠️ Needs Work" grades its section; it is
 		// not a finding of its own.
 		return nil
 	}

@@ -26,9 +26,9 @@ func TestExtractShapes(t *testing.T) {
 		},
 		{
 			name: "plain File/Line blocks between = rules, comment in prose after a lead line",
-			text: "Review running...\n\n==========\nFile: src/a.rs\nLine: 40 to 41\nType: issue\n\nPrompt for agent:\nIn src/a.rs the cache `map` grows forever. Bound it with an LRU.\n\n==========\nFile: src/b.rs\nLine: 7\nType: nitpick\n\nThe `retry` loop never sleeps between tries.\n",
+			text: "Review running...\n\n==========\nFile: src/a.rs\nLine: 112 to 118\nType: issue\n\nPrompt for agent:\nIn src/a.rs the cache `map` grows forever. Bound it with an LRU.\n\n==========\nFile: src/b.rs\nLine: 7\nType: nitpick\n\nThe `retry` loop never sleeps between tries.\n",
 			want: []Finding{
-				{Location: "src/a.rs:40 to 41", Problem: "In src/a.rs the cache `map` grows forever.", Fix: "Bound it with an LRU."},
+				{Location: "src/a.rs:112 to 118", Problem: "In src/a.rs the cache `map` grows forever.", Fix: "Bound it with an LRU."},
 				{Location: "src/b.rs:7", Problem: "The `retry` loop never sleeps between tries."},
 			},
 		},
@@ -89,10 +89,10 @@ func TestExtractShapes(t *testing.T) {
 		},
 		{
 			name: "a severity heading over numbered finding headings is a group, not one finding",
-			text: "## Still open\n\n### 🔴 Critical — still open\n\n#### 1.1 `fetch` called twice\n\nThe `fetch` runs on every call. Cache the key.\n\n#### 1.2 `Mutex` held across await\n\nThe `Mutex` blocks the runtime. Use `tokio::sync::Mutex` instead.\n",
+			text: "## Still open\n\n### 🟠 High — unresolved\n\n#### 1.1 `fetch` called twice\n\nThe `fetch` runs on every call. Cache the key.\n\n#### 1.2 `Mutex` held across await\n\nThe `Mutex` blocks the runtime. Use `tokio::sync::Mutex` instead.\n",
 			want: []Finding{
-				{Severity: SevCritical, Problem: "`fetch` called twice. The `fetch` runs on every call.", Fix: "Cache the key."},
-				{Severity: SevCritical, Problem: "`Mutex` held across await. The `Mutex` blocks the runtime.", Fix: "Use `tokio::sync::Mutex` instead."},
+				{Severity: SevMajor, Problem: "`fetch` called twice. The `fetch` runs on every call.", Fix: "Cache the key."},
+				{Severity: SevMajor, Problem: "`Mutex` held across await. The `Mutex` blocks the runtime.", Fix: "Use `tokio::sync::Mutex` instead."},
 			},
 		},
 		{
@@ -560,8 +560,8 @@ func TestImperativeTitle(t *testing.T) {
 	}{
 		{"Sort merged PRs by merge time before using the first", true},
 		{"Normalize `author` before matching", true},
-		{"Install script is duplicated in code and file", false},
-		{"Build Gates section unchecked", false},
+		{"Build script is copied in two places", false},
+		{"Build Steps list unreviewed", false},
 		{"Thread 7: a.ts:6", false},
 		{"Close it", false},
 	}
@@ -635,12 +635,12 @@ func TestExtractFoldsSuggestionsThatNameAFinding(t *testing.T) {
 
 func TestExtractGradedSections(t *testing.T) {
 	text := "# Audit\n\n" +
-		"## 1. Storage Layer\n- **Rating**: ⚠️ Needs Attention\n" +
+		"## 1. Storage Layer\n- **Grade**: ⚠️ Needs Work\n" +
 		"- **Flush loop**: The `flush` loop drops the last batch when the channel closes early.\n" +
 		"- **Locking**: `Cache.Get` reads the map without the mutex, a data race under load.\n\n" +
 		"## 2. Networking\n- **Rating**: ❌ Poor\n" +
 		"- **Timeouts**: The `dial` call has no deadline, so a dead peer hangs the worker.\n\n" +
-		"## 3. Configuration\n- **Rating**: ✅ Good\n" +
+		"## 3. Configuration\n- **Grade**: ✅ Solid\n" +
 		"- **Naming**: Names are clear and consistent across `pkg/store`.\n"
 	fs := Extract(text)
 	var got []string

@@ -354,7 +354,7 @@ const (
 // precision 0.611 (33/54), recall 0.611 (33/54), category 0.485 (16/33),
 // verdict 0.882 (15/17), 3 zero-yield; the category gate is lowered with
 // the found findings whose categories are wrong (a classification matter).
-// Then conditional approvals ("approve with requested changes") read as
+// Then conditional approvals ("approve, with changes requested below") read as
 // requests, grades as verdicts: precision 0.614 (35/57), recall 0.648
 // (35/54), category 0.486 (17/35), verdict 0.941 (16/17), 2 zero-yield.
 // A numbered topic heading that uses a section word ("2. Context

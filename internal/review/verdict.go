@@ -46,9 +46,10 @@ var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 //
 // X is flow-next's words or another reviewer's (see verdictPhrases), so a
 // sub-item's `**Verdict**: CORRECT` is ignored; an approval that carries a
-// request ("APPROVE WITH REQUESTED CHANGES") is the request. Lowercase snake_case keys
-// such as `flowctl_verdict:` or `true_verdict:` are metadata written about a
-// review, not by the reviewer, and are ignored too. One pass over the lines:
+// request ("Approve, with changes requested below") is the request.
+// Lowercase snake_case keys such as `flowctl_verdict:` or `true_verdict:`
+// are metadata written about a review, not by the reviewer, and are
+// ignored too. One pass over the lines:
 // the cost is linear in the text.
 func ParseVerdict(text string) Verdict {
 	if v := lastTagVerdict(text); v != None {
@@ -121,7 +122,7 @@ func lastLineVerdict(text string) Verdict {
 		}
 		v, f := lineVerdict(plain)
 		if f >= formScore && f <= formDecision && (orderedMarker(strings.TrimLeft(trimmed, " \t>")) > 0 || nestedItem(line)) {
-			// "3. **Expected outcome**: all checks pass" is a step of
+			// "2. **Result**: the suite goes green" is a step of
 			// a numbered list, and "  - Recommendation: Pass the
 			// context" a field of the finding it is nested under; neither
 			// is the review's overall call.
@@ -290,9 +291,9 @@ func decisionVerdict(plain string) Verdict {
 }
 
 // conditional reads an approval that carries a request for changes
-// ("APPROVE WITH REQUESTED CHANGES", "Approve once the fixes required
-// below land"): the request is the call. A negated request ("approve, no
-// changes needed") is none.
+// ("Approve, with changes requested below", "Approve once the fixes
+// required below land"): the request is the call. A negated request
+// ("approve, no changes needed") is none.
 func conditional(v Verdict, rest string) Verdict {
 	if v != Ship {
 		return v

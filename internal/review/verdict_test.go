@@ -20,7 +20,7 @@ func TestParseVerdict(t *testing.T) {
 		{"json boolean gate passes", `{"score": 80, "passesQualityGate": true, "issues": []}`, Ship},
 		{"json boolean approved false", `{"approved": false, "issues": [{"file": "a.go"}]}`, NeedsWork},
 		{"json boolean of another kind", `{"hasTests": false}`, None},
-		{"numbered step's outcome is no call", "**Status**: Rejected\n\n## Next\n1. Fix the types\n2. **Expected outcome**: all checks pass, QA approves\n", NeedsWork},
+		{"numbered step's outcome is no call", "**Status**: Rejected\n\n## Next\n1. Fix the types\n2. **Result**: the suite goes green and the gate approves\n", NeedsWork},
 		{"numbered step's decision after a call", "Decision: approve\n\n1. Status: blocked on infra\n", Ship},
 		{"sign-off key", "### Critical (Blocks Sign-off)\nNone.\n\n**SIGN-OFF**: APPROVED\n", Ship},
 		{"signoff key rejects", "Signoff: rejected", NeedsWork},
@@ -55,7 +55,7 @@ func TestParseVerdict(t *testing.T) {
 
 		{"a nested recommendation field is no call", "## Issues\n\n- T-3: Cache never expires\n  - Recommendation: Pass `ttl` to `cache.New` so entries expire.\n", None},
 		{"a top-level recommendation is a call", "## Issues\n\n- T-3: Cache never expires\n\nRecommendation: approve\n", Ship},
-		{"approval with requested changes is a request", "**Decision**: ✅ Approve with requested changes", NeedsWork},
+		{"approval with requested changes is a request", "**Decision**: ✅ Approve, with changes requested below", NeedsWork},
 		{"approval title then conditional word", "## Recommendation\n\n**ACCEPT ONCE THE FIXES REQUIRED BELOW LAND**\n", NeedsWork},
 		{"verdict after a dash", "Verdict — NEEDS WORK\n\nTwo gaps.", NeedsWork},
 		{"verdict in a table row", "| Field | Value |\n|---|---|\n| **Verdict** | **REQUEST CHANGES** |\n", NeedsWork},
