@@ -184,7 +184,7 @@ func TestFlowNextFolderUntouched(t *testing.T) {
 	if err != nil || len(entries) != 3 {
 		t.Fatalf("load: %d entries, %v", len(entries), err)
 	}
-	if _, err := s.Search(regexpMust("flowctl")); err != nil {
+	if err := s.SearchEach(regexpMust("flowctl"), func(Hit) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(path); !bytes.Equal(b, []byte(flowNextPitfalls)) {
@@ -468,7 +468,7 @@ func TestFIFONeverWaits(t *testing.T) {
 		var errs []error
 		_, err := s.Load(Pitfall)
 		errs = append(errs, err)
-		_, err = s.Search(regexp.MustCompile("x"), Pitfall)
+		err = s.SearchEach(regexp.MustCompile("x"), func(Hit) error { return nil }, Pitfall)
 		errs = append(errs, err)
 		_, err = s.Record(context.Background(), Pitfall, []Entry{{Issue: "x"}}, time.Now())
 		errs = append(errs, err)

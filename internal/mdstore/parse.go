@@ -471,28 +471,10 @@ func isEntryHeading[T ~string | ~[]byte](line T) bool {
 	return false
 }
 
-// headingDate is parseHeading's date and ok, without splitting the rest of
-// the heading.
-func headingDate(line string) (string, bool) {
-	rest, ok := strings.CutPrefix(strings.TrimLeft(line, " "), "## ")
-	if !ok {
-		return "", false
-	}
-	var buf [1]string
-	f := fieldsN(buf[:0], strings.TrimRight(rest, " #"), 1)
-	if len(f) == 0 || !validDate(f[0]) {
-		return "", false
-	}
-	return f[0], true
-}
-
 // parseHeading reads "## YYYY-MM-DD task [source] [category]" in the forms
 // flowmem and flow-next write.
 func parseHeading(line string) (heading, bool) {
 	rest, ok := strings.CutPrefix(strings.TrimLeft(line, " "), "## ")
-	if !ok && strings.TrimSpace(line) == "##" {
-		return heading{}, false
-	}
 	if !ok {
 		return heading{}, false
 	}
@@ -528,11 +510,8 @@ func parseHeading(line string) (heading, bool) {
 
 // fieldsInto appends the whitespace-separated fields of s to dst, as
 // strings.Fields splits them.
-func fieldsInto(dst []string, s string) []string { return fieldsN(dst, s, -1) }
-
-// fieldsN is fieldsInto stopping after n fields (n < 0: all).
-func fieldsN(dst []string, s string, n int) []string {
-	for i := 0; i < len(s) && n != 0; {
+func fieldsInto(dst []string, s string) []string {
+	for i := 0; i < len(s); {
 		if c := s[i]; c == ' ' || '\t' <= c && c <= '\r' {
 			i++
 			continue
@@ -556,7 +535,6 @@ func fieldsN(dst []string, s string, n int) []string {
 		}
 		dst = append(dst, s[i:j])
 		i = j
-		n--
 	}
 	return dst
 }

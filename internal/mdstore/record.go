@@ -526,12 +526,6 @@ func (m *memory) state(e Entry) Entry {
 	return e
 }
 
-// index is bytes.Index for the needles Record looks for in a memory file:
-// it jumps between the places of the needle's rarest byte, which
-// bytes.IndexByte finds many bytes at a time. bytes.Index starts from the
-// needle's first byte, a space or a newline here, which is everywhere.
-func index(s, sep []byte) int { return indexFrom(s, sep, rarest(sep)) }
-
 // rarest is the place in sep of its least common byte (byteCost).
 func rarest(sep []byte) int {
 	k := 0
@@ -543,7 +537,11 @@ func rarest(sep []byte) int {
 	return k
 }
 
-// indexFrom is index with the place of sep's rarest byte known.
+// indexFrom is bytes.Index for the needles Record looks for in a memory
+// file, given the place k of sep's rarest byte: it jumps between the places
+// of that byte, which bytes.IndexByte finds many bytes at a time.
+// bytes.Index starts from the needle's first byte, a space or a newline
+// here, which is everywhere.
 func indexFrom(s, sep []byte, k int) int {
 	if len(sep) == 0 {
 		return 0

@@ -196,20 +196,10 @@ type Hit struct {
 	Text string `json:"text"`
 }
 
-// Search matches re against every line of every entry (not the file
-// preambles) and returns one hit per matching line.
-func (s *Store) Search(re *regexp.Regexp, kinds ...Kind) ([]Hit, error) {
-	var hits []Hit
-	err := s.SearchEach(re, func(h Hit) error {
-		hits = append(hits, h)
-		return nil
-	}, kinds...)
-	return hits, err
-}
-
-// SearchEach is Search, handing each hit to fn as it is found: the files
-// are read a piece at a time, so a search takes the same little memory
-// whatever the size of the store. An error from fn stops the search.
+// SearchEach matches re against every line of every entry (not the file
+// preambles) and hands fn one hit per matching line as it is found: the
+// files are read a piece at a time, so a search takes the same little
+// memory whatever the size of the store. An error from fn stops the search.
 func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind) error {
 	if len(kinds) == 0 {
 		kinds = Kinds

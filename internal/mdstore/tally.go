@@ -64,11 +64,6 @@ type brief struct {
 	id, last string
 }
 
-// tally is Tally of a file's bytes.
-func tally(k Kind, raw []byte, now time.Time, staleDays int) (Tally, error) {
-	return tallyReader(k, bytes.NewReader(raw), int64(len(raw)), now, staleDays)
-}
-
 // counted is an entry as counting keeps it: its id's place in the
 // counter's arena, its days (a date is ten bytes; no date is zeros) and
 // its state. It holds no pointer, so the collector never reads the list,

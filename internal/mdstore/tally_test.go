@@ -1,6 +1,7 @@
 package mdstore
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -136,4 +137,9 @@ func FuzzTally(f *testing.F) {
 			t.Fatalf("in pieces of %d: tally %+v (%v), load %+v (%v)", n, got, err, want, werr)
 		}
 	})
+}
+
+// tally is Tally of a file's bytes.
+func tally(k Kind, raw []byte, now time.Time, staleDays int) (Tally, error) {
+	return tallyReader(k, bytes.NewReader(raw), int64(len(raw)), now, staleDays)
 }
