@@ -61,35 +61,7 @@ func Text(s string) string {
 // plain: nothing Text would remove — printable ASCII, newlines, tabs and
 // visible runes — the common case, which needs no copy. Rendered entries
 // carry "→" and "·", so ASCII alone is not enough to be common.
-func plain(s string) bool {
-	for i := 0; i < len(s); {
-		for i+8 <= len(s) {
-			m := notPrintable8(load8(s[i : i+8]))
-			if m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		if i >= len(s) {
-			break
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if (c < 0x20 || c == 0x7f) && c != '\n' && c != '\t' {
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r <= 0x9f || Invisible(r) {
-			return false
-		}
-		i += size
-	}
-	return true
-}
+func plain(s string) bool { return plainPrefix([]byte(s)) == len(s) }
 
 // Invisible reports bidirectional controls and zero-width characters.
 func Invisible(r rune) bool {
@@ -238,10 +210,6 @@ func introducer(r rune) bool {
 	return false
 }
 
-// plainBytes is plain for a byte slice (a rune cut at the end is not
-// plain).
-func plainBytes(p []byte) bool { return plainPrefix(p) == len(p) }
-
 // plainPrefix is the length of p's longest plain prefix.
 func plainPrefix(p []byte) int {
 	for i := 0; i < len(p); {
@@ -291,14 +259,6 @@ func notPrintable8(w uint64) uint64 {
 	del := w ^ 0x7f*ones
 	isDel := (del - ones) &^ del // a 0x7f byte became 0 and borrows
 	return (w | below | isDel) & highs
-}
-
-// load8 is binary.LittleEndian.Uint64 of a string's first eight bytes
-// (the compiler makes it one load).
-func load8(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // maxHeld bounds what Writer holds back of an unfinished sequence.

@@ -176,3 +176,7 @@ func TestNotPrintable8(t *testing.T) {
 		}
 	}
 }
+
+// plainBytes is plain for a byte slice (a rune cut at the end is not
+// plain).
+func plainBytes(p []byte) bool { return plainPrefix(p) == len(p) }
