@@ -90,8 +90,22 @@ func TestHeadingReviewThroughPostToolUseFailure(t *testing.T) {
 		t.Errorf("notices %q, want one from PostToolUseFailure", s.Notices())
 	}
 	ctx := contextAfterTool(t, srv)
-	if !strings.Contains(ctx, "flowmem recorded 2 lessons") || !strings.Contains(ctx, "flowmem memory add --type pitfall --task fn-17-axl.8") {
+	if !strings.Contains(ctx, "flowmem recorded 2 lessons") || !strings.Contains(ctx, "flowmem memory archive ID") ||
+		!strings.Contains(ctx, "flowmem memory add --type pitfall --task fn-17-axl.8") {
 		t.Errorf("the nudge did not reach the model's next request:\n%s", ctx)
+	}
+	lessonIDsReachModel(t, heads, ctx)
+}
+
+// lessonIDsReachModel: each recorded entry's id, which memory archive
+// takes, is in the model's next request.
+func lessonIDsReachModel(t *testing.T, heads [][]string, ctx string) {
+	t.Helper()
+	for _, h := range heads {
+		id := strings.TrimSuffix(strings.TrimPrefix(h[3], " <!-- "), " -->")
+		if id == "" || !strings.Contains(ctx, "["+id+"] ") {
+			t.Errorf("entry %q: its id is not in the model's next request:\n%s", h[0], ctx)
+		}
 	}
 }
 
@@ -125,11 +139,13 @@ func TestCodexStreamThroughPostToolUse(t *testing.T) {
 	ctx := contextAfterTool(t, srv)
 	for _, want := range []string{
 		"PostToolUse:Bash hook additional context: flowmem recorded 2 lessons",
-		"New: \"The retry loop sleeps a fixed 100 ms",
+		"] \"The retry loop sleeps a fixed 100 ms",
+		"flowmem memory archive ID",
 		"flowmem memory add --type pitfall --task fn-29-fv0.6",
 	} {
 		if !strings.Contains(ctx, want) {
 			t.Errorf("the model's next request lacks %q:\n%s", want, ctx)
 		}
 	}
+	lessonIDsReachModel(t, heads, ctx)
 }

@@ -401,10 +401,16 @@ func TestOutputContract(t *testing.T) {
 	if !strings.Contains(first.SystemMessage, "impl-review of fn-1.2: recorded 3 new lessons") || first.HookSpecificOutput == nil {
 		t.Fatalf("first run output: %+v", first)
 	}
-	// The nudge: what was recorded, and an invitation to add what the
-	// rules missed, with the task filled in.
-	if c := first.HookSpecificOutput.AdditionalContext; strings.Count(c, " New: ") != 3 ||
-		!strings.Contains(c, "flowmem memory add --type pitfall --task fn-1.2") || len(c) > 1000 {
+	// The second look: each lesson recorded, by the id memory archive
+	// takes; the request to archive what will not help a later task; the
+	// invitation to add what the rules missed, with the task filled in.
+	c := first.HookSpecificOutput.AdditionalContext
+	for _, e := range pitfalls(t, dir) {
+		if !strings.Contains(c, "["+e.ID+"] \"") {
+			t.Errorf("first run additionalContext lacks lesson %s: %s", e.ID, c)
+		}
+	}
+	if !strings.Contains(c, "flowmem memory archive ID") || !strings.Contains(c, "flowmem memory add --type pitfall --task fn-1.2") || len(c) > maxContext {
 		t.Errorf("first run additionalContext: %s", c)
 	}
 
@@ -415,8 +421,9 @@ func TestOutputContract(t *testing.T) {
 	if h == nil || h.HookEventName != "PostToolUseFailure" {
 		t.Fatalf("recurrence output: %s", out.String())
 	}
-	if !strings.Contains(h.AdditionalContext, "Seen 2 times") || !strings.Contains(h.AdditionalContext, "fn-1.2") {
-		t.Errorf("additionalContext: %s", h.AdditionalContext)
+	// Nothing new: the repeats are named, and there is nothing to archive.
+	if c := h.AdditionalContext; strings.Count(c, "] seen 2 times, in tasks fn-1.2: ") != 3 || strings.Contains(c, "archive") {
+		t.Errorf("additionalContext: %s", c)
 	}
 	if !strings.Contains(second.SystemMessage, "3 seen before") {
 		t.Errorf("systemMessage: %s", second.SystemMessage)
@@ -444,7 +451,7 @@ func decodeOutput(t testing.TB, b []byte) hookOutput {
 }
 
 // TestAdditionalContextBounded: many long recurring lessons still give at
-// most 1,000 characters of context.
+// most 1,000 bytes of context, and every lesson's id is in it.
 func TestAdditionalContextBounded(t *testing.T) {
 	var b strings.Builder
 	for i, l := range loadRecurrenceCorpus(t, "corpus.txt")[:12] {
@@ -466,11 +473,17 @@ func TestAdditionalContextBounded(t *testing.T) {
 				t.Fatalf("no recurrence context: %s", out.String())
 			}
 			ctx := o.HookSpecificOutput.AdditionalContext
-			if n := len([]rune(ctx)); n > 1000 || n < 200 {
-				t.Errorf("additionalContext is %d characters: %s", n, ctx)
+			if n := len(ctx); n > maxContext || n < 200 {
+				t.Errorf("additionalContext is %d bytes: %s", n, ctx)
 			}
-			if !strings.Contains(ctx, "more)") {
-				t.Errorf("a cut context should say how many more: %s", ctx)
+			es := pitfalls(t, dir)
+			for _, e := range es {
+				if !strings.Contains(ctx, e.ID) {
+					t.Errorf("additionalContext lacks %s: %s", e.ID, ctx)
+				}
+			}
+			if len(es) < 10 {
+				t.Errorf("%d lessons recorded; the test wants enough to overflow the context", len(es))
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
 // speaks: the run has something to tell — it recorded lessons, could not
@@ -75,70 +77,107 @@ func systemMessage(r *Result) string {
 }
 
 // additionalContext tells the model, as facts, which lessons of this
-// review memory now holds — new ones, and repeats with how often they have
-// come up — and, with capture.nudge on, invites it to record a reusable
-// lesson the review taught that is not among them: rules miss some, the
-// model that just read the review does not. Without the nudge only repeats
-// are worth the model's attention. At most maxContext bytes.
+// review memory now holds, each with its id — new ones, and repeats with
+// how often they have come up — and, with capture.nudge on, asks for a
+// second look: rules judge "learnable" far worse than the model that has
+// just read the review, so it is asked to archive (or, with approval on,
+// to reject) a new lesson that will not help a later task, and to record
+// a reusable one the rules missed. Without the nudge only repeats are
+// worth the model's attention. At most maxContext bytes.
 func additionalContext(r *Result) string {
 	if r.Unrecorded != "" {
 		return ""
 	}
-	var invite string
-	if r.Nudge && r.Verdict.Actionable() {
+	nudge := r.Nudge && r.Verdict.Actionable()
+	var shown []mdstore.Outcome
+	added := 0
+	for _, o := range r.Outcomes {
+		if o.New {
+			added++
+		}
+		if !o.New || nudge {
+			shown = append(shown, o)
+		}
+	}
+	var head, tail string
+	n := len(r.Outcomes)
+	switch {
+	case !nudge && len(shown) == 0:
+		return ""
+	case !nudge:
+		head = "flowmem: this review repeats lessons already in project memory (.flow/memory/pitfalls.md):"
+	case n == 0:
+		head = fmt.Sprintf("flowmem recorded no lesson from this review (%d %s, none kept as a reusable lesson).", r.Findings, plural(r.Findings, "finding", "findings"))
+	case r.Pending && added > 0:
+		// Approval is on: new lessons reach no prompt until approved, and
+		// the model should not count on them.
+		head = fmt.Sprintf("flowmem recorded %d %s of this review in .flow/memory/pitfalls.md; new ones wait for approval:", n, plural(n, "lesson", "lessons"))
+	default:
+		head = fmt.Sprintf("flowmem recorded %d %s of this review in .flow/memory/pitfalls.md:", n, plural(n, "lesson", "lessons"))
+	}
+	if nudge {
+		const use = " Memory is read before later, unrelated tasks in this project."
+		const useless = "it only concerns this task, is advice any model knows, or gives no rule to follow"
+		switch {
+		case added > 0 && r.Pending:
+			tail = use + " Approve each new lesson that would help there: flowmem memory approve ID...; reject the rest (" + useless + "): flowmem memory reject ID..."
+		case added > 0:
+			tail = use + " Archive each new lesson that would not help there (" + useless + "): flowmem memory archive ID..."
+		}
 		task := ""
 		if r.Task != "" && plainWord(r.Task) {
 			task = " --task " + r.Task
 		}
-		invite = fmt.Sprintf(" If this review taught a reusable lesson that is not listed here (a framework idiom, an API or tool quirk, a build or test gotcha, a project convention, a class of edge case), you can record it: flowmem memory add --type pitfall%s \"<the lesson>\" --fix \"<what to do instead>\".", task)
+		tail += fmt.Sprintf(" Record each reusable lesson of the review that is missing (a framework idiom, API or tool quirk, build or test gotcha, project convention, class of edge case): flowmem memory add --type pitfall%s \"<the lesson>\" --fix \"<what to do instead>\".", task)
 	}
-	var lines []string
-	recurred := 0
-	for _, o := range r.Outcomes {
-		e := o.Entry
-		switch {
-		case !o.New:
-			recurred++
-			where := ""
+	return head + lessonList(shown, maxContext-len(head)-len(tail)) + tail
+}
+
+// lessonList names each lesson by id with its issue clipped to an equal
+// share of room bytes. When the share would be too short to judge a
+// lesson by, the last ones are named by id alone, and when even that does
+// not fit, counted with a pointer to the file.
+func lessonList(outs []mdstore.Outcome, room int) string {
+	prefix := make([]string, len(outs))
+	for i, o := range outs {
+		prefix[i] = " [" + o.ID + "] "
+		if e := o.Entry; !o.New {
+			prefix[i] += fmt.Sprintf("seen %d times", e.Seen)
 			if len(e.Tasks) > 0 {
-				where = ", in tasks " + strings.Join(e.Tasks, ", ")
+				prefix[i] += ", in tasks " + clip(strings.Join(e.Tasks, ", "), 40)
 			}
-			lines = append(lines, fmt.Sprintf(" Seen %d times, last %s%s: %q.", e.Seen, e.LastSeen, where, clip(strings.TrimRight(e.Issue, ". "), 200)))
-		case invite != "":
-			lines = append(lines, fmt.Sprintf(" New: %q.", clip(strings.TrimRight(e.Issue, ". "), 200)))
+			prefix[i] += ": "
 		}
 	}
-	var head string
-	switch {
-	case invite == "" && recurred == 0:
-		return ""
-	case invite == "":
-		head = "flowmem: this review repeats lessons already in project memory (.flow/memory/pitfalls.md)."
-	case len(r.Outcomes) == 0:
-		head = fmt.Sprintf("flowmem recorded no lesson from this review (%d %s, none kept as a reusable lesson).", r.Findings, plural(r.Findings, "finding", "findings"))
-	default:
-		head = fmt.Sprintf("flowmem recorded %d %s of this review in project memory (.flow/memory/pitfalls.md).", len(r.Outcomes), plural(len(r.Outcomes), "lesson", "lessons"))
-		if r.Pending {
-			// Approval is on: new lessons reach no prompt until a person
-			// approves them, and the model should not count on them.
-			head = fmt.Sprintf("flowmem recorded %d %s of this review in project memory (.flow/memory/pitfalls.md); new ones wait for a person's approval before they are recalled.", len(r.Outcomes), plural(len(r.Outcomes), "lesson", "lessons"))
-		}
-	}
-	var b strings.Builder
-	b.WriteString(head)
-	budget := maxContext - len(invite)
-	for i, l := range lines {
-		if b.Len()+len(l) > budget {
-			more := fmt.Sprintf(" (%d more)", len(lines)-i)
-			if b.Len()+len(more) <= budget {
-				b.WriteString(more)
+	for k := len(outs); k >= 0; k-- {
+		var rest string
+		if k < len(outs) {
+			ids := make([]string, 0, len(outs)-k)
+			for _, o := range outs[k:] {
+				ids = append(ids, o.ID)
 			}
-			break
+			rest = fmt.Sprintf(" Also %s (see flowmem memory show ID).", strings.Join(ids, ", "))
+			if k == 0 && len(rest) > room {
+				rest = fmt.Sprintf(" (%d %s: the last entries of .flow/memory/pitfalls.md)", len(outs), plural(len(outs), "lesson", "lessons"))
+			}
 		}
-		b.WriteString(l)
+		share, fixed := 200, len(rest)
+		for _, p := range prefix[:k] {
+			fixed += len(p) + 6 // two quotes, a full stop and "…"
+		}
+		if k > 0 {
+			share = min(share, (room-fixed)/k)
+		}
+		var b strings.Builder
+		for i, o := range outs[:k] {
+			fmt.Fprintf(&b, "%s%q.", prefix[i], clip(strings.TrimRight(o.Entry.Issue, ". "), max(share, 1)))
+		}
+		b.WriteString(rest)
+		if (k == 0 || share >= 30) && b.Len() <= room {
+			return b.String()
+		}
 	}
-	b.WriteString(invite)
-	return b.String()
+	return ""
 }
 
 // clip shortens s to at most n bytes at a word boundary.
