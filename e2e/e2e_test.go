@@ -122,7 +122,7 @@ func TestReviewCapturedThroughPostToolUse(t *testing.T) {
 		t.Fatalf("the recurrence (additionalContext) did not reach the model's next request")
 	}
 	ctx := reqs[1].Messages[len(reqs[1].Messages)-1].Text
-	if !strings.Contains(ctx, "PostToolUse:Bash hook additional context: flowmem") || !strings.Contains(ctx, "Seen 2 times") {
+	if !strings.Contains(ctx, "PostToolUse:Bash hook additional context: flowmem") || !strings.Contains(ctx, "] seen 2 times, in tasks fn-1.1: ") {
 		t.Errorf("the model was not told the lesson recurred:\n%s", ctx)
 	}
 }
