@@ -91,19 +91,12 @@ import (
 	"strings"
 	"testing"
 	"time"
-	_ "unsafe" // go:linkname
 
 	"github.com/flowmem/flowmem/internal/hookevent"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/redact"
 	"github.com/flowmem/flowmem/internal/review"
 )
-
-//go:linkname reviewExtract github.com/flowmem/flowmem/internal/review.extract
-func reviewExtract(text string, wantWhole bool) ([]review.Finding, []string)
-
-//go:linkname reviewSeverity github.com/flowmem/flowmem/internal/review.normalizeSeverity
-func reviewSeverity(s string) string
 
 // simLabels is the part of a label file the tools read.
 type simLabels struct {
@@ -412,7 +405,7 @@ func traceLessons(t *testing.T, slug string, ev []byte, res *Result) []simLesson
 		t.Fatalf("%s: screened out after recording: %s", slug, why)
 	}
 	masked := redact.String(readable(review.Unwrap(c.Text).Text, review.MaxReviewLen))
-	cut, whole := reviewExtract(masked, true)
+	cut, whole := review.ExtractWhole(masked)
 	if !slices.Equal(cut, res.Analysis.Findings) || len(whole) != len(cut) {
 		t.Fatalf("%s: the findings re-read from the review are not the hook's (%d vs %d)", slug, len(cut), len(res.Analysis.Findings))
 	}
@@ -613,7 +606,7 @@ func simAnchorIn(anchor, text string) bool {
 	n := 0
 	for _, cell := range strings.Split(anchor, "|") {
 		c := simNorm(cell)
-		if c == "" || reviewSeverity(c) != "" {
+		if c == "" || review.NormalizeSeverity(c) != "" {
 			continue
 		}
 		if !strings.Contains(text, c) {
