@@ -149,6 +149,10 @@ func categoryScores(f Finding) []int {
 			score += 2 * buildFiles(f.Location+" "+f.Problem+" "+f.Fix)
 		case CatFramework:
 			score += 2*prescribed(f.Fix) + dottedCalls(f.Fix)
+			// A language, runtime or framework named by name: the rubric's
+			// framework lesson is that thing's idiom ("React 19: …",
+			// "Go: …"), whatever failure the finding describes.
+			score += 2 * namedFrameworks(f.Problem+" "+f.Fix)
 			if versionRe().MatchString(f.Problem + " " + f.Fix) {
 				// A version named: behaviour that changed between releases.
 				score += 2
@@ -162,6 +166,29 @@ func categoryScores(f Finding) []int {
 		scores[i] = score
 	}
 	return scores
+}
+
+// frameworkNames are programming languages, runtimes and widely used
+// frameworks and libraries, written from general knowledge of the field
+// (not from any review). "go" and "node" are left out: in review prose
+// they are mostly the English verb and a tree's node.
+var frameworkNames = wordSet(`golang rust python typescript javascript java kotlin swift ruby elixir erlang
+	php c++ c# csharp scala haskell ocaml dart lua perl bash node.js nodejs deno bun react vue svelte angular
+	next.js nextjs nuxt remix django flask fastapi rails laravel spring express nestjs tokio asyncio pydantic
+	sqlalchemy prisma jquery redux tailwind phoenix ecto dotnet .net gorm serde`)
+
+// namedFrameworks counts, up to 2, the words of s that name a language,
+// runtime or framework (frameworkNames).
+func namedFrameworks(s string) int {
+	n := 0
+	for _, w := range categoryWords(s) {
+		if frameworkNames[w] {
+			if n++; n == 2 {
+				break
+			}
+		}
+	}
+	return n
 }
 
 // buildManifests are file names that hold a build, its dependencies or its

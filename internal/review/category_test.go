@@ -40,6 +40,12 @@ func TestCategorize(t *testing.T) {
 			want: CatFramework,
 		},
 		{
+			name: "a framework named by name makes its behaviour a framework lesson, whatever fails",
+			f: Finding{Problem: "In development React mounts the component twice, so `initFeed` opens two sockets and every message shows up doubled.",
+				Fix: "Return a function from the effect that closes the socket."},
+			want: CatFramework,
+		},
+		{
 			name: "an error path is an edge case",
 			f: Finding{Problem: "`Sync` waits on a peer forever when the peer stops answering, and the timeout error is dropped.",
 				Fix: "Guard the call with a deadline and reject the peer after a timeout."},
