@@ -208,7 +208,7 @@ func briefEntry(k Kind, seg []byte, line int, records *[]brief) (segBrief, bool)
 	if !ok {
 		return segBrief{}, false
 	}
-	var m metaBrief
+	var m metaBytes
 	metas, mark := 0, len(*records)
 	for {
 		if !bytes.HasPrefix(rest, []byte(metaPrefix)) {
@@ -223,7 +223,7 @@ func briefEntry(k Kind, seg []byte, line int, records *[]brief) (segBrief, bool)
 		if n := len(l); n > 0 && l[n-1] == '\r' {
 			l = l[:n-1]
 		}
-		mm, ok := readMetaBrief(l)
+		mm, ok := readMetaBytes(l, nil, false)
 		switch {
 		case !ok:
 		case mm.sighting, tag != nil && string(mm.id) != string(tag), metas > 0 && string(mm.id) != string(m.id):
@@ -269,7 +269,7 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// cutTagBytes is cutTag of an ASCII line.
+// cutTagBytes is cutTag on bytes: the id is nil when the line has none.
 func cutTagBytes(l []byte) ([]byte, []byte) {
 	body, ok := bytes.CutSuffix(l, []byte(" -->"))
 	if !ok {
@@ -286,7 +286,8 @@ func cutTagBytes(l []byte) ([]byte, []byte) {
 	return body[:i-1], id
 }
 
-// asciiHeadingDate is headingDate of an ASCII heading.
+// asciiHeadingDate is parseHeading's date of an ASCII heading, without
+// splitting the rest of it.
 func asciiHeadingDate(line []byte) ([]byte, bool) {
 	rest, ok := bytes.CutPrefix(bytes.TrimLeft(line, " "), []byte("## "))
 	if !ok {
@@ -308,66 +309,3 @@ func asciiHeadingDate(line []byte) ([]byte, bool) {
 }
 
 func isSpaceASCII(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' }
-
-// metaBrief is what counting reads of a metadata line.
-type metaBrief struct {
-	id, last []byte
-	status   Status
-	sighting bool
-}
-
-// readMetaBrief is readMeta's id, last day, state and sighting of a line
-// (that starts with metaPrefix), as bytes of it.
-func readMetaBrief(l []byte) (m metaBrief, ok bool) {
-	inner, ok := bytes.CutSuffix(bytes.TrimSpace(l[len(metaPrefix):]), []byte("-->"))
-	if !ok {
-		return metaBrief{}, false
-	}
-	m.status = Active
-	// Fields split on single spaces, empty ones skipped, as readMeta
-	// splits them: one pass, no search per field.
-	first := true
-	for i := 0; i < len(inner); {
-		j := bytes.IndexByte(inner[i:], ' ')
-		if j < 0 {
-			j = len(inner)
-		} else {
-			j += i
-		}
-		f := inner[i:j]
-		i = j + 1
-		if len(f) == 0 {
-			continue
-		}
-		if first {
-			first = false
-			if string(f) == "seen" {
-				m.sighting = true
-				continue
-			}
-		}
-		eq := bytes.IndexByte(f, '=')
-		if eq < 0 {
-			continue
-		}
-		switch val := f[eq+1:]; string(f[:eq]) {
-		case "id":
-			m.id = val
-		case "last":
-			if validDate(val) {
-				m.last = val
-			}
-		case "status":
-			switch string(val) {
-			case string(Archived):
-				m.status = Archived
-			case string(Pending):
-				m.status = Pending
-			}
-		}
-	}
-	if len(m.id) == 0 && m.sighting {
-		return metaBrief{}, false
-	}
-	return m, true
-}

@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -27,25 +28,27 @@ type View struct {
 // for the fields a View has. Any other entry (flow-next's, a hand edit, a
 // merge's leftovers) gives false, and the caller parses it.
 func ViewSegment(seg []byte, v *View) bool {
-	tasks := v.Tasks[:0]
-	*v = View{Seen: 1, Status: Active}
+	*v = View{Seen: 1, Status: Active, Tasks: v.Tasks[:0]}
 	if bytes.IndexByte(seg, '\r') >= 0 {
 		return false
 	}
 	first, rest, _ := cutBytes(seg, '\n')
-	for _, c := range first {
-		if c >= utf8.RuneSelf {
-			return false // parseHeading's white space outside ASCII
-		}
+	if !isASCII(first) {
+		return false // parseHeading's white space outside ASCII
 	}
-	tag := headingTag(first)
+	_, tag := cutTagBytes(first)
 	if tag == nil {
 		return false
 	}
-	meta, rest, _ := cutBytes(rest, '\n')
-	if !viewMeta(meta, v, tasks) || !bytes.Equal(v.ID, tag) || len(v.Tasks) == 0 || v.LastSeen == nil {
+	l, rest, _ := cutBytes(rest, '\n')
+	if !bytes.HasPrefix(l, []byte(metaPrefix)) {
 		return false
 	}
+	m, ok := readMetaBytes(l, v.Tasks, true)
+	if !ok || m.sighting || m.odd || !bytes.Equal(m.id, tag) || len(m.tasks) == 0 || m.last == nil {
+		return false
+	}
+	v.ID, v.Seen, v.LastSeen, v.Tasks, v.Status = m.id, m.seen, m.last, m.tasks, m.status
 	var issue, body []byte
 	for len(rest) > 0 {
 		var l []byte
@@ -87,22 +90,6 @@ func ViewSegment(seg []byte, v *View) bool {
 	return true
 }
 
-// headingTag is cutTag's id on a heading line, or nil.
-func headingTag(l []byte) []byte {
-	body, ok := bytes.CutSuffix(l, []byte(" -->"))
-	if !ok {
-		return nil
-	}
-	i := bytes.LastIndexByte(body, '<')
-	if i < 1 || !bytes.HasPrefix(body[i-1:], []byte(" <!-- ")) {
-		return nil
-	}
-	if id := body[i+len("<!-- "):]; isToken(id) {
-		return id
-	}
-	return nil
-}
-
 // cutOwnTag drops the " <!-- tag -->" that ends a field line.
 func cutOwnTag(v, tag []byte) []byte {
 	n := len(v) - len(" -->") - len(tag)
@@ -112,77 +99,92 @@ func cutOwnTag(v, tag []byte) []byte {
 	return v
 }
 
-// viewMeta is readMeta on bytes, for an entry's own metadata line (not a
-// sighting); tasks is the slice to reuse for v.Tasks.
-func viewMeta(l []byte, v *View, tasks [][]byte) bool {
-	v.Tasks = tasks
-	if !bytes.HasPrefix(l, []byte(metaPrefix)) {
-		return false
-	}
+// metaBytes is what the readers of bytes (ViewSegment, Tally) take from a
+// metadata line, as parts of it.
+type metaBytes struct {
+	id, last []byte
+	tasks    [][]byte
+	seen     int
+	status   Status
+	sighting bool
+	// odd: a seen= or a task that the parser reads otherwise (Atoi's signs
+	// and overflow, a task the renderer would trim); ViewSegment leaves
+	// such an entry to the parser.
+	odd bool
+}
+
+// readMetaBytes is readMeta of a line that starts with metaPrefix, on
+// bytes. Tasks are read only when withTasks (counting needs none), into
+// tasks' array.
+func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m metaBytes, ok bool) {
 	inner, ok := bytes.CutSuffix(bytes.TrimSpace(l[len(metaPrefix):]), []byte("-->"))
 	if !ok {
-		return false
+		return metaBytes{}, false
 	}
-	firstField := true
-	for len(inner) > 0 {
-		var f []byte
-		f, inner, _ = cutBytes(inner, ' ')
+	m = metaBytes{tasks: tasks[:0], seen: 1, status: Active}
+	// Fields split on single spaces, empty ones skipped, as readMeta
+	// splits them: IndexByte directly (cutBytes is not inlined).
+	first := true
+	for i := 0; i < len(inner); {
+		j := bytes.IndexByte(inner[i:], ' ')
+		if j < 0 {
+			j = len(inner)
+		} else {
+			j += i
+		}
+		f := inner[i:j]
+		i = j + 1
 		if len(f) == 0 {
 			continue
 		}
-		if firstField && string(f) == "seen" {
-			return false // a sighting
+		if first {
+			first = false
+			if string(f) == "seen" {
+				m.sighting = true
+				continue
+			}
 		}
-		firstField = false
-		key, val, ok := cutBytes(f, '=')
-		if !ok {
+		eq := bytes.IndexByte(f, '=')
+		if eq < 0 {
 			continue
 		}
-		switch string(key) {
+		switch val := f[eq+1:]; string(f[:eq]) {
 		case "id":
-			v.ID = val
+			m.id = val
 		case "seen":
-			n, ok := digits(val)
-			if !ok {
-				return false // Atoi's signs and overflow: the parser decides
-			}
-			if n > 0 {
-				v.Seen = n
+			if n, ok := digits(val); !ok {
+				m.odd = true
+			} else if n > 0 {
+				m.seen = n
 			}
 		case "last":
 			if validDate(val) {
-				v.LastSeen = val
+				m.last = val
 			}
 		case "tasks":
-			for len(val) > 0 {
+			for withTasks && len(val) > 0 {
 				var t []byte
 				t, val, _ = cutBytes(val, ',')
-				if len(t) == 0 {
-					continue
-				}
 				for _, c := range t {
-					if c <= ' ' || c >= utf8.RuneSelf {
-						return false // a task the renderer would trim
-					}
+					m.odd = m.odd || c <= ' ' || c >= utf8.RuneSelf
 				}
-				dup := false
-				for _, x := range v.Tasks {
-					dup = dup || bytes.Equal(x, t)
-				}
-				if !dup {
-					v.Tasks = append(v.Tasks, t)
+				if len(t) > 0 && !slices.ContainsFunc(m.tasks, func(x []byte) bool { return bytes.Equal(x, t) }) {
+					m.tasks = append(m.tasks, t)
 				}
 			}
 		case "status":
 			switch string(val) {
 			case string(Archived):
-				v.Status = Archived
+				m.status = Archived
 			case string(Pending):
-				v.Status = Pending
+				m.status = Pending
 			}
 		}
 	}
-	return len(v.ID) > 0
+	if len(m.id) == 0 && m.sighting {
+		return metaBytes{}, false
+	}
+	return m, true
 }
 
 // digits reads a decimal number of at most 18 digits.
