@@ -73,7 +73,7 @@ func fiveFindingReview(t testing.TB) string {
 	n := 0
 	for _, g := range loadRecurrenceCorpus(t, "holdout.txt") {
 		text := fmt.Sprintf("%d. **Severity: Major**\n   **File:Line:** `src/f%d.go:%d`\n   **Problem:** %s\n   **Suggestion:** %s\n\n", n+1, n, 10+n, g.a.issue, g.a.fix)
-		if len(review.Analyze(text+"<verdict>NEEDS_WORK</verdict>").Kept()) != 1 {
+		if len(review.AnalyzeWith(text+"<verdict>NEEDS_WORK</verdict>", review.Options{InferVerdict: true}).Kept()) != 1 {
 			continue
 		}
 		b.WriteString(text)

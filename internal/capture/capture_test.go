@@ -13,11 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/hookevent"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/redact/secrettest"
-	"github.com/flowmem/flowmem/internal/review"
 	"github.com/gofrs/flock"
 )
 
@@ -631,18 +629,5 @@ func writeConfig(t testing.TB, dir, cfg string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, ".flow", "config.json"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// The quality figures of internal/review are measured with
-// review.DefaultOptions; the hook runs with the config's default. If the two
-// drift apart, make quality no longer measures what users get.
-func TestDefaultSeverityIsWhatQualityMeasures(t *testing.T) {
-	cfg, err := config.Load(filepath.Join(t.TempDir(), "config.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := cfg.String("capture.min_severity"), review.DefaultOptions().MinSeverity; got != want {
-		t.Fatalf("config default capture.min_severity = %q, review.DefaultOptions().MinSeverity = %q", got, want)
 	}
 }

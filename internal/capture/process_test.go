@@ -280,7 +280,7 @@ func distinctReviews(t *testing.T, n int) []string {
 		cut := strings.LastIndex(body, " | ")
 		issue, fix := body[:cut], body[cut+3:]
 		text := fmt.Sprintf("1. **Severity: Major**\n   **File:Line:** `src/x.go:1`\n   **Problem:** %s\n   **Suggestion:** %s\n\n<verdict>NEEDS_WORK</verdict>\n", issue, fix)
-		if len(review.Analyze(text).Kept()) != 1 {
+		if len(review.AnalyzeWith(text, review.Options{InferVerdict: true}).Kept()) != 1 {
 			continue
 		}
 		e := mdstore.Entry{Kind: mdstore.Pitfall, Issue: issue, Fix: fix}

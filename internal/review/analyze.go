@@ -81,13 +81,9 @@ func (a Analysis) Kept() []Decision {
 	return out
 }
 
-// Analyze parses the verdict, extracts findings and classifies each with
-// DefaultOptions.
-func Analyze(text string) Analysis { return AnalyzeWith(text, DefaultOptions()) }
-
-// AnalyzeWith is Analyze with explicit filter options. Findings are
-// extracted whatever the verdict so --explain can show them; callers record
-// only when Verdict.Actionable().
+// AnalyzeWith parses the verdict, extracts findings and classifies each
+// with options o. Findings are extracted whatever the verdict so --explain
+// can show them; callers record only when Verdict.Actionable().
 func AnalyzeWith(text string, o Options) Analysis {
 	a := Analysis{Verdict: ParseVerdict(text), Findings: Extract(text)}
 	if o.InferVerdict && a.Verdict == None && blocking(a.Findings, text) {

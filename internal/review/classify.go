@@ -47,10 +47,6 @@ type Options struct {
 	InferVerdict bool
 }
 
-// DefaultOptions keeps critical, major and minor findings and infers a
-// missing verdict.
-func DefaultOptions() Options { return Options{MinSeverity: SevMinor, InferVerdict: true} }
-
 // ClassifyWith decides whether a finding is a reusable lesson
 // (shared/LABELING.md). The rules read structure and what the text names,
 // never phrases of a particular review, and run in a fixed order; the first
