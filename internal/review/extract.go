@@ -319,7 +319,7 @@ func (c *candidate) whole() (Finding, bool) {
 	}
 	loc := c.fields[fieldLocation]
 	if loc == "" {
-		loc = guessLocation(c.title + " " + c.fields[fieldProblem] + " " + prose + " " + c.fields[fieldEvidence] + " " + fix)
+		loc = guessLocation(c.title + " " + c.fields[fieldProblem] + " " + prose + " " + c.fields[fieldEvidence] + " " + fix + " " + c.fields[fieldSeverity])
 	}
 	f := Finding{
 		Severity: sev,
@@ -440,6 +440,10 @@ type extractor struct {
 	// although markdown put them after it (see blocks).
 	tail   []ast.Node
 	tailOf *ast.List
+	// fieldItem: the blocks being read are one list item's, opened by
+	// field lines ("1. **Severity: Major** — `a.go:3`"); its prose is
+	// the finding's, not a finding of its own.
+	fieldItem bool
 }
 
 // found reports whether a candidate so far makes a finding: a findings
@@ -1019,6 +1023,12 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 			x.draft.add("", l)
 			continue
 		}
+		if d := x.draft; d != nil && x.fieldItem && d.fields[fieldProblem] == "" && d.title == "" {
+			// A list item that opened with its severity or place: the
+			// prose under those lines says what is wrong.
+			d.add("", l)
+			continue
+		}
 		if strings.Trim(l, "=") == "" && len(l) >= 3 {
 			// A rule of "=" separates one tool comment from the next.
 			x.flushDraft()
@@ -1200,9 +1210,12 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 		if c := x.titledFields(it, fp, sc); c != nil {
 			return c
 		}
+		outer := x.fieldItem
+		x.fieldItem = true
 		for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.block(ch, sc)
 		}
+		x.fieldItem = outer
 		return nil
 	}
 	if x.draft != nil && x.draft.lastSlot != "" {

@@ -25,6 +25,14 @@ func TestExtractShapes(t *testing.T) {
 			},
 		},
 		{
+			name: "an item that opens with its severity and place owns the prose under them",
+			text: "## Findings\n\n1. **Severity: High** — `queue.go:41`\n\n   The drain loop returns on the first empty poll, so messages queued a moment later wait for the next tick.\n\n   Fix: keep polling until `Len()` reports zero twice in a row.\n\n2. **Severity: Low** — `limits.go:7`\n   The burst size is read as bytes but documented as kilobytes.\n   Fix: multiply by 1024 where the limit is loaded.\n",
+			want: []Finding{
+				{Severity: SevMajor, Location: "queue.go:41", Problem: "The drain loop returns on the first empty poll, so messages queued a moment later wait for the next tick.", Fix: "keep polling until `Len()` reports zero twice in a row."},
+				{Severity: SevNit, Location: "limits.go:7", Problem: "The burst size is read as bytes but documented as kilobytes.", Fix: "multiply by 1024 where the limit is loaded."},
+			},
+		},
+		{
 			name: "plain File/Line blocks between = rules, comment in prose after a lead line",
 			text: "Review running...\n\n==========\nFile: src/a.rs\nLine: 112 to 118\nType: issue\n\nPrompt for agent:\nIn src/a.rs the cache `map` grows forever. Bound it with an LRU.\n\n==========\nFile: src/b.rs\nLine: 7\nType: nitpick\n\nThe `retry` loop never sleeps between tries.\n",
 			want: []Finding{
