@@ -63,7 +63,8 @@ type Options struct {
 //     requirement ids and names no code;
 //  6. generic advice: the problem only asks for tests, its title is
 //     about coverage, or it opens by asking to restructure ("Refactor
-//     …"); or the reviewer grants that the code works before a "but"
+//     …") or measures the code's size ("900 lines", "god object") with
+//     no limit the project sets; or the reviewer grants that the code works before a "but"
 //     ("correct, but the message could …");
 //  7. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
@@ -155,6 +156,9 @@ func ClassifyWith(f Finding, o Options) Decision {
 	}
 	if duplication(problem) {
 		return drop("generic advice (the finding only asks to remove duplicated code)")
+	}
+	if w := sizeSmell(problem, fix); w != "" {
+		return drop(fmt.Sprintf("generic advice (about the code's size or shape: %q)", w))
 	}
 	implied := false
 	if strings.TrimSpace(f.Fix) == "" {
@@ -397,6 +401,27 @@ func hedgeOpening(text string) string {
 // vagueVerbs are fixes that say "make it better" without saying how.
 var vagueVerbs = wordSet(`refactor refactoring improve cleanup clean simplify restructure reorganize split
 	centralise centralize modularize tidy polish`)
+
+var (
+	sizeSmellRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b\d[\d,]*\+?[- ]?(?:lines?|loc|methods?|fields?|functions?|parameters?)\b|\bgod (?:object|class|trait|struct|module|component)\b|\bdo(?:es|ing) too much\b|\bsolid\b|\bsingle[- ]responsibility\b`)
+	})
+	statedLimitRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(?:limit|limits|maximum|max|at most|budget|cap)\b`)
+	})
+)
+
+// sizeSmell: the finding's title measures the code's size ("`Store` is
+// 900 lines", "a 30-method interface") or names a design principle it
+// breaks ("god object", "does too much", SOLID). Splitting big code is
+// advice any model gives (LABELING.md: generic best practice); a size
+// the project caps ("the 400-line limit") is a rule, and stays.
+func sizeSmell(problem, fix string) string {
+	if statedLimitRe().MatchString(problem + " " + fix) {
+		return ""
+	}
+	return sizeSmellRe().FindString(stripCode(title(problem)))
+}
 
 // duplication: the finding's title (its first clause) says code is
 // duplicated or identical. Removing copies is advice any model gives

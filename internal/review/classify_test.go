@@ -28,6 +28,27 @@ func TestClassify(t *testing.T) {
 			keep: false, reason: "says nothing about it",
 		},
 		{
+			name: "a title that measures the code's size is generic advice to split it",
+			f: Finding{Severity: SevMajor,
+				Problem: "`Scheduler` has grown to 1,140 lines. It parses cron strings, persists runs and renders the dashboard.",
+				Fix:     "Split parsing and persistence into their own files."},
+			keep: false, reason: "size or shape",
+		},
+		{
+			name: "an object that does everything is generic advice too",
+			f: Finding{Severity: SevMajor,
+				Problem: "`Session` is a god object: it owns sockets, retries and the user cache.",
+				Fix:     "Move retries into `RetryLoop` and the cache into `UserCache`."},
+			keep: false, reason: "size or shape",
+		},
+		{
+			name: "a size the project caps is its rule, not generic advice",
+			f: Finding{Severity: SevMajor,
+				Problem: "`handlers.py` is 812 lines, over the repository's 600-line limit for a module.",
+				Fix:     "Move the webhook handlers into `handlers_webhooks.py`."},
+			keep: true, reason: "reusable",
+		},
+		{
 			name: "a short statement about named code is enough",
 			f: Finding{Severity: SevMajor,
 				Problem: "`EvictOldest` drops pinned entries.",
