@@ -436,7 +436,10 @@ func duplication(problem string) bool {
 		}
 	}
 	for _, w := range strings.Fields(stripCode(title)) {
-		switch strings.Trim(w, ".,;:!?\"'()*") {
+		w = strings.Trim(w, ".,;:!?\"'()*")
+		// "nearly-identical", "byte-identical": the last part of a
+		// compound says what it is.
+		switch w[strings.LastIndexByte(w, '-')+1:] {
 		case "duplicated", "duplication", "identical":
 			return true
 		}

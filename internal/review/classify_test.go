@@ -161,6 +161,13 @@ func TestClassify(t *testing.T) {
 			keep: false, reason: "duplicated code",
 		},
 		{
+			name: "copies called near-identical are copies too",
+			f: Finding{Severity: SevMajor,
+				Problem: "`encodeOrder` and `encodeRefund` are almost-identical. Each builds the same envelope field by field.",
+				Fix:     "Build the envelope once in `encodeEnvelope` and call it from both."},
+			keep: false, reason: "duplicated code",
+		},
+		{
 			name: "a duplicate that breaks something is titled by what breaks",
 			f: Finding{Severity: SevMajor,
 				Problem: "A retried `Import` inserts every row again, so the table ends up duplicated. The batch has no idempotency key.",
