@@ -21,6 +21,8 @@ package capture
 //	review.txt     the tool output the model saw (the review file)
 //	command.txt    the review command the event carried
 //	context.txt    the hook's additionalContext ("" when it printed none)
+//	project/       the project as the hook left it (run the note's
+//	               commands there)
 //	recorded.json  the lessons recorded: id, issue, fix, category, and
 //	               finding, the 0-based index of the extracted finding they
 //	               came from (as `flowmem capture --explain --json` lists them)
@@ -130,6 +132,7 @@ type simLesson struct {
 // simRun is what the hook did with one review.
 type simRun struct {
 	slug, raw, command, context string
+	project                     string // the project the shown hook run wrote to
 	verdict                     review.Verdict
 	recorded                    []simLesson
 }
@@ -172,6 +175,11 @@ func TestModelsimEmit(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
 				t.Fatal(err)
 			}
+		}
+		// The project as the hook left it, so the commands the note names
+		// (flowmem memory judge …) can be run on it for the simulation.
+		if err := os.CopyFS(filepath.Join(dir, "project"), os.DirFS(r.project)); err != nil {
+			t.Fatal(err)
 		}
 		t.Logf("%s: verdict %s, %d recorded, context %d bytes", r.slug, r.verdict, len(r.recorded), len(r.context))
 	}
@@ -342,6 +350,7 @@ func simulate(t *testing.T, lf string, l simLabels) simRun {
 	}
 
 	shown := simProject(t)
+	r.project = shown
 	var out, errOut bytes.Buffer
 	Run(context.Background(), bytes.NewReader(simPayload(t, shown, r.command, r.raw)), &out, &errOut, simOptions(shown))
 	if errOut.Len() > 0 {
