@@ -404,7 +404,7 @@ var vagueVerbs = wordSet(`refactor refactoring improve cleanup clean simplify re
 
 var (
 	sizeSmellRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b\d[\d,]*\+?[- ]?(?:lines?|loc|methods?|fields?|functions?|parameters?)\b|\bgod (?:object|class|trait|struct|module|component)\b|\bdo(?:es|ing) too much\b|\bsolid\b|\bsingle[- ]responsibility\b`)
+		return regexp.MustCompile(`(\w*)\s*\b(?:\d[\d,]*\+?\s?(?:lines|loc)|\d+\+?-(?:line|method|field|function|parameter)s?)\b|\bgod (?:object|class|trait|struct|module|component)\b|\bdo(?:es|ing) too much\b|\bsolid\b|\bsingle[- ]responsibility\b`)
 	})
 	statedLimitRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`\b(?:limit|limits|maximum|max|at most|budget|cap)\b`)
@@ -420,7 +420,16 @@ func sizeSmell(problem, fix string) string {
 	if statedLimitRe().MatchString(problem + " " + fix) {
 		return ""
 	}
-	return sizeSmellRe().FindString(stripCode(title(problem)))
+	for _, m := range sizeSmellRe().FindAllStringSubmatch(stripCode(title(problem)), -1) {
+		switch m[1] {
+		case "last", "first", "only", "after", "every", "per":
+			// "keeps only the last 50 lines", "3 fields per row": a
+			// count of the data the code handles, not of the code.
+			continue
+		}
+		return strings.TrimSpace(strings.TrimPrefix(m[0], m[1]))
+	}
+	return ""
 }
 
 // duplication: the finding's title (its first clause) says code is

@@ -42,6 +42,13 @@ func TestClassify(t *testing.T) {
 			keep: false, reason: "size or shape",
 		},
 		{
+			name: "a count of the data the code handles is not the code's size",
+			f: Finding{Severity: SevMajor,
+				Problem: "`tailLog` keeps only the last 200 lines, so a crash trace longer than that loses its first frames.",
+				Fix:     "Keep the whole trace when the entry is an error."},
+			keep: true, reason: "reusable",
+		},
+		{
 			name: "a size the project caps is its rule, not generic advice",
 			f: Finding{Severity: SevMajor,
 				Problem: "`handlers.py` is 812 lines, over the repository's 600-line limit for a module.",
