@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/flowmem/flowmem/internal/capture"
 	"github.com/flowmem/flowmem/internal/curate"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/urfave/cli/v2"
 )
 
 // curationCommands are the memory subcommands that look after entries one
-// by one: show, retire, restore, approve, and join duplicates.
+// by one: show, judge, retire, restore, approve, and join duplicates.
 func curationCommands(e *env) []*cli.Command {
 	return []*cli.Command{
 		{
@@ -43,6 +44,7 @@ Examples:
 				return nil
 			}),
 		},
+		judgeCommand(e),
 		statusCommand(e, curate.Archive, "archive", "keep entries for the record but never recall them again",
 			`An archived entry stays in its file, marked status=archived: read, prime and
 the scout leave it out, memory show still prints it, memory restore brings it
@@ -370,4 +372,63 @@ func clip(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// judgeCommand prints lessons whole beside what memory keeps, and the
+// commands that act on a judgement: the hook's note has room for ids
+// only, and a model that judges lessons by their titles archives too much.
+func judgeCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "judge",
+		Usage:     "print entries whole with what memory keeps, to judge whether they belong",
+		ArgsUsage: "ID...",
+		Description: `Prints what memory keeps (the criteria), each entry whole, and the commands
+to act: archive an active entry that fails, approve or reject a pending one,
+add a lesson of the review that is missing. Changes nothing. The hook names
+this command, with the ids of the lessons it has just recorded, after a
+review that asks for changes. IDs are ids or unique starts of them, as in
+memory show.
+
+Examples:
+   flowmem memory judge p-3f2a9c1b04de p-77c0 p-91ab
+   flowmem memory judge p-3f2a --json`,
+		Flags: []cli.Flag{jsonFlag},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usagef("expected one or more IDs")
+			}
+			p, _, s, err := e.memoryStore()
+			if err != nil {
+				return err
+			}
+			entries, err := curate.Lookup(s, c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			act := capture.Judge(entries)
+			if c.Bool("json") {
+				return e.writeJSON(map[string]any{"criteria": capture.Criteria, "entries": entries, "commands": act})
+			}
+			fmt.Fprintf(e.Out, "flowmem memory judge: %s to judge against what memory keeps. Nothing has been changed.\n\n", plural(len(entries), "lesson", "lessons"))
+			fmt.Fprintf(e.Out, "%s\n\n", capture.Criteria)
+			for i := range entries {
+				en := &entries[i]
+				fmt.Fprintf(e.Out, "--- %d of %d\n", i+1, len(entries))
+				e.printEntry(en, relPath(string(p), s.Path(en.Kind)), en.Live() && en.Stale(e.Now(), e.staleAfter))
+				fmt.Fprintln(e.Out)
+			}
+			fmt.Fprintln(e.Out, "To act (ID: one or more of the ids above):")
+			if act.Archive != "" {
+				fmt.Fprintf(e.Out, "- archive each of %s that fails: %s\n", strings.Join(act.Active, " "), act.Archive)
+			}
+			if act.Approve != "" {
+				fmt.Fprintf(e.Out, "- %s waiting for approval: approve each that holds: %s; reject each that fails: %s\n", strings.Join(act.Pending, " "), act.Approve, act.Reject)
+			}
+			if act.Restore != "" {
+				fmt.Fprintf(e.Out, "- %s already archived: if one holds after all: %s\n", strings.Join(act.Gone, " "), act.Restore)
+			}
+			fmt.Fprintf(e.Out, "- add each lesson of the review that is missing: %s\n", act.Add)
+			return nil
+		},
+	}
 }
