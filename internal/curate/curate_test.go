@@ -268,7 +268,7 @@ func TestNear(t *testing.T) {
 		e("p-2", "The hook blocks reading stdin until EOF", "decode the first JSON value and return"),
 		e("p-3", "The hook blocks reading stdin until EOF arrives", "decode the first JSON value and return"),
 		e("p-4", "The hook reads its config file twice", "cache the parsed config"),
-		e("p-5", "Tests create temp files with os.MkdirTemp and never remove them", "use t.TempDir()"),
+		e("p-5", "Tests keep scratch directories around", "use t.TempDir()"),
 	}
 	x := NewIndex(entries)
 	groupOf := map[int]int{0: 0, 1: 0, 2: 1, 3: 1}
@@ -278,7 +278,7 @@ func TestNear(t *testing.T) {
 		got = append(got, entries[p.J].ID)
 	}
 	// p-2 and p-3 are one group: only the nearer stands for it; p-5 shares
-	// no word at all.
+	// no word with any entry.
 	if len(got) != 2 || (got[0] != "p-2" && got[0] != "p-3") || got[1] != "p-4" {
 		t.Errorf("Near = %v, want one of p-2/p-3, then p-4", got)
 	}
@@ -287,6 +287,31 @@ func TestNear(t *testing.T) {
 	}
 	if high := x.Near([]int{0, 1}, groupOf, 3, near[0].Score+0.01); len(high) != 0 {
 		t.Errorf("Near above the floor = %v, want none", high)
+	}
+}
+
+// An entry takes on its nearest neighbour's words: two wordings that
+// share no word become alike through a third that shares words with both,
+// while an entry that shares no word with any other stays unlike all.
+func TestFeedback(t *testing.T) {
+	e := func(id, issue, fix string) mdstore.Entry {
+		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Fix: fix, Status: mdstore.Active}
+	}
+	entries := []mdstore.Entry{
+		e("p-0", "The worker holds a mutex across an await point", "release the lock before awaiting"),
+		e("p-1", "A lock guard lives across the await in the worker", "drop the guard before awaiting"),
+		e("p-2", "The guard survives the suspension, so other tasks stall", "drop the guard first"),
+		e("p-3", "Templates escape nothing in the admin page", "escape on output"),
+	}
+	for i := range 8 {
+		entries = append(entries, e(fmt.Sprintf("p-x%d", i), fmt.Sprintf("filler%d words%d here%d", i, i, i), ""))
+	}
+	x := NewIndex(entries)
+	if s := x.Similarity(0, 2); s <= 0 {
+		t.Errorf("p-0 and p-2 share no word but both share words with p-1: likeness %.3f, want above 0", s)
+	}
+	if s := x.Similarity(0, 3); s != 0 {
+		t.Errorf("p-3 shares no word with any entry: likeness to p-0 %.3f, want 0", s)
 	}
 }
 
