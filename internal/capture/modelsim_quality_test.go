@@ -141,7 +141,10 @@ type simRun struct {
 type simAdded struct {
 	Lesson string `json:"lesson"`
 	Fix    string `json:"fix"`
-	Label  *int   `json:"label"`
+	// Category is the --category the model gave memory add ("" when it
+	// gave none, which counts as a wrong category).
+	Category string `json:"category,omitempty"`
+	Label    *int   `json:"label"`
 }
 
 type simActions struct {
@@ -260,7 +263,8 @@ func simReport(t *testing.T, name string, files []string, runs []simRun, acts []
 	rules.log(t, name+", rules only", fmt.Sprintf("  category accuracy %.3f (%d/%d)", ratioOf(rules.catOK, rules.tp), rules.catOK, rules.tp))
 	archived.log(t, name+", after archive", fmt.Sprintf("  (%d ids archived: %d recorded lessons gone, %d of them true)",
 		archivedN, rules.kept-archived.kept, rules.tp-archived.tp))
-	second.log(t, name+", second look", fmt.Sprintf("  (%d lessons added: %d true, %d false)",
+	second.log(t, name+", second look", fmt.Sprintf("  category accuracy %.3f (%d/%d)  (%d lessons added: %d true, %d false)",
+		ratioOf(second.catOK, second.tp), second.catOK, second.tp,
 		addedN, second.tp-archived.tp, second.kept-archived.kept-(second.tp-archived.tp)))
 }
 
@@ -306,6 +310,9 @@ func (s *simRow) add(l simLabels, recorded []simLesson, added []simAdded) {
 			if lb.N == n && lb.Learnable {
 				matched[n] = true
 				s.tp++
+				if a.Category == lb.Category {
+					s.catOK++
+				}
 				break
 			}
 		}
