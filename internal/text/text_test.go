@@ -237,3 +237,13 @@ func TestStemmed(t *testing.T) {
 		t.Fatalf("read %d words of the data files", n)
 	}
 }
+
+// Tokens returns the lower-case tokens of s in order, stop words included:
+// for an identifier of several parts, the parts run together and then each
+// part.
+func Tokens(s string) []string {
+	var out []string
+	var z Tokenizer
+	z.Scan(s, func(tok []byte, _ Kind) { out = append(out, string(tok)) })
+	return out
+}

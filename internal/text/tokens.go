@@ -209,16 +209,6 @@ func emit(p []byte, runes int, k Kind, fn func([]byte, Kind)) {
 	fn(p, k)
 }
 
-// Tokens returns the lower-case tokens of s in order, stop words included:
-// for an identifier of several parts, the parts run together and then each
-// part.
-func Tokens(s string) []string {
-	var out []string
-	var z Tokenizer
-	z.Scan(s, func(tok []byte, _ Kind) { out = append(out, string(tok)) })
-	return out
-}
-
 // ContentWords returns the words of s that carry content, in order: its
 // tokens without stop words, each stemmed and its abbreviation folded
 // (Fold). Identifiers give their joined form and their parts.

@@ -179,14 +179,6 @@ func Forms(s string) []string {
 	return forms()[s]
 }
 
-// FoldStem is Fold for a word already stemmed.
-func FoldStem(s string) string {
-	if f, ok := abbrevs()[s]; ok {
-		return f
-	}
-	return s
-}
-
 // synonyms maps the folded stem of every word in synonyms.txt to the other
 // words of its groups.
 var synonyms = sync.OnceValue(func() map[string][]string {
