@@ -19,3 +19,25 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// Prime is PrimeIDs without the ids.
+func Prime(files []File, task string, opt Options) (string, error) {
+	s, _, err := PrimeIDs(files, task, opt)
+	return s, err
+}
+
+// Each calls fn with every entry of files, as EachLive orders them.
+func Each(files []File, fn func(e *mdstore.Entry) bool) error {
+	return each(files, nil, fn)
+}
+
+// specificWords counts the request's own words that are not generic.
+func (q *query) specificWords() int {
+	n := 0
+	for _, t := range q.terms {
+		if !t.syn && !t.generic {
+			n++
+		}
+	}
+	return n
+}

@@ -15,21 +15,15 @@ func Confirmed(e *mdstore.Entry) bool {
 	return e.Seen >= 2 || e.Source == "manual"
 }
 
-// Prime returns the prompt-ready block of the lessons that matter most for
-// task within opt.MaxChars (PrimeMaxChars by default, never above
-// PrimeHardCap). It takes the lessons Search would return and puts the
-// confirmed ones first, so that they are the ones kept when the budget
-// runs out. With no task words it lists the top confirmed lessons by
-// recurrence and recency. It returns "" when nothing qualifies, so callers
-// can leave the block out: a prompt is better without lessons than with
+// PrimeIDs returns the prompt-ready block of the lessons that matter most
+// for task within opt.MaxChars (PrimeMaxChars by default, never above
+// PrimeHardCap), and the ids of the entries it holds (for the injection
+// record memory audit reads). It takes the lessons Search would return and
+// puts the confirmed ones first, so that they are the ones kept when the
+// budget runs out. With no task words it lists the top confirmed lessons
+// by recurrence and recency. The block is "" when nothing qualifies, so
+// callers can leave it out: a prompt is better without lessons than with
 // unrelated ones.
-func Prime(files []File, task string, opt Options) (string, error) {
-	s, _, err := PrimeIDs(files, task, opt)
-	return s, err
-}
-
-// PrimeIDs is Prime, and the ids of the entries its block holds (for the
-// injection record memory audit reads).
 func PrimeIDs(files []File, task string, opt Options) (string, []string, error) {
 	limit := limitOf(opt)
 	budget := opt.MaxChars

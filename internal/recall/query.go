@@ -158,14 +158,3 @@ func (q *query) add(t term) {
 func idf(df, n int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
-
-// specificWords counts the request's own words that are not generic.
-func (q *query) specificWords() int {
-	n := 0
-	for _, t := range q.terms {
-		if !t.syn && !t.generic {
-			n++
-		}
-	}
-	return n
-}

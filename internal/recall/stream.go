@@ -270,17 +270,11 @@ func (r *reader) holdsSighting(f *File) (bool, error) {
 	}
 }
 
-// Each calls fn with every entry of files in file order, its sightings
-// counted, each id once (a union merge can leave a lesson twice: the first
-// is kept); fn returns false to stop. It holds one chunk of a file at a
-// time: listing a memory costs what reading it does, whatever its size.
-// e is valid only during the call (one Entry serves every call).
-func Each(files []File, fn func(e *mdstore.Entry) bool) error {
-	return each(files, nil, fn)
-}
-
 // EachLive calls fn with every live entry of files as Render(e, false)
-// shows it, in Each's order; fn returns false to stop. line is valid only
+// shows it, in file order, its sightings counted, each id once (a union
+// merge can leave a lesson twice: the first is kept); fn returns false to
+// stop. It holds one chunk of a file at a time: listing a memory costs
+// what reading it does, whatever its size. line is valid only
 // during the call. Most entries are rendered from their bytes, with no
 // Entry in between: memory read shows every entry of the memory, and
 // copying each into strings first made most of its garbage.
@@ -314,9 +308,10 @@ func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
 	})
 }
 
-// each is Each; fast, unless nil, is asked first of every segment and
-// says whether it dealt with it (then fn is not called) and whether to
-// stop.
+// each calls fn with every entry of files as EachLive orders them (e is
+// valid only during the call); fast, unless nil, is asked first of every
+// segment and says whether it dealt with it (then fn is not called) and
+// whether to stop.
 func each(files []File, fast func(k mdstore.Kind, seg []byte, seen map[string]bool, sightings map[string]sighting) (done, stop bool), fn func(e *mdstore.Entry) bool) error {
 	var r reader
 	sightings, err := r.collectSightings(files)
