@@ -299,7 +299,7 @@ func TestRecordSymbolTwins(t *testing.T) {
 func TestLockTimeout(t *testing.T) {
 	s := Open(t.TempDir())
 	s.LockTimeout = 50 * time.Millisecond
-	unlock, err := s.lock(context.Background())
+	unlock, err := s.Lock(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := s.lock(ctx)
+	unlock, err := s.Lock(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ type Edit func(entries []Entry) (map[string]*Entry, error)
 // sighting lines elsewhere go, since that state counts them. Every other
 // byte of the file stays as it was, sightings of other entries included.
 func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
-	unlock, err := s.lock(ctx)
+	unlock, err := s.Lock(ctx)
 	if err != nil {
 		return err
 	}

@@ -161,8 +161,10 @@ func (s *Store) Init() ([]string, error) {
 	return created, nil
 }
 
-// lock takes the store's one writer lock, waiting at most LockTimeout.
-func (s *Store) lock(ctx context.Context) (func(), error) {
+// Lock takes the store's one writer lock, waiting at most LockTimeout:
+// Record and Rewrite take it, and so does any other writer of the memory
+// folder (the reviews log). Call the returned func to release it.
+func (s *Store) Lock(ctx context.Context) (func(), error) {
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create memory folder: %w", err)
 	}
@@ -182,10 +184,6 @@ func (s *Store) lock(ctx context.Context) (func(), error) {
 	}
 	return func() { _ = fl.Unlock() }, nil
 }
-
-// Lock takes the same lock for another writer of the memory folder (the
-// reviews log); call the returned func to release it.
-func (s *Store) Lock(ctx context.Context) (func(), error) { return s.lock(ctx) }
 
 // Hit is one line of an entry that a search matched.
 type Hit struct {
