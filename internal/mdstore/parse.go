@@ -572,7 +572,7 @@ const metaPrefix = "<!-- flowmem:"
 // other entries' records in seg are left out: Doc.Folded and Store.Load
 // count them.
 func ParseSegment(k Kind, seg []byte, line int) (Entry, bool) {
-	e, _, ok := parseSegment(k, string(seg), line)
+	e, _, _, ok := parseEntry(k, string(seg), line)
 	return e, ok
 }
 
@@ -607,17 +607,11 @@ func hasTag(l, tag string) bool {
 	return n >= len(" <!-- ") && l[n:n+len(tag)] == tag && l[n+len(tag):] == " -->" && l[n-len(" <!-- "):n] == " <!-- "
 }
 
-// parseSegment is ParseSegment, also returning the records in seg that
-// count for entries by id (sightings, and metadata lines a merge moved).
-// The entry's fields are substrings of src.
-func parseSegment(k Kind, src string, line int) (Entry, []Entry, bool) {
-	e, records, _, ok := parseEntry(k, src, line)
-	return e, records, ok
-}
-
-// parseEntry is parseSegment, also telling whether the entry holds lines of
-// another entry: a metadata line or a tagged field of another id, or a
-// second, different lesson text. Entries are written so that a git union
+// parseEntry is ParseSegment of src, also returning the records in it
+// that count for entries by id (sightings, and metadata lines a merge
+// moved), and telling whether the entry holds lines of another entry: a
+// metadata line or a tagged field of another id, or a second, different
+// lesson text. The entry's fields are substrings of src. Entries are written so that a git union
 // merge cannot produce these (every line two entries could share differs),
 // so they come from a merge of files written before that, or a hand edit.
 func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Damage, ok bool) {
@@ -763,11 +757,7 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 // or a sighting line, which records one recurrence of entry id:
 //
 //	<!-- flowmem: seen id=… last=YYYY-MM-DD tasks=fn-2.1 -->
-func parseMeta(l string) (m Entry, sighting, ok bool) { return readMeta(l, true) }
-
-// readMeta is parseMeta; without tasks it leaves Tasks out, and allocates
-// nothing.
-func readMeta(l string, tasks bool) (m Entry, sighting, ok bool) {
+func parseMeta(l string) (m Entry, sighting, ok bool) {
 	inner, ok := strings.CutSuffix(strings.TrimSpace(l[len(metaPrefix):]), "-->")
 	if !ok {
 		return Entry{}, false, false
@@ -806,7 +796,7 @@ func readMeta(l string, tasks bool) (m Entry, sighting, ok bool) {
 				m.LastSeen = val
 			}
 		case "tasks":
-			for tasks && val != "" {
+			for val != "" {
 				var t string
 				t, val, _ = cutByte(val, ',')
 				if t != "" && !contains(m.Tasks, t) {

@@ -225,7 +225,7 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 					continue
 				}
 				if !parsed {
-					e, _, _ = parseSegment(k, string(seg), line)
+					e, _, _, _ = parseEntry(k, string(seg), line)
 					parsed = true
 				}
 				text, _ := strings.CutSuffix(string(l), " <!-- "+e.ID+" -->")

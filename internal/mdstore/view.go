@@ -113,7 +113,7 @@ type metaBytes struct {
 	odd bool
 }
 
-// readMetaBytes is readMeta of a line that starts with metaPrefix, on
+// readMetaBytes is parseMeta of a line that starts with metaPrefix, on
 // bytes. Tasks are read only when withTasks (counting needs none), into
 // tasks' array.
 func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m metaBytes, ok bool) {
@@ -122,7 +122,7 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m metaBytes, ok bo
 		return metaBytes{}, false
 	}
 	m = metaBytes{tasks: tasks[:0], seen: 1, status: Active}
-	// Fields split on single spaces, empty ones skipped, as readMeta
+	// Fields split on single spaces, empty ones skipped, as parseMeta
 	// splits them: IndexByte directly (cutBytes is not inlined).
 	first := true
 	for i := 0; i < len(inner); {
