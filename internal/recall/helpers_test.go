@@ -1,6 +1,10 @@
 package recall
 
-import "github.com/flowmem/flowmem/internal/mdstore"
+import (
+	"bytes"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
 
 // Rank is Search of one query over entries written as memory files.
 func Rank(entries []mdstore.Entry, query string, opt Options) []Hit {
@@ -40,4 +44,27 @@ func (q *query) specificWords() int {
 		}
 	}
 	return n
+}
+
+// FilesOf writes entries as the memory files that would hold them, in
+// memory (File.Raw), for ranking entries that are not on disk.
+func FilesOf(entries []mdstore.Entry) []File {
+	var files []File
+	for _, k := range mdstore.Kinds {
+		var b bytes.Buffer
+		for i := range entries {
+			if entries[i].Kind == k {
+				e := entries[i]
+				if e.Status == "" {
+					e.Status = mdstore.Active
+				}
+				b.WriteString(mdstore.Render(&e))
+				b.WriteByte('\n')
+			}
+		}
+		if b.Len() > 0 {
+			files = append(files, File{Kind: k, Raw: b.Bytes()})
+		}
+	}
+	return files
 }

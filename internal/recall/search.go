@@ -14,29 +14,6 @@ import (
 	"github.com/flowmem/flowmem/internal/text"
 )
 
-// FilesOf writes entries as the memory files that would hold them, for
-// ranking entries that are not on disk (tests, the quality corpus).
-func FilesOf(entries []mdstore.Entry) []File {
-	var files []File
-	for _, k := range mdstore.Kinds {
-		var b bytes.Buffer
-		for i := range entries {
-			if entries[i].Kind == k {
-				e := entries[i]
-				if e.Status == "" {
-					e.Status = mdstore.Active
-				}
-				b.WriteString(mdstore.Render(&e))
-				b.WriteByte('\n')
-			}
-		}
-		if b.Len() > 0 {
-			files = append(files, File{Kind: k, Raw: b.Bytes()})
-		}
-	}
-	return files
-}
-
 // BM25F parameters.
 const (
 	k1 = 1.2
