@@ -9,9 +9,9 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/regfile"
 )
 
 // File is one memory file: on disk (Path), read a chunk at a time, or in
@@ -41,20 +41,11 @@ func Load(s *mdstore.Store, kinds ...mdstore.Kind) ([]File, error) {
 	return files, nil
 }
 
-// openRegular opens a regular file for reading. The open does not block (a
-// FIFO would wait for a writer forever) and the type is checked on the
-// opened file, so a device or pipe is an error, not a hang.
+// openRegular opens a memory file for reading without blocking, only if
+// it is a regular file (regfile.Open): a FIFO would hang a search.
 func openRegular(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := regfile.Open(path, os.O_RDONLY, 0)
 	if err != nil {
-		return nil, fmt.Errorf("read memory: %w", err)
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file", path)
-	}
-	if err != nil {
-		f.Close()
 		return nil, fmt.Errorf("read memory: %w", err)
 	}
 	return f, nil
