@@ -399,16 +399,17 @@ func TestOutputContract(t *testing.T) {
 	if !strings.Contains(first.SystemMessage, "impl-review of fn-1.2: recorded 3 new lessons") || first.HookSpecificOutput == nil {
 		t.Fatalf("first run output: %+v", first)
 	}
-	// The second look: each lesson recorded, by the id memory archive
-	// takes; the request to archive what will not help a later task; the
-	// invitation to add what the rules missed, with the task filled in.
+	// The second look: each lesson recorded, by the id memory judge
+	// takes, and the one command that judges them all.
 	c := first.HookSpecificOutput.AdditionalContext
+	var ids []string
 	for _, e := range pitfalls(t, dir) {
+		ids = append(ids, e.ID)
 		if !strings.Contains(c, "["+e.ID+"] \"") {
 			t.Errorf("first run additionalContext lacks lesson %s: %s", e.ID, c)
 		}
 	}
-	if !strings.Contains(c, "flowmem memory archive ID") || !strings.Contains(c, "flowmem memory add --type pitfall --task fn-1.2") || len(c) > maxContext {
+	if !strings.Contains(c, "run "+JudgeCommand(ids)+" (") || !strings.Contains(c, "archive those that fail") || len(c) > maxContext {
 		t.Errorf("first run additionalContext: %s", c)
 	}
 

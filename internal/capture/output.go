@@ -80,20 +80,23 @@ func systemMessage(r *Result) string {
 // review memory now holds, each with its id — new ones, and repeats with
 // how often they have come up — and, with capture.nudge on, asks for a
 // second look: rules judge "learnable" far worse than the model that has
-// just read the review, so it is asked to archive (or, with approval on,
-// to reject) a new lesson that will not help a later task, and to record
-// a reusable one the rules missed. Without the nudge only repeats are
-// worth the model's attention. At most maxContext bytes.
+// just read the review, so it is asked to run flowmem memory judge on the
+// new ones — the note has no room for what memory keeps, and a model
+// judging clipped titles archives too much — to archive (or approve and
+// reject) by what it prints, and to record a reusable lesson the rules
+// missed. Without the nudge only repeats are worth the model's attention.
+// At most maxContext bytes: titles are clipped, then dropped, before any
+// id of the judge command.
 func additionalContext(r *Result) string {
 	if r.Unrecorded != "" {
 		return ""
 	}
 	nudge := r.Nudge && r.Verdict.Actionable()
 	var shown []mdstore.Outcome
-	added := 0
+	var fresh []string
 	for _, o := range r.Outcomes {
 		if o.New {
-			added++
+			fresh = append(fresh, o.ID)
 		}
 		if !o.New || nudge {
 			shown = append(shown, o)
@@ -108,36 +111,52 @@ func additionalContext(r *Result) string {
 		head = "flowmem: this review repeats lessons already in project memory (.flow/memory/pitfalls.md):"
 	case n == 0:
 		head = fmt.Sprintf("flowmem recorded no lesson from this review (%d %s, none kept as a reusable lesson).", r.Findings, plural(r.Findings, "finding", "findings"))
-	case r.Pending && added > 0:
+	case r.Pending && len(fresh) > 0:
 		// Approval is on: new lessons reach no prompt until approved, and
 		// the model should not count on them.
 		head = fmt.Sprintf("flowmem recorded %d %s of this review in .flow/memory/pitfalls.md; new ones wait for approval:", n, plural(n, "lesson", "lessons"))
 	default:
 		head = fmt.Sprintf("flowmem recorded %d %s of this review in .flow/memory/pitfalls.md:", n, plural(n, "lesson", "lessons"))
 	}
-	if nudge {
-		const use = " Memory is read before later, unrelated tasks in this project."
-		const useless = "it only concerns this task, is advice any model knows, or gives no rule to follow"
-		switch {
-		case added > 0 && r.Pending:
-			tail = use + " Approve each new lesson that would help there: flowmem memory approve ID...; reject the rest (" + useless + "): flowmem memory reject ID..."
-		case added > 0:
-			tail = use + " Archive each new lesson that would not help there (" + useless + "): flowmem memory archive ID..."
+	if nudge && len(fresh) > 0 {
+		act := "archive those that fail"
+		if r.Pending {
+			act = "approve those that hold, reject the rest"
 		}
+		const what = " (it prints them in full with what memory keeps), "
+		const rest = ", and add each lesson of the review that is missing."
+		cmd := JudgeCommand(fresh)
+		if room := maxContext - len(head) - len(" Judge the new ones now: run ") - len(what) - len(act) - len(rest); len(cmd) > room {
+			// Only a review of some sixty new lessons gets here.
+			more := fmt.Sprintf(" (and %d more: the last entries of the file)", len(fresh))
+			k := len(fresh)
+			for k > 0 && len(JudgeCommand(fresh[:k]))+len(more) > room {
+				k--
+				more = fmt.Sprintf(" (and %d more: the last entries of the file)", len(fresh)-k)
+			}
+			cmd = JudgeCommand(fresh[:k]) + more
+		}
+		tail = " Judge the new ones now: run " + cmd + what + act + rest
+	} else if nudge {
 		task := ""
 		if r.Task != "" && plainWord(r.Task) {
 			task = " --task " + r.Task
 		}
-		tail += fmt.Sprintf(" Record each reusable lesson of the review that is missing (a framework idiom, API or tool quirk, build or test gotcha, project convention, class of edge case): flowmem memory add --type pitfall%s \"<the lesson>\" --fix \"<what to do instead>\".", task)
+		tail = fmt.Sprintf(" Record each reusable lesson of the review that is missing (a framework idiom, API or tool quirk, build or test gotcha, project convention, class of edge case): flowmem memory add --type pitfall%s \"<lesson>\" --fix \"<what to do instead>\". No need to run flowmem memory judge.", task)
 	}
-	return head + lessonList(shown, maxContext-len(head)-len(tail)) + tail
+	list := lessonList(shown, maxContext-len(head)-len(tail), len(fresh) > 0 && nudge)
+	if list == "" && strings.HasSuffix(head, ":") {
+		head = strings.TrimSuffix(head, ":") + "."
+	}
+	return head + list + tail
 }
 
 // lessonList names each lesson by id with its issue clipped to an equal
 // share of room bytes. When the share would be too short to judge a
-// lesson by, the last ones are named by id alone, and when even that does
-// not fit, counted with a pointer to the file.
-func lessonList(outs []mdstore.Outcome, room int) string {
+// lesson by, the last ones are named by id alone — or not at all when
+// judged, for new lessons the judge command names — and when even that
+// does not fit, counted with a pointer to the file.
+func lessonList(outs []mdstore.Outcome, room int, judged bool) string {
 	prefix := make([]string, len(outs))
 	for i, o := range outs {
 		prefix[i] = " [" + o.ID + "] "
@@ -151,14 +170,16 @@ func lessonList(outs []mdstore.Outcome, room int) string {
 	}
 	for k := len(outs); k >= 0; k-- {
 		var rest string
-		if k < len(outs) {
-			ids := make([]string, 0, len(outs)-k)
-			for _, o := range outs[k:] {
+		var ids []string
+		for _, o := range outs[k:] {
+			if !judged || !o.New {
 				ids = append(ids, o.ID)
 			}
+		}
+		if len(ids) > 0 {
 			rest = fmt.Sprintf(" Also %s (see flowmem memory show ID).", strings.Join(ids, ", "))
 			if k == 0 && len(rest) > room {
-				rest = fmt.Sprintf(" (%d %s: the last entries of .flow/memory/pitfalls.md)", len(outs), plural(len(outs), "lesson", "lessons"))
+				rest = fmt.Sprintf(" (%d %s: the last entries of .flow/memory/pitfalls.md)", len(ids), plural(len(ids), "lesson", "lessons"))
 			}
 		}
 		share, fixed := 200, len(rest)

@@ -18,8 +18,8 @@ func outcome(id, issue string, seen int) mdstore.Outcome {
 
 // TestSecondLook: after a review that asks for changes, the context names
 // every recorded lesson by the id the curation commands take, asks the
-// model to archive (or, with approval on, approve or reject) the new ones
-// that would not help a later task, and invites it to add what is missing.
+// model to judge the new ones — and only those — with flowmem memory judge,
+// and to add what is missing; with nothing new, only the invitation.
 func TestSecondLook(t *testing.T) {
 	outs := []mdstore.Outcome{
 		outcome("p-0a1b2c3d4e5f", "sqlx.In expands slices only for ? placeholders, so $1 queries fail on Postgres.", 1),
@@ -34,22 +34,21 @@ func TestSecondLook(t *testing.T) {
 		`[p-0a1b2c3d4e5f] "sqlx.In expands slices only for ? placeholders, so $1 queries fail on Postgres".`,
 		`[p-1b2c3d4e5f60] "The step 3 checklist`,
 		`[p-2c3d4e5f6071] seen 2 times, in tasks fn-3.1: "Migrations`,
-		"read before later, unrelated tasks",
-		"flowmem memory archive ID",
-		`flowmem memory add --type pitfall --task fn-4.2 "<the lesson>" --fix "<what to do instead>"`,
+		"Judge the new ones now: run flowmem memory judge p-0a1b2c3d4e5f p-1b2c3d4e5f60 (it prints them in full with what memory keeps), archive those that fail, and add each lesson of the review that is missing.",
 	} {
 		if !strings.Contains(c, want) {
 			t.Errorf("context lacks %q:\n%s", want, c)
 		}
 	}
-	if strings.Contains(c, "approve") || len(c) > maxContext {
+	// A repeat is not put up for judging; the add command is judge's to give.
+	if strings.Contains(c, "judge p-0a1b2c3d4e5f p-1b2c3d4e5f60 p-2c3d4e5f6071") || strings.Contains(c, "approve") || strings.Contains(c, "memory add") || len(c) > maxContext {
 		t.Errorf("context (%d bytes):\n%s", len(c), c)
 	}
 
 	pending := base
 	pending.Pending = true
 	c = additionalContext(&pending)
-	for _, want := range []string{"new ones wait for approval", "flowmem memory approve ID", "flowmem memory reject ID", "[p-0a1b2c3d4e5f]"} {
+	for _, want := range []string{"new ones wait for approval", "flowmem memory judge p-0a1b2c3d4e5f p-1b2c3d4e5f60 (", "approve those that hold, reject the rest", "[p-0a1b2c3d4e5f]"} {
 		if !strings.Contains(c, want) {
 			t.Errorf("with approval on, context lacks %q:\n%s", want, c)
 		}
@@ -61,14 +60,20 @@ func TestSecondLook(t *testing.T) {
 	// Nothing new: there is nothing to archive, only the invitation.
 	repeats := base
 	repeats.Outcomes = outs[2:]
-	if c = additionalContext(&repeats); strings.Contains(c, "archive") || !strings.Contains(c, "seen 2 times") || !strings.Contains(c, "memory add") {
+	if c = additionalContext(&repeats); strings.Contains(c, "archive") || !strings.Contains(c, "seen 2 times") ||
+		!strings.Contains(c, `flowmem memory add --type pitfall --task fn-4.2 "<lesson>" --fix "<what to do instead>".`) || !strings.Contains(c, "No need to run flowmem memory judge.") {
 		t.Errorf("repeats only:\n%s", c)
+	}
+	none := base
+	none.Outcomes = nil
+	if c = additionalContext(&none); !strings.HasPrefix(c, "flowmem recorded no lesson from this review (5 findings") || !strings.Contains(c, "memory add") || !strings.Contains(c, "No need to run flowmem memory judge.") {
+		t.Errorf("nothing recorded:\n%s", c)
 	}
 
 	// A task id that is not a plain word stays out of the command.
-	odd := base
+	odd := repeats
 	odd.Task = "fn-1; rm -rf ~"
-	if c = additionalContext(&odd); strings.Contains(c, "--task") || !strings.Contains(c, "memory add --type pitfall \"<the lesson>\"") {
+	if c = additionalContext(&odd); strings.Contains(c, "--task") || !strings.Contains(c, "memory add --type pitfall \"<lesson>\"") {
 		t.Errorf("task that is not a plain word:\n%s", c)
 	}
 
@@ -76,7 +81,7 @@ func TestSecondLook(t *testing.T) {
 	off := base
 	off.Nudge = false
 	c = additionalContext(&off)
-	if strings.Contains(c, "p-0a1b2c3d4e5f") || strings.Contains(c, "archive") || strings.Contains(c, "memory add") || !strings.Contains(c, "[p-2c3d4e5f6071] seen 2 times") {
+	if strings.Contains(c, "p-0a1b2c3d4e5f") || strings.Contains(c, "judge") || strings.Contains(c, "memory add") || !strings.Contains(c, "[p-2c3d4e5f6071] seen 2 times") {
 		t.Errorf("nudge off:\n%s", c)
 	}
 	off.Outcomes = outs[:2]
@@ -86,29 +91,39 @@ func TestSecondLook(t *testing.T) {
 }
 
 // TestSecondLookBudget: a review with many long lessons still fits
-// maxContext, with every lesson's id in it — the issues are clipped, the
-// ids are not dropped.
+// maxContext, and the judge command names every new lesson — the quoted
+// issues are clipped, then dropped, first; repeats keep their ids.
 func TestSecondLookBudget(t *testing.T) {
-	for _, n := range []int{1, 3, 6, 12, 40} {
+	for _, n := range []int{1, 3, 6, 12, 40, 80, 130} {
 		var outs []mdstore.Outcome
+		var fresh []string
 		for i := range n {
 			issue := fmt.Sprintf("Lesson %d: the cache key omits the tenant id, so %s", i, strings.Repeat("one tenant reads another tenant's rows ", 8))
-			outs = append(outs, outcome(fmt.Sprintf("p-%012x", 0xabc000+i), issue, 1+i%2))
+			o := outcome(fmt.Sprintf("p-%012x", 0xabc000+i), issue, 1+i%2)
+			outs = append(outs, o)
+			if o.New {
+				fresh = append(fresh, o.ID)
+			}
 		}
 		for _, pending := range []bool{false, true} {
 			r := Result{Verdict: review.NeedsWork, Nudge: true, Pending: pending, Task: "fn-17-axl.8", Outcomes: outs}
 			c := additionalContext(&r)
-			if len(c) > maxContext || !strings.Contains(c, "memory add --type pitfall --task fn-17-axl.8") {
+			if len(c) > maxContext {
 				t.Fatalf("%d lessons: %d bytes:\n%s", n, len(c), c)
+			}
+			judge := JudgeCommand(fresh) + " ("
+			// Some 55 ids fit; past that, the command says how many it leaves out.
+			if len(fresh) <= 40 && !strings.Contains(c, judge) {
+				t.Errorf("%d lessons: no %q:\n%s", n, judge, c)
+			}
+			if len(fresh) > 60 && !strings.Contains(c, " more: the last entries of the file) (it prints") {
+				t.Errorf("%d lessons: the judge command does not say some ids are left out:\n%s", n, c)
 			}
 			named := 0
 			for _, o := range outs {
 				if strings.Contains(c, o.ID) {
 					named++
 				}
-			}
-			if named < n && !strings.Contains(c, fmt.Sprintf("(%d lessons: the last entries of .flow/memory/pitfalls.md)", n)) {
-				t.Errorf("%d lessons: %d ids named and no pointer to the rest:\n%s", n, named, c)
 			}
 			if n <= 12 && named < n {
 				t.Errorf("%d lessons: only %d ids fit:\n%s", n, named, c)

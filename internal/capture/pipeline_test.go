@@ -265,7 +265,7 @@ func TestApprovalSaysPending(t *testing.T) {
 	Run(context.Background(), bytes.NewReader(fixture(t, "bash_review")), &out, &errOut, optsFor(dir))
 	if o := decodeOutput(t, out.Bytes()); !strings.Contains(o.SystemMessage, "recorded 3 new lessons in .flow/memory/pitfalls.md, waiting for approval (flowmem memory pending)") {
 		t.Errorf("systemMessage %q (stderr %q)", o.SystemMessage, errOut.String())
-	} else if c := o.HookSpecificOutput.AdditionalContext; !strings.Contains(c, "new ones wait for approval") || !strings.Contains(c, "flowmem memory approve ID") {
+	} else if c := o.HookSpecificOutput.AdditionalContext; !strings.Contains(c, "new ones wait for approval") || !strings.Contains(c, "approve those that hold, reject the rest") {
 		t.Errorf("additionalContext does not tell the model the lessons wait for approval: %q", c)
 	}
 }

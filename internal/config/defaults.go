@@ -44,7 +44,7 @@ var Known = []Key{
 		return nil
 	}},
 	{"capture.approval", false, "captured lessons wait as pending (never recalled) until flowmem memory approve; memory add is active at once", nil},
-	{"capture.nudge", true, "after a review that asks for changes, invite the model to record a lesson the hook missed (flowmem memory add)", nil},
+	{"capture.nudge", true, "after a review that asks for changes, ask the model to judge the new lessons (flowmem memory judge) and to record one the hook missed (flowmem memory add)", nil},
 	{"memory.stale_after_days", int64(120), "an entry not seen for this many days reads as stale: still recalled, but ranked lower and primed last", atLeast(1)},
 	{"recall.limit", int64(10), "entries returned by memory read --relevant", atLeast(1)},
 	{"recall.max_chars", int64(4000), "character budget of memory read --relevant and prime", atLeast(1)},
