@@ -24,7 +24,7 @@ func settingsFlags(extra ...cli.Flag) []cli.Flag {
 	}
 	return append(append(flags, extra...),
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the changes as a diff; write nothing"},
-		&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout and memory-curator agents and their permissions alone"},
+		&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout and memory-curator agents and the permission rules alone"},
 		jsonFlag,
 	)
 }
@@ -68,7 +68,9 @@ func installCommand(e *env) *cli.Command {
 running flowmem-hook into .claude/settings.json, allows the agents their
 commands (permissions.allow: Bash(flowmem memory read:*) for the memory-scout;
 Bash(flowmem memory curate:*), Bash(flowmem memory show:*) and
-Bash(flowmem memory merge:*) for the memory-curator), and writes both agents
+Bash(flowmem memory merge:*) for the memory-curator;
+Bash(flowmem memory judge:*), which only prints, for the model to judge the
+lessons the hook has just recorded), and writes both agents
 to .claude/agents/ (memory-scout.md, memory-curator.md). Everything else in the settings file stays as it was;
 running it again changes nothing. An agent file you edited is kept unless
 --force.

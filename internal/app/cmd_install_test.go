@@ -135,7 +135,7 @@ func TestInstallSharedScopeRunsFlowmemByName(t *testing.T) {
 	if strings.Contains(string(b), dir) {
 		t.Errorf("the shared settings name this machine's paths:\n%s", b)
 	}
-	if !slices.Equal(got.Permissions.Allow, []string{"Bash(npm test:*)", "Bash(flowmem memory read:*)", "Bash(flowmem memory curate:*)", "Bash(flowmem memory show:*)", "Bash(flowmem memory merge:*)"}) {
+	if !slices.Equal(got.Permissions.Allow, []string{"Bash(npm test:*)", "Bash(flowmem memory read:*)", "Bash(flowmem memory curate:*)", "Bash(flowmem memory show:*)", "Bash(flowmem memory merge:*)", "Bash(flowmem memory judge:*)"}) {
 		t.Errorf("permissions.allow = %q", got.Permissions.Allow)
 	}
 	// Again: nothing changes.

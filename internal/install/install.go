@@ -68,6 +68,18 @@ const (
 // claude -p refuses it.
 var CuratorPermissions = []string{"Bash(flowmem memory curate:*)", "Bash(flowmem memory show:*)", "Bash(flowmem memory merge:*)"}
 
+// JudgePermission lets the main model run the command the hook's note
+// names after a review that asks for changes: it only prints, and without
+// a rule each run would stop on a question (claude -p refuses it, and the
+// second look is lost). memory archive and memory add change memory, so
+// they keep Claude Code's question: the user sees what the model drops.
+const JudgePermission = "Bash(flowmem memory judge:*)"
+
+// allowRules are every permission rule install adds and uninstall removes.
+func allowRules() []string {
+	return append(append([]string{ScoutPermission}, CuratorPermissions...), JudgePermission)
+}
+
 // Options says what to install where.
 type Options struct {
 	Project string // project root (the folder holding .flow/); needed except for User
@@ -77,7 +89,7 @@ type Options struct {
 	Timeout int    // seconds; 0 means DefaultTimeout
 	Force   bool   // replace a scout file that differs from the embedded one
 	DryRun  bool   // compute and report the changes, write nothing
-	NoScout bool   // leave the scout and its permission alone
+	NoScout bool   // leave the agents and the permission rules alone
 	// Prime is the SessionStart command to register (PrimeCmd, or an
 	// absolute path's in the personal scopes); "" adds none.
 	Prime string
@@ -215,7 +227,7 @@ func Run(opts Options) (Result, error) {
 	}
 	if err == nil && opts.hasScout() {
 		res.Allow = ScoutPermission
-		res.AllowRules = append([]string{ScoutPermission}, CuratorPermissions...)
+		res.AllowRules = allowRules()
 		for _, rule := range res.AllowRules {
 			if err == nil {
 				after, err = AddAllow(after, rule)
@@ -300,7 +312,7 @@ func Uninstall(opts Options) (Result, error) {
 		res.Events = append(res.Events, slices.Sorted(maps.Keys(found))...)
 	}
 	after, err := Unmerge(before, ours)
-	for _, rule := range append([]string{ScoutPermission}, CuratorPermissions...) {
+	for _, rule := range allowRules() {
 		if err == nil && opts.hasScout() && HasAllow(after, rule) {
 			if rule == ScoutPermission {
 				res.Allow = rule

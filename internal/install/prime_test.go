@@ -8,7 +8,8 @@ import (
 )
 
 // TestPrimeAndPermissionRoundTrip: install adds the hook, the SessionStart
-// prime and the scout's permission to whatever the settings file holds;
+// prime and the permission rules (the scout's, the model's memory judge)
+// to whatever the settings file holds;
 // uninstall takes exactly those out again, byte for byte.
 func TestPrimeAndPermissionRoundTrip(t *testing.T) {
 	starts := map[string]string{
@@ -36,8 +37,10 @@ func TestPrimeAndPermissionRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, _ := os.ReadFile(path)
-			if !HasAllow(got, ScoutPermission) {
-				t.Errorf("no scout permission:\n%s", got)
+			for _, rule := range []string{ScoutPermission, JudgePermission} {
+				if !HasAllow(got, rule) {
+					t.Errorf("no %s:\n%s", rule, got)
+				}
 			}
 			inst, err := Installed(got, IsPrimeCommand)
 			if err != nil || len(inst["SessionStart"]) != 1 || inst["SessionStart"][0] != PrimeCmd {
