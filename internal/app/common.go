@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,13 +14,18 @@ import (
 
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON on stdout"}
 
-// writeJSON prints v as indented JSON: the stable --json contract.
+// writeJSON prints v as indented JSON: the stable --json contract. Lessons
+// and commands hold <, > and & often (generics, "&&", placeholders); a
+// model or a person reads them as written, not as \u003c.
 func (e *env) writeJSON(v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("encode json: %w", err)
 	}
-	_, err = fmt.Fprintf(e.raw.Out, "%s\n", b)
+	_, err := e.raw.Out.Write(b.Bytes())
 	return err
 }
 
