@@ -329,7 +329,7 @@ func (m *memory) findKeys(fields []byte, start int) {
 func (m *memory) file() []byte {
 	if !m.loaded {
 		m.loaded = true
-		m.doc, m.err = readFile(m.path)
+		m.doc, m.err = regfile.Read(m.path, maxFile)
 	}
 	return m.doc
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
+	"github.com/flowmem/flowmem/internal/regfile"
 )
 
 // Edit decides, from the entries of one memory file as readers see them
@@ -30,7 +31,7 @@ func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
 	}
 	defer unlock()
 	path := s.Path(k)
-	raw, err := readFile(path)
+	raw, err := regfile.Read(path, maxFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read memory: %w", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -44,7 +43,7 @@ func (s *Store) Path(k Kind) string { return filepath.Join(s.Dir, k.File()) }
 // ReadDoc parses kind k's file; a missing file is an empty document.
 func (s *Store) ReadDoc(k Kind) (*Doc, error) {
 	path := s.Path(k)
-	raw, err := readFile(path)
+	raw, err := regfile.Read(path, maxFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Doc{Kind: k}, nil
 	}
@@ -83,46 +82,11 @@ func (s *Store) Load(kinds ...Kind) ([]Entry, error) {
 	return out, nil
 }
 
-// maxFile bounds the memory files flowmem reads whole: far above any real
-// memory (100,000 entries are about 40 MB), so that a wrong file (a disk
-// image linked in by mistake) is an error, not all of memory.
+// maxFile bounds the memory files flowmem reads whole (regfile.Read, which
+// also refuses a FIFO or a device that would hang a hook): far above any
+// real memory (100,000 entries are about 40 MB), so that a wrong file (a
+// disk image linked in by mistake) is an error, not all of memory.
 const maxFile = 1 << 30
-
-// readFile reads a memory file, refusing anything but a regular file: a
-// FIFO or a device in its place must not hang a hook or a command.
-func readFile(path string) ([]byte, error) {
-	f, err := regfile.Open(path, os.O_RDONLY, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > maxFile {
-		return nil, fmt.Errorf("%s is over %d bytes: %w", path, maxFile, regfile.ErrTooLarge)
-	}
-	// Sized from the file, as os.ReadFile does: growing a buffer from
-	// nothing costs a large memory several copies.
-	buf := make([]byte, 0, fi.Size()+512)
-	for {
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(buf) == cap(buf) {
-			if int64(len(buf)) > maxFile {
-				return nil, fmt.Errorf("%s is over %d bytes: %w", path, maxFile, regfile.ErrTooLarge)
-			}
-			buf = append(buf, 0)[:len(buf)]
-		}
-	}
-}
 
 // Init creates the memory folder and any missing kind files from templates.
 // Existing files are never touched. It returns the files it created.

@@ -58,14 +58,25 @@ func Read(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(b)) > max {
+	// Sized from the file, as os.ReadFile does: growing a buffer from
+	// nothing costs a large memory file several copies. It may grow while
+	// it is read (a hook appending).
+	var b bytes.Buffer
+	if fi.Size() <= max {
+		b.Grow(int(fi.Size()) + bytes.MinRead)
+		_, err = b.ReadFrom(io.LimitReader(f, max+1))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > max || int64(b.Len()) > max {
 		return nil, fmt.Errorf("%s is over %d bytes: %w", path, max, ErrTooLarge)
 	}
-	return b, nil
+	return b.Bytes(), nil
 }
 
 // maxLines bounds the files EnsureLine edits (.gitignore, .gitattributes).
