@@ -391,3 +391,26 @@ func TestRankFieldLabelsAreNotWords(t *testing.T) {
 		t.Errorf("Rank(context) = %v, want [ctx]", got)
 	}
 }
+
+// A word counts as common only by the lessons that say it, not by those
+// saying words its prefix begins: "intl" is looked for as "int", which
+// begins "internal" and "integer" in most lessons of a Go memory, and
+// counted that way it was generic and qualified nothing. A camelCase
+// identifier still says its words run together (SameSite says samesite).
+func TestRankCountsOnlyTheWord(t *testing.T) {
+	var entries []mdstore.Entry
+	for i := range 60 {
+		entries = append(entries, pit(fmt.Sprint("p", i), fmt.Sprintf("Topic %d overflows an integer", i), "Check it in internal/limits", "internal/x.go"))
+	}
+	entries = append(entries,
+		note(mdstore.Decision, "intl", "Dates and numbers are shown through the intl-format helpers"),
+		pit("cookie", "The session cookie has no SameSite attribute", "Set it to Lax", "web/session.go"))
+	for _, tc := range []struct{ query, want string }{
+		{"intl", "intl"},
+		{"samesite", "cookie"},
+	} {
+		if got := ids(Rank(entries, tc.query, Options{})); !slices.Equal(got, []string{tc.want}) {
+			t.Errorf("Rank(%s) = %v, want [%s]", tc.query, got, tc.want)
+		}
+	}
+}

@@ -61,6 +61,8 @@ const (
 type plan struct {
 	qs      []*query
 	needles []needle
+	// folds memoizes text.Fold of the words the scan checks (exact).
+	folds map[string]string
 	// first is a bitset of the needles' first two bytes, lower-cased: most
 	// word starts are rejected by one lookup.
 	first  [1 << 16 / 64]uint64
@@ -81,23 +83,29 @@ type needle struct {
 	q     int
 	t     int
 	ascii bool
+	// stem, when set, is the term a word the needle begins must fold to
+	// for the scan to count it (says): the needle is a prefix, and a short
+	// one begins many other words (the needle of intl begins internal and
+	// integer), which counted would make the term look common.
+	stem string
 }
 
 func compile(qs []*query) *plan {
-	p := &plan{qs: qs, byPair: map[uint16][]int32{}}
+	p := &plan{qs: qs, byPair: map[uint16][]int32{}, folds: map[string]string{}}
 	for qi, q := range qs {
 		for ti, t := range q.terms {
 			if t.lead != "" {
-				p.addNeedle(needleOf(t.lead), qi, ti)
+				// An identifier's joined form: its first part begins it.
+				p.addNeedle(needleOf(t.lead), qi, ti, "")
 				continue
 			}
-			p.addNeedle(needleOf(t.stem), qi, ti)
+			p.addNeedle(needleOf(t.stem), qi, ti, t.stem)
 			for _, f := range text.Forms(t.stem) {
-				p.addNeedle(needleOf(f), qi, ti)
+				p.addNeedle(needleOf(f), qi, ti, t.stem)
 			}
 			switch t.stem {
 			case "die", "lie", "tie": // dying, lying, tying
-				p.addNeedle(t.stem[:1]+"y", qi, ti)
+				p.addNeedle(t.stem[:1]+"y", qi, ti, "")
 			}
 		}
 	}
@@ -127,12 +135,12 @@ func needleOf(stem string) string {
 	return stem
 }
 
-func (p *plan) addNeedle(s string, q, t int) {
+func (p *plan) addNeedle(s string, q, t int, stem string) {
 	if s == "" {
 		return
 	}
 	if len(s) == 1 {
-		p.needles = append(p.needles, needle{s, q, t, true})
+		p.needles = append(p.needles, needle{s: s, q: q, t: t, ascii: true})
 		p.single[lower[s[0]]] = append(p.single[lower[s[0]]], int32(len(p.needles)-1))
 		return
 	}
@@ -142,8 +150,11 @@ func (p *plan) addNeedle(s string, q, t int) {
 			ascii = false
 		}
 	}
+	if !ascii {
+		stem = "" // says cuts words of ASCII only
+	}
 	n := int32(len(p.needles))
-	p.needles = append(p.needles, needle{s, q, t, ascii})
+	p.needles = append(p.needles, needle{s: s, q: q, t: t, ascii: ascii, stem: stem})
 	pairs := [][2]byte{{s[0], s[1]}}
 	if !ascii {
 		// Compared case-insensitively; index its upper-case spelling too.
@@ -203,8 +214,11 @@ var (
 )
 
 // scan marks in masks (one per query) the terms whose needles begin a word
-// of seg, and records sighting lines. A term marked may not be in the
-// entry (the needle is a prefix); a term not marked is certainly not.
+// of seg, and records sighting lines. A term not marked is certainly not
+// in the entry; one marked is, unless says had to leave it to the scorer
+// (a word outside ASCII, a run of capitals). The marks count the
+// document frequencies, so they must not count the other words a
+// needle begins.
 func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 	prev := uint8(cSep)
 	n := len(seg)
@@ -303,10 +317,61 @@ func (p *plan) match(s []byte, masks []uint64) {
 	}
 	for _, ni := range p.byPair[k] {
 		nd := &p.needles[ni]
-		if masks[nd.q]&(1<<nd.t) == 0 && hasPrefixFold(s, nd) {
+		if masks[nd.q]&(1<<nd.t) == 0 && hasPrefixFold(s, nd) && (nd.stem == "" || p.says(s, nd.stem)) {
 			masks[nd.q] |= 1 << nd.t
 		}
 	}
+}
+
+// says reports whether the word part that begins s folds to stem as the
+// scorer will tokenize and fold it, or the identifier it begins does when
+// it is written in camelCase (SameSite says samesite: the scorer matches
+// its joined form). A part this loop cannot cut as text.Tokenizer does (a
+// run of capitals, a letter outside ASCII, a capital after a digit)
+// counts: the scorer tells.
+func (p *plan) says(s []byte, stem string) bool {
+	i := 0
+	if byteCls[s[0]] == cUpper {
+		if len(s) > 1 && byteCls[s[1]] == cUpper {
+			return true
+		}
+		i = 1
+	}
+	for i < len(s) && inRun[s[i]] {
+		i++
+	}
+	if i < len(s) && (s[i] >= 0x80 || byteCls[s[i]] == cUpper && byteCls[s[i-1]] == cDigit) {
+		return true
+	}
+	if p.fold(s[:i]) == stem {
+		return true
+	}
+	j := i
+	for j < len(s) && s[j] < 0x80 && byteCls[s[j]] != cSep {
+		j++
+	}
+	if j < len(s) && s[j] >= 0x80 {
+		return true
+	}
+	return j > i && p.fold(s[:j]) == stem
+}
+
+// fold is text.Fold of the ASCII word w, lower-cased, remembered.
+func (p *plan) fold(w []byte) string {
+	var buf [64]byte
+	if len(w) > len(buf) {
+		return "" // not a token: text's longest is 64 bytes
+	}
+	for j, c := range w {
+		buf[j] = lower[c]
+	}
+	f, ok := p.folds[string(buf[:len(w)])]
+	if !ok {
+		k := string(buf[:len(w)])
+		f = text.Fold(k)
+		p.folds[k] = f
+	}
+	return f
 }
 
 // begins reports whether some needle begins tok, a lower-case token.
