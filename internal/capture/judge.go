@@ -88,6 +88,8 @@ func Judge(entries []mdstore.Entry) JudgeActions {
 	if task != "" && task != "manual" && plainWord(task) {
 		a.Add += " --task " + task
 	}
-	a.Add += ` "<lesson>" --fix "<what to do instead>"`
+	// The rules name a category right about half the time; the model
+	// that words the lesson names it better.
+	a.Add += ` --category <framework|convention|api|build|edge-case|security|general> "<lesson>" --fix "<what to do instead>"`
 	return a
 }
