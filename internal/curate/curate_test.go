@@ -347,3 +347,31 @@ func TestClustersAverage(t *testing.T) {
 		t.Errorf("score %.3f, want the least likeness of two members %.3f", scores[0], s(0, 2))
 	}
 }
+
+// Two groups join when a pair across them is at the threshold and their
+// members are alike enough across on average, though less than the
+// threshold asks of one entry: one lesson worded two ways, twice each.
+func TestClustersJoinGroups(t *testing.T) {
+	e := func(id, issue string) mdstore.Entry {
+		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Status: mdstore.Active}
+	}
+	entries := []mdstore.Entry{
+		e("p-0", "alpha bravo charlie delta kilo lima"),
+		e("p-1", "alpha bravo charlie delta kilo mike"),
+		e("p-2", "golf hotel india juliet kilo lima"),
+		e("p-3", "golf hotel india juliet kilo mike"),
+	}
+	for i := range 12 {
+		entries = append(entries, e(fmt.Sprintf("p-x%d", i), fmt.Sprintf("filler%d words%d here%d", i, i, i)))
+	}
+	x := NewIndex(entries)
+	s := x.Similarity
+	th := max(s(0, 2), s(0, 3), s(1, 2), s(1, 3))
+	if avg := (s(0, 2) + s(0, 3) + s(1, 2) + s(1, 3)) / 4; avg >= th || avg < groupJoin*th || s(0, 1) < th || s(2, 3) < th {
+		t.Fatalf("fixture: across %.3f on average, threshold %.3f", avg, th)
+	}
+	groups, _ := x.Clusters(th)
+	if len(groups) != 1 || !slices.Equal(slices.Sorted(slices.Values(groups[0])), []int{0, 1, 2, 3}) {
+		t.Errorf("groups %v at %.3f, want p-0 to p-3 in one", groups, th)
+	}
+}

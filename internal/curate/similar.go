@@ -271,6 +271,12 @@ func (x *Index) Similarity(i, j int) float64 {
 	return d / math.Sqrt(x.norm[i]*x.norm[j])
 }
 
+// groupJoin: two groups join when their members are on average this share
+// of the threshold alike across them. The wordings of one lesson often
+// form two groups, one naming the cause and one the symptom, each close
+// within and less across.
+const groupJoin = 0.8
+
 // Clusters returns groups of entry indexes, each started by a pair at
 // least threshold alike, with the least likeness of two members, best
 // groups first. Pairs are taken best first; an entry joins a group when it
@@ -329,11 +335,29 @@ func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
 				groups[gj] = append(groups[gj], p.I)
 				scores[gj] = min(scores[gj], s)
 			}
+		case inI && inJ && gi != gj:
+			least, sum := 1.0, 0.0
+			for _, a := range groups[gi] {
+				for _, b := range groups[gj] {
+					s := x.Similarity(a, b)
+					least, sum = min(least, s), sum+s
+				}
+			}
+			if sum >= groupJoin*threshold*float64(len(groups[gi])*len(groups[gj])) {
+				for _, m := range groups[gj] {
+					group[m] = gi
+				}
+				groups[gi] = append(groups[gi], groups[gj]...)
+				scores[gi] = min(scores[gi], scores[gj], least)
+				groups[gj] = nil
+			}
 		}
 	}
-	order := make([]int, len(groups))
-	for i := range order {
-		order[i] = i
+	order := make([]int, 0, len(groups))
+	for i := range groups {
+		if groups[i] != nil {
+			order = append(order, i)
+		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
 	outG, outS := make([][]int, len(order)), make([]float64, len(order))
