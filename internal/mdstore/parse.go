@@ -67,7 +67,7 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 	if d.FrontMatter, d.HasFrontMatter, err = readFrontMatter(raw); err != nil {
 		return nil, err
 	}
-	d.Incomplete = segments(raw, func(seg []byte, line int) bool {
+	d.Incomplete = Segments(raw, func(seg []byte, line int) bool {
 		// seg is part of raw: its capacity tells where it starts.
 		start := cap(raw) - cap(seg)
 		e, records, dmg, ok := parseEntry(k, src[start:start+len(seg)], line)
@@ -173,14 +173,9 @@ func splitFrontMatter(raw []byte) (fm []byte, n int, ok bool) {
 // Every append starts with a blank line and ends with a newline. So when
 // the file does not end with one, its end is an append that failed half-way
 // (a full disk, a killed process): the last entry is read only up to its
-// last blank line, and not at all when it has none.
-func Segments(raw []byte, fn func(seg []byte, line int) bool) {
-	segments(raw, fn)
-}
-
-// segments is Segments; it returns the line where the unread end of an
-// unfinished file starts, or 0.
-func segments(raw []byte, fn func(seg []byte, line int) bool) (incomplete int) {
+// last blank line, and not at all when it has none. Segments returns the
+// line where that unread end starts, or 0.
+func Segments(raw []byte, fn func(seg []byte, line int) bool) (incomplete int) {
 	pos, line := 0, 1
 	if _, n, ok := splitFrontMatter(raw); ok {
 		pos, line = n, 1+bytes.Count(raw[:n], []byte("\n"))

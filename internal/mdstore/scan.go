@@ -11,11 +11,6 @@ import (
 	"github.com/flowmem/flowmem/internal/regfile"
 )
 
-// scanFile is ScanFile without the offsets.
-func scanFile(path string, fn func(seg []byte, line int) bool) error {
-	return ScanFile(path, func(seg []byte, _ int64, line int) bool { return fn(seg, line) })
-}
-
 // ScanFile is Segments over a file read in pieces: it holds one piece and
 // the entry being read, so reading a memory of any size takes the same
 // little memory. fn gets each entry's bytes (valid only during the call),

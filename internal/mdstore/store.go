@@ -134,9 +134,6 @@ func (s *Store) Lock(ctx context.Context) (func(), error) {
 	}
 	fl := flock.New(filepath.Join(s.Dir, LockName))
 	timeout := s.LockTimeout
-	if timeout <= 0 {
-		timeout = 10 * time.Second
-	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ok, err := fl.TryLockContext(ctx, 5*time.Millisecond)
@@ -170,7 +167,7 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 	var ferr error
 	for _, k := range kinds {
 		path := s.Path(k)
-		err := scanFile(path, func(seg []byte, line int) bool {
+		err := ScanFile(path, func(seg []byte, _ int64, line int) bool {
 			// Most entries hold no literal of the pattern: one look at
 			// the whole entry rules them out.
 			if !pf.maybe(seg) {
