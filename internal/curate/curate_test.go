@@ -375,3 +375,24 @@ func TestClustersJoinGroups(t *testing.T) {
 		t.Errorf("groups %v at %.3f, want p-0 to p-3 in one", groups, th)
 	}
 }
+
+// A word of a code name counts less than a word of prose: a lesson is
+// nearer a rewording that shares two of its prose words than another
+// lesson about the same function, which shares the function's name.
+func TestNamesCountLess(t *testing.T) {
+	e := func(id, issue string) mdstore.Entry {
+		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Status: mdstore.Active}
+	}
+	entries := []mdstore.Entry{
+		e("p-0", "parseConfig panics on empty input"),
+		e("p-1", "parseConfig ignores unknown keys"),
+		e("p-2", "panics on empty strings during loader startup"),
+	}
+	for i := range 12 {
+		entries = append(entries, e(fmt.Sprintf("p-x%d", i), fmt.Sprintf("filler%d words%d here%d", i, i, i)))
+	}
+	x := NewIndex(entries)
+	if n, r := x.Similarity(0, 1), x.Similarity(0, 2); r <= n {
+		t.Errorf("likeness to the rewording %.3f, to the lesson about the same function %.3f: want the rewording nearer", r, n)
+	}
+}

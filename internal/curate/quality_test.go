@@ -424,10 +424,10 @@ func TestQualityCurate(t *testing.T) {
 // The gates the test holds: the targets where they are met, else what is
 // true today (see the report) less a margin, so a regression still fails.
 const (
-	gateFound      = 0.88 // S in A's group or beside it (Near), all sets
-	gateNearest    = 0.82 // S in A's group or among A's 3 nearest, all sets
-	gateKnown      = 0.88 // the same, other sets' wordings of A's lesson (same-lesson.txt) taking no place
+	gateFound      = 0.90 // S in A's group or beside it (Near), all sets
+	gateNearest    = 0.83 // S in A's group or among A's 3 nearest, all sets
+	gateKnown      = 0.90 // the same, other sets' wordings of A's lesson (same-lesson.txt) taking no place
 	gateFoundInSet = 0.96
 	gateNoPair     = 0.92
-	gateRealFound  = 0.85 // S in A's group or beside it, real recurrences (reviews2.txt)
+	gateRealFound  = 0.88 // S in A's group or beside it, real recurrences (reviews2.txt)
 )

@@ -27,6 +27,12 @@ const priorDocs = 10
 // for the same remedy, while a near miss usually asks for another.
 const fixWeight = 2
 
+// nameWeight is how much a word of a code name (an identifier, a path,
+// the parts of either) counts against the same word in prose. A near miss
+// is another lesson about the same code, so it shares the lesson's names;
+// a second wording of the lesson, raised on other code, shares its prose.
+const nameWeight = 0.8
+
 // Index holds the content words of entries, weighted by how rare each is
 // among them, to find which entries say nearly the same thing.
 type Index struct {
@@ -67,36 +73,48 @@ func NewIndex(entries []mdstore.Entry) *Index {
 		x.kind[i] = k
 	}
 	type term struct {
-		id  int32
-		fix bool
+		id int32
+		w  float64 // the most one of its occurrences counts
 	}
 	var ts []term
 	at := map[int32]int{} // where a word of the entry is in ts
-	inFix := make([][]bool, len(entries))
+	weights := make([][]float64, len(entries))
+	var z text.Tokenizer
 	for i := range entries {
 		ts = ts[:0]
 		clear(at)
 		for field, s := range [2]string{entries[i].Text(), entries[i].Fix} {
-			for _, w := range text.ContentWords(s) {
-				id, ok := x.words[w]
+			z.Scan(s, func(tok []byte, k text.Kind) {
+				if k != text.Whole && text.IsStop(string(tok)) {
+					return
+				}
+				w := 1.0
+				if field == 1 {
+					w = fixWeight
+				}
+				if k != text.Word {
+					w *= nameWeight
+				}
+				word := text.Fold(string(tok))
+				id, ok := x.words[word]
 				if !ok {
 					id = int32(len(x.posts))
-					x.words[w] = id
+					x.words[word] = id
 					x.posts = append(x.posts, nil)
 				}
 				if k, ok := at[id]; ok {
-					ts[k].fix = ts[k].fix || field == 1
-					continue
+					ts[k].w = max(ts[k].w, w)
+					return
 				}
 				at[id] = len(ts)
-				ts = append(ts, term{id, field == 1})
+				ts = append(ts, term{id, w})
 				x.posts[id] = append(x.posts[id], int32(i))
-			}
+			})
 		}
 		slices.SortFunc(ts, func(a, b term) int { return cmp.Compare(a.id, b.id) })
-		x.terms[i], inFix[i] = make([]int32, len(ts)), make([]bool, len(ts))
+		x.terms[i], weights[i] = make([]int32, len(ts)), make([]float64, len(ts))
 		for k, t := range ts {
-			x.terms[i][k], inFix[i][k] = t.id, t.fix
+			x.terms[i][k], weights[i][k] = t.id, t.w
 		}
 	}
 	n := float64(len(entries) + priorDocs)
@@ -108,10 +126,7 @@ func NewIndex(entries []mdstore.Entry) *Index {
 	for i, ts := range x.terms {
 		x.vals[i] = make([]float64, len(ts))
 		for k, t := range ts {
-			v := x.weight[t]
-			if inFix[i][k] {
-				v *= fixWeight
-			}
+			v := x.weight[t] * weights[i][k]
 			x.vals[i][k] = v
 			x.norm[i] += v * v
 		}
