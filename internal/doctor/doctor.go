@@ -106,6 +106,7 @@ func Run(ctx context.Context, opts Options) Report {
 	d.checkHookBinary()
 	d.checkScout()
 	d.checkScoutPermission()
+	d.checkJudgePermission()
 	d.checkCurator()
 	d.checkPath()
 	rep := Report{Project: string(d.proj), OK: true, Checks: d.checks}
@@ -125,6 +126,9 @@ type doctor struct {
 	plugin bool
 	// allowed are the settings files that allow the scout its command.
 	allowed []string
+	// judgeAllowed are those that allow the command the hook's note asks
+	// the model to run after a review.
+	judgeAllowed []string
 }
 
 func (d *doctor) add(name string, s Status, detail, fix string) {
@@ -337,6 +341,9 @@ func (d *doctor) checkHooks() {
 		_ = json.Unmarshal(src, &s) // a member of another type reads as unset
 		if scope != install.Codex && slices.Contains(s.Permissions.Allow, any(install.ScoutPermission)) {
 			d.allowed = append(d.allowed, d.rel(path))
+		}
+		if scope != install.Codex && slices.Contains(s.Permissions.Allow, any(install.JudgePermission)) {
+			d.judgeAllowed = append(d.judgeAllowed, d.rel(path))
 		}
 		inst, err := install.Installed(src, install.Options{Command: d.opts.Command, Exe: d.opts.Exe}.IsOurs)
 		if err != nil {
@@ -655,6 +662,18 @@ func (d *doctor) checkScoutPermission() {
 		return
 	}
 	d.add("scout permission", Warn, "no settings file allows "+install.ScoutPermission+": Claude Code asks before each scout search, and claude -p refuses it",
+		"flowmem install (adds it to permissions.allow), or add it to permissions.allow by hand")
+}
+
+// checkJudgePermission: after a review the hook's note asks the model to
+// run `flowmem memory judge`; without the rule Claude Code asks first, and
+// claude -p refuses it, so the second look is lost in Ralph loops.
+func (d *doctor) checkJudgePermission() {
+	if len(d.judgeAllowed) > 0 {
+		d.add("judge permission", OK, install.JudgePermission+" in "+list(d.judgeAllowed, ", "), "")
+		return
+	}
+	d.add("judge permission", Warn, "no settings file allows "+install.JudgePermission+": the model asks before each second look at a review's lessons, and claude -p refuses it",
 		"flowmem install (adds it to permissions.allow), or add it to permissions.allow by hand")
 }
 

@@ -351,6 +351,21 @@ func TestDoctor(t *testing.T) {
 			check: "scout permission", status: OK, detail: ".claude/settings.json, .claude/settings.local.json",
 		},
 		{
+			name: "judge permission missing",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".claude", "settings.json"),
+					`{"permissions":{"allow":["Bash(flowmem memory read:*)"]},"hooks":{"PostToolUse":[{"matcher":"Bash|Agent","hooks":[{"type":"command","command":"flowmem hook"}]}],"PostToolUseFailure":[{"matcher":"Bash|Agent","hooks":[{"type":"command","command":"flowmem hook"}]}]}}`)
+			},
+			check: "judge permission", status: Warn, detail: "claude -p refuses it", fix: "flowmem install",
+		},
+		{
+			name: "judge permission in local settings",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".claude", "settings.local.json"), `{"permissions":{"allow":["Bash(flowmem memory judge:*)"]}}`)
+			},
+			check: "judge permission", status: OK, detail: ".claude/settings.json, .claude/settings.local.json",
+		},
+		{
 			name: "flowmem not on PATH",
 			change: func(t *testing.T, o *Options, proj string) {
 				o.PathEnv = "/nonexistent"
