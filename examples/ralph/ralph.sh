@@ -47,7 +47,9 @@ Environment:
                        (e.g. "--model sonnet --max-budget-usd 2")
   RALPH_ALLOWED_TOOLS  --allowedTools for each session (default: "Read,Edit,
                        Write,Glob,Grep,Bash($TEST_CMD:*),Bash($REVIEW_CMD:*),
-                       Bash(flowmem memory read:*)")
+                       Bash(flowmem memory read:*), and the hook's second
+                       look: Bash(flowmem memory judge:*),
+                       Bash(flowmem memory archive:*), Bash(flowmem memory add:*))
   TEST_CMD             the project's test command (default: guessed, see the
                        top of this script)
   REVIEW_CMD           the review command; the session runs "$REVIEW_CMD <task-id>"
@@ -127,7 +129,7 @@ if [[ -n $TEST_CMD ]]; then
 	test_tool="Bash($TEST_CMD:*),"
 	test_words="\`$TEST_CMD\`"
 fi
-RALPH_ALLOWED_TOOLS=${RALPH_ALLOWED_TOOLS:-"Read,Edit,Write,Glob,Grep,${test_tool}Bash($REVIEW_CMD:*),Bash(flowmem memory read:*)"}
+RALPH_ALLOWED_TOOLS=${RALPH_ALLOWED_TOOLS:-"Read,Edit,Write,Glob,Grep,${test_tool}Bash($REVIEW_CMD:*),Bash(flowmem memory read:*),Bash(flowmem memory judge:*),Bash(flowmem memory archive:*),Bash(flowmem memory add:*)"}
 RALPH_PROMPT=${RALPH_PROMPT:-$SCRIPT_DIR/prompt-work.md}
 RALPH_DIR=${RALPH_DIR:-.ralph}
 FLOWMEM=${FLOWMEM:-flowmem}
