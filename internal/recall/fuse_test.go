@@ -95,3 +95,23 @@ func TestRankAllRepeatedWord(t *testing.T) {
 		t.Errorf("merged = %q, want s before d", got)
 	}
 }
+
+// Feedback: a lesson one search finds low in its list, but which shares
+// its place and rarer words with the lessons both searches agree on,
+// comes before lessons that only share a search's word.
+func TestRankAllFeedback(t *testing.T) {
+	entries := []mdstore.Entry{
+		pit("s1", "Outbound notification retries without backoff flood the partner", "Back off exponentially", "billing/notify/dispatcher.go"),
+		pit("s2", "Outbound notification retry loop has no jitter", "Add jitter", "billing/notify/dispatcher.go"),
+		pit("x", "Dispatcher builds a fresh transport per notification and leaks sockets", "Share one transport", "billing/notify/dispatcher.go"),
+		pit("f1", "Email notification template escapes nothing", "Escape the fields", "mail/templates.go"),
+		pit("f2", "Push notification tokens are logged", "Redact them", "mobile/push.go"),
+		pit("f3", "Notification preferences page ignores the locale", "Read the user's locale", "web/prefs.tsx"),
+		pit("f4", "Retry of the import job restarts from the first row", "Resume from a checkpoint", "jobs/import.go"),
+		pit("f5", "Backoff in the poller is capped at one second", "Raise the cap", "jobs/poll.go"),
+	}
+	got := ids(RankAll(entries, []string{"outbound notification", "retry backoff jitter"}, Options{Limit: 4}))
+	if !slices.Contains(got, "x") {
+		t.Errorf("merged = %q, want x (same dispatcher as the lessons both searches find)", got)
+	}
+}
