@@ -291,7 +291,7 @@ func (s *simRow) add(l simLabels, recorded []simLesson, added []simAdded) {
 		}
 		learnable++
 		for i, r := range recorded {
-			if !used[i] && simAnchorIn(lb.Anchor, r.whole) {
+			if !used[i] && review.AnchorIn(lb.Anchor, r.whole) {
 				used[i], matched[lb.N] = true, true
 				s.tp++
 				if r.Category == lb.Category {
@@ -342,7 +342,7 @@ func ratioOf(a, b int) float64 {
 // first run wrote.
 func simulate(t *testing.T, lf string, l simLabels) simRun {
 	t.Helper()
-	rf, err := simReviewFile(lf)
+	rf, err := review.ReviewFile(lf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,7 +440,7 @@ func traceLessons(t *testing.T, slug string, ev []byte, res *Result) []simLesson
 		}
 		o := res.Outcomes[j]
 		out = append(out, simLesson{ID: o.ID, Issue: res.Lessons[j].Issue, Fix: res.Lessons[j].Fix,
-			Category: res.Lessons[j].Category, Finding: i, whole: simNorm(whole[i])})
+			Category: res.Lessons[j].Category, Finding: i, whole: review.NormMatch(whole[i])})
 		j++
 	}
 	if j != len(res.Lessons) {
@@ -588,47 +588,4 @@ func nonNil(s []simLesson) []simLesson {
 		return []simLesson{}
 	}
 	return s
-}
-
-// The helpers below are copies of internal/review/quality_test.go's, which
-// a test of another package cannot reach; they must stay the same.
-
-// simReviewFile is the review text next to a labels file: same slug, any
-// extension but the labels'.
-func simReviewFile(labels string) (string, error) {
-	slug := strings.TrimSuffix(strings.TrimSuffix(labels, ".labels.json"), ".labels2.json")
-	matches, err := filepath.Glob(slug + ".*")
-	if err != nil {
-		return "", err
-	}
-	for _, m := range matches {
-		if !strings.Contains(filepath.Base(m)[len(filepath.Base(slug)):], ".labels") {
-			return m, nil
-		}
-	}
-	return "", fmt.Errorf("no review text for %s", labels)
-}
-
-var simDecor = strings.NewReplacer("`", "", "*", "", "_", " ", "#", "", "’", "'", "‘", "'", "“", "\"", "”", "\"", "\\", "")
-
-func simNorm(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(simDecor.Replace(s))), " ")
-}
-
-func simAnchorIn(anchor, text string) bool {
-	if !strings.Contains(anchor, "|") {
-		return strings.Contains(text, simNorm(anchor))
-	}
-	n := 0
-	for _, cell := range strings.Split(anchor, "|") {
-		c := simNorm(cell)
-		if c == "" || review.NormalizeSeverity(c) != "" {
-			continue
-		}
-		if !strings.Contains(text, c) {
-			return false
-		}
-		n++
-	}
-	return n > 0
 }

@@ -77,36 +77,6 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-var matchDecor = strings.NewReplacer("`", "", "*", "", "_", " ", "#", "", "’", "'", "‘", "'", "“", "\"", "”", "\"", "\\", "")
-
-// normMatch folds case, whitespace and markdown marks, so an anchor copied
-// from the raw review matches the finding text extraction produced.
-func normMatch(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(matchDecor.Replace(s))), " ")
-}
-
-// anchorIn reports whether a label's anchor occurs in a finding's text.
-// An anchor copied from a table row ("| JWT in localStorage | High |")
-// matches when each of its cells does, the severity cell aside (severity
-// is normalised, not kept as written).
-func anchorIn(anchor, text string) bool {
-	if !strings.Contains(anchor, "|") {
-		return strings.Contains(text, normMatch(anchor))
-	}
-	n := 0
-	for _, cell := range strings.Split(anchor, "|") {
-		c := normMatch(cell)
-		if c == "" || normalizeSeverity(c) != "" {
-			continue
-		}
-		if !strings.Contains(text, c) {
-			return false
-		}
-		n++
-	}
-	return n > 0
-}
-
 // wholeTexts are the texts an anchor is looked up in, one per finding of
 // a: all the text the finding was built from, before its fields were cut
 // to MaxFieldLen. A label anchored past the cut names a finding that was
@@ -120,25 +90,9 @@ func wholeTexts(t *testing.T, text string, a Analysis) []string {
 	}
 	out := make([]string, len(whole))
 	for i, w := range whole {
-		out[i] = normMatch(w)
+		out[i] = NormMatch(w)
 	}
 	return out
-}
-
-// reviewFile is the review text next to a labels file: same slug, any
-// extension but the labels'.
-func reviewFile(labels string) (string, error) {
-	slug := strings.TrimSuffix(strings.TrimSuffix(labels, ".labels.json"), ".labels2.json")
-	matches, err := filepath.Glob(slug + ".*")
-	if err != nil {
-		return "", err
-	}
-	for _, m := range matches {
-		if !strings.Contains(filepath.Base(m)[len(filepath.Base(slug)):], ".labels") {
-			return m, nil
-		}
-	}
-	return "", fmt.Errorf("no review text for %s", labels)
 }
 
 // scoreSplit runs every labelled review of one split through the capture
@@ -167,7 +121,7 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 		if err := json.Unmarshal(b, &l); err != nil {
 			t.Fatalf("parse %s: %v", lf, err)
 		}
-		rf, err := reviewFile(lf)
+		rf, err := ReviewFile(lf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +178,7 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 			anchor := lb.Anchor
 			hit := -1
 			for i := range kept {
-				if !used[i] && anchorIn(anchor, keptText[i]) {
+				if !used[i] && AnchorIn(anchor, keptText[i]) {
 					hit = i
 					break
 				}
@@ -267,7 +221,7 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 // extracted and dropped (and why).
 func whyMissed(a Analysis, texts []string, anchor string) string {
 	for i, d := range a.Decisions {
-		if anchorIn(anchor, texts[i]) {
+		if AnchorIn(anchor, texts[i]) {
 			if d.Keep {
 				return "kept but the verdict was not actionable"
 			}
@@ -279,7 +233,7 @@ func whyMissed(a Analysis, texts []string, anchor string) string {
 
 func labelFor(l realLabels, txt string) string {
 	for _, lb := range l.Findings {
-		if anchorIn(lb.Anchor, txt) {
+		if AnchorIn(lb.Anchor, txt) {
 			return fmt.Sprintf(" — label #%d learnable=%v: %s", lb.N, lb.Learnable, lb.Reason)
 		}
 	}
