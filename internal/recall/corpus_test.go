@@ -95,6 +95,14 @@ func loadBlind5(t testing.TB) []labelledQuery {
 	return readJSONL[labelledQuery](t, "queries_blind5.jsonl")
 }
 
+// loadBlind6 reads the sixth blind set (planner requests and task titles),
+// written from the memory alone at the end of round 6 (after its ranker
+// changes), with the scout's searches simulated from its instructions and
+// the requests alone; scored once, then development data.
+func loadBlind6(t testing.TB) []labelledQuery {
+	return readJSONL[labelledQuery](t, "queries_blind6.jsonl")
+}
+
 // TestCorpusWellFormed keeps the quality corpus honest: every label names
 // an active entry, and entries are unique.
 func TestCorpusWellFormed(t *testing.T) {
@@ -110,7 +118,7 @@ func TestCorpusWellFormed(t *testing.T) {
 			t.Errorf("%s: bad kind %q", e.ID, e.Kind)
 		}
 	}
-	queries := append(append(append(append(append(append(loadQueries(t), loadHoldout(t)...), loadBlind(t)...), loadBlind2(t)...), loadBlind3(t)...), loadBlind4(t)...), loadBlind5(t)...)
+	queries := append(append(append(append(append(append(append(loadQueries(t), loadHoldout(t)...), loadBlind(t)...), loadBlind2(t)...), loadBlind3(t)...), loadBlind4(t)...), loadBlind5(t)...), loadBlind6(t)...)
 	if len(queries) < 60 {
 		t.Errorf("only %d queries", len(queries))
 	}
