@@ -53,6 +53,10 @@ func FuzzQuery(f *testing.F) {
 		if len(hits) > 3 {
 			t.Fatalf("%d hits over limit", len(hits))
 		}
+		// Several searches: merged and given feedback, still bounded.
+		if merged := RankAll(append(entries, e), []string{s, "retry cleanup", s + " backoff"}, Options{Limit: 3}); len(merged) > 3 {
+			t.Fatalf("%d merged hits over limit", len(merged))
+		}
 		for _, max := range []int{1, 60, 300} {
 			var b bytes.Buffer
 			var be *BudgetError

@@ -157,12 +157,16 @@ func (p *plan) addNeedle(s string, q, t int, stem string) {
 	p.needles = append(p.needles, needle{s: s, q: q, t: t, ascii: ascii, stem: stem})
 	pairs := [][2]byte{{s[0], s[1]}}
 	if !ascii {
-		// Compared case-insensitively; index its upper-case spelling too.
-		if u := bytes.ToUpper([]byte(s)); len(u) >= 2 {
-			pairs = append(pairs, [2]byte{u[0], u[1]})
-		}
-		if u := bytes.ToTitle([]byte(s)); len(u) >= 2 {
-			pairs = append(pairs, [2]byte{u[0], u[1]})
+		// Compared case-insensitively: index the spelling of every case
+		// of its first letter (θ, ϑ, ϴ and Θ are one letter in four
+		// spellings, not only a lower and an upper case).
+		r, size := utf8.DecodeRuneInString(s)
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if v := utf8.AppendRune(nil, f); len(v) >= 2 {
+				pairs = append(pairs, [2]byte{v[0], v[1]})
+			} else if size < len(s) {
+				pairs = append(pairs, [2]byte{v[0], s[size]})
+			}
 		}
 	}
 	for _, pr := range pairs {
