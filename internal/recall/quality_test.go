@@ -133,9 +133,9 @@ func TestQuality(t *testing.T) {
 		status := "ok"
 		if g.got < g.floor {
 			status = "FAIL"
-			t.Errorf("%s: %.3f, gate %.2f", g.name, g.got, g.floor)
+			t.Errorf("%s: %.3f, gate %.3f", g.name, g.got, g.floor)
 		}
-		t.Logf("gate %-58s %.3f ≥ %.2f %s", g.name, g.got, g.floor, status)
+		t.Logf("gate %-58s %.3f ≥ %.3f %s", g.name, g.got, g.floor, status)
 	}
 }
 
