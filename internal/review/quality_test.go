@@ -396,6 +396,22 @@ const (
 	gateR6ZeroYield = 3
 )
 
+// Gates on the blind-r6b split (testdata/review/real/blind8/: 20 reviews
+// from 12 repositories new to the project, harvested after round 6's rules
+// were frozen, two annotators, kappa 0.75), scored once by the coordinator
+// at 4bd9440 (rules as at 78fbb96): precision 0.564 (31/55), recall 0.463
+// (31/67), category accuracy 0.355 (11/31), verdict accuracy 0.850
+// (17/20), 7 zero-yield reviews. Gated at that score less a margin;
+// whoever fixes a rule against it must say so in SOURCES.md, and from then
+// on it is development data.
+const (
+	gateR6bPrecision = 0.52
+	gateR6bRecall    = 0.43
+	gateR6bCategory  = 0.30
+	gateR6bVerdict   = 0.80
+	gateR6bZeroYield = 7
+)
+
 // gates are one split's minimum figures.
 type gates struct {
 	precision, recall, category, verdict float64
@@ -417,6 +433,7 @@ func TestQualityRealReviews(t *testing.T) {
 		{"dev-r5", "blind5", gates{gateR5Precision, gateR5Recall, gateR5Category, gateR5Verdict, gateR5ZeroYield}},
 		{"blind-r5b", "blind6", gates{gateR5bPrecision, gateR5bRecall, gateR5bCategory, gateR5bVerdict, gateR5bZeroYield}},
 		{"blind-r6", "blind7", gates{gateR6Precision, gateR6Recall, gateR6Category, gateR6Verdict, gateR6ZeroYield}},
+		{"blind-r6b", "blind8", gates{gateR6bPrecision, gateR6bRecall, gateR6bCategory, gateR6bVerdict, gateR6bZeroYield}},
 	}
 
 	check := func(split, name string, got, gate float64) {
