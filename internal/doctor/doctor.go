@@ -105,8 +105,8 @@ func Run(ctx context.Context, opts Options) Report {
 	d.checkHooks()
 	d.checkHookBinary()
 	d.checkScout()
-	d.checkScoutPermission()
-	d.checkJudgePermission()
+	d.checkPermission("scout permission", install.ScoutPermission, d.allowed, "Claude Code asks before each scout search")
+	d.checkPermission("judge permission", install.JudgePermission, d.judgeAllowed, "the model asks before each second look at a review's lessons")
 	d.checkCurator()
 	d.checkPath()
 	rep := Report{Project: string(d.proj), OK: true, Checks: d.checks}
@@ -653,27 +653,16 @@ func (d *doctor) checkCurator() {
 	}
 }
 
-// checkScoutPermission: the scout runs `flowmem memory read` through Bash;
-// without the rule Claude Code asks before every run, and claude -p (Ralph
-// loops) refuses it.
-func (d *doctor) checkScoutPermission() {
-	if len(d.allowed) > 0 {
-		d.add("scout permission", OK, install.ScoutPermission+" in "+list(d.allowed, ", "), "")
+// checkPermission: the scout runs `flowmem memory read` through Bash, and
+// after a review the hook's note asks the model to run `flowmem memory
+// judge`; without a rule for each, Claude Code asks before every run, and
+// claude -p (Ralph loops) refuses it.
+func (d *doctor) checkPermission(check, rule string, in []string, asks string) {
+	if len(in) > 0 {
+		d.add(check, OK, rule+" in "+list(in, ", "), "")
 		return
 	}
-	d.add("scout permission", Warn, "no settings file allows "+install.ScoutPermission+": Claude Code asks before each scout search, and claude -p refuses it",
-		"flowmem install (adds it to permissions.allow), or add it to permissions.allow by hand")
-}
-
-// checkJudgePermission: after a review the hook's note asks the model to
-// run `flowmem memory judge`; without the rule Claude Code asks first, and
-// claude -p refuses it, so the second look is lost in Ralph loops.
-func (d *doctor) checkJudgePermission() {
-	if len(d.judgeAllowed) > 0 {
-		d.add("judge permission", OK, install.JudgePermission+" in "+list(d.judgeAllowed, ", "), "")
-		return
-	}
-	d.add("judge permission", Warn, "no settings file allows "+install.JudgePermission+": the model asks before each second look at a review's lessons, and claude -p refuses it",
+	d.add(check, Warn, "no settings file allows "+rule+": "+asks+", and claude -p refuses it",
 		"flowmem install (adds it to permissions.allow), or add it to permissions.allow by hand")
 }
 
