@@ -124,7 +124,7 @@ func additionalContext(r *Result) string {
 			act = "approve those that hold, reject the rest"
 		}
 		const what = " (it prints them in full with what memory keeps), "
-		const rest = ", and add each lesson of the review that is missing."
+		const rest = ", and add each lesson of the review that is missing (flowmem memory add)."
 		cmd := JudgeCommand(fresh)
 		if room := maxContext - len(head) - len(" Judge the new ones now: run ") - len(what) - len(act) - len(rest); len(cmd) > room {
 			// Only a review of some sixty new lessons gets here.
