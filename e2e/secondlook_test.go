@@ -17,12 +17,13 @@ import (
 var judgeRe = regexp.MustCompile(`flowmem memory judge [a-z]-[0-9a-f]+(?: [a-z]-[0-9a-f]+)*`)
 
 // storedEntry is one entry of pitfalls.md as the file says it: its heading's
-// category, its metadata line's id and status, its Issue line.
-type storedEntry struct{ ID, Category, Status, Issue, Tasks string }
+// category, its metadata line's id, tasks, merged-into and status, its Issue
+// line.
+type storedEntry struct{ ID, Category, Status, Issue, Tasks, MergedInto string }
 
 var (
 	headingCategoryRe = regexp.MustCompile(`^\d{4}-\d\d-\d\d \S+ \S+ \[([a-z-]+)\]`)
-	metaRe            = regexp.MustCompile(`(?m)^<!-- flowmem: id=(\S+) .*\btasks=(\S+) status=([a-z]+) -->$`)
+	metaRe            = regexp.MustCompile(`(?m)^<!-- flowmem: id=(\S+) .*\btasks=(\S+)(?: merged-into=(\S+))? status=([a-z]+) -->$`)
 	issueRe           = regexp.MustCompile(`(?m)^\*\*Issue\*\*: (.*)$`)
 )
 
@@ -35,7 +36,7 @@ func storedEntries(t *testing.T, memory string) map[string]storedEntry {
 		if cat == nil || meta == nil || issue == nil {
 			t.Fatalf("cannot read the entry:\n## %s", block)
 		}
-		out[meta[1]] = storedEntry{ID: meta[1], Category: cat[1], Tasks: meta[2], Status: meta[3], Issue: issue[1]}
+		out[meta[1]] = storedEntry{ID: meta[1], Category: cat[1], Tasks: meta[2], MergedInto: meta[3], Status: meta[4], Issue: issue[1]}
 	}
 	return out
 }
@@ -61,10 +62,11 @@ func (p *project) trust() {
 // flowmem install: the model runs a review that asks for changes, the hook
 // records two lessons and its note names the judge command; the model runs
 // exactly that command (allowed by the rule install wrote), reads the
-// criteria and each lesson whole, archives the lesson worded only in terms
-// of this change and adds its general rule with a category, using the add
-// command the judge printed. Memory ends with what the model decided.
-func TestSecondLookArchivesAndAddsThroughClaudeCode(t *testing.T) {
+// criteria and each lesson whole, and adds the general rule of the lesson
+// worded only in terms of this change, with a category, replacing that
+// lesson, using the add command the judge printed. Memory ends with what the
+// model decided: the original archived and merged into its general rule.
+func TestSecondLookReplacesThroughClaudeCode(t *testing.T) {
 	t.Parallel()
 	p := wrapperProject(t, "flowctl", "codex-impl-review.jsonl", 0)
 	p.trust()
@@ -84,7 +86,7 @@ func TestSecondLookArchivesAndAddsThroughClaudeCode(t *testing.T) {
 		judgeCmd string   // the command the note named
 		ids      []string // the ids it named
 		judged   string   // the judge output the model read
-		archived string   // the id the model archived
+		archived string   // the id the model replaced
 		added    string   // the add command the model ran
 	)
 	main := standin.Conversation{Name: "main", Step: func(r *standin.Request, step int) standin.Reply {
@@ -100,8 +102,9 @@ func TestSecondLookArchivesAndAddsThroughClaudeCode(t *testing.T) {
 			ids = strings.Fields(strings.TrimPrefix(judgeCmd, "flowmem memory judge "))
 			return standin.Bash(judgeCmd)
 		case 2:
-			// Judge: the signal lesson is told as this daemon's bug, so it
-			// goes, and its rule comes back in general words.
+			// Judge: the signal lesson is told as this daemon's bug, so its
+			// rule comes back in general words and replaces it; the add
+			// command as the judge printed it, its blanks filled in.
 			judged = r.LastToolResult()
 			for _, block := range strings.Split(judged, "\n--- ")[1:] {
 				lines := strings.Split(block, "\n")
@@ -112,13 +115,10 @@ func TestSecondLookArchivesAndAddsThroughClaudeCode(t *testing.T) {
 			if archived == "" {
 				return standin.Text("Second look FAILED: the judge output has no signal.Notify entry")
 			}
-			return standin.Bash("flowmem memory archive " + archived)
-		case 3:
-			// The add command as the judge printed it, its blanks filled in.
 			for _, l := range strings.Split(judged, "\n") {
 				if _, cmd, ok := strings.Cut(l, "is missing: "); ok && strings.HasPrefix(cmd, "flowmem memory add ") {
 					added = regexp.MustCompile(`--category <[^>]*>`).ReplaceAllString(cmd, "--category framework")
-					added = strings.NewReplacer(`"<lesson>"`, `"`+lesson+`"`, `"<what to do instead>"`, `"`+fix+`"`).Replace(added)
+					added = strings.NewReplacer(`[--replaces ID]`, `--replaces `+archived, `"<lesson>"`, `"`+lesson+`"`, `"<what to do instead>"`, `"`+fix+`"`).Replace(added)
 				}
 			}
 			if added == "" || strings.Contains(added, "<") {
@@ -126,7 +126,7 @@ func TestSecondLookArchivesAndAddsThroughClaudeCode(t *testing.T) {
 			}
 			return standin.Bash(added)
 		default:
-			return standin.Text("Archived " + archived + " and added its general rule.")
+			return standin.Text("Replaced " + archived + " with its general rule.")
 		}
 	}}
 	srv := startStandin(t, main)
@@ -135,26 +135,26 @@ func TestSecondLookArchivesAndAddsThroughClaudeCode(t *testing.T) {
 			dumpRequests(t, srv)
 		}
 	}()
-	// The review wrapper, archive and add are allowed for this session
-	// only, the least that lets them run: install allows the judge (it only
-	// prints) and leaves archive and add to Claude Code's question, so that
-	// the user sees what the model drops; claude -p cannot ask, and refuses
-	// a command without a rule. The judge is not in this list: the rule
-	// install wrote in the trusted project must let it run.
+	// The review wrapper and add are allowed for this session only, the
+	// least that lets them run: install allows the judge (it only prints)
+	// and leaves add (which archives what it replaces) to Claude Code's
+	// question, so that the user sees what the model drops; claude -p cannot
+	// ask, and refuses a command without a rule. The judge is not in this
+	// list: the rule install wrote in the trusted project must let it run.
 	s := p.claude(srv, "Run the implementation review for fn-29-fv0.6 and act on it.",
-		"Bash(./bin/flowctl:*)", "Bash(flowmem memory archive:*)", "Bash(flowmem memory add:*)")
+		"Bash(./bin/flowctl:*)", "Bash(flowmem memory add:*)")
 	if d, ok := s.Result["permission_denials"].([]any); ok && len(d) > 0 {
 		t.Errorf("permission denials: %v", d)
 	}
 
 	reqs := srv.ConversationRequests("main")
-	if len(reqs) != 5 {
-		t.Fatalf("the model made %d requests, want 5 (review, judge, archive, add, answer)", len(reqs))
+	if len(reqs) != 4 {
+		t.Fatalf("the model made %d requests, want 4 (review, judge, add, answer)", len(reqs))
 	}
 	if len(ids) != 2 {
 		t.Fatalf("the note named the judge command %q, want the 2 recorded lessons' ids", judgeCmd)
 	}
-	t.Logf("the model ran:\n  %s\n  flowmem memory archive %s\n  %s", judgeCmd, archived, added)
+	t.Logf("the model ran:\n  %s\n  %s", judgeCmd, added)
 
 	// The judge's output reached the model whole: the criteria, then each
 	// lesson with its id, issue and fix.
@@ -174,15 +174,14 @@ func TestSecondLookArchivesAndAddsThroughClaudeCode(t *testing.T) {
 			t.Errorf("the judge output the model saw lacks %q:\n%s", want, judged)
 		}
 	}
-	for i, want := range map[int]string{3: "archived pitfall " + archived + ": ", 4: "added pitfall "} {
-		if got := reqs[i].LastToolResult(); !strings.HasPrefix(got, want) {
-			t.Errorf("request %d: the model saw %q, want it to say %q", i, got, want)
-		}
+	if got := reqs[3].LastToolResult(); !strings.HasPrefix(got, "added pitfall ") || !strings.Contains(got, "it replaces "+archived+": archived, merged into ") {
+		t.Errorf("after the add the model saw %q, want it to say what was added and what it replaces", got)
 	}
 
-	// Memory: the archived lesson is kept for the record only, the other
-	// recorded one and the added rule are active, and running judge,
-	// archive and add through the hook recorded nothing more.
+	// Memory: the replaced lesson is kept for the record only, merged into
+	// the added rule, so a later sighting of it counts there; the other
+	// recorded one and the added rule are active, and running judge and add
+	// through the hook recorded nothing more.
 	entries := storedEntries(t, p.read(".flow/memory/pitfalls.md"))
 	if len(entries) != 3 {
 		t.Fatalf("pitfalls.md has %d entries, want 3 (2 recorded, 1 added): %v", len(entries), entries)
@@ -191,17 +190,17 @@ func TestSecondLookArchivesAndAddsThroughClaudeCode(t *testing.T) {
 	if kept == archived {
 		kept = ids[1]
 	}
-	if e := entries[archived]; e.Status != "archived" {
-		t.Errorf("the archived lesson %s is %+v, want status archived", archived, e)
-	}
-	if e := entries[kept]; e.Status != "active" || !strings.HasPrefix(e.Issue, "The retry loop sleeps") {
-		t.Errorf("the other recorded lesson %s is %+v, want it active", kept, e)
-	}
 	var add storedEntry
 	for id, e := range entries {
 		if id != archived && id != kept {
 			add = e
 		}
+	}
+	if e := entries[archived]; e.Status != "archived" || e.MergedInto != add.ID {
+		t.Errorf("the replaced lesson %s is %+v, want status archived, merged into the added %s", archived, e, add.ID)
+	}
+	if e := entries[kept]; e.Status != "active" || !strings.HasPrefix(e.Issue, "The retry loop sleeps") {
+		t.Errorf("the other recorded lesson %s is %+v, want it active", kept, e)
 	}
 	if add.Issue != lesson+"." && add.Issue != lesson || add.Status != "active" || add.Category != "framework" || add.Tasks != "fn-29-fv0.6" {
 		t.Errorf("the added lesson is %+v, want it active, category framework, task fn-29-fv0.6 (from %q)", add, added)

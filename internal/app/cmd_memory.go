@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/flowmem/flowmem/internal/curate"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/redact"
 	"github.com/flowmem/flowmem/internal/review"
@@ -94,9 +95,14 @@ func memoryAddCommand(e *env, typeFlag cli.Flag) *cli.Command {
 		ArgsUsage: "TEXT",
 		Description: `The same lesson added again is not duplicated: its entry's seen count goes up.
 Secrets and <private>…</private> blocks are redacted before anything is written.
+--replaces ID retires an entry this lesson words better (a captured lesson
+told only in terms of its task, say): it is merged into the lesson as memory
+merge ID --into <lesson> does, so its sightings and tasks carry over and a
+review that finds it again counts for the lesson. Every ID is checked first.
 
 Examples:
    flowmem memory add --type pitfall "sqlc ignores views" --fix "declare the view in schema.sql"
+   flowmem memory add --type pitfall --category api "sqlc skips views unless schema.sql declares them" --fix "declare each view in schema.sql" --replaces p-3f2a
    flowmem memory add --type convention "Errors are wrapped as 'verb noun: %w'"
    flowmem memory add --type decision "SQLite over Postgres: single binary, no server" --task fn-2`,
 		Flags: []cli.Flag{
@@ -105,6 +111,7 @@ Examples:
 			&cli.StringFlag{Name: "context", Usage: "where it applies or how it was found"},
 			&cli.StringFlag{Name: "task", Usage: "task id it came from (default: manual)"},
 			&cli.StringFlag{Name: "category", Usage: "framework, convention, api, build, edge-case, security or general"},
+			&cli.StringSliceFlag{Name: "replaces", Usage: "the entry `ID` this lesson replaces: merged into it, archived (repeatable)"},
 			jsonFlag,
 		},
 		Action: args(1, "TEXT (quote it)", func(c *cli.Context) error {
@@ -131,6 +138,10 @@ Examples:
 				return err
 			}
 			k := kinds[0]
+			replaced, err := replacedEntries(s, k, text, c.StringSlice("replaces"))
+			if err != nil {
+				return err
+			}
 			// What a person typed is redacted before it can reach the file.
 			entry := mdstore.Entry{
 				Kind: k, Task: task, Source: "manual", Category: category,
@@ -157,14 +168,28 @@ Examples:
 				return err
 			}
 			o := out[0]
+			ids := []string{}
+			if len(replaced) > 0 {
+				for _, r := range replaced {
+					ids = append(ids, r.ID)
+				}
+				m, err := curate.Merge(c.Context, s, ids, o.Entry.ID)
+				if err != nil {
+					return fmt.Errorf("memory add: %s is in memory, but %s not merged into it: %w", o.Entry.ID, strings.Join(ids, ", "), err)
+				}
+				o.Entry = m.Into
+			}
 			file := relPath(string(p), s.Path(k))
 			if c.Bool("json") {
-				return e.writeJSON(map[string]any{"file": file, "entry": o.Entry, "recurred": !o.New})
+				return e.writeJSON(map[string]any{"file": file, "entry": o.Entry, "recurred": !o.New, "replaces": ids})
 			}
 			if !o.New {
 				e.say("already in %s as %s; now seen %dx", file, o.Entry.ID, o.Entry.Seen)
 			} else {
 				e.say("added %s %s to %s", k, o.Entry.ID, file)
+			}
+			if len(ids) > 0 {
+				e.say("it replaces %s: archived, merged into %s (now seen %dx)", strings.Join(ids, ", "), o.Entry.ID, o.Entry.Seen)
 			}
 			return nil
 		}),
@@ -297,6 +322,31 @@ func relAll(root string, paths []string) []string {
 		out = append(out, relPath(root, p))
 	}
 	return out
+}
+
+// replacedEntries resolves the ids of memory add --replaces before
+// anything is written: each must name one entry of the lesson's type that
+// is not archived and does not hold the lesson's own text (it would be
+// merged into itself).
+func replacedEntries(s *mdstore.Store, k mdstore.Kind, text string, ids []string) ([]mdstore.Entry, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	entries, err := curate.Lookup(s, ids)
+	if err != nil {
+		return nil, fmt.Errorf("memory add --replaces: %w; nothing was written", err)
+	}
+	for _, en := range entries {
+		switch {
+		case en.Kind != k:
+			return nil, fmt.Errorf("memory add --replaces: %s is a %s, not a %s: only a lesson of its type replaces it; nothing was written", en.ID, en.Kind, k)
+		case en.Status == mdstore.Archived:
+			return nil, fmt.Errorf("memory add --replaces: %s is archived already (memory restore %s first to replace it); nothing was written", en.ID, en.ID)
+		case mdstore.SameText(en.Text(), redact.String(text)):
+			return nil, fmt.Errorf("memory add --replaces: %s says this lesson already: it cannot replace itself; nothing was written", en.ID)
+		}
+	}
+	return entries, nil
 }
 
 // categories are the values of memory add --category, as the review

@@ -43,7 +43,7 @@ report); vague worries with no fix.
 For each lesson ask: would a note about it, read before the next unrelated
 task in this project, prevent a likely mistake? If yes, keep it. If it holds
 but is worded only in terms of this change, add it as the general rule, with
-its category, and archive the original. Archive the others.`
+its category, replacing the original (--replaces ID). Archive the others.`
 
 // JudgeCommand is the command that prints lessons whole for judging.
 func JudgeCommand(ids []string) string {
@@ -100,6 +100,8 @@ func Judge(entries []mdstore.Entry) JudgeActions {
 	}
 	// The rules name a category right about half the time; the model
 	// that words the lesson names it better.
-	a.Add += ` --category <framework|convention|api|build|edge-case|security|general> "<lesson>" --fix "<what to do instead>"`
+	// --replaces links a re-worded lesson to the original it retires, so a
+	// later sighting of the original counts for it.
+	a.Add += ` --category <framework|convention|api|build|edge-case|security|general> [--replaces ID] "<lesson>" --fix "<what to do instead>"`
 	return a
 }

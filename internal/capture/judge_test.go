@@ -21,13 +21,13 @@ func TestJudgeActsByStatusAndNamesOneTask(t *testing.T) {
 		add     string
 	}{
 		{"active of one task", []mdstore.Entry{en("p-1", mdstore.Active, "fn-2.1"), en("p-2", mdstore.Active, "fn-2.1")},
-			[]string{"p-1", "p-2"}, nil, nil, "flowmem memory add --type pitfall --task fn-2.1 --category <framework|convention|api|build|edge-case|security|general> \"<lesson>\""},
+			[]string{"p-1", "p-2"}, nil, nil, "flowmem memory add --type pitfall --task fn-2.1 --category <framework|convention|api|build|edge-case|security|general> [--replaces ID] \"<lesson>\""},
 		{"pending and archived of two tasks", []mdstore.Entry{en("p-1", mdstore.Pending, "fn-2.1"), en("p-2", mdstore.Archived, "fn-3.1")},
-			nil, []string{"p-1"}, []string{"p-2"}, "flowmem memory add --type pitfall --category <framework|convention|api|build|edge-case|security|general> \"<lesson>\""},
+			nil, []string{"p-1"}, []string{"p-2"}, "flowmem memory add --type pitfall --category <framework|convention|api|build|edge-case|security|general> [--replaces ID] \"<lesson>\""},
 		{"a task id no shell word", []mdstore.Entry{en("p-1", mdstore.Active, "fn 2; rm -rf")},
-			[]string{"p-1"}, nil, nil, "flowmem memory add --type pitfall --category <framework|convention|api|build|edge-case|security|general> \"<lesson>\""},
+			[]string{"p-1"}, nil, nil, "flowmem memory add --type pitfall --category <framework|convention|api|build|edge-case|security|general> [--replaces ID] \"<lesson>\""},
 		{"manual", []mdstore.Entry{en("p-1", mdstore.Active, "manual")},
-			[]string{"p-1"}, nil, nil, "flowmem memory add --type pitfall --category <framework|convention|api|build|edge-case|security|general> \"<lesson>\""},
+			[]string{"p-1"}, nil, nil, "flowmem memory add --type pitfall --category <framework|convention|api|build|edge-case|security|general> [--replaces ID] \"<lesson>\""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
