@@ -94,14 +94,24 @@ func Judge(entries []mdstore.Entry) JudgeActions {
 	if len(a.Gone) > 0 {
 		a.Restore = "flowmem memory restore ID..."
 	}
-	a.Add = "flowmem memory add --type pitfall"
-	if task != "" && task != "manual" && plainWord(task) {
-		a.Add += " --task " + task
-	}
-	// The rules name a category right about half the time; the model
-	// that words the lesson names it better.
-	// --replaces links a re-worded lesson to the original it retires, so a
-	// later sighting of the original counts for it.
-	a.Add += ` --category <framework|convention|api|build|edge-case|security|general> [--replaces ID] "<lesson>" --fix "<what to do instead>"`
+	a.Add = AddCommand(task, true)
 	return a
+}
+
+// AddCommand is the memory add template the model is handed: with the
+// task when its id can stand in a shell command as it is, always with a
+// category (the rules name it right about half the time; the model that
+// words the lesson names it better) and, when there are lessons it could
+// word better, --replaces, which links a re-worded lesson to the original
+// it retires so a later sighting of the original counts for it.
+func AddCommand(task string, replaces bool) string {
+	cmd := "flowmem memory add --type pitfall"
+	if task != "" && task != "manual" && plainWord(task) {
+		cmd += " --task " + task
+	}
+	cmd += " --category <framework|convention|api|build|edge-case|security|general>"
+	if replaces {
+		cmd += " [--replaces ID]"
+	}
+	return cmd + ` "<lesson>" --fix "<what to do instead>"`
 }

@@ -138,11 +138,7 @@ func additionalContext(r *Result) string {
 		}
 		tail = " Judge the new ones now: run " + cmd + what + act + rest
 	} else if nudge {
-		task := ""
-		if r.Task != "" && plainWord(r.Task) {
-			task = " --task " + r.Task
-		}
-		tail = fmt.Sprintf(" Record each reusable lesson of the review that is missing (a framework idiom, API or tool quirk, build or test gotcha, project convention, class of edge case): flowmem memory add --type pitfall%s \"<lesson>\" --fix \"<what to do instead>\". No need to run flowmem memory judge.", task)
+		tail = " Record each reusable lesson of the review that is missing (a framework idiom, API or tool quirk, build or test gotcha, project convention, class of edge case): " + AddCommand(r.Task, false) + ". No need to run flowmem memory judge."
 	}
 	list := lessonList(shown, maxContext-len(head)-len(tail), len(fresh) > 0 && nudge)
 	if list == "" && strings.HasSuffix(head, ":") {

@@ -61,7 +61,7 @@ func TestSecondLook(t *testing.T) {
 	repeats := base
 	repeats.Outcomes = outs[2:]
 	if c = additionalContext(&repeats); strings.Contains(c, "archive") || !strings.Contains(c, "seen 2 times") ||
-		!strings.Contains(c, `flowmem memory add --type pitfall --task fn-4.2 "<lesson>" --fix "<what to do instead>".`) || !strings.Contains(c, "No need to run flowmem memory judge.") {
+		!strings.Contains(c, `flowmem memory add --type pitfall --task fn-4.2 --category <framework|convention|api|build|edge-case|security|general> "<lesson>" --fix "<what to do instead>".`) || !strings.Contains(c, "No need to run flowmem memory judge.") {
 		t.Errorf("repeats only:\n%s", c)
 	}
 	none := base
@@ -73,7 +73,7 @@ func TestSecondLook(t *testing.T) {
 	// A task id that is not a plain word stays out of the command.
 	odd := repeats
 	odd.Task = "fn-1; rm -rf ~"
-	if c = additionalContext(&odd); strings.Contains(c, "--task") || !strings.Contains(c, "memory add --type pitfall \"<lesson>\"") {
+	if c = additionalContext(&odd); strings.Contains(c, "--task") || !strings.Contains(c, "memory add --type pitfall --category <") {
 		t.Errorf("task that is not a plain word:\n%s", c)
 	}
 

@@ -42,13 +42,13 @@ func blocking(fs []Finding, text string) bool {
 }
 
 // saysNoneBlocks reports whether the reviewer states that nothing blocks
-// or that it found no issues ("none blocking", "not a blocker",
-// "non-blocking", "no issues above the threshold").
+// or that it found no issues ("nothing here blocks", "non-blocking",
+// "no issues worth raising").
 func saysNoneBlocks(text string) bool { return negated(text, false) }
 
-// negated reports whether text negates blocking ("none blocking", "not a
-// blocker", "non-blocking") or, unless blockOnly, finding anything ("no
-// issues", "no problems").
+// negated reports whether text negates blocking ("nothing here blocks",
+// "non-blocking") or, unless blockOnly, finding anything ("no problems
+// left").
 func negated(text string, blockOnly bool) bool {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(unicode.IsLetter(r) || r == '\'')

@@ -354,7 +354,7 @@ var concessionRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(correct|fine|safe|harmless|ok|okay|acceptable|defensible|reasonable|plausible|sound|not an? (?:correctness |real |actual )?(?:bug|problem|issue))\b[^.;]{0,30}\bbut\b`)
 })
 
-// latentWords limit a concession to the present ("fine for now, but"),
+// latentWords limit a concession to the present ("harmless today, but"),
 // which warns of a defect to come rather than granting the code works.
 var latentWords = wordSet(`today now currently yet`)
 

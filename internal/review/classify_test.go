@@ -128,7 +128,7 @@ func TestClassify(t *testing.T) {
 		{
 			name: "correct only for now, but: a latent defect, not a concession",
 			f: Finding{Severity: SevMajor,
-				Problem: "`applyDiscount` mutates the cart before validating it. Fine for now, but it breaks the moment a caller reuses the cart after a rejected discount.",
+				Problem: "`applyDiscount` mutates the cart before validating it. Harmless today, but it breaks the moment a caller reuses the cart after a rejected discount.",
 				Fix:     "Validate in `applyDiscount` before mutating, or mutate a copy."},
 			keep: true, reason: "reusable",
 		},

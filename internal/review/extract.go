@@ -332,7 +332,7 @@ func (c *candidate) whole() (Finding, bool) {
 }
 
 // noneClaim reports whether a text only says there is nothing to report
-// ("No findings.", "None found", "No blocking issues"): what a reviewer
+// ("Nothing to report.", "None.", "No problems seen"): what a reviewer
 // writes under an empty severity group.
 func noneClaim(t string) bool {
 	w := strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && r != '/' })
@@ -574,7 +574,7 @@ func (x *extractor) section(s *section, sc scope) {
 
 // headGrade reports whether a section opens with a status line that
 // grades it ("- **Grade**: ✅ Solid"), and whether the grade asks for
-// change ("⚠️ Needs Attention"): then the items after it are that
+// change ("🟠 Shaky"): then the items after it are that
 // section's findings, whatever its heading says.
 func (x *extractor) headGrade(blocks []ast.Node) (graded, flagged bool) {
 	if len(blocks) == 0 {
@@ -599,7 +599,7 @@ func (x *extractor) headGrade(blocks []ast.Node) (graded, flagged bool) {
 var positiveGrades = wordSet("good great excellent strong solid pass passed passing ok okay fine clean healthy")
 
 // positiveGrade reports whether a grade says all is well ("✅ Good",
-// "🟢 Pass"); any other grade ("⚠️ Needs Attention", "❌ Poor", "Fair")
+// "🟢 Pass"); any other grade ("🟠 Shaky", "❌ Poor", "Fair")
 // flags its section.
 func positiveGrade(v string) bool {
 	if strings.ContainsAny(v, "✅✔🟢") {
@@ -862,7 +862,7 @@ func (x *extractor) bodyLine(c *candidate, l string) {
 // triageStatus reads a status field of a triaged finding: "Fixed — moved
 // the check above the parse" reports the fix; "Not applicable — …" keeps
 // its words for the learnable filter to turn the finding down. Any other
-// status ("Open", "⚠️ Needs attention") stays ignored.
+// status ("Open", "🟠 Still shaky") stays ignored.
 func triageStatus(v string) (field, value string) {
 	if rejectedRe().MatchString(" " + v) {
 		return fieldEvidence, v
