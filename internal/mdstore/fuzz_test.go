@@ -203,8 +203,8 @@ func FuzzPrefilter(f *testing.F) {
 	})
 }
 
-// FuzzScanReader: reading a file in pieces (scanReader, as Load and Search
-// do) gives the segments, and their lines, that Segments gives from its
+// FuzzScanReader: reading a file in pieces (Reader.scan, as Tally, search
+// and recall do) gives the segments, and their lines, that Segments gives from its
 // bytes, whatever the pieces.
 func FuzzScanReader(f *testing.F) {
 	f.Add([]byte(flowNextPitfalls), uint8(7))
@@ -212,9 +212,6 @@ func FuzzScanReader(f *testing.F) {
 	f.Add([]byte("## 2026-01-01 x\n\n<!-- flowmem: seen id=x last=2026-01-02 -->"), uint8(3))
 	f.Add([]byte("---\nkind: x\n---\r\r\n## 2026-01-01 x\n"), uint8(5))
 	f.Fuzz(func(t *testing.T, raw []byte, piece uint8) {
-		if _, n, ok := splitFrontMatter(raw); !ok && n != 0 {
-			return // an error for scanReader, no front matter for Segments
-		}
 		type seg struct {
 			text string
 			off  int64
@@ -226,7 +223,8 @@ func FuzzScanReader(f *testing.F) {
 			return true
 		})
 		r := &pieces{raw, int(piece)%64 + 1}
-		if err := scanReader(r, nil, func(s []byte, off int64, line int) bool {
+		sr := Reader{Buf: make([]byte, 0, int(piece)%32+1)}
+		if err := sr.scan(r, nil, func(s []byte, off int64, line int) bool {
 			got = append(got, seg{string(s), off, line})
 			return true
 		}); err != nil {

@@ -11,12 +11,32 @@ import (
 	"github.com/flowmem/flowmem/internal/regfile"
 )
 
-// ScanFile is Segments over a file read in pieces: it holds one piece and
-// the entry being read, so reading a memory of any size takes the same
-// little memory. fn gets each entry's bytes (valid only during the call),
-// their offset in the file and the line of its heading. A missing file has
-// no entries; anything but a regular file is an error, never a wait.
+// ScanFile is Segments over a file read in pieces (Reader.Scan); an
+// unclosed front matter is an error, as for Parse.
 func ScanFile(path string, fn func(seg []byte, off int64, line int) bool) error {
+	var r Reader
+	return r.Scan(path, checkFrontMatter, fn)
+}
+
+// Reader reads memory files a piece at a time into one buffer, kept from
+// file to file: a cold process pays for every page of memory it touches,
+// so a second buffer costs more than reading.
+type Reader struct {
+	// Buf is the buffer, for other passes over the files between scans.
+	Buf []byte
+}
+
+// ScanChunk is how much of a file a Reader reads at a time, unless its
+// buffer is given: the memory a scan takes does not grow with the file.
+const ScanChunk = 256 << 10
+
+// Scan calls fn with every entry of the file at path, as Segments gives
+// them from its bytes: seg (valid only during the call), its offset in the
+// file and the line of its heading; fn returns false to stop. front, when
+// not nil, is given the start of the file, its front matter whole, before
+// any entry, and its error ends the scan. A missing file has no entries;
+// anything but a regular file is an error, never a wait.
+func (r *Reader) Scan(path string, front func(start []byte) error, fn func(seg []byte, off int64, line int) bool) error {
 	f, err := regfile.Open(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -25,7 +45,7 @@ func ScanFile(path string, fn func(seg []byte, off int64, line int) bool) error 
 		return fmt.Errorf("read memory: %w", err)
 	}
 	defer f.Close()
-	if err := scanReader(f, nil, fn); err != nil {
+	if err := r.scan(f, front, fn); err != nil {
 		var pe *ParseError
 		if errors.As(err, &pe) {
 			pe.Path = path
@@ -36,127 +56,72 @@ func ScanFile(path string, fn func(seg []byte, off int64, line int) bool) error 
 	return nil
 }
 
-// scanChunk is how much of a file scanReader reads at a time.
-const scanChunk = 256 << 10
-
-// scanReader reads segments from r as Segments does from bytes; an
-// unclosed front matter is an error, as for Parse. Lines are found in a
-// buffer of whole pieces of the file, and segments are parts of it: the
-// bytes are not copied line by line. When front is not nil it gets the
-// front matter (both fences, as splitFrontMatter cuts it) before any
-// segment, and its error ends the scan.
-func scanReader(r io.Reader, front func(fm []byte) error, fn func(seg []byte, off int64, line int) bool) error {
-	var (
-		base      int64 // the file offset of buf[0]
-		sc        blockScanner
-		buf       = make([]byte, 0, scanChunk)
-		pos       int  // the first line not read yet, in buf
-		seg       = -1 // the start of the entry being read, in buf
-		segLine   int
-		lastBlank = -1 // the end of the entry's last blank line, in buf
-		line      = 1
-		state     = 0 // 0: not known yet, 1: inside front matter, 2: past it
-		eof       bool
-	)
-	for {
-		// Keep the entry being read (or the unread line) and read on.
-		keep := pos
-		if seg >= 0 {
-			keep = seg
-		} else if state == 1 && front != nil {
-			keep = 0 // the front matter, from the file's first byte
+// scan is Scan of r's bytes. Each piece up to its last newline is split by
+// Segments; its last entry may go on in the next piece, so it is carried
+// over and read again with it. An entry's heading is where the block
+// scanner is outside every block, so a piece that starts at one is read as
+// the whole file would be.
+func (r *Reader) scan(rd io.Reader, front func([]byte) error, fn func(seg []byte, off int64, line int) bool) error {
+	if cap(r.Buf) == 0 {
+		r.Buf = make([]byte, 0, ScanChunk)
+	}
+	buf := r.Buf[:0]
+	defer func() { r.Buf = buf[:0] }()
+	var base int64 // the file offset of buf[0]
+	line := 0      // the lines before buf[0]
+	for eof, first := false, true; !eof; {
+		if len(buf) == cap(buf) {
+			// One entry larger than the buffer: grow it.
+			buf = append(buf, make([]byte, cap(buf))...)[:len(buf)]
 		}
-		if keep > 0 {
-			base += int64(keep)
-			n := copy(buf, buf[keep:])
-			buf = buf[:n]
-			pos -= keep
-			if seg >= 0 {
-				seg -= keep
-			}
-			if lastBlank >= 0 {
-				lastBlank -= keep
-			}
+		n, err := io.ReadFull(rd, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			eof = true
+		} else if err != nil {
+			return err
 		}
+		end := len(buf)
 		if !eof {
-			if len(buf) == cap(buf) {
-				// One entry larger than the buffer: grow it.
-				buf = append(buf, make([]byte, cap(buf))...)[:len(buf)]
-			}
-			n, err := r.Read(buf[len(buf):cap(buf)])
-			buf = buf[:len(buf)+n]
-			if err == io.EOF {
-				eof = true
-			} else if err != nil {
-				return err
-			}
+			end = bytes.LastIndexByte(buf, '\n') + 1
 		}
-		for pos < len(buf) {
-			i := bytes.IndexByte(buf[pos:], '\n')
-			if i < 0 {
-				break
+		if first {
+			// The front matter is read whole before any entry.
+			if _, n, ok := splitFrontMatter(buf[:end]); !ok && n != 0 && !eof {
+				continue
 			}
-			next := pos + i + 1
-			l := buf[pos:next]
-			switch {
-			case state == 0 && (string(l) == "---\n" || string(l) == "---\r\n"):
-				state = 1
-			case state == 1:
-				if closesFront(l) {
-					state = 2
-					if front != nil {
-						if err := front(buf[:next]); err != nil {
-							return err
-						}
-					}
-				}
-			case sc.line(l):
-				state = 2
-				if seg >= 0 && !fn(trimTrailingBlank(buf[seg:pos]), base+int64(seg), segLine) {
-					return nil
-				}
-				seg, segLine, lastBlank = pos, line, -1
-			default:
-				state = max(state, 2)
-				if seg >= 0 && isBlank(trimEOL(l)) {
-					lastBlank = next
+			first = false
+			if front != nil {
+				if err := front(buf[:end]); err != nil {
+					return err
 				}
 			}
-			pos = next
-			line++
 		}
-		if eof {
-			break
-		}
-	}
-	if state == 1 && pos < len(buf) && closesFront(buf[pos:]) {
-		state = 2 // closed on the file's last line, as Parse reads it
-		if front != nil {
-			if err := front(buf); err != nil {
-				return err
+		// Every entry but the last is whole: it is handed out when the
+		// next one starts.
+		var last []byte
+		lastAt, lastLine, stop := -1, 0, false
+		region := buf[:end]
+		Segments(region, func(seg []byte, l int) bool {
+			if lastAt >= 0 && !fn(last, base+int64(lastAt), line+lastLine) {
+				stop = true
+				return false
 			}
-		}
-	}
-	if state == 1 {
-		return &ParseError{Line: 1, Err: errors.New("front matter: no closing --- line")}
-	}
-	if seg < 0 {
-		return nil
-	}
-	end := pos
-	if pos < len(buf) {
-		// The file ends without a newline: an append that failed half-way
-		// (see Segments). Only what came before the entry's last blank
-		// line is whole.
-		if lastBlank < 0 {
+			last, lastAt, lastLine = seg, cap(region)-cap(seg), l
+			return true
+		})
+		switch {
+		case stop:
 			return nil
+		case eof:
+			if lastAt >= 0 {
+				fn(last, base+int64(lastAt), line+lastLine)
+			}
+		case lastAt > 0:
+			line += lastLine - 1
+			base += int64(lastAt)
+			buf = buf[:copy(buf, buf[lastAt:])]
 		}
-		end = lastBlank
 	}
-	fn(trimTrailingBlank(buf[seg:end]), base+int64(seg), segLine)
 	return nil
 }
-
-// closesFront: a line that closes front matter, as splitFrontMatter reads
-// it (every "\r" and "\n" at its end dropped).
-func closesFront(l []byte) bool { return string(bytes.TrimRight(l, "\r\n")) == "---" }

@@ -142,11 +142,12 @@ func tallyReader(k Kind, r io.Reader, size int64, now time.Time, staleDays int) 
 	c := counter{seed: maphash.MakeSeed(), byHash: make(map[uint64]int32, n),
 		entries: make([]counted, 0, n), arena: make([]byte, 0, 16*n)}
 	var records []brief
-	checkFront := func(fm []byte) error {
-		_, err := parseFrontMatter(fm)
+	checkFront := func(start []byte) error {
+		_, _, err := readFrontMatter(start)
 		return err
 	}
-	err := scanReader(r, checkFront, func(seg []byte, _ int64, line int) bool {
+	var sr Reader
+	err := sr.scan(r, checkFront, func(seg []byte, _ int64, line int) bool {
 		if b, ok := briefEntry(k, seg, line, &records); ok {
 			c.add(b)
 		}

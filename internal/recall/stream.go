@@ -41,22 +41,6 @@ func Load(s *mdstore.Store, kinds ...mdstore.Kind) ([]File, error) {
 	return files, nil
 }
 
-// openRegular opens a memory file for reading without blocking, only if
-// it is a regular file (regfile.Open): a FIFO would hang a search.
-func openRegular(path string) (*os.File, error) {
-	f, err := regfile.Open(path, os.O_RDONLY, 0)
-	if err != nil {
-		return nil, fmt.Errorf("read memory: %w", err)
-	}
-	return f, nil
-}
-
-// chunkSize is how much of a memory file is read at a time: the peak
-// memory of a search does not grow with the memory. Small enough that
-// the buffer's pages stay few (a cold process pays for each page it
-// touches).
-const chunkSize = 256 << 10
-
 // eachSegment calls fn with every entry of every file, in file order:
 // its bytes (valid only during the call), its byte offset in the file and
 // the line of its heading.
@@ -65,20 +49,11 @@ func eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int))
 	return r.eachSegment(files, fn)
 }
 
-// reader reads memory files a piece at a time into one buffer, kept from
-// file to file and pass to pass: a cold process pays for every page of
-// memory it touches, so a second buffer costs more than reading.
+// reader reads memory files a chunk at a time into one buffer, kept from
+// file to file and pass to pass (mdstore.Reader).
 type reader struct {
-	buf  []byte
+	mdstore.Reader
 	read int64 // bytes holdsSighting has read, to size what a pass keeps
-}
-
-// buffer is the reader's buffer, empty, with room for two pieces.
-func (r *reader) buffer() []byte {
-	if cap(r.buf) < 2*chunkSize {
-		r.buf = make([]byte, 0, 2*chunkSize)
-	}
-	return r.buf[:0]
 }
 
 func (r *reader) eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int)) error {
@@ -90,88 +65,16 @@ func (r *reader) eachSegment(files []File, fn func(fi int, seg []byte, off int64
 			})
 			continue
 		}
-		if err := r.streamFile(f.Path, func(seg []byte, off int64, line int) { fn(fi, seg, off, line) }); err != nil {
+		// No front matter check: a memory with a broken one is read as
+		// Segments reads its bytes.
+		if err := r.Scan(f.Path, nil, func(seg []byte, off int64, line int) bool {
+			fn(fi, seg, off, line)
+			return true
+		}); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// streamFile reads path a chunk at a time and hands out whole entries: a
-// chunk is cut before the last entry heading in it, and the rest is
-// carried into the next.
-func (r *reader) streamFile(path string, fn func(seg []byte, off int64, line int)) error {
-	f, err := openRegular(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	buf := r.buffer()
-	defer func() { r.buf = buf[:0] }()
-	var off int64 // file offset of buf[0]
-	line := 0     // lines before buf[0]
-	for eof := false; !eof; {
-		if cap(buf)-len(buf) < chunkSize {
-			buf = append(buf[:len(buf):len(buf)], make([]byte, chunkSize)...)[:len(buf)]
-		}
-		n, err := io.ReadFull(f, buf[len(buf):len(buf)+chunkSize])
-		buf = buf[:len(buf)+n]
-		switch {
-		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-			eof = true
-		case err != nil:
-			return fmt.Errorf("read memory: %w", err)
-		}
-		end := len(buf)
-		if !eof {
-			if end = lastHeading(buf); end <= 0 {
-				continue // one entry longer than a chunk: read on
-			}
-		}
-		region := buf[:end]
-		mdstore.Segments(region, func(seg []byte, l int) bool {
-			fn(seg, off+int64(cap(buf)-cap(seg)), line+l)
-			return true
-		})
-		line += bytes.Count(region, []byte("\n"))
-		off += int64(end)
-		buf = buf[:copy(buf, buf[end:])]
-	}
-	return nil
-}
-
-// isHeading reports whether l starts like an entry heading: "## " and a
-// date. It only chooses where a chunk is cut; mdstore.Segments decides
-// what an entry is.
-func isHeading(l []byte) bool {
-	if !bytes.HasPrefix(l, []byte("## ")) || len(l) < 13 {
-		return false
-	}
-	for i, c := range l[3:13] {
-		if i == 4 || i == 7 {
-			if c != '-' {
-				return false
-			}
-		} else if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// lastHeading returns where the last entry heading of b starts, or -1.
-func lastHeading(b []byte) int {
-	for i := len(b); i > 0; {
-		j := bytes.LastIndex(b[:i], []byte("\n## "))
-		if j < 0 {
-			return -1
-		}
-		if isHeading(b[j+1:]) {
-			return j + 1
-		}
-		i = j
-	}
-	return -1
 }
 
 // handles are the memory files a search has read candidates from, each
@@ -191,8 +94,8 @@ func (h handles) readAt(f *File, off int64, n int, buf *[]byte) ([]byte, error) 
 	fh, ok := h[f.Path]
 	if !ok {
 		var err error
-		if fh, err = openRegular(f.Path); err != nil {
-			return nil, err
+		if fh, err = regfile.Open(f.Path, os.O_RDONLY, 0); err != nil {
+			return nil, fmt.Errorf("read memory: %w", err)
 		}
 		h[f.Path] = fh
 	}
@@ -236,14 +139,17 @@ func (r *reader) holdsSighting(f *File) (bool, error) {
 		r.read += int64(len(f.Raw))
 		return bytes.Contains(f.Raw, seenOpen), nil
 	}
-	h, err := openRegular(f.Path)
+	h, err := regfile.Open(f.Path, os.O_RDONLY, 0)
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("read memory: %w", err)
 	}
 	defer h.Close()
 	// Pieces overlap by the marker's length less one, so a marker cut
 	// between two reads is still found.
-	buf := r.buffer()[:chunkSize]
+	if cap(r.Buf) < mdstore.ScanChunk {
+		r.Buf = make([]byte, 0, mdstore.ScanChunk)
+	}
+	buf := r.Buf[:mdstore.ScanChunk]
 	keep := 0
 	for {
 		n, err := io.ReadFull(h, buf[keep:])

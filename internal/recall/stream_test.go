@@ -26,7 +26,7 @@ func TestStreamLargeFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(mem[0].Raw) < 2*chunkSize {
+	if len(mem[0].Raw) < 2*mdstore.ScanChunk {
 		t.Fatalf("pitfalls.md is %d bytes, want several chunks", len(mem[0].Raw))
 	}
 	disk, err := Load(s)
@@ -90,9 +90,9 @@ func TestLoadFIFO(t *testing.T) {
 // there.
 func TestHoldsSightingAcrossPieces(t *testing.T) {
 	dir := t.TempDir()
-	for _, at := range []int{0, 1, chunkSize - len(seenOpen), chunkSize - 7, chunkSize - 1, chunkSize, 2*chunkSize - 3, 3 * chunkSize} {
+	for _, at := range []int{0, 1, mdstore.ScanChunk - len(seenOpen), mdstore.ScanChunk - 7, mdstore.ScanChunk - 1, mdstore.ScanChunk, 2*mdstore.ScanChunk - 3, 3 * mdstore.ScanChunk} {
 		for _, want := range []bool{true, false} {
-			raw := bytes.Repeat([]byte("x"), 3*chunkSize+len(seenOpen))
+			raw := bytes.Repeat([]byte("x"), 3*mdstore.ScanChunk+len(seenOpen))
 			if want {
 				copy(raw[at:], seenOpen)
 			} else {
