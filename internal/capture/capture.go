@@ -223,7 +223,6 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	// asks for changes — unless all we have is a truncated preview.
 	res.Analysis = review.AnalyzeWith(masked, review.Options{
 		MinSeverity:  cfg.String("capture.min_severity"),
-		PlanReview:   res.Kind == "plan-review",
 		InferVerdict: !preview,
 	})
 	res.Verdict = res.Analysis.Verdict

@@ -2,7 +2,6 @@ package review
 
 import (
 	"fmt"
-	"path"
 	"regexp"
 	"strings"
 	"sync"
@@ -37,9 +36,6 @@ type Options struct {
 	// findings are dropped). Findings whose severity the reviewer did not
 	// state are never dropped for it.
 	MinSeverity string
-	// PlanReview says the review judged a plan, not code: findings that
-	// point at plan sections and name no code are one-offs.
-	PlanReview bool
 	// InferVerdict reads a review that writes no verdict but ranks a
 	// finding critical or major as NEEDS_WORK (Codex's review mode and
 	// many audit reports write none). Callers that may hold a truncated
@@ -51,27 +47,24 @@ type Options struct {
 // (shared/LABELING.md). The rules read structure and what the text names,
 // never phrases of a particular review, and run in a fixed order; the first
 // that drops a finding names the reason:
-//  1. no problem text, or only names (a path, a symbol) with no word
-//     saying what is wrong;
+//  1. no problem text;
 //  2. severity below the minimum;
 //  3. about how text looks: problem and fix both about typos, naming,
-//     formatting, comments or docs, and no rule stated; a title whose
-//     subject is documentation ("`X` undocumented"); or located in
-//     documentation with a fix that rewords it;
+//     formatting, comments or docs, and no rule stated;
 //  4. unfinished or broken code, fixed by finishing it;
 //  5. a one-off of this task: it points at the task's plan, spec or
 //     requirement ids and names no code;
-//  6. generic advice: the problem only asks for tests, its title is
+//  6. turned down in triage ("Won't fix: …");
+//  7. generic advice: the problem only asks for tests, its title is
 //     about coverage, or it opens by asking to restructure ("Refactor
-//     …") or measures the code's size ("900 lines", "god object") with
-//     no limit the project sets; or the reviewer grants that the code works before a "but"
-//     ("correct, but the message could …");
-//  7. no fix: neither a fix field, a linked recommendation nor an
+//     …"), asks only to remove duplication or measures the code's size
+//     ("900 lines", "god object") with no limit the project sets; or the
+//     reviewer grants that the code works before a "but" ("correct, but
+//     the message could …");
+//  8. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
-//     critical or major and names code, which implies its fix;
-//  8. generic advice: the fix only says to add tests or docs, or opens
-//     with a hedge ("consider", "maybe") or a vague verb ("refactor",
-//     "clean up") and names nothing concrete;
+//     critical or major and names code, which implies its fix (and see
+//     fallback: a review that asks for changes keeps something);
 //  9. names nothing concrete: no code span, identifier, call, path, flag,
 //     command, version or environment variable in problem or fix.
 //
@@ -95,10 +88,6 @@ func ClassifyWith(f Finding, o Options) Decision {
 		return drop("no problem text")
 	case f.Severity != "" && severityRank(f.Severity) < severityRank(floor):
 		return drop(fmt.Sprintf("severity %s is below the minimum (%s)", f.Severity, floor))
-	case plainWords(stripCode(f.Problem+" "+f.Fix)) < 2:
-		// "`src/geo.cs:76` (SetCreases)": a place and a name, no
-		// statement of what is wrong there.
-		return drop("names a place but says nothing about it")
 	}
 	if w := firstWord(stripCode(problem), styleWords); w != "" && firstWord(stripCode(fix), styleWords) != "" && !generalRule(problem+" "+fix) {
 		// Both sides about text: a README that leaks a token is not a
@@ -108,30 +97,16 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// a behaviour, whatever words it shares with style.
 		return drop(fmt.Sprintf("about how text looks, not what code does (%q)", w))
 	}
-	if w := docsSubject(f.Problem); w != "" {
-		return drop(fmt.Sprintf("about this project's documentation (%q), not what code does", w))
-	}
-	if docsOnly(f) {
-		return drop("docs-only: the fix rewords documentation")
-	}
-	if onlyDocsNamed(f.Problem + " " + f.Fix) {
-		return drop("about this project's documents: the only code it names are documentation files")
-	}
 	if w := unfinished(problem); w != "" {
 		return drop(fmt.Sprintf("unfinished or broken code, fixed by finishing it (%q)", w))
 	}
-	if w := oneOff(f, o.PlanReview); w != "" {
+	if w := oneOff(f); w != "" {
 		return drop("one-off tied to this task (" + w + ")")
 	}
 	if m := rejectedRe().FindStringSubmatch(f.Problem + " " + f.Fix + " " + f.Evidence); m != nil {
 		// A triage report's "Not applicable: matches the spec" or
 		// "Status: Won't fix": the finding was examined and turned down.
 		return drop(fmt.Sprintf("turned down in triage (%q)", m[2]))
-	}
-	if h := hedgeOpening(problem); h != "" {
-		// The finding itself is a hedged suggestion ("Consider running
-		// a linter …"): an option the reviewer offers, no defect found.
-		return drop(fmt.Sprintf("an optional suggestion, not a defect (%q)", h))
 	}
 	if m := concessionRe().FindStringSubmatch(problem + " " + fix); m != nil && firstWord(m[0], latentWords) == "" {
 		// "The check is correct, but the message could be friendlier",
@@ -166,11 +141,9 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// `context.Background()` without a timeout") implies its fix; a
 		// lesser or vaguer one does not.
 		if !hasCode(f.Problem) || severityRank(f.Severity) < severityRank(SevMajor) {
-			return drop("no concrete fix given or implied")
+			return drop(reasonNoFix)
 		}
 		implied = true
-	} else if w := genericFix(fix, problem); w != "" {
-		return drop("generic advice (" + w + ")")
 	}
 	if !hasAnchor(f.Problem) && !hasAnchor(f.Fix) && !hasAnchor(f.Location) {
 		return drop("names no code, API, tool, path or command")
@@ -183,58 +156,13 @@ func ClassifyWith(f Finding, o Options) Decision {
 	return d
 }
 
+const reasonNoFix = "no concrete fix given or implied"
+
 // styleWords mark a finding about the text of code or docs rather than its
 // behaviour.
 var styleWords = wordSet(`typo typos misspelled misspelling spelling grammar wording naming rename renamed
 	whitespace indentation formatting formatter prettier gofmt docstring docstrings readme documentation docs
 	changelog nit nitpick cosmetic`)
-
-// docsVerbs open a fix that changes what documentation says.
-var docsVerbs = wordSet(`describe document reword rephrase call say mention clarify note explain update`)
-
-var docsFileRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\breadme\b|\bchangelog\b|\bdocs?/|\.md\b|\.rst\b`)
-})
-
-// docsOnly: the finding is located in, or is about, a documentation file
-// and its fix rewords it. Useful to this change, not a lesson.
-func docsOnly(f Finding) bool {
-	words := strings.Fields(strings.ToLower(f.Fix))
-	if len(words) == 0 || !docsVerbs[strings.Trim(words[0], ",.:;`*")] {
-		return false
-	}
-	return docsFileRe().MatchString(f.Location) || docsFileRe().MatchString(f.Problem)
-}
-
-// onlyDocsNamed reports whether every piece of code s names (at least
-// one) is a documentation file: what such a finding corrects is what
-// those documents say.
-func onlyDocsNamed(s string) bool {
-	n := 0
-	for _, w := range strings.Fields(s) {
-		if tokenKind(w) < tokCode {
-			continue
-		}
-		if !isDocFile(w) {
-			return false
-		}
-		n++
-	}
-	return n > 0
-}
-
-// isDocFile reports whether a token names a documentation file by its
-// extension or name (`docs/plan.md:12`, README); a source file in a doc/
-// directory is code.
-func isDocFile(w string) bool {
-	t := strings.ToLower(strings.Trim(w, ".,;:!?\"'()[]{}<>*`"))
-	if i := strings.IndexByte(t, ':'); i > 0 {
-		t = t[:i]
-	}
-	base := t[strings.LastIndexByte(t, '/')+1:]
-	ext := path.Ext(base)
-	return ext == ".md" || ext == ".rst" || ext == ".adoc" || strings.HasPrefix(base, "readme") || strings.HasPrefix(base, "changelog")
-}
 
 // stripCode removes code spans: `smoke:docs` names a script, not docs.
 func stripCode(s string) string {
@@ -318,7 +246,7 @@ const titleReach = 30
 // oneOff: a finding about this task's plan, spec or requirements that names
 // no code is fixed by editing this task's documents and teaches nothing
 // later. In a plan review any finding located at a plan section is one.
-func oneOff(f Finding, planReview bool) string {
+func oneOff(f Finding) string {
 	code := hasCode(f.Problem) || hasCode(f.Fix)
 	if m := planRefRe().FindString(f.Problem + " " + f.Location); m != "" && !code {
 		return "refers to " + m
@@ -328,15 +256,6 @@ func oneOff(f Finding, planReview bool) string {
 		// source filtering — …", "R001 required action not completed"):
 		// it is about meeting that requirement, whatever code it names.
 		return "refers to " + f.Problem[m[0]:m[1]]
-	}
-	if planReview && !code && !pathLineRe().MatchString(f.Location) {
-		return "plan section, no code named"
-	}
-	if planReview && !pathLineRe().MatchString(f.Location) && !generalRule(strings.ToLower(f.Problem+" "+f.Fix)) {
-		// A plan review's fix edits this plan; only a rule stated for
-		// every case ("never hold a transaction across a network call")
-		// or a finding at a line of code outlives it.
-		return "a change to this plan, not a general rule"
 	}
 	return ""
 }
@@ -374,26 +293,6 @@ func generalRule(text string) bool {
 func firstField(s string) string {
 	if f := strings.Fields(s); len(f) > 0 {
 		return f[0]
-	}
-	return ""
-}
-
-// hedges open a fix that does not commit to anything.
-var hedges = []string{"consider", "maybe", "perhaps", "possibly", "might", "could", "think about", "look into",
-	"try to", "ideally", "if possible"}
-
-// hedgeOpening returns the hedge that opens text as a proposal, or "".
-// A modal ("could", "might") opens a risk ("could select another
-// host's schedule"), not a proposal.
-func hedgeOpening(text string) string {
-	t := strings.TrimLeft(stripCode(text), " *_-•")
-	for _, h := range hedges {
-		if h == "could" || h == "might" || h == "possibly" {
-			continue
-		}
-		if strings.HasPrefix(t, h+" ") {
-			return h
-		}
 	}
 	return ""
 }
@@ -456,38 +355,6 @@ func duplication(problem string) bool {
 	return false
 }
 
-// genericFix recognises advice any model would give: add tests, add docs,
-// hedged or vague fixes with nothing concrete named.
-func genericFix(fix, problem string) string {
-	words := strings.FieldsFunc(fix, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' })
-	if len(words) == 0 {
-		return "empty fix"
-	}
-	testsOnly := true
-	for _, w := range words {
-		if !testAdviceWords[w] {
-			testsOnly = false
-			break
-		}
-	}
-	if testsOnly {
-		return "only asks for tests or docs"
-	}
-
-	if hasAnchor(fix) {
-		return ""
-	}
-	for _, h := range hedges {
-		if strings.HasPrefix(fix, h) {
-			return fmt.Sprintf("hedged fix %q", h)
-		}
-	}
-	if vagueVerbs[words[0]] {
-		return fmt.Sprintf("vague fix %q", words[0])
-	}
-	return ""
-}
-
 // testGap: a problem that opens by asking for tests or noting their
 // absence ("Add integration tests for …", "Missing unit test", "Tests don't
 // cover …", "Untested retry path") only asks for tests: the lesson, if any,
@@ -529,10 +396,6 @@ var (
 	testWords    = wordSet(`test tests untested coverage e2e end-to-end`)
 	testGapWords = wordSet(`add a an more missing no lacks lack lacking needs need unit integration regression`)
 )
-
-// testAdviceWords: a fix made only of these asks for tests or docs.
-var testAdviceWords = wordSet(`add a an the more some unit integration e2e end-to-end regression test tests
-	coverage case cases for it this them docs doc documentation document and or to of`)
 
 // Token kinds, from most to least specific: code names a thing in the code
 // (a code span, a call, an identifier, a file path); a name is a concrete
@@ -661,60 +524,6 @@ func anchorOf(f Finding) string {
 }
 
 func isWordByte(c byte) bool { return isASCIILetter(c) || isDigit(c) || c == '_' }
-
-// plainWords counts the tokens of s that are ordinary words (not code,
-// paths, flags or acronyms) and hold a letter.
-func plainWords(s string) int {
-	n := 0
-	for _, w := range strings.Fields(s) {
-		if tokenKind(w) == tokWord && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
-			n++
-		}
-	}
-	return n
-}
-
-// docWords name documentation as a thing: a finding whose title is about
-// it ("`Config.timeout` undocumented", "Stale doc comment on `Parse`")
-// asks to write or correct this project's docs, advice any model gives.
-var docWords = wordSet(`documentation undocumented docstring docstrings jsdoc javadoc docs doc`)
-
-// docsSubject returns the documentation word in the title (the first
-// sentence) of problem, outside code spans and quotations, or "". A doc
-// word inside a hyphenated name (swagger-jsdoc) is a tool, and one in a
-// quoted rule ("no names in code or docs") is the rule's scope.
-func docsSubject(problem string) string {
-	for _, w := range strings.Fields(strings.ToLower(stripQuoted(stripCode(title(problem))))) {
-		w = strings.Trim(w, ".,;:!?\"'()[]*_")
-		if docWords[w] {
-			return w
-		}
-	}
-	return ""
-}
-
-// stripQuoted removes double-quoted passages ("…", “…”).
-func stripQuoted(s string) string {
-	var b strings.Builder
-	in := false
-	for _, r := range s {
-		switch {
-		case r == '"':
-			in = !in
-			continue
-		case r == '“':
-			in = true
-			continue
-		case r == '”':
-			in = false
-			continue
-		}
-		if !in {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
 
 // abbreviation reports whether t is made of single letters joined by dots
 // (e.g, i.e): an abbreviation of prose, not a dotted name.

@@ -61,6 +61,17 @@ type score struct {
 	shipLearnable       int               // learnable findings of approving reviews, never recorded (SPEC §4)
 	confusion           map[[2]string]int // (label, kept) category of each match
 	detail              []string
+	causes              []cause // why each miss was missed and each false keep kept
+}
+
+// cause is one miss or false keep and its class: a miss's verdict was
+// misread, or its finding was not extracted, or extracted and dropped; a
+// false keep was labelled not learnable, or matches no label (an
+// extraction artefact).
+type cause struct {
+	review, class, reason string
+	detail                string // the label's summary or the kept problem
+	zeroYield             bool
 }
 
 func (s *score) precision() float64 { return ratio(s.tp, s.tp+s.fp) }
@@ -135,7 +146,6 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 		if m := os.Getenv("FLOWMEM_QUALITY_MIN_SEVERITY"); m != "" {
 			opts.MinSeverity = m
 		}
-		opts.PlanReview = l.Source.Kind == "plan-review"
 		a := AnalyzeWith(u.Text, opts)
 		verdict := a.Verdict
 		if verdict == None {
@@ -184,6 +194,8 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 				}
 			}
 			if hit < 0 {
+				class, reason := missCause(a, texts, anchor, verdict)
+				s.causes = append(s.causes, cause{review: name, class: class, reason: reason, detail: fmt.Sprintf("#%d %s", lb.N, lb.Summary)})
 				if detail {
 					s.detail = append(s.detail, fmt.Sprintf("MISS %s #%d %q: %s", name, lb.N, lb.Anchor, whyMissed(a, texts, anchor)))
 				}
@@ -206,12 +218,22 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 				continue
 			}
 			s.fp++
+			class := "false keep: labelled not learnable"
+			if strings.HasSuffix(labelFor(l, keptText[i]), "matches no label") {
+				class = "false keep: matches no label"
+			}
+			s.causes = append(s.causes, cause{review: name, class: class, reason: reasonClass(d.Reason), detail: clip(d.Finding.Problem)})
 			if detail {
 				s.detail = append(s.detail, fmt.Sprintf("FALSE KEEP %s: %q (%s)%s", name, clip(d.Finding.Problem), d.Reason, labelFor(l, keptText[i])))
 			}
 		}
 		if learnable > 0 && len(kept) == 0 {
 			s.zeroYield = append(s.zeroYield, name)
+			for i := range s.causes {
+				if s.causes[i].review == name {
+					s.causes[i].zeroYield = true
+				}
+			}
 		}
 	}
 	return s
@@ -229,6 +251,33 @@ func whyMissed(a Analysis, texts []string, anchor string) string {
 		}
 	}
 	return fmt.Sprintf("not extracted (%d findings extracted)", len(a.Findings))
+}
+
+// missCause classes a learnable label that no kept finding matched.
+func missCause(a Analysis, texts []string, anchor string, v Verdict) (class, reason string) {
+	for i, d := range a.Decisions {
+		if AnchorIn(anchor, texts[i]) {
+			switch {
+			case !v.Actionable():
+				return "miss: verdict misread", string(v)
+			case d.Keep:
+				return "miss: kept twice over", d.Reason
+			}
+			return "miss: dropped", reasonClass(d.Reason)
+		}
+	}
+	if !v.Actionable() {
+		return "miss: verdict misread, not extracted", string(v)
+	}
+	return "miss: not extracted", ""
+}
+
+// reasonClass is a decision's reason without the words it quotes.
+func reasonClass(r string) string {
+	if i := strings.IndexAny(r, "(\":"); i > 0 {
+		r = r[:i]
+	}
+	return strings.TrimSpace(r)
 }
 
 func labelFor(l realLabels, txt string) string {
@@ -258,10 +307,20 @@ func clip(s string) string {
 // Round 6 (r6-review9, 34773d1): precision 0.791 (117/148), recall 0.713
 // (117/164), category 0.667 (78/117; a named language or framework leans
 // framework).
+//
+// Round 7 (r7-review10) measured every rule on all nine splits with
+// blind-r5b/r6/r6b pooled as the generalization check (TestQualitySummary)
+// and deleted the rules whose removal cost that pool nothing and the old
+// splits less than a finding, or that helped only the old splits while
+// costing the pool: it added a fallback for reviews that keep nothing and
+// two verdict structures. The gates of every split were re-set to the
+// figures then, less a margin; precision on the old splits fell (dev
+// 0.791 → 0.721, 124/172) as recall rose (0.713 → 0.756), the rules
+// deleted having been tuned on them.
 const (
-	gateDevPrecision = 0.77
-	gateDevRecall    = 0.69
-	gateDevCategory  = 0.64 // was 0.62
+	gateDevPrecision = 0.70 // was 0.77 — round 7 (r7-review10)
+	gateDevRecall    = 0.73 // was 0.69 — round 7 (r7-review10)
+	gateDevCategory  = 0.63 // was 0.64 — round 7 (r7-review10)
 	gateDevVerdict   = 0.93 // was 0.90 — r5-review8 (18e0164): 0.957 (44/46)
 	gateDevZeroYield = 0    // was 1 — r5-review8 (18e0164): naejin's medium findings now ask for changes
 )
@@ -273,7 +332,7 @@ const (
 // top of this file. At 1bf3e40 precision 0.727 (64/88). Round 6
 // (r6-review9, 34773d1): precision 0.736 (64/87), category 0.609 (39/64).
 const (
-	gateBlindPrecision = 0.71 // was 0.70
+	gateBlindPrecision = 0.68 // was 0.71 — round 7 (r7-review10)
 	gateBlindRecall    = 0.71
 	gateBlindCategory  = 0.59
 	gateBlindVerdict   = 0.91
@@ -294,8 +353,8 @@ const (
 // recall 0.838 (57/68), category 0.474 (27/57); at 1bf3e40 precision
 // 0.671 (57/85).
 const (
-	gateR4Precision = 0.64
-	gateR4Recall    = 0.80
+	gateR4Precision = 0.58 // was 0.64 — round 7 (r7-review10)
+	gateR4Recall    = 0.85 // was 0.80 — round 7 (r7-review10)
 	gateR4Category  = 0.44
 	gateR4Verdict   = 0.93
 	gateR4ZeroYield = 0
@@ -321,11 +380,11 @@ const (
 // of potential issues:**") announces it: verdict 1.000 (17/17).
 // Round 6 (r6-review9, 34773d1): category 0.514 (19/37).
 const (
-	gateR4bPrecision = 0.59
-	gateR4bRecall    = 0.65
+	gateR4bPrecision = 0.57 // was 0.59 — round 7 (r7-review10)
+	gateR4bRecall    = 0.71 // was 0.65 — round 7 (r7-review10)
 	gateR4bCategory  = 0.48 // was 0.45
 	gateR4bVerdict   = 0.94
-	gateR4bZeroYield = 1
+	gateR4bZeroYield = 0 // was 1 — round 7 (r7-review10)
 )
 
 // Gates on the dev-r4c split (testdata/review/real/blind4/: 16 reviews
@@ -343,11 +402,11 @@ const (
 // (28/44), 3 zero-yield. Round 6 (r6-review9, 34773d1): category 0.357
 // (10/28).
 const (
-	gateR4cPrecision = 0.59
+	gateR4cPrecision = 0.54 // was 0.59 — round 7 (r7-review10)
 	gateR4cRecall    = 0.60
 	gateR4cCategory  = 0.32 // was 0.24
 	gateR4cVerdict   = 0.90
-	gateR4cZeroYield = 3 // was 5 — r5-review7: aardvark-embree yielded only findings that name a place and say nothing (false keeps); dropping them leaves it at zero until its findings are extracted
+	gateR4cZeroYield = 1 // was 3 — round 7 (r7-review10)
 )
 
 // Gates on the dev-r5 split (testdata/review/real/blind5/: 23 reviews
@@ -357,9 +416,9 @@ const (
 // zero-yield reviews. Development data from then on (round 5's
 // second blind set is blind6); gated at that score less a margin.
 const (
-	gateR5Precision = 0.60 // was 0.55 — r6-review9 (at 34773d1: 0.622, 56/90; size and near-identical copies are generic advice)
-	gateR5Recall    = 0.63 // was 0.48 — r5-review8 (at 258427a: 0.667, 56/84)
-	gateR5Category  = 0.34 // was 0.31 — r6-review9 (at 34773d1: 0.375, 21/56)
+	gateR5Precision = 0.59 // was 0.60 — round 7 (r7-review10)
+	gateR5Recall    = 0.65 // was 0.63 — round 7 (r7-review10)
+	gateR5Category  = 0.36 // was 0.34 — round 7 (r7-review10)
 	gateR5Verdict   = 0.91 // was 0.69 — r5-review8 (at 258427a: 0.957, 22/23)
 	gateR5ZeroYield = 0    // was 4
 )
@@ -373,11 +432,11 @@ const (
 // whoever fixes a rule against it must say so in SOURCES.md, and from
 // then on it is development data.
 const (
-	gateR5bPrecision = 0.51
-	gateR5bRecall    = 0.61
-	gateR5bCategory  = 0.40
+	gateR5bPrecision = 0.49 // was 0.51 — round 7 (r7-review10)
+	gateR5bRecall    = 0.65 // was 0.61 — round 7 (r7-review10)
+	gateR5bCategory  = 0.44 // was 0.40 — round 7 (r7-review10)
 	gateR5bVerdict   = 0.73
-	gateR5bZeroYield = 2
+	gateR5bZeroYield = 1 // was 2 — round 7 (r7-review10)
 )
 
 // Gates on the blind-r6 split (testdata/review/real/blind7/: 21 reviews
@@ -389,11 +448,11 @@ const (
 // that score less a margin; whoever fixes a rule against it must say so in
 // SOURCES.md, and from then on it is development data.
 const (
-	gateR6Precision = 0.50
-	gateR6Recall    = 0.33
-	gateR6Category  = 0.40
-	gateR6Verdict   = 0.85
-	gateR6ZeroYield = 3
+	gateR6Precision = 0.55 // was 0.50 — round 7 (r7-review10)
+	gateR6Recall    = 0.45 // was 0.33 — round 7 (r7-review10)
+	gateR6Category  = 0.41 // was 0.40 — round 7 (r7-review10)
+	gateR6Verdict   = 0.92 // was 0.85 — round 7 (r7-review10)
+	gateR6ZeroYield = 1    // was 3 — round 7 (r7-review10)
 )
 
 // Gates on the blind-r6b split (testdata/review/real/blind8/: 20 reviews
@@ -405,11 +464,11 @@ const (
 // whoever fixes a rule against it must say so in SOURCES.md, and from then
 // on it is development data.
 const (
-	gateR6bPrecision = 0.52
-	gateR6bRecall    = 0.43
+	gateR6bPrecision = 0.55 // was 0.52 — round 7 (r7-review10)
+	gateR6bRecall    = 0.60 // was 0.43 — round 7 (r7-review10)
 	gateR6bCategory  = 0.30
-	gateR6bVerdict   = 0.80
-	gateR6bZeroYield = 7
+	gateR6bVerdict   = 0.85 // was 0.80 — round 7 (r7-review10)
+	gateR6bZeroYield = 1    // was 7 — round 7 (r7-review10)
 )
 
 // gates are one split's minimum figures.
@@ -445,7 +504,7 @@ func TestQualityRealReviews(t *testing.T) {
 		dir := filepath.Join(root, sp.dir)
 		// A blind split is scored, never explained: its misses must not
 		// reach the rule writers.
-		blind := strings.HasPrefix(sp.name, "blind")
+		blind := unseen(sp.name)
 		s := scoreSplit(t, dir, detail && !blind)
 		report(t, sp.name, s)
 		for _, d := range s.detail {
@@ -473,6 +532,17 @@ func TestQualityRealReviews(t *testing.T) {
 			t.Errorf("%s: %d change-requesting reviews with learnable findings yield none (gate %d)", sp.name, n, sp.gate.zeroYield)
 		}
 	}
+}
+
+// unseen reports whether a split is still blind: scored, never explained.
+// blind-r5b, blind-r6 and blind-r6b keep the names of their one blind
+// score but are development data since round 7.
+func unseen(split string) bool {
+	switch strings.TrimSuffix(split, ", second annotator") {
+	case "blind-r5b", "blind-r6", "blind-r6b":
+		return false
+	}
+	return strings.HasPrefix(split, "blind")
 }
 
 // agreement reports how often the two annotators agree on "learnable"
@@ -528,7 +598,7 @@ func report(t *testing.T, split string, s *score) {
 		split, s.precision(), s.tp, s.tp+s.fp, s.recall(), s.tp, s.learnable, s.catAcc(), s.catOK, s.tp, s.verdictAcc(), s.verdictOK, s.reviews)
 	t.Logf("[%s] change-requesting reviews with learnable findings that yield none: %d", split, len(s.zeroYield))
 	t.Logf("[%s] learnable findings in approving reviews (never recorded, outside recall): %d", split, s.shipLearnable)
-	if os.Getenv("FLOWMEM_QUALITY_DETAIL") == "1" && !strings.HasPrefix(split, "blind") {
+	if os.Getenv("FLOWMEM_QUALITY_DETAIL") == "1" && !unseen(split) {
 		confusion(t, split, s)
 	}
 }

@@ -90,6 +90,7 @@ func lastLineVerdict(text string) Verdict {
 	inFence := false
 	fence := ""
 	pending := formNone // a "## Verdict" title waits for its word on the next line
+	fields := fieldKeys(text)
 	for line := range strings.Lines(text) {
 		trimmed := strings.TrimSpace(line)
 		if f := fenceMarker(trimmed); f != "" {
@@ -121,6 +122,11 @@ func lastLineVerdict(text string) Verdict {
 			continue
 		}
 		v, f := lineVerdict(plain)
+		if f == formDecision {
+			if i := decisionKeyEnd(plain); i > 0 && fields[asciiLower(plain[:i])] >= 2 {
+				continue
+			}
+		}
 		if f >= formScore && f <= formDecision && (orderedMarker(strings.TrimLeft(trimmed, " \t>")) > 0 || nestedItem(line)) {
 			// "2. **Result**: the suite goes green" is a step of
 			// a numbered list, and "  - Recommendation: Pass the
@@ -229,6 +235,12 @@ func scoreVerdict(plain string) Verdict {
 	case frac < 0:
 		return None
 	case frac >= .85:
+		// "9/10 – merge once the cache is wired": the grade comes
+		// with a condition, and the condition is the call.
+		rest := stripSymbols(strings.TrimLeft(value, "0123456789./ +-"))
+		if v, n := verdictWordAt(rest); v == Ship {
+			return conditional(v, rest[n:])
+		}
 		return Ship
 	case frac <= .7:
 		return NeedsWork
@@ -265,12 +277,8 @@ var decisionKeys = []string{"recommendation", "decision", "status", "assessment"
 // decisionVerdict reads "Recommendation: Request changes", "Final
 // decision: APPROVE", "Review status — BLOCKED".
 func decisionVerdict(plain string) Verdict {
-	i := strings.IndexAny(plain, ":=—")
+	i := decisionKeyEnd(plain)
 	if i <= 0 {
-		return None
-	}
-	key := strings.Fields(asciiLower(plain[:i]))
-	if len(key) == 0 || len(key) > 3 || !containsString(decisionKeys, key[len(key)-1]) {
 		return None
 	}
 	_, size := utf8.DecodeRuneInString(plain[i:])
@@ -290,6 +298,41 @@ func decisionVerdict(plain string) Verdict {
 	return None
 }
 
+// decisionKeyEnd returns where the decision key that opens plain ends
+// ("Final recommendation: …"), or -1.
+func decisionKeyEnd(plain string) int {
+	i := strings.IndexAny(plain, ":=—")
+	if i <= 0 {
+		return -1
+	}
+	key := strings.Fields(asciiLower(plain[:i]))
+	if len(key) == 0 || len(key) > 3 || !containsString(decisionKeys, key[len(key)-1]) {
+		return -1
+	}
+	return i
+}
+
+// fieldKeys counts the list items that open with each decision key
+// ("- **Recommendation**: …"). A key that opens two or more items is a
+// field every finding carries, so none of them is the review's call.
+func fieldKeys(text string) map[string]int {
+	var n map[string]int
+	for line := range strings.Lines(text) {
+		t := strings.TrimLeft(line, " \t>")
+		if !strings.HasPrefix(t, "- ") && !strings.HasPrefix(t, "* ") && !strings.HasPrefix(t, "+ ") {
+			continue
+		}
+		plain := plainLine(t)
+		if i := decisionKeyEnd(plain); i > 0 {
+			if n == nil {
+				n = map[string]int{}
+			}
+			n[asciiLower(plain[:i])]++
+		}
+	}
+	return n
+}
+
 // conditional reads an approval that carries a request for changes
 // ("Approve, with changes requested below", "Approve once the fixes
 // required below land"): the request is the call. A negated request
@@ -299,6 +342,11 @@ func conditional(v Verdict, rest string) Verdict {
 		return v
 	}
 	words := strings.Fields(rest)
+	if len(words) > 1 && conditions[strings.ToLower(strings.Trim(words[0], ",;:()"))] {
+		// "Merge after the cache is wired", "Approve once CI is green":
+		// an approval that waits on a change asks for it.
+		return NeedsWork
+	}
 	for i := 0; i < len(words) && i < 12; i++ {
 		if i > 0 {
 			switch strings.ToLower(strings.Trim(words[i-1], ",.;:()")) {
@@ -312,6 +360,9 @@ func conditional(v Verdict, rest string) Verdict {
 	}
 	return v
 }
+
+// conditions are the conjunctions that make an approval wait on something.
+var conditions = wordSet("after once pending until provided when if")
 
 // stripSymbols drops the emoji, quotes and punctuation reviewers put around
 // a verdict ("✅ **APPROVE**", "❌ Request changes.", `"needs_work"`).
@@ -515,6 +566,7 @@ var verdictPhrases = []struct {
 	{Ship, []string{"approve"}, true},
 	{Ship, []string{"approved"}, true},
 	{Ship, []string{"ready"}, false},
+	{Ship, []string{"merge"}, false},
 	{Ship, []string{"accept"}, false},
 	{Ship, []string{"accepted"}, false},
 	{Ship, []string{"pass"}, false},
