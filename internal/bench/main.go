@@ -60,6 +60,7 @@ func run(sizeList string, runs int) error {
 		{"-tags", "urfave_cli_no_docs", "-o", bin, "./cmd/flowmem"},
 		{"-o", front, "./cmd/flowmem-hook"},
 		{"-o", decodeOnly, "./internal/bench/decodeonly"},
+		{"-o", decodeOnly + "-goldmark", "./internal/bench/decodegoldmark"},
 	} {
 		if out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput(); err != nil {
 			return fmt.Errorf("build %s: %v\n%s", b[len(b)-1], err, out)
@@ -130,7 +131,8 @@ func run(sizeList string, runs int) error {
 }
 
 // benchHook measures the hook on a non-review event next to a program that
-// only decodes the same stdin, and a capture of a 5-finding review into the
+// only decodes the same stdin (and the same program with goldmark linked:
+// the floor of one binary), and a capture of a 5-finding review into the
 // 10,000-entry store: through flowmem-hook, the command flowmem install
 // writes when it is installed, and through flowmem hook.
 func benchHook(dir, bin, front, decodeOnly string, runs int) error {
@@ -146,6 +148,11 @@ func benchHook(dir, bin, front, decodeOnly string, runs int) error {
 		return fmt.Errorf("decode-only: %w", err)
 	}
 	fmt.Printf("| minimal Go program decoding the same stdin | – | %d | %s | %s |\n", hookRuns, ms(d.median), mb(d.peakKB))
+	g, err := measure(hookRuns, dir, []string{decodeOnly + "-goldmark"}, []byte(payload), nil)
+	if err != nil {
+		return fmt.Errorf("decode-only with goldmark: %w", err)
+	}
+	fmt.Printf("| the same program with goldmark linked, unused (%.2fx decode-only) | – | %d | %s | %s |\n", float64(g.median)/float64(d.median), hookRuns, ms(g.median), mb(g.peakKB))
 	for _, h := range hooks {
 		m, err := measure(hookRuns, dir, h.argv, []byte(payload), nil)
 		if err != nil {

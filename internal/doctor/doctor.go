@@ -23,7 +23,6 @@ import (
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/project"
 	"github.com/flowmem/flowmem/internal/regfile"
-	"gopkg.in/yaml.v2"
 )
 
 // Status of one check.
@@ -667,15 +666,31 @@ func (d *doctor) checkPermission(check, rule string, in []string, asks string) {
 }
 
 // hasName reports whether the front matter of the agent file at path
-// names it.
+// names it: a top-level "name:" line, its value plain or quoted. A line
+// read is enough for the one key doctor needs, and spares every flowmem
+// process a YAML library's start-up.
 func hasName(path, name string) bool {
 	b, _ := regfile.Read(path, regfile.MaxText)
-	yml, ok := strings.CutPrefix(strings.ReplaceAll(string(b), "\r\n", "\n"), "---\n")
-	end := strings.Index(yml, "\n---")
-	var fm struct {
-		Name string `yaml:"name"`
+	fm, ok := strings.CutPrefix(strings.ReplaceAll(string(b), "\r\n", "\n"), "---\n")
+	end := strings.Index(fm, "\n---")
+	if !ok || end < 0 {
+		return false
 	}
-	return ok && end >= 0 && yaml.Unmarshal([]byte(yml[:end]), &fm) == nil && fm.Name == name
+	for _, line := range strings.Split(fm[:end], "\n") {
+		v, ok := strings.CutPrefix(line, "name:")
+		if !ok {
+			continue
+		}
+		if i := strings.Index(v, " #"); i >= 0 {
+			v = v[:i]
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		return v == name
+	}
+	return false
 }
 
 // checkPath: the scout (and the plugin's hook) run flowmem by name.

@@ -426,3 +426,29 @@ func TestMessagesBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestHasName: the agent's name is read from a top-level front matter line,
+// plain or quoted; a nested key, another name or an unclosed block is not
+// it.
+func TestHasName(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"---\nname: memory-scout\n---\nbody\n", true},
+		{"---\r\ndescription: x\r\nname: \"memory-scout\"\r\n---\r\n", true},
+		{"---\nname: 'memory-scout'  # the scout\ntools: Bash\n---\n", true},
+		{"---\nname: memory-scout-old\n---\n", false},
+		{"---\nmeta:\n  name: memory-scout\n---\n", false},
+		{"---\nname: memory-scout\n", false},
+		{"name: memory-scout\n", false},
+		{"", false},
+	} {
+		p := filepath.Join(t.TempDir(), "agent.md")
+		write(t, p, c.text)
+		if got := hasName(p, "memory-scout"); got != c.want {
+			t.Errorf("hasName(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
