@@ -2,17 +2,10 @@ package mdstore
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"hash/maphash"
-	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/flowmem/flowmem/internal/regfile"
 )
 
 // Tally is how many of a kind's entries are in each state, as Load folds
@@ -29,33 +22,14 @@ type Tally struct {
 // not the lessons' text. An entry without a usable metadata line (written
 // by flow-next or by hand) is parsed whole, as Load parses it.
 func (s *Store) Tally(k Kind, now time.Time, staleDays int) (Tally, error) {
-	path := s.Path(k)
-	f, err := regfile.Open(path, os.O_RDONLY, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Tally{}, nil
-	}
+	var r Reader
 	var size int64
-	if err == nil {
-		defer f.Close()
-		var fi os.FileInfo
-		if fi, err = f.Stat(); err == nil {
-			if size = fi.Size(); size > maxFile {
-				err = fmt.Errorf("%s is over %d bytes: %w", path, maxFile, regfile.ErrTooLarge)
-			}
-		}
+	if fi, err := os.Stat(s.Path(k)); err == nil {
+		size = fi.Size()
 	}
-	if err != nil {
-		return Tally{}, fmt.Errorf("read memory: %w", err)
-	}
-	t, err := tallyReader(k, f, size, now, staleDays)
-	var pe *ParseError
-	switch {
-	case errors.As(err, &pe):
-		pe.Path = path
-	case err != nil:
-		err = fmt.Errorf("read %s: %w", path, err)
-	}
-	return t, err
+	return tally(k, size, func(front func([]byte) error, fn func([]byte, int64, int) bool) error {
+		return r.Scan(s.Path(k), front, fn)
+	}, now, staleDays)
 }
 
 // brief is a record that counts for an entry by id: a sighting, or a
@@ -64,92 +38,49 @@ type brief struct {
 	id, last string
 }
 
-// counted is an entry as counting keeps it: its id's place in the
-// counter's arena, its days (a date is ten bytes; no date is zeros) and
-// its state. It holds no pointer, so the collector never reads the list,
-// however long it is.
+// counted is an entry as counting keeps it: its days (a date is ten
+// bytes; no date is zeros) and its state.
 type counted struct {
-	idOff, idLen int32
-	next         int32 // the next entry whose id has the same hash, or -1
-	date, last   [10]byte
-	status       Status
-}
-
-// counter holds the entries of one file by id.
-type counter struct {
-	seed    maphash.Seed
-	arena   []byte // the ids
-	entries []counted
-	byHash  map[uint64]int32 // an id's hash: its first entry
-}
-
-func (c *counter) find(id []byte) (int, uint64) {
-	h := maphash.Bytes(c.seed, id)
-	j, ok := c.byHash[h]
-	for ok && j >= 0 {
-		e := &c.entries[j]
-		if string(c.arena[e.idOff:e.idOff+e.idLen]) == string(id) {
-			return int(j), h
-		}
-		j = e.next
-	}
-	return -1, h
-}
-
-func (c *counter) add(b segBrief) {
-	i, h := c.find(b.id)
-	if i < 0 {
-		next, ok := c.byHash[h]
-		if !ok {
-			next = -1
-		}
-		c.byHash[h] = int32(len(c.entries))
-		c.entries = append(c.entries, counted{idOff: int32(len(c.arena)), idLen: int32(len(b.id)), next: next,
-			date: dayOf(b.date), last: dayOf(b.last), status: b.status})
-		c.arena = append(c.arena, b.id...)
-		return
-	}
-	// fold's rule for two copies of one lesson.
-	a := &c.entries[i]
-	if string(b.last) > lastDay(a) {
-		a.last, a.status = dayOf(b.last), b.status
-	} else if string(b.last) == lastDay(a) && b.status == Active {
-		a.status = Active
-	}
+	date, last [10]byte
+	status     Status
 }
 
 // dayOf keeps a date (or no date) in ten bytes.
-func dayOf(b []byte) (d [10]byte) {
+func dayOf[T string | []byte](b T) (d [10]byte) {
 	copy(d[:], b)
 	return d
 }
 
-// lastDay is e's last day as the entry has it: "" when none.
-func lastDay(e *counted) string {
-	if e.last == ([10]byte{}) {
-		return ""
-	}
-	return string(e.last[:])
-}
-
-// tallyReader is Tally of a file read a piece at a time: it keeps ids,
-// days and states, never the file.
-func tallyReader(k Kind, r io.Reader, size int64, now time.Time, staleDays int) (Tally, error) {
+// tally is Tally of the entries scan gives (as Reader.Scan gives them)
+// from a file of size bytes: it keeps ids, days and states, never the file.
+func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byte, int64, int) bool) error, now time.Time, staleDays int) (Tally, error) {
 	// Sized for the file (an entry is some 300 bytes; a file of anything
-	// else gets at most a million places): growing the lists entry by
-	// entry would touch twice the memory.
+	// else gets at most a million places): growing them entry by entry
+	// would touch twice the memory.
 	n := int(min(size/300, 1<<20))
-	c := counter{seed: maphash.MakeSeed(), byHash: make(map[uint64]int32, n),
-		entries: make([]counted, 0, n), arena: make([]byte, 0, 16*n)}
+	index, entries := make(map[string]int, n), make([]counted, 0, n)
 	var records []brief
 	checkFront := func(start []byte) error {
 		_, _, err := readFrontMatter(start)
 		return err
 	}
-	var sr Reader
-	err := sr.scan(r, checkFront, func(seg []byte, _ int64, line int) bool {
-		if b, ok := briefEntry(k, seg, line, &records); ok {
-			c.add(b)
+	err := scan(checkFront, func(seg []byte, _ int64, line int) bool {
+		b, ok := briefEntry(k, seg, line, &records)
+		if !ok {
+			return true
+		}
+		c := counted{date: dayOf(b.date), last: dayOf(b.last), status: b.status}
+		i, ok := index[string(b.id)]
+		if !ok {
+			index[string(b.id)] = len(entries)
+			entries = append(entries, c)
+			return true
+		}
+		// fold's rule for two copies of one lesson.
+		if a := &entries[i]; string(c.last[:]) > string(a.last[:]) {
+			a.last, a.status = c.last, c.status
+		} else if c.last == a.last && c.status == Active {
+			a.status = Active
 		}
 		return true
 	})
@@ -159,13 +90,12 @@ func tallyReader(k Kind, r io.Reader, size int64, now time.Time, staleDays int) 
 	for _, r := range records {
 		// CountSighting: a sighting moves the last day on, nothing else
 		// that counting reads.
-		if i, _ := c.find([]byte(r.id)); i >= 0 && r.last > lastDay(&c.entries[i]) {
-			c.entries[i].last = dayOf([]byte(r.last))
+		if i, ok := index[r.id]; ok && r.last > string(entries[i].last[:]) {
+			entries[i].last = dayOf(r.last)
 		}
 	}
 	var t Tally
-	for i := range c.entries {
-		e := &c.entries[i]
+	for _, e := range entries {
 		switch e.status {
 		case Archived:
 			t.Archived++

@@ -3,6 +3,7 @@ package mdstore
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,7 +73,7 @@ func TestTallyMatchesLoad(t *testing.T) {
 	now := time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)
 	raw := []byte(tallyCorpus())
 	for _, days := range []int{0, 30, 120, 365} {
-		got, err := tally(Pitfall, raw, now, days)
+		got, err := tallyBytes(Pitfall, raw, now, days)
 		want, werr := loadTally(Pitfall, raw, now, days)
 		if err != nil || werr != nil {
 			t.Fatal(err, werr)
@@ -123,7 +124,7 @@ func FuzzTally(f *testing.F) {
 	f.Add([]byte("---\nflowmem: [\n---\r\r\n## 2026-01-01 x\n"), 3)
 	f.Fuzz(func(t *testing.T, raw []byte, days int) {
 		now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
-		got, err := tally(Pitfall, raw, now, days)
+		got, err := tallyBytes(Pitfall, raw, now, days)
 		want, werr := loadTally(Pitfall, raw, now, days)
 		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
 			t.Fatalf("errors differ: tally %v, load %v", err, werr)
@@ -133,13 +134,21 @@ func FuzzTally(f *testing.F) {
 		}
 		// Read in pieces, as Tally reads a file.
 		n := int(uint(days)%17) + 1
-		if got, err := tallyReader(Pitfall, &pieces{raw, n}, int64(len(raw)), now, days); got != want || (err == nil) != (werr == nil) {
+		if got, err := tallyReader(Pitfall, &pieces{raw, n}, now, days); got != want || (err == nil) != (werr == nil) {
 			t.Fatalf("in pieces of %d: tally %+v (%v), load %+v (%v)", n, got, err, want, werr)
 		}
 	})
 }
 
-// tally is Tally of a file's bytes.
-func tally(k Kind, raw []byte, now time.Time, staleDays int) (Tally, error) {
-	return tallyReader(k, bytes.NewReader(raw), int64(len(raw)), now, staleDays)
+// tallyBytes is Tally of a file's bytes.
+func tallyBytes(k Kind, raw []byte, now time.Time, staleDays int) (Tally, error) {
+	return tallyReader(k, bytes.NewReader(raw), now, staleDays)
+}
+
+// tallyReader is Tally of the file r reads.
+func tallyReader(k Kind, r io.Reader, now time.Time, staleDays int) (Tally, error) {
+	var sr Reader
+	return tally(k, 0, func(front func([]byte) error, fn func([]byte, int64, int) bool) error {
+		return sr.scan(r, front, fn)
+	}, now, staleDays)
 }
