@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -753,63 +752,24 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 //
 //	<!-- flowmem: seen id=… last=YYYY-MM-DD tasks=fn-2.1 -->
 func parseMeta(l string) (m Entry, sighting, ok bool) {
-	inner, ok := strings.CutSuffix(strings.TrimSpace(l[len(metaPrefix):]), "-->")
+	// The fields are taken from l at their places in the copy read.
+	line := []byte(l)
+	b, ok := readMetaBytes(line, nil, true)
 	if !ok {
 		return Entry{}, false, false
 	}
-	// The line is flowmem's own: fields are split on single spaces (a
-	// hand edit's extra spaces make empty fields, which are skipped).
-	var fieldBuf [10]string
-	fields := fieldBuf[:0]
-	for inner != "" {
-		var f string
-		f, inner, _ = cutByte(inner, ' ')
-		if f != "" {
-			fields = append(fields, f)
+	str := func(v []byte) string {
+		if len(v) == 0 {
+			return ""
 		}
+		i := cap(line) - cap(v)
+		return l[i : i+len(v)]
 	}
-	if len(fields) > 0 && fields[0] == "seen" {
-		sighting, fields = true, fields[1:]
+	m = Entry{ID: str(b.id), FP: str(b.fp), Seen: b.seen, LastSeen: str(b.last), Status: b.status, MergedInto: str(b.mergedInto)}
+	for _, t := range b.tasks {
+		m.Tasks = append(m.Tasks, str(t))
 	}
-	m = Entry{Seen: 1, Status: Active}
-	for _, f := range fields {
-		key, val, ok := cutByte(f, '=')
-		if !ok {
-			continue
-		}
-		switch key {
-		case "id":
-			m.ID = val
-		case "fp":
-			m.FP = val
-		case "seen":
-			if n, err := strconv.Atoi(val); err == nil && n > 0 {
-				m.Seen = n
-			}
-		case "last":
-			if validDate(val) {
-				m.LastSeen = val
-			}
-		case "tasks":
-			for val != "" {
-				var t string
-				t, val, _ = cutByte(val, ',')
-				if t != "" && !contains(m.Tasks, t) {
-					m.Tasks = append(m.Tasks, t)
-				}
-			}
-		case "status":
-			if val == string(Archived) || val == string(Pending) {
-				m.Status = Status(val)
-			}
-		case "merged-into":
-			m.MergedInto = val
-		}
-	}
-	if m.ID == "" && sighting {
-		return Entry{}, false, false
-	}
-	return m, sighting, true
+	return m, b.sighting, true
 }
 
 // fold merges two records of one lesson, as a git union merge leaves them

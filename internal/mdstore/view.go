@@ -99,23 +99,21 @@ func cutOwnTag(v, tag []byte) []byte {
 	return v
 }
 
-// metaBytes is what the readers of bytes (ViewSegment, Tally) take from a
-// metadata line, as parts of it.
+// metaBytes is what a metadata line says (parseMeta), as parts of it.
 type metaBytes struct {
-	id, last []byte
-	tasks    [][]byte
-	seen     int
-	status   Status
-	sighting bool
-	// odd: a seen= or a task that the parser reads otherwise (Atoi's signs
-	// and overflow, a task the renderer would trim); ViewSegment leaves
-	// such an entry to the parser.
+	id, fp, last, mergedInto []byte
+	tasks                    [][]byte
+	seen                     int
+	status                   Status
+	sighting                 bool
+	// odd: a task the renderer would trim; ViewSegment leaves such an
+	// entry to the parser.
 	odd bool
 }
 
-// readMetaBytes is parseMeta of a line that starts with metaPrefix, on
-// bytes. Tasks are read only when withTasks (counting needs none), into
-// tasks' array.
+// readMetaBytes reads a line that starts with metaPrefix (parseMeta).
+// Tasks are read only when withTasks (counting needs none), into tasks'
+// array.
 func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m metaBytes, ok bool) {
 	inner, ok := bytes.CutSuffix(bytes.TrimSpace(l[len(metaPrefix):]), []byte("-->"))
 	if !ok {
@@ -151,10 +149,12 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m metaBytes, ok bo
 		switch val := f[eq+1:]; string(f[:eq]) {
 		case "id":
 			m.id = val
+		case "fp":
+			m.fp = val
+		case "merged-into":
+			m.mergedInto = val
 		case "seen":
-			if n, ok := digits(val); !ok {
-				m.odd = true
-			} else if n > 0 {
+			if n, ok := digits(val); ok && n > 0 {
 				m.seen = n
 			}
 		case "last":
