@@ -35,3 +35,19 @@ func TestMakeSetupNeedsProject(t *testing.T) {
 		t.Errorf("make -n setup PROJECT=%s: %v\n%s", dir, err, out)
 	}
 }
+
+// TestMakeBuildsWithoutDocs: make build and make install (and so make
+// setup) build with urfave/cli's urfave_cli_no_docs tag, which spares every
+// flowmem process the start-up of a man-page generator it never uses.
+func TestMakeBuildsWithoutDocs(t *testing.T) {
+	mk, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("no make on PATH")
+	}
+	for _, target := range []string{"build", "install"} {
+		out, err := exec.Command(mk, "-n", target).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "-tags 'urfave_cli_no_docs'") {
+			t.Errorf("make -n %s: %v\n%s\nwant -tags 'urfave_cli_no_docs'", target, err, out)
+		}
+	}
+}

@@ -72,8 +72,9 @@ func flowmemBin(t *testing.T) string {
 		}
 		// Both binaries, side by side as make install puts them: flowmem
 		// install then registers flowmem-hook, which hands reviews to
-		// flowmem, so the tests run the hook the way users get it.
-		cmd := exec.Command(goTool, "build", "-o", binDir+string(filepath.Separator),
+		// flowmem, so the tests run the hook the way users get it (with
+		// make install's build tag).
+		cmd := exec.Command(goTool, "build", "-tags", "urfave_cli_no_docs", "-o", binDir+string(filepath.Separator),
 			"github.com/flowmem/flowmem/cmd/flowmem", "github.com/flowmem/flowmem/cmd/flowmem-hook")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build ./cmd/flowmem ./cmd/flowmem-hook: %v\n%s", err, out)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/flowmem/flowmem/internal/app"
@@ -62,13 +63,14 @@ func runTests(m *testing.M) int {
 
 // build puts flowmem and flowmem-hook side by side in dir, as make install
 // does: flowmem-hook hands reviews to the flowmem beside it. The flags are
-// the e2e package's, so a test run builds the two binaries once for both.
+// the e2e package's (and make install's build tag), so a test run builds
+// the two binaries once for both.
 func build(dir string) error {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	cmd := exec.Command(goTool, "build", "-o", dir+string(filepath.Separator),
+	cmd := exec.Command(goTool, "build", "-tags", "urfave_cli_no_docs", "-o", dir+string(filepath.Separator),
 		"github.com/flowmem/flowmem/cmd/flowmem", "github.com/flowmem/flowmem/cmd/flowmem-hook")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build ./cmd/flowmem ./cmd/flowmem-hook: %v\n%s", err, out)
@@ -98,4 +100,21 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// TestNoDocGenerators: built as make install builds it, flowmem links no
+// man-page or markdown generator, whose package initialisation every
+// command would pay (urfave/cli drops them under the urfave_cli_no_docs
+// tag; an upgrade that stops honouring it fails here).
+func TestNoDocGenerators(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "version", "-m", plain()).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go version -m: %v\n%s", err, out)
+	}
+	for _, mod := range []string{"russross/blackfriday", "cpuguy83/go-md2man"} {
+		if strings.Contains(string(out), mod) {
+			t.Errorf("flowmem links %s:\n%s", mod, out)
+		}
+	}
 }
