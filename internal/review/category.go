@@ -132,10 +132,8 @@ func categoryScores(f Finding) []int {
 	fix := categoryWords(f.Fix)
 	scores := make([]int, len(categorySignals))
 	for i, c := range categorySignals {
-		score := 0
-		for _, stem := range strings.Fields(c.stems) {
-			score += 2*stemCount(problem, stem) + stemCount(fix, stem)
-		}
+		stems := strings.Fields(c.stems)
+		score := 2*signalCount(problem, stems) + signalCount(fix, stems)
 		switch c.name {
 		case CatAPI:
 			if flagRe().MatchString(f.Problem + " " + f.Fix) {
@@ -159,9 +157,7 @@ func categoryScores(f Finding) []int {
 			}
 		case CatConvention:
 			// The fix points at how this project already does it.
-			for _, stem := range strings.Fields(c.stems) {
-				score += stemCount(fix, stem)
-			}
+			score += signalCount(fix, stems)
 		}
 		scores[i] = score
 	}
@@ -237,16 +233,32 @@ func categoryWords(s string) []string {
 	return words
 }
 
-// stemCount counts words that start with stem, or equal it when stem
-// ends in '$'.
-func stemCount(words []string, stem string) int {
-	whole := strings.HasSuffix(stem, "$")
-	stem = strings.TrimSuffix(stem, "$")
+// signalCount counts the words that carry one of stems, each word once
+// however many of its forms the list names (secret and secrets, lint and
+// linter). A negated form counts as its stem: unauthenticated is about
+// authentication, unencrypted about encryption (not until: a short
+// rest is no word of its own).
+func signalCount(words, stems []string) int {
 	n := 0
 	for _, w := range words {
-		if w == stem || !whole && strings.HasPrefix(w, stem) {
+		if hasStem(w, stems) || len(w) > 6 && strings.HasPrefix(w, "un") && hasStem(w[2:], stems) {
 			n++
 		}
 	}
 	return n
+}
+
+// hasStem reports whether w starts with one of stems, or equals it when
+// the stem ends in '$'.
+func hasStem(w string, stems []string) bool {
+	for _, stem := range stems {
+		if whole, ok := strings.CutSuffix(stem, "$"); ok {
+			if w == whole {
+				return true
+			}
+		} else if strings.HasPrefix(w, stem) {
+			return true
+		}
+	}
+	return false
 }

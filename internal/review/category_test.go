@@ -138,6 +138,12 @@ func TestCategorize(t *testing.T) {
 			want: CatEdgeCase,
 		},
 		{
+			name: "a negated form is about its stem: unauthenticated is security",
+			f: Finding{Problem: "The upload handler takes unauthenticated requests from anyone.",
+				Fix: "Require a signed-in caller on the upload route."},
+			want: CatSecurity,
+		},
+		{
 			name: "exposing sensitive data is security",
 			f: Finding{Problem: "`dumpState` exposes the session cookie in debug output.",
 				Fix: "Mask the cookie before logging."},
@@ -150,5 +156,23 @@ func TestCategorize(t *testing.T) {
 				t.Errorf("categorize = %s, want %s (scores %v)", got, tt.want, categoryScores(tt.f))
 			}
 		})
+	}
+}
+
+func TestSignalCount(t *testing.T) {
+	tests := []struct {
+		words, stems []string
+		want         int
+	}{
+		{[]string{"secrets", "leak"}, []string{"secret", "secrets"}, 1}, // one word, two forms listed
+		{[]string{"unencrypted", "payload"}, []string{"encrypt"}, 1},
+		{[]string{"ci", "cli"}, []string{"ci$"}, 1},
+		{[]string{"until", "unlock"}, []string{"til", "lock"}, 0}, // "un" negates only a longer word
+		{[]string{"nothing"}, []string{"secret"}, 0},
+	}
+	for _, tt := range tests {
+		if got := signalCount(tt.words, tt.stems); got != tt.want {
+			t.Errorf("signalCount(%q, %q) = %d, want %d", tt.words, tt.stems, got, tt.want)
+		}
 	}
 }

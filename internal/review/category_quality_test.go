@@ -1,0 +1,215 @@
+//go:build quality
+
+package review
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// categoryRecord is one learnable label matched to an extracted finding:
+// what the first annotator called it and what categorize gives.
+type categoryRecord struct {
+	Split, File, Label, Got string
+	Kept                    bool // kept by the capture path (what the quality harness scores)
+	Severity                string
+	Finding                 Finding
+	Scores                  []int
+	Anchor                  bool
+	Features                map[string][2]int // stem or bonus → count in problem, in fix
+}
+
+// categoryFeatures are the counts categoryScores sums, one by one, so a
+// diagnostic can weigh each signal apart.
+func categoryFeatures(f Finding) map[string][2]int {
+	problem, fix := categoryWords(f.Problem), categoryWords(f.Fix)
+	m := map[string][2]int{}
+	for _, c := range categorySignals {
+		for _, stem := range strings.Fields(c.stems) {
+			if p, x := signalCount(problem, []string{stem}), signalCount(fix, []string{stem}); p+x > 0 {
+				m[c.name+":"+stem] = [2]int{p, x}
+			}
+		}
+	}
+	b2i := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	m["flag"] = [2]int{b2i(flagRe().MatchString(f.Problem + " " + f.Fix)), 0}
+	m["buildfiles"] = [2]int{buildFiles(f.Location + " " + f.Problem + " " + f.Fix), 0}
+	m["prescribed"] = [2]int{0, prescribed(f.Fix)}
+	m["dotted"] = [2]int{0, dottedCalls(f.Fix)}
+	m["named"] = [2]int{namedFrameworks(f.Problem + " " + f.Fix), 0}
+	m["version"] = [2]int{b2i(versionRe().MatchString(f.Problem + " " + f.Fix)), 0}
+	return m
+}
+
+// categoryRecords matches every learnable label of a change-requesting
+// review to the first extracted finding whose whole text holds its anchor,
+// kept or not: category is judged on more findings than the keep rules
+// let through, so a change of the keep rules does not move this set.
+func categoryRecords(t *testing.T, split, dir string) []categoryRecord {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.labels.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	var out []categoryRecord
+	for _, lf := range files {
+		var l realLabels
+		b, err := os.ReadFile(lf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &l); err != nil {
+			t.Fatalf("parse %s: %v", lf, err)
+		}
+		if !Verdict(l.Verdict).Actionable() {
+			continue
+		}
+		rf, err := ReviewFile(lf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := os.ReadFile(rf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := Unwrap(string(raw))
+		opts := DefaultOptions()
+		opts.PlanReview = l.Source.Kind == "plan-review"
+		a := AnalyzeWith(u.Text, opts)
+		texts := wholeTexts(t, u.Text, a)
+		used := make([]bool, len(texts))
+		for _, lb := range l.Findings {
+			if !lb.Learnable || lb.Category == "" {
+				continue
+			}
+			for i := range texts {
+				if used[i] || !AnchorIn(lb.Anchor, texts[i]) {
+					continue
+				}
+				used[i] = true
+				d := a.Decisions[i]
+				out = append(out, categoryRecord{Split: split, File: filepath.Base(rf), Label: lb.Category,
+					Got: categorize(d.Finding), Kept: d.Keep, Severity: d.Finding.Severity, Finding: d.Finding,
+					Scores: categoryScores(d.Finding), Anchor: hasAnchor(d.Finding.Problem) || hasAnchor(d.Finding.Fix), Features: categoryFeatures(d.Finding)})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// TestQualityCategoryDiagnostic prints, for the category rules, the
+// confusion matrix pooled over all labelled splits and over the three
+// newest (blind6/7/8), the label distribution, and what trivial predictors
+// score beside the rules: the commonest label, and the commonest label per
+// severity. Rules that lose to a trivial predictor are guessing.
+// FLOWMEM_CATEGORY_DUMP=file writes the records as JSON lines.
+func TestQualityCategoryDiagnostic(t *testing.T) {
+	root := filepath.Join("..", "..", "testdata", "review", "real")
+	old := []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5"}
+	newest := []string{"blind6", "blind7", "blind8"}
+	var all, recOld, recNew []categoryRecord
+	for _, d := range old {
+		r := categoryRecords(t, d, filepath.Join(root, d))
+		recOld = append(recOld, r...)
+	}
+	for _, d := range newest {
+		r := categoryRecords(t, d, filepath.Join(root, d))
+		recNew = append(recNew, r...)
+	}
+	all = append(append(all, recOld...), recNew...)
+	if p := os.Getenv("FLOWMEM_CATEGORY_DUMP"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc := json.NewEncoder(f)
+		for _, r := range all {
+			if err := enc.Encode(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, set := range []struct {
+		name string
+		recs []categoryRecord
+	}{{"old dev (dev, blind..blind5)", recOld}, {"newest (blind6/7/8)", recNew}, {"all nine", all}} {
+		for _, keptOnly := range []bool{true, false} {
+			var recs []categoryRecord
+			for _, r := range set.recs {
+				if r.Kept || !keptOnly {
+					recs = append(recs, r)
+				}
+			}
+			which := "extracted"
+			if keptOnly {
+				which = "kept"
+			}
+			categoryReport(t, fmt.Sprintf("%s, %s", set.name, which), recs)
+		}
+	}
+}
+
+func categoryReport(t *testing.T, name string, recs []categoryRecord) {
+	t.Helper()
+	cats := []string{CatFramework, CatConvention, CatAPI, CatBuild, CatEdgeCase, CatSecurity, CatGeneral}
+	conf := map[[2]string]int{}
+	labels := map[string]int{}
+	bySev := map[string]map[string]int{}
+	ok := 0
+	for _, r := range recs {
+		conf[[2]string{r.Label, r.Got}]++
+		labels[r.Label]++
+		if bySev[r.Severity] == nil {
+			bySev[r.Severity] = map[string]int{}
+		}
+		bySev[r.Severity][r.Label]++
+		if r.Label == r.Got {
+			ok++
+		}
+	}
+	top := func(m map[string]int) (string, int) {
+		best, n := "", -1
+		for _, c := range cats {
+			if m[c] > n {
+				best, n = c, m[c]
+			}
+		}
+		return best, n
+	}
+	common, commonN := top(labels)
+	perSev := 0
+	for _, m := range bySev {
+		_, n := top(m)
+		perSev += n
+	}
+	out := fmt.Sprintf("[%s] %d findings: rules %.3f (%d), commonest label (%s) %.3f (%d), commonest per severity %.3f (%d)\n",
+		name, len(recs), ratio(ok, len(recs)), ok, common, ratio(commonN, len(recs)), commonN, ratio(perSev, len(recs)), perSev)
+	out += fmt.Sprintf("  %-11s", "label\\got")
+	for _, c := range cats {
+		out += fmt.Sprintf("%6.5s", c)
+	}
+	out += "  total\n"
+	for _, want := range cats {
+		out += fmt.Sprintf("  %-11s", want)
+		for _, got := range cats {
+			out += fmt.Sprintf("%6d", conf[[2]string{want, got}])
+		}
+		out += fmt.Sprintf("%7d\n", labels[want])
+	}
+	t.Log(out)
+}
