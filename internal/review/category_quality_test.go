@@ -85,7 +85,6 @@ func categoryRecords(t *testing.T, split, dir string) []categoryRecord {
 		}
 		u := Unwrap(string(raw))
 		opts := DefaultOptions()
-		opts.PlanReview = l.Source.Kind == "plan-review"
 		a := AnalyzeWith(u.Text, opts)
 		texts := wholeTexts(t, u.Text, a)
 		used := make([]bool, len(texts))
