@@ -535,6 +535,12 @@ func (x *extractor) section(s *section, sc scope) {
 		// …": a severity group, each sub-heading a finding of its own.
 		container, inner.findings = true, true
 	}
+	if !container && areaChildren(s) {
+		// "## 1. Architecture · 6/10" over "### Strengths" and "###
+		// Issues": an area of the review with sections of its own, each
+		// read by its kind.
+		container = true
+	}
 	if !container && subNumbered(s) {
 		// "## 2. Save edges" over "### 2a. …", "### 2b. …": a group,
 		// each sub-heading numbered under it a finding of its own.
@@ -637,6 +643,18 @@ func markedChildren(s *section) bool {
 		}
 	}
 	return true
+}
+
+// areaChildren reports whether a sub-heading of s announces findings or
+// what is right ("### Issues", "### Strengths"): s is then an area of the
+// review, not one finding.
+func areaChildren(s *section) bool {
+	for _, c := range s.children {
+		if k := classifyHeading(c.title); k.container || k.done {
+			return true
+		}
+	}
+	return false
 }
 
 // subNumbered reports whether every sub-heading of s (two or more) is

@@ -806,6 +806,22 @@ func TestExtractSubNumberedHeadings(t *testing.T) {
 	}
 }
 
+// TestExtractAreaWithItsOwnSections: a numbered area heading over its own
+// "Strengths" and "Issues" sections is no finding; its issues are, and
+// its strengths are not.
+func TestExtractAreaWithItsOwnSections(t *testing.T) {
+	text := "## 1. Storage · 6/10\n\n### Strengths\n\n- The `wal` package batches writes well.\n\n### Issues\n\n- `Compact` holds the write lock while it reads the whole log; copy the segment list first.\n- `Open` ignores a torn last record; truncate it before replay.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings %+v, want the two issues", len(fs), fs)
+	}
+	for _, f := range fs {
+		if strings.Contains(f.text(), "batches") || strings.Contains(f.text(), "6/10") {
+			t.Errorf("the area or its strengths read as a finding: %q", f.text())
+		}
+	}
+}
+
 // TestExtractTriageStatus: a triaged finding's status field reports its fix
 // ("Fixed — …") or turns it down ("Not applicable — …"); other statuses
 // stay out of the finding.

@@ -403,10 +403,10 @@ const (
 // (10/28).
 const (
 	gateR4cPrecision = 0.54 // was 0.59 — round 7 (r7-review10)
-	gateR4cRecall    = 0.60
+	gateR4cRecall    = 0.58
 	gateR4cCategory  = 0.32 // was 0.24
 	gateR4cVerdict   = 0.90
-	gateR4cZeroYield = 1 // was 3 — round 7 (r7-review10)
+	gateR4cZeroYield = 2 // was 3 — round 7 (r7-review10)
 )
 
 // Gates on the dev-r5 split (testdata/review/real/blind5/: 23 reviews
