@@ -822,6 +822,26 @@ func TestExtractAreaWithItsOwnSections(t *testing.T) {
 	}
 }
 
+// TestExtractBracketedIDTitles: a bold title opened by a bracketed tracker
+// id ("[SEC-2] …") heads a finding whose body runs to the next title, code
+// and sub-bullets included; a bracketed footnote number is no id.
+func TestExtractBracketedIDTitles(t *testing.T) {
+	text := "### Issues\n\n**[SEC-2] Session tokens reach the access log**\n```go\nlog.Printf(\"%v\", req.Header)\n```\n- `Authorization` is printed whole.\n- Rotating keys does not help once logs are shipped.\n\n**[SEC-3] Uploads skip the size check**\nThe `upload` handler reads the body before `MaxBytesReader` wraps it; wrap it first.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings %+v, want SEC-2 and SEC-3", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Problem, "Session tokens") || !strings.Contains(fs[0].text(), "Rotating keys") {
+		t.Errorf("SEC-2 lost its title or body: %+v", fs[0])
+	}
+	if !strings.Contains(fs[1].Problem, "Uploads skip") {
+		t.Errorf("SEC-3 lost its title: %+v", fs[1])
+	}
+	if _, ref, _, _ := titleMarker("[3] see the appendix"); ref != "" {
+		t.Errorf("a bracketed footnote number read as id %q", ref)
+	}
+}
+
 // TestExtractTriageStatus: a triaged finding's status field reports its fix
 // ("Fixed — …") or turns it down ("Not applicable — …"); other statuses
 // stay out of the finding.

@@ -449,6 +449,17 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 				continue
 			}
 		}
+		if ref == "" && strings.HasPrefix(s, "[") {
+			// "[SEC-2] Token logged": a tracker id in brackets, as a
+			// severity is bracketed ("[BLOCKER]").
+			if j := strings.IndexByte(s, ']'); j > 1 {
+				if m := findingIDRe().FindStringSubmatch(s[1:j]); m != nil && m[3] != "" && len(m[0]) == j-1 {
+					ref, marked = m[3], true
+					s = strings.TrimLeft(s[j+1:], " —–-:")
+					continue
+				}
+			}
+		}
 		if ref == "" {
 			if m := findingIDRe().FindStringSubmatchIndex(s); m != nil {
 				for g := 1; g <= 4; g++ {
