@@ -274,17 +274,6 @@ func FuzzFoldLit(f *testing.F) {
 	})
 }
 
-// FuzzIndex: Record's byte search finds what bytes.Index finds.
-func FuzzIndex(f *testing.F) {
-	f.Add([]byte("<!-- flowmem: id=p-1 seen=2 -->\n<!-- flowmem: seen id=p-12 -->"), []byte(" id=p-12"))
-	f.Add([]byte("aaaa"), []byte("aa"))
-	f.Fuzz(func(t *testing.T, s, sep []byte) {
-		if got, want := index(s, sep), bytes.Index(s, sep); got != want {
-			t.Fatalf("index(%q, %q) = %d, want %d", s, sep, got, want)
-		}
-	})
-}
-
 // isEntryHeadingLoop is isEntryHeading as it was, reading the first word
 // byte by byte: FuzzIsEntryHeading holds the shortcut to it.
 func isEntryHeadingLoop(line string) bool {

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/flowmem/flowmem/internal/regfile"
@@ -389,10 +388,9 @@ func (m *memory) legacyEntry(l *Entry) Entry {
 		line = "\n**Issue**: " + l.Issue + "\n"
 	}
 	needle := []byte(line)
-	k := rarest(needle)
 	for _, doc := range [...][]byte{m.file(), m.added} {
 		for off := 0; ; {
-			i := indexFrom(doc[off:], needle, k)
+			i := bytes.Index(doc[off:], needle)
 			if i < 0 {
 				break
 			}
@@ -437,10 +435,9 @@ func (m *memory) records(key, val string, fn func(doc []byte, start int, sightin
 	}
 	docs[1] = m.added
 	needle := []byte(" " + key + "=" + val)
-	k := rarest(needle)
 	for _, doc := range docs {
 		for off := 0; ; {
-			i := indexFrom(doc[off:], needle, k)
+			i := bytes.Index(doc[off:], needle)
 			if i < 0 {
 				break
 			}
@@ -524,57 +521,4 @@ func (m *memory) state(e Entry) Entry {
 		CountSighting(&e, &sightings[i])
 	}
 	return e
-}
-
-// rarest is the place in sep of its least common byte (byteCost).
-func rarest(sep []byte) int {
-	k := 0
-	for i, c := range sep {
-		if byteCost(c) < byteCost(sep[k]) {
-			k = i
-		}
-	}
-	return k
-}
-
-// indexFrom is bytes.Index for the needles Record looks for in a memory
-// file, given the place k of sep's rarest byte: it jumps between the places
-// of that byte, which bytes.IndexByte finds many bytes at a time.
-// bytes.Index starts from the needle's first byte, a space or a newline
-// here, which is everywhere.
-func indexFrom(s, sep []byte, k int) int {
-	if len(sep) == 0 {
-		return 0
-	}
-	for off := 0; off+len(sep) <= len(s); {
-		i := bytes.IndexByte(s[off+k:len(s)-len(sep)+k+1], sep[k])
-		if i < 0 {
-			return -1
-		}
-		start := off + i
-		if bytes.Equal(s[start:start+len(sep)], sep) {
-			return start
-		}
-		off = start + 1
-	}
-	return -1
-}
-
-// byteCost is how common a byte is in a memory file, roughly: white space
-// and lower-case letters (by their English frequency), then the marks of
-// the format (metadata lines, field labels, dates), then the rest.
-func byteCost(c byte) int {
-	switch {
-	case c == ' ' || c == '\n':
-		return 100
-	case 'a' <= c && c <= 'z':
-		return 10 + strings.IndexByte("zqxjkvbpygfwmucldrhsnioate", c)
-	case strings.IndexByte("*-.,:<>!=0123456789", c) >= 0:
-		return 8
-	case 'A' <= c && c <= 'Z':
-		return 5
-	case c >= 0x80:
-		return 1
-	}
-	return 2
 }

@@ -177,5 +177,3 @@ func FuzzPrepare(f *testing.F) {
 	})
 }
 
-// index is indexFrom finding sep's rarest byte itself, as Record calls it.
-func index(s, sep []byte) int { return indexFrom(s, sep, rarest(sep)) }
