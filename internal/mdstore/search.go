@@ -193,41 +193,23 @@ func (f *foldLit) in(s []byte) bool {
 	if n == 0 {
 		return true
 	}
-	end := len(s) - n + f.k + 1 // anchors at or past end leave no room
-	// The next place of each case of the anchor at or after i, -1 when
-	// there is none; -2 when not looked for yet.
-	nl, nu := -2, -2
-	if f.up == f.lo {
-		nu = -1
-	}
-	for i := f.k; i < end; {
-		if nl != -1 && nl < i {
-			nl = byteFrom(s[:end], i, f.lo)
+	for _, c := range [2]byte{f.lo, f.up} {
+		// Anchors at or past end leave no room.
+		for i, end := f.k, len(s)-n+f.k+1; i < end; i++ {
+			j := bytes.IndexByte(s[i:end], c)
+			if j < 0 {
+				break
+			}
+			i += j
+			if equalFoldASCII(s[i-f.k:i-f.k+n], f.lit) {
+				return true
+			}
 		}
-		if nu != -1 && nu < i {
-			nu = byteFrom(s[:end], i, f.up)
+		if f.up == f.lo {
+			break
 		}
-		p := nl
-		if p < 0 || nu >= 0 && nu < p {
-			p = nu
-		}
-		if p < 0 {
-			return false
-		}
-		if equalFoldASCII(s[p-f.k:p-f.k+n], f.lit) {
-			return true
-		}
-		i = p + 1
 	}
 	return false
-}
-
-// byteFrom is the index of c in s at or after i, or -1.
-func byteFrom(s []byte, i int, c byte) int {
-	if j := bytes.IndexByte(s[i:], c); j >= 0 {
-		return i + j
-	}
-	return -1
 }
 
 // equalFoldASCII reports whether a, with ASCII letters lowered, is lit.
