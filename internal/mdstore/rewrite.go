@@ -3,13 +3,10 @@ package mdstore
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
-	"github.com/flowmem/flowmem/internal/regfile"
 )
 
 // Edit decides, from the entries of one memory file as readers see them
@@ -31,16 +28,8 @@ func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
 	}
 	defer unlock()
 	path := s.Path(k)
-	raw, err := regfile.Read(path, maxFile)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("read memory: %w", err)
-	}
-	d, err := Parse(k, raw)
+	d, err := s.ReadDoc(k)
 	if err != nil {
-		var pe *ParseError
-		if errors.As(err, &pe) {
-			pe.Path = path
-		}
 		return err
 	}
 	changes, err := edit(d.Folded())
