@@ -98,12 +98,9 @@ func (e *Entry) Text() string {
 	return e.Body
 }
 
-// maxField bounds every single-line field so one entry cannot bloat a file.
-const maxField = 2000
-
-// MaxField is the most bytes one field of an entry keeps; longer text is cut
-// at a word boundary.
-const MaxField = maxField
+// MaxField is the most bytes one field of an entry keeps (longer text is
+// cut at a word boundary), so one entry cannot bloat a file.
+const MaxField = 2000
 
 // OneLine collapses all whitespace (newlines included) to single spaces,
 // drops control characters and invalid UTF-8, and bounds the length, cutting
@@ -130,10 +127,10 @@ func OneLine(s string) string {
 		b.WriteRune(r)
 	}
 	out := b.String()
-	if len(out) > maxField {
-		cut := strings.LastIndexByte(out[:maxField], ' ')
-		if cut < maxField/2 {
-			cut = maxField
+	if len(out) > MaxField {
+		cut := strings.LastIndexByte(out[:MaxField], ' ')
+		if cut < MaxField/2 {
+			cut = MaxField
 			for cut > 0 && !utf8.RuneStart(out[cut]) {
 				cut--
 			}
@@ -197,7 +194,7 @@ func (e *Entry) Normalize() {
 	}
 	var tasks []string
 	for _, t := range e.Tasks {
-		if t = token(t); t != "" && !contains(tasks, t) {
+		if t = token(t); t != "" && !slices.Contains(tasks, t) {
 			tasks = append(tasks, t)
 		}
 	}
@@ -346,13 +343,4 @@ func isToken[T ~string | ~[]byte](s T) bool {
 		}
 	}
 	return s[0] != '-' && s[len(s)-1] != '-'
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

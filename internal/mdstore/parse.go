@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -781,7 +782,7 @@ func fold(a, b Entry) Entry {
 		out.FP = b.FP
 	}
 	for _, t := range b.Tasks {
-		if !contains(out.Tasks, t) {
+		if !slices.Contains(out.Tasks, t) {
 			out.Tasks = append(out.Tasks, t)
 		}
 	}
@@ -801,7 +802,7 @@ func CountSighting(e, s *Entry) {
 		e.LastSeen = s.LastSeen
 	}
 	for _, t := range s.Tasks {
-		if !contains(e.Tasks, t) {
+		if !slices.Contains(e.Tasks, t) {
 			e.Tasks = append(e.Tasks, t)
 		}
 	}

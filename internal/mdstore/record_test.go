@@ -176,4 +176,3 @@ func FuzzPrepare(f *testing.F) {
 		}
 	})
 }
-
