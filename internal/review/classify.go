@@ -55,8 +55,7 @@ type Options struct {
 //  5. a one-off of this task: it points at the task's plan, spec or
 //     requirement ids and names no code;
 //  6. turned down in triage ("Won't fix: …");
-//  7. generic advice: the problem only asks for tests, its title is
-//     about coverage, or it opens by asking to restructure ("Refactor
+//  7. generic advice: its title is about coverage, or it opens by asking to restructure ("Refactor
 //     …"), asks only to remove duplication or measures the code's size
 //     ("900 lines", "god object") with no limit the project sets; or the
 //     reviewer grants that the code works before a "but" ("correct, but
@@ -114,9 +113,6 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// code works; what follows the "but" is a preference. "Correct
 		// today, but …" grants it only for now: a latent defect.
 		return drop(fmt.Sprintf("the reviewer grants the code works (%q); the rest is a preference", m[1]))
-	}
-	if testGap(problem) {
-		return drop("generic advice (asks for more tests)")
 	}
 	if w := firstWord(stripCode(title(problem)), coverageWords); w != "" {
 		// "`Widget` had zero test coverage", "Retry coverage gaps on
@@ -233,29 +229,12 @@ var planRefRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\bfn-\d+|\b(?:R|AC|FR|NFR)-?\d+\b|\b(?:the|this) (?:plan|spec|epic|ticket|task spec|acceptance criteria|pr description|milestone)\b|\bacceptance criteri`)
 })
 
-// requirementIDRe matches a requirement or acceptance-criterion id of a
-// task (R3, R001, AC2, AC-6, FR-1, NFR2).
-var requirementIDRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(?:R|AC|FR|NFR)-?\d+\b`)
-})
-
-// titleReach is how far into a finding its title is read for a
-// requirement id.
-const titleReach = 30
-
 // oneOff: a finding about this task's plan, spec or requirements that names
 // no code is fixed by editing this task's documents and teaches nothing
-// later. In a plan review any finding located at a plan section is one.
+// later.
 func oneOff(f Finding) string {
-	code := hasCode(f.Problem) || hasCode(f.Fix)
-	if m := planRefRe().FindString(f.Problem + " " + f.Location); m != "" && !code {
+	if m := planRefRe().FindString(f.Problem + " " + f.Location); m != "" && !hasCode(f.Problem) && !hasCode(f.Fix) {
 		return "refers to " + m
-	}
-	if m := requirementIDRe().FindStringIndex(f.Problem); m != nil && m[0] < titleReach {
-		// The finding's title is a requirement of this task ("AC2
-		// source filtering — …", "R001 required action not completed"):
-		// it is about meeting that requirement, whatever code it names.
-		return "refers to " + f.Problem[m[0]:m[1]]
 	}
 	return ""
 }
@@ -355,24 +334,6 @@ func duplication(problem string) bool {
 	return false
 }
 
-// testGap: a problem that opens by asking for tests or noting their
-// absence ("Add integration tests for …", "Missing unit test", "Tests don't
-// cover …", "Untested retry path") only asks for tests: the lesson, if any,
-// is in the finding about the code itself. The opening is the run of
-// leading words from testGapWords; it must hold a test word.
-func testGap(problem string) bool {
-	words := strings.FieldsFunc(problem, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' && r != '\'' })
-	for _, w := range words {
-		if testWords[w] {
-			return true
-		}
-		if !testGapWords[w] {
-			return false
-		}
-	}
-	return false
-}
-
 // coverageWords in a finding's title make it about how much of the code a
 // practice (tests, retries, checks) reaches.
 var coverageWords = wordSet(`coverage untested`)
@@ -391,11 +352,6 @@ func title(problem string) string {
 	}
 	return t
 }
-
-var (
-	testWords    = wordSet(`test tests untested coverage e2e end-to-end`)
-	testGapWords = wordSet(`add a an more missing no lacks lack lacking needs need unit integration regression`)
-)
 
 // Token kinds, from most to least specific: code names a thing in the code
 // (a code span, a call, an identifier, a file path); a name is a concrete
