@@ -435,8 +435,8 @@ const (
 	gateR5bPrecision = 0.49 // was 0.51 — round 7 (r7-review10)
 	gateR5bRecall    = 0.65 // was 0.61 — round 7 (r7-review10)
 	gateR5bCategory  = 0.44 // was 0.40 — round 7 (r7-review10)
-	gateR5bVerdict   = 0.73
-	gateR5bZeroYield = 1 // was 2 — round 7 (r7-review10)
+	gateR5bVerdict   = 0.78 // was 0.73 — round 7 (r7-review10)
+	gateR5bZeroYield = 1    // was 2 — round 7 (r7-review10)
 )
 
 // Gates on the blind-r6 split (testdata/review/real/blind7/: 21 reviews

@@ -122,8 +122,10 @@ func lastLineVerdict(text string) Verdict {
 			continue
 		}
 		v, f := lineVerdict(plain)
-		if f == formDecision {
-			if i := decisionKeyEnd(plain); i > 0 && fields[asciiLower(plain[:i])] >= 2 {
+		if f == formDecision || f == formVerdict {
+			if i := fieldKeyEnd(plain); i > 0 && listItem(trimmed) && fields[asciiLower(plain[:i])] >= 2 {
+				// "- **Verdict**: Viable" under each area, "-
+				// **Recommendation**: Accept …" under each finding.
 				continue
 			}
 		}
@@ -300,30 +302,44 @@ func decisionVerdict(plain string) Verdict {
 
 // decisionKeyEnd returns where the decision key that opens plain ends
 // ("Final recommendation: …"), or -1.
-func decisionKeyEnd(plain string) int {
+func decisionKeyEnd(plain string) int { return keyEnd(plain, false) }
+
+// fieldKeyEnd is decisionKeyEnd for a verdict key too ("Verdict: …").
+func fieldKeyEnd(plain string) int { return keyEnd(plain, true) }
+
+func keyEnd(plain string, verdict bool) int {
 	i := strings.IndexAny(plain, ":=—")
 	if i <= 0 {
 		return -1
 	}
 	key := strings.Fields(asciiLower(plain[:i]))
-	if len(key) == 0 || len(key) > 3 || !containsString(decisionKeys, key[len(key)-1]) {
+	if len(key) == 0 || len(key) > 3 {
+		return -1
+	}
+	if last := key[len(key)-1]; !containsString(decisionKeys, last) && !(verdict && last == "verdict") {
 		return -1
 	}
 	return i
 }
 
-// fieldKeys counts the list items that open with each decision key
-// ("- **Recommendation**: …"). A key that opens two or more items is a
-// field every finding carries, so none of them is the review's call.
+// listItem reports whether a trimmed line opens a bulleted list item.
+func listItem(t string) bool {
+	t = strings.TrimLeft(t, " \t>")
+	return strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ")
+}
+
+// fieldKeys counts the list items that open with each decision or verdict
+// key ("- **Recommendation**: …"). A key that opens two or more items is a
+// field every finding or area carries, so none of them is the review's
+// call.
 func fieldKeys(text string) map[string]int {
 	var n map[string]int
 	for line := range strings.Lines(text) {
-		t := strings.TrimLeft(line, " \t>")
-		if !strings.HasPrefix(t, "- ") && !strings.HasPrefix(t, "* ") && !strings.HasPrefix(t, "+ ") {
+		if !listItem(line) {
 			continue
 		}
-		plain := plainLine(t)
-		if i := decisionKeyEnd(plain); i > 0 {
+		plain := plainLine(line)
+		if i := fieldKeyEnd(plain); i > 0 {
 			if n == nil {
 				n = map[string]int{}
 			}

@@ -56,6 +56,7 @@ func TestParseVerdict(t *testing.T) {
 		{"a nested recommendation field is no call", "## Issues\n\n- T-3: Cache never expires\n  - Recommendation: Pass `ttl` to `cache.New` so entries expire.\n", None},
 		{"a top-level recommendation is a call", "## Issues\n\n- T-3: Cache never expires\n\nRecommendation: approve\n", Ship},
 		{"a recommendation every finding carries is no call", "### 1. Cache never expires\n- **Recommendation**: Accept a `ttl` in `Options` and pass it on.\n\n### 2. Retries never stop\n- **Recommendation**: Pass a deadline to `retry.Do`.\n", None},
+		{"a verdict every area carries is no call", "**Status**: Approved with notes\n\n## Caching\n- **Verdict**: Sound.\n\n## Logging\n- **Verdict**: High risk in the rotation path.\n", Ship},
 		{"one recommendation item is the call", "## Summary\n\n- **Recommendation**: Accept.\n- Risk: low\n", Ship},
 		{"an approval that waits on a change asks for it", "Recommendation: merge after the lock is released on every path", NeedsWork},
 		{"a high score with a condition asks for the change", "Overall score: 9/10 – merge once `Close` is deferred in the reader", NeedsWork},
