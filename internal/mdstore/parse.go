@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v2"
@@ -473,10 +472,8 @@ func parseHeading(line string) (heading, bool) {
 	if !ok {
 		return heading{}, false
 	}
-	// Headings are split on every read of every entry: fixed buffers keep
-	// the common case free of allocations.
-	var fieldBuf, plainBuf, bracketBuf [8]string
-	fields := fieldsInto(fieldBuf[:0], strings.TrimRight(rest, " #"))
+	var plainBuf, bracketBuf [8]string
+	fields := strings.Fields(strings.TrimRight(rest, " #"))
 	if len(fields) == 0 || !validDate(fields[0]) {
 		return heading{}, false
 	}
@@ -501,52 +498,6 @@ func parseHeading(line string) (heading, bool) {
 		h.category = bracketed[len(bracketed)-1]
 	}
 	return h, true
-}
-
-// fieldsInto appends the whitespace-separated fields of s to dst, as
-// strings.Fields splits them.
-func fieldsInto(dst []string, s string) []string {
-	for i := 0; i < len(s); {
-		if c := s[i]; c == ' ' || '\t' <= c && c <= '\r' {
-			i++
-			continue
-		} else if c >= utf8.RuneSelf {
-			if size := spaceAt(s, i); size > 0 {
-				i += size
-				continue
-			}
-		}
-		j := i + 1
-		for j < len(s) {
-			c := s[j]
-			if c > ' ' && c < utf8.RuneSelf {
-				j++
-				continue
-			}
-			if c == ' ' || '\t' <= c && c <= '\r' || c >= utf8.RuneSelf && spaceAt(s, j) > 0 {
-				break
-			}
-			j++
-		}
-		dst = append(dst, s[i:j])
-		i = j
-	}
-	return dst
-}
-
-// spaceAt is the byte length of the white space rune at s[i], or 0.
-func spaceAt(s string, i int) int {
-	c := s[i]
-	if c < utf8.RuneSelf {
-		if c == ' ' || '\t' <= c && c <= '\r' {
-			return 1
-		}
-		return 0
-	}
-	if r, size := utf8.DecodeRuneInString(s[i:]); unicode.IsSpace(r) {
-		return size
-	}
-	return 0
 }
 
 // validText trims a field read from disk and replaces invalid UTF-8, which
