@@ -121,66 +121,20 @@ type segBrief struct {
 	status         Status
 }
 
-// briefEntry is parseEntry reading only the heading and the metadata
-// lines; records gets the sightings and moved metadata lines, which count
-// by id. It reads bytes: the result is part of seg. An entry it cannot
-// read that way (its id not on a metadata line, a heading outside ASCII)
-// is parsed whole.
+// briefEntry is what counting needs of the entry seg holds. When it has
+// the shape flowmem writes (a heading tagged with its id, then the one
+// metadata line of the segment, of that id, with a last day), that is read
+// from those two lines: the result is part of seg. Any other entry is
+// parsed whole, and records gets its sightings and moved metadata lines,
+// which count by id.
 func briefEntry(k Kind, seg []byte, line int, records *[]brief) (segBrief, bool) {
 	first, rest, _ := bytes.Cut(seg, []byte("\n"))
-	if n := len(first); n > 0 && first[n-1] == '\r' {
-		first = first[:n-1]
-	}
-	if !isASCII(first) {
-		return wholeBrief(k, seg, line, records)
-	}
-	head, tag := cutTagBytes(first)
-	date, ok := asciiHeadingDate(head)
-	if !ok {
-		return segBrief{}, false
-	}
-	var m metaBytes
-	metas, mark := 0, len(*records)
-	for {
-		if !bytes.HasPrefix(rest, []byte(metaPrefix)) {
-			i := bytes.Index(rest, []byte("\n"+metaPrefix))
-			if i < 0 {
-				break
-			}
-			rest = rest[i+1:]
-		}
-		var l []byte
-		l, rest, _ = bytes.Cut(rest, []byte("\n"))
-		if n := len(l); n > 0 && l[n-1] == '\r' {
-			l = l[:n-1]
-		}
-		mm, ok := readMetaBytes(l, nil, false)
-		switch {
-		case !ok:
-		case mm.sighting, tag != nil && string(mm.id) != string(tag), metas > 0 && string(mm.id) != string(m.id):
-			*records = append(*records, brief{id: string(mm.id), last: string(mm.last)})
-		case metas == 0:
-			m, metas = mm, 1
-		default:
-			// fold's rule for the day and the state.
-			if string(mm.last) > string(m.last) {
-				m.last, m.status = mm.last, mm.status
-			} else if string(mm.last) == string(m.last) && mm.status == Active {
-				m.status = Active
-			}
-			metas++
+	_, tag := cutTagBytes(bytes.TrimSuffix(first, []byte("\r")))
+	if l, rest, _ := bytes.Cut(rest, []byte("\n")); tag != nil && bytes.HasPrefix(l, []byte(metaPrefix)) && !bytes.Contains(rest, []byte("\n"+metaPrefix)) && !bytes.HasPrefix(rest, []byte(metaPrefix)) {
+		if m, ok := readMetaBytes(l, nil, false); ok && !m.sighting && bytes.Equal(m.id, tag) && m.last != nil {
+			return segBrief{id: m.id, last: m.last, status: m.status}, true
 		}
 	}
-	if metas == 0 || len(m.id) == 0 {
-		// The id comes from the text: read the entry as Load does.
-		*records = (*records)[:mark]
-		return wholeBrief(k, seg, line, records)
-	}
-	return segBrief{id: m.id, date: date, last: m.last, status: m.status}, true
-}
-
-// wholeBrief counts an entry parsed whole.
-func wholeBrief(k Kind, seg []byte, line int, records *[]brief) (segBrief, bool) {
 	e, recs, _, ok := parseEntry(k, string(seg), line)
 	if !ok {
 		return segBrief{}, false
@@ -216,27 +170,3 @@ func cutTagBytes(l []byte) ([]byte, []byte) {
 	}
 	return body[:i-1], id
 }
-
-// asciiHeadingDate is parseHeading's date of an ASCII heading, without
-// splitting the rest of it.
-func asciiHeadingDate(line []byte) ([]byte, bool) {
-	rest, ok := bytes.CutPrefix(bytes.TrimLeft(line, " "), []byte("## "))
-	if !ok {
-		return nil, false
-	}
-	rest = bytes.TrimRight(rest, " #")
-	i := 0
-	for i < len(rest) && isSpaceASCII(rest[i]) {
-		i++
-	}
-	j := i
-	for j < len(rest) && !isSpaceASCII(rest[j]) {
-		j++
-	}
-	if !validDate(rest[i:j]) {
-		return nil, false
-	}
-	return rest[i:j], true
-}
-
-func isSpaceASCII(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' }
