@@ -11,6 +11,17 @@ var versionRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:^|[\s(])(?:v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?\+?)(?:[\s,;:.)]|$)`)
 })
 
+// namesVersion reports whether s names a release (v2, 3.12, 1.4.0). A
+// number over a scale ("6.5 / 10") is a rating, not a version.
+func namesVersion(s string) bool {
+	for _, m := range versionRe().FindAllStringIndex(s, -1) {
+		if !strings.HasPrefix(strings.TrimLeft(s[m[1]:], " "), "/") {
+			return true
+		}
+	}
+	return false
+}
+
 var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?:^|[\\s`(])--?[a-z][a-z-]*\\b") })
 
 // dottedCalls counts, up to 2, the calls of a name inside a namespace
@@ -87,7 +98,7 @@ var categorySignals = []struct {
 		hmac jwt session-fixation tls$ mitm insecure untrust containment redact admin$ role$ roles$
 		permission permissions expos sensitive`},
 	{CatBuild, `ci$ build$ builds$ lint linter eslint tsc typecheck compile compiler bundle bundler makefile
-		dockerfile prepublish publish pipeline workflow lockfile dependency dependencies npm yarn pnpm pip cargo
+		dockerfile prepublish publish pipeline workflow lockfile dependency dependencies npm yarn pnpm pip$ cargo
 		gradle maven smoke package.json pyproject go.mod`},
 	{CatConvention, `convention conventions consistent$ inconsisten reuse centralize centralise single-source
 		agents.md claude.md contributing guideline guidelines elsewhere unlike mismatch mismatched
@@ -128,8 +139,8 @@ func categorize(f Finding) string {
 // categoryScores scores each category of categorySignals, in its order, by
 // its signals in the problem (twice) and the fix.
 func categoryScores(f Finding) []int {
-	problem := categoryWords(f.Problem)
-	fix := categoryWords(f.Fix)
+	problem := credentials(categoryWords(f.Problem))
+	fix := credentials(categoryWords(f.Fix))
 	scores := make([]int, len(categorySignals))
 	for i, c := range categorySignals {
 		stems := strings.Fields(c.stems)
@@ -145,13 +156,18 @@ func categoryScores(f Finding) []int {
 			// finding's location: paths are not vocabulary, but these
 			// files say what the lesson is about.
 			score += 2 * buildFiles(f.Location+" "+f.Problem+" "+f.Fix)
+			if testFile(f.Location) {
+				// A finding placed in a test file: the rubric's test
+				// gotcha, whatever the test got wrong.
+				score += 2
+			}
 		case CatFramework:
 			score += 2*prescribed(f.Fix) + dottedCalls(f.Fix)
 			// A language, runtime or framework named by name: the rubric's
 			// framework lesson is that thing's idiom ("React 19: …",
 			// "Go: …"), whatever failure the finding describes.
 			score += 2 * namedFrameworks(f.Problem+" "+f.Fix)
-			if versionRe().MatchString(f.Problem + " " + f.Fix) {
+			if namesVersion(f.Problem + " " + f.Fix) {
 				// A version named: behaviour that changed between releases.
 				score += 2
 			}
@@ -211,6 +227,45 @@ func buildFiles(s string) int {
 		}
 	}
 	return n
+}
+
+// credentials rewrites an API key or token ("api key", "api_key",
+// "apikey") as the credential it is: a lesson about where one is kept is
+// a security lesson, not one about the API it opens.
+func credentials(words []string) []string {
+	for i, w := range words {
+		switch {
+		case w == "api" && i+1 < len(words) && (hasStem(words[i+1], []string{"key", "token"})):
+			words[i] = "credential"
+		case w == "apikey" || w == "apikeys" || strings.HasPrefix(w, "api_key") || strings.HasPrefix(w, "api-key") ||
+			strings.HasPrefix(w, "api_token") || strings.HasPrefix(w, "api-token"):
+			words[i] = "credential"
+		}
+	}
+	return words
+}
+
+// testFile reports whether loc places a finding in a test file
+// (foo_test.go, bar.test.ts, baz.spec.js, test_qux.py) or under a test
+// directory (tests/, __tests__/, e2e/).
+func testFile(loc string) bool {
+	for _, f := range strings.FieldsFunc(strings.ToLower(loc), func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '`' }) {
+		if i := strings.IndexByte(f, ':'); i > 0 {
+			f = f[:i]
+		}
+		base := f[strings.LastIndexByte(f, '/')+1:]
+		if strings.Contains(base, "_test.") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
+			strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py") {
+			return true
+		}
+		for _, dir := range strings.Split(f, "/")[:strings.Count(f, "/")] {
+			switch dir {
+			case "test", "tests", "__tests__", "e2e", "spec":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // categoryWords are the lower-case words of s. File paths are left out:

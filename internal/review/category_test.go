@@ -144,6 +144,25 @@ func TestCategorize(t *testing.T) {
 			want: CatSecurity,
 		},
 		{
+			name: "a rating over a scale is no version",
+			f: Finding{Problem: "Reliability · 6.5 / 10. `loadAll` stops at the first bad record.",
+				Fix: "Skip bad records and report them at the end."},
+			want: CatEdgeCase,
+		},
+		{
+			name: "an API key is a credential, not an API lesson",
+			f: Finding{Problem: "The API key is kept in the app's preferences file.",
+				Fix: "Keep the key in the OS keychain."},
+			want: CatSecurity,
+		},
+		{
+			name: "a finding placed in a test file is a test gotcha",
+			f: Finding{Location: "web/src/cart.test.ts:40",
+				Problem: "The test sleeps 500 ms for `render` to settle.",
+				Fix:     "Wait for the element to appear instead."},
+			want: CatBuild,
+		},
+		{
 			name: "exposing sensitive data is security",
 			f: Finding{Problem: "`dumpState` exposes the session cookie in debug output.",
 				Fix: "Mask the cookie before logging."},
@@ -173,6 +192,24 @@ func TestSignalCount(t *testing.T) {
 	for _, tt := range tests {
 		if got := signalCount(tt.words, tt.stems); got != tt.want {
 			t.Errorf("signalCount(%q, %q) = %d, want %d", tt.words, tt.stems, got, tt.want)
+		}
+	}
+}
+
+func TestTestFile(t *testing.T) {
+	for loc, want := range map[string]bool{
+		"internal/store/save_test.go:12": true,
+		"web/cart.spec.js, web/cart.js":  true,
+		"tests/test_parse.py:3":          true,
+		"app/__tests__/list.tsx":         true,
+		"e2e/login.ts:8":                 true,
+		"internal/testing/util.go":       false,
+		"latest/contest.py":              false,
+		"src/attest.go:4":                false,
+		"":                               false,
+	} {
+		if got := testFile(loc); got != want {
+			t.Errorf("testFile(%q) = %v, want %v", loc, got, want)
 		}
 	}
 }
