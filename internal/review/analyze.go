@@ -114,21 +114,18 @@ const fallbackKeep = 3
 // fallback keeps something of a review whose findings the filter dropped
 // every one of, because a review that asks for changes always teaches
 // something. The candidates are the findings dropped only for stating no
-// fix that name code: the defect in named code implies its fix. The most
-// severe of them are kept, the first fallbackKeep in the review's order.
+// fix that name code, the defect in named code implying its fix (ranked
+// ones at or above the minimum severity are kept by the filter itself);
+// the first fallbackKeep of them are kept.
 func fallback(ds []Decision) {
-	best := -1
 	for _, d := range ds {
 		if d.Keep {
 			return
 		}
-		if d.Reason == reasonNoFix && hasCode(d.Finding.Problem) {
-			best = max(best, severityRank(d.Finding.Severity))
-		}
 	}
 	n := 0
 	for i, d := range ds {
-		if n < fallbackKeep && d.Reason == reasonNoFix && hasCode(d.Finding.Problem) && severityRank(d.Finding.Severity) == best {
+		if n < fallbackKeep && d.Reason == reasonNoFix && hasCode(d.Finding.Problem) {
 			ds[i].Keep = true
 			ds[i].Reason = fmt.Sprintf("reusable %s lesson: names %s; no other finding of this review is one, and a defect in named code implies its fix", d.Category, anchorOf(d.Finding))
 			n++
