@@ -2,6 +2,7 @@ package text
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 
@@ -161,7 +162,7 @@ var forms = sync.OnceValue(func() map[string][]string {
 			if w == "=" {
 				continue
 			}
-			if f := Fold(w); f != w && !contains(m[f], w) {
+			if f := Fold(w); f != w && !slices.Contains(m[f], w) {
 				m[f] = append(m[f], w)
 			}
 		}
@@ -190,7 +191,7 @@ var synonyms = sync.OnceValue(func() map[string][]string {
 		}
 		for _, a := range stems {
 			for _, b := range stems {
-				if a != b && !contains(m[a], b) {
+				if a != b && !slices.Contains(m[a], b) {
 					m[a] = append(m[a], b)
 				}
 			}
@@ -205,13 +206,4 @@ var synonyms = sync.OnceValue(func() map[string][]string {
 // The slice must not be modified.
 func Synonyms(s string) []string {
 	return synonyms()[s]
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
