@@ -717,11 +717,11 @@ func parseMeta(l string) (m Entry, sighting, ok bool) {
 		i := cap(line) - cap(v)
 		return l[i : i+len(v)]
 	}
-	m = Entry{ID: str(b.id), FP: str(b.fp), Seen: b.seen, LastSeen: str(b.last), Status: b.status, MergedInto: str(b.mergedInto)}
-	for _, t := range b.tasks {
+	m = Entry{ID: str(b.ID), FP: str(b.FP), Seen: b.Seen, LastSeen: str(b.Last), Status: b.Status, MergedInto: str(b.MergedInto)}
+	for _, t := range b.Tasks {
 		m.Tasks = append(m.Tasks, str(t))
 	}
-	return m, b.sighting, true
+	return m, b.Sighting, true
 }
 
 // fold merges two records of one lesson, as a git union merge leaves them

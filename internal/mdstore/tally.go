@@ -131,8 +131,8 @@ func briefEntry(k Kind, seg []byte, line int, records *[]brief) (segBrief, bool)
 	first, rest, _ := bytes.Cut(seg, []byte("\n"))
 	_, tag := cutTagBytes(bytes.TrimSuffix(first, []byte("\r")))
 	if l, rest, _ := bytes.Cut(rest, []byte("\n")); tag != nil && bytes.HasPrefix(l, []byte(metaPrefix)) && !bytes.Contains(rest, []byte("\n"+metaPrefix)) && !bytes.HasPrefix(rest, []byte(metaPrefix)) {
-		if m, ok := readMetaBytes(l, nil, false); ok && !m.sighting && bytes.Equal(m.id, tag) && m.last != nil {
-			return segBrief{id: m.id, last: m.last, status: m.status}, true
+		if m, ok := readMetaBytes(l, nil, false); ok && !m.Sighting && bytes.Equal(m.ID, tag) && m.Last != nil {
+			return segBrief{id: m.ID, last: m.Last, status: m.Status}, true
 		}
 	}
 	e, recs, _, ok := parseEntry(k, string(seg), line)

@@ -45,10 +45,10 @@ func ViewSegment(seg []byte, v *View) bool {
 		return false
 	}
 	m, ok := readMetaBytes(l, v.Tasks, true)
-	if !ok || m.sighting || m.odd || !bytes.Equal(m.id, tag) || len(m.tasks) == 0 || m.last == nil {
+	if !ok || m.Sighting || m.odd || !bytes.Equal(m.ID, tag) || len(m.Tasks) == 0 || m.Last == nil {
 		return false
 	}
-	v.ID, v.Seen, v.LastSeen, v.Tasks, v.Status = m.id, m.seen, m.last, m.tasks, m.status
+	v.ID, v.Seen, v.LastSeen, v.Tasks, v.Status = m.ID, m.Seen, m.Last, m.Tasks, m.Status
 	var issue, body []byte
 	for len(rest) > 0 {
 		var l []byte
@@ -99,27 +99,37 @@ func cutOwnTag(v, tag []byte) []byte {
 	return v
 }
 
-// metaBytes is what a metadata line says (parseMeta), as parts of it.
-type metaBytes struct {
-	id, fp, last, mergedInto []byte
-	tasks                    [][]byte
-	seen                     int
-	status                   Status
-	sighting                 bool
+// Meta is what a metadata or sighting line says (as parseMeta reads it),
+// as parts of the line.
+type Meta struct {
+	ID, FP, Last, MergedInto []byte
+	Tasks                    [][]byte
+	Seen                     int
+	Status                   Status
+	Sighting                 bool
 	// odd: a task the renderer would trim; ViewSegment leaves such an
 	// entry to the parser.
 	odd bool
 }
 
+// ReadMeta reads a metadata or sighting line; ok is false when l is not
+// one that readers count.
+func ReadMeta(l []byte) (Meta, bool) {
+	if !bytes.HasPrefix(l, []byte(metaPrefix)) {
+		return Meta{}, false
+	}
+	return readMetaBytes(l, nil, true)
+}
+
 // readMetaBytes reads a line that starts with metaPrefix (parseMeta).
 // Tasks are read only when withTasks (counting needs none), into tasks'
 // array.
-func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m metaBytes, ok bool) {
+func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m Meta, ok bool) {
 	inner, ok := bytes.CutSuffix(bytes.TrimSpace(l[len(metaPrefix):]), []byte("-->"))
 	if !ok {
-		return metaBytes{}, false
+		return Meta{}, false
 	}
-	m = metaBytes{tasks: tasks[:0], seen: 1, status: Active}
+	m = Meta{Tasks: tasks[:0], Seen: 1, Status: Active}
 	// Fields split on single spaces, empty ones skipped, as parseMeta
 	// splits them: IndexByte directly (cutBytes is not inlined).
 	first := true
@@ -138,7 +148,7 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m metaBytes, ok bo
 		if first {
 			first = false
 			if string(f) == "seen" {
-				m.sighting = true
+				m.Sighting = true
 				continue
 			}
 		}
@@ -148,18 +158,18 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m metaBytes, ok bo
 		}
 		switch val := f[eq+1:]; string(f[:eq]) {
 		case "id":
-			m.id = val
+			m.ID = val
 		case "fp":
-			m.fp = val
+			m.FP = val
 		case "merged-into":
-			m.mergedInto = val
+			m.MergedInto = val
 		case "seen":
 			if n, ok := digits(val); ok && n > 0 {
-				m.seen = n
+				m.Seen = n
 			}
 		case "last":
 			if validDate(val) {
-				m.last = val
+				m.Last = val
 			}
 		case "tasks":
 			for withTasks && len(val) > 0 {
@@ -168,21 +178,21 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m metaBytes, ok bo
 				for _, c := range t {
 					m.odd = m.odd || c <= ' ' || c >= utf8.RuneSelf
 				}
-				if len(t) > 0 && !slices.ContainsFunc(m.tasks, func(x []byte) bool { return bytes.Equal(x, t) }) {
-					m.tasks = append(m.tasks, t)
+				if len(t) > 0 && !slices.ContainsFunc(m.Tasks, func(x []byte) bool { return bytes.Equal(x, t) }) {
+					m.Tasks = append(m.Tasks, t)
 				}
 			}
 		case "status":
 			switch string(val) {
 			case string(Archived):
-				m.status = Archived
+				m.Status = Archived
 			case string(Pending):
-				m.status = Pending
+				m.Status = Pending
 			}
 		}
 	}
-	if len(m.id) == 0 && m.sighting {
-		return metaBytes{}, false
+	if len(m.ID) == 0 && m.Sighting {
+		return Meta{}, false
 	}
 	return m, true
 }

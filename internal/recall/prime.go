@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
@@ -114,24 +113,10 @@ func mayBeConfirmed(seg []byte, sightings map[string]sighting) bool {
 	if i < 0 {
 		return false
 	}
-	meta, _, _ := bytes.Cut(rest[i+len(metaOpen):], []byte("\n"))
-	for _, f := range bytes.Fields(meta) {
-		k, v, ok := bytes.Cut(f, []byte("="))
-		if !ok {
-			continue
-		}
-		switch string(k) {
-		case "id":
-			if _, ok := sightings[string(v)]; ok {
-				return true
-			}
-		case "seen":
-			if n, err := strconv.Atoi(string(v)); err == nil && n >= 2 {
-				return true
-			}
-		}
-	}
-	return false
+	meta, _, _ := bytes.Cut(rest[i:], []byte("\n"))
+	m, ok := mdstore.ReadMeta(meta)
+	_, seen := sightings[string(m.ID)]
+	return ok && (seen || m.Seen >= 2)
 }
 
 // recordSightings records every sighting line of seg.
