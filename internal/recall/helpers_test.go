@@ -30,11 +30,6 @@ func Prime(files []File, task string, opt Options) (string, error) {
 	return s, err
 }
 
-// Each calls fn with every entry of files, as EachLive orders them.
-func Each(files []File, fn func(e *mdstore.Entry) bool) error {
-	return each(files, nil, fn)
-}
-
 // specificWords counts the request's own words that are not generic.
 func (q *query) specificWords() int {
 	n := 0

@@ -176,40 +176,12 @@ func (r *reader) holdsSighting(f *File) (bool, error) {
 // Entry in between: memory read shows every entry of the memory, and
 // copying each into strings first made most of its garbage.
 func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
-	var line []byte
-	var v mdstore.View
-	fast := func(k mdstore.Kind, seg []byte, seen map[string]bool, sightings map[string]sighting) (done, stop bool) {
-		if !mdstore.ViewSegment(seg, &v) {
-			return false, false
-		}
-		if seen[string(v.ID)] {
-			return true, false
-		}
-		if _, ok := sightings[string(v.ID)]; ok {
-			return false, false
-		}
-		out, ok := appendView(line[:0], k, &v)
-		if !ok {
-			return false, false
-		}
-		line = out
-		seen[string(v.ID)] = true
-		return true, v.Status == mdstore.Active && !fn(k, line)
-	}
-	return each(files, fast, func(e *mdstore.Entry) bool {
-		if !e.Live() {
-			return true
-		}
-		line = AppendRender(line[:0], e, false)
-		return fn(e.Kind, line)
-	})
+	return eachLive(files, true, fn)
 }
 
-// each calls fn with every entry of files as EachLive orders them (e is
-// valid only during the call); fast, unless nil, is asked first of every
-// segment and says whether it dealt with it (then fn is not called) and
-// whether to stop.
-func each(files []File, fast func(k mdstore.Kind, seg []byte, seen map[string]bool, sightings map[string]sighting) (done, stop bool), fn func(e *mdstore.Entry) bool) error {
+// eachLive is EachLive; without fast, every entry is parsed before it is
+// rendered.
+func eachLive(files []File, fast bool, fn func(k mdstore.Kind, line []byte) bool) error {
 	var r reader
 	sightings, err := r.collectSightings(files)
 	if err != nil {
@@ -219,19 +191,27 @@ func each(files []File, fast func(k mdstore.Kind, seg []byte, seen map[string]bo
 	// entry by entry would touch twice the memory.
 	seen := make(map[string]bool, min(r.read/300, 1<<20))
 	stop := false
-	var e mdstore.Entry
-	return r.eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
+	var line []byte
+	var v mdstore.View
+	return r.eachSegment(files, func(fi int, seg []byte, _ int64, n int) {
+		k := files[fi].Kind
 		if stop {
 			return
 		}
-		if fast != nil {
-			var done bool
-			if done, stop = fast(files[fi].Kind, seg, seen, sightings); done {
+		if fast && mdstore.ViewSegment(seg, &v) {
+			if seen[string(v.ID)] {
 				return
 			}
+			if _, ok := sightings[string(v.ID)]; !ok {
+				if out, ok := appendView(line[:0], k, &v); ok {
+					line = out
+					seen[string(v.ID)] = true
+					stop = v.Status == mdstore.Active && !fn(k, line)
+					return
+				}
+			}
 		}
-		var ok bool
-		e, ok = mdstore.ParseSegment(files[fi].Kind, seg, line)
+		e, ok := mdstore.ParseSegment(k, seg, n)
 		if !ok || seen[e.ID] {
 			return
 		}
@@ -247,6 +227,9 @@ func each(files []File, fast func(k mdstore.Kind, seg []byte, seen map[string]bo
 				}
 			}
 		}
-		stop = !fn(&e)
+		if e.Live() {
+			line = AppendRender(line[:0], &e, false)
+			stop = !fn(k, line)
+		}
 	})
 }
