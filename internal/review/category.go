@@ -7,21 +7,6 @@ import (
 	"unicode"
 )
 
-var versionRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:^|[\s(])(?:v\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)?\+?)(?:[\s,;:.)]|$)`)
-})
-
-// namesVersion reports whether s names a release (v2, 3.12, 1.4.0). A
-// number over a scale ("6.5 / 10") is a rating, not a version.
-func namesVersion(s string) bool {
-	for _, m := range versionRe().FindAllStringIndex(s, -1) {
-		if !strings.HasPrefix(strings.TrimLeft(s[m[1]:], " "), "/") {
-			return true
-		}
-	}
-	return false
-}
-
 var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?:^|[\\s`(])--?[a-z][a-z-]*\\b") })
 
 // dottedCalls counts, up to 2, the calls of a name inside a namespace
@@ -167,10 +152,6 @@ func categoryScores(f Finding) []int {
 			// framework lesson is that thing's idiom ("React 19: …",
 			// "Go: …"), whatever failure the finding describes.
 			score += 2 * namedFrameworks(f.Problem+" "+f.Fix)
-			if namesVersion(f.Problem + " " + f.Fix) {
-				// A version named: behaviour that changed between releases.
-				score += 2
-			}
 		case CatConvention:
 			// The fix points at how this project already does it.
 			score += signalCount(fix, stems)

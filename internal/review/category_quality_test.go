@@ -47,7 +47,6 @@ func categoryFeatures(f Finding) map[string][2]int {
 	m["prescribed"] = [2]int{0, prescribed(f.Fix)}
 	m["dotted"] = [2]int{0, dottedCalls(f.Fix)}
 	m["named"] = [2]int{namedFrameworks(f.Problem + " " + f.Fix), 0}
-	m["version"] = [2]int{b2i(namesVersion(f.Problem + " " + f.Fix)), 0}
 	return m
 }
 

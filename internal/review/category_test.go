@@ -96,7 +96,7 @@ func TestCategorize(t *testing.T) {
 			want: CatFramework,
 		},
 		{
-			name: "a version named is a framework lesson",
+			name: "a library call that replaced one gone in a release is a framework lesson",
 			f: Finding{Problem: "`parse_obj` is gone in v2 and now raises on import.",
 				Fix: "Call `model_validate` instead."},
 			want: CatFramework,
@@ -142,12 +142,6 @@ func TestCategorize(t *testing.T) {
 			f: Finding{Problem: "The upload handler takes unauthenticated requests from anyone.",
 				Fix: "Require a signed-in caller on the upload route."},
 			want: CatSecurity,
-		},
-		{
-			name: "a rating over a scale is no version",
-			f: Finding{Problem: "Reliability · 6.5 / 10. `loadAll` stops at the first bad record.",
-				Fix: "Skip bad records and report them at the end."},
-			want: CatEdgeCase,
 		},
 		{
 			name: "an API key is a credential, not an API lesson",
