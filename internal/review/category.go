@@ -64,10 +64,12 @@ func prescribed(s string) int {
 
 // Category signals: small general vocabularies of what a lesson is about,
 // matched as word prefixes, or as whole words where a stem ends in '$'
-// (secret$ is not secretary). They name concepts of the field (a security
-// property, a build tool, a boundary condition or error path, a runtime or
-// database feature, a project rule or a place the project already does
-// it), not phrases of any review; words a review uses about anything
+// (auth$ is not author); a prefix covers a word's other forms (secret,
+// secrets), and a word counts once however many stems it carries. They
+// name concepts of the field (a security property, a build tool, a
+// boundary condition or error path, a runtime or database feature, a
+// project rule or a place the project already does it), not phrases of
+// any review; words a review uses about anything
 // (token, trust, leak, origin, other, same) are not signals: "tokens" of
 // a text tokenizer and "leaks a goroutine" are no security lessons, and a
 // script is code the project runs, not its build (build and CI files named
@@ -78,26 +80,26 @@ var categorySignals = []struct {
 	name  string
 	stems string
 }{
-	{CatSecurity, `secur auth$ authz authn authent authoriz secret secrets password credential encrypt plaintext
+	{CatSecurity, `secur auth$ authz authn authent authoriz secret password credential encrypt plaintext
 		xss csrf ssrf cors csp injection sanitiz privilege pii timing-safe constant-time timingsafe
 		hmac jwt session-fixation tls$ mitm insecure untrust containment redact admin$ role$ roles$
-		permission permissions expos sensitive`},
-	{CatBuild, `ci$ build$ builds$ lint linter eslint tsc typecheck compile compiler bundle bundler makefile
+		permission expos sensitive`},
+	{CatBuild, `ci$ build$ builds$ lint eslint tsc typecheck compile bundle makefile
 		dockerfile prepublish publish pipeline workflow lockfile dependency dependencies npm yarn pnpm pip$ cargo
 		gradle maven smoke package.json pyproject go.mod`},
-	{CatConvention, `convention conventions consistent$ inconsisten reuse centralize centralise single-source
-		agents.md claude.md contributing guideline guidelines elsewhere unlike mismatch mismatched
-		contradict contradicts drift diverg rule$ documented existing already rest$`},
+	{CatConvention, `convention consistent$ inconsisten reuse centralize centralise single-source
+		agents.md claude.md contributing guideline elsewhere unlike mismatch
+		contradict drift diverg rule$ documented existing already rest$`},
 	{CatEdgeCase, `empty null$ nil$ zero negative overflow underflow boundary off-by-one concurrent concurrency
-		parallel deadlock stale orphan duplicate duplicates retry retries restart restarts crash
-		idempot legacy migrat unicode utf encoding timezone dst leap order ordering race$ races$ racy
-		self- itself$ themselves$ lifecycle cleanup leak leaks repeated toggle timeout exist truncat
+		parallel deadlock stale orphan duplicate retry retries restart crash
+		idempot legacy migrat unicode utf encoding timezone dst leap order race$ races$ racy
+		self- itself$ themselves$ lifecycle cleanup leak repeated toggle timeout exist truncat
 		collision hang$ reject error-path when$ spaces`},
 	{CatFramework, `deprecat idiom stdlib builtin library framework sdk runtime thread-safe goroutine channel
 		unsafe async await promise decorator annotation middleware transaction upsert select$ insert$
 		mutex subscri constraint pragma`},
-	{CatAPI, `api endpoint rate-limit ratelimit throttl user-agent header headers webhook github
-		gitlab stripe quirk graphql grpc response responses paginat`},
+	{CatAPI, `api endpoint rate-limit ratelimit throttl user-agent header webhook github
+		gitlab stripe quirk graphql grpc response paginat`},
 }
 
 // categorize picks the category with the highest score (categoryScores);
