@@ -842,6 +842,18 @@ func TestExtractBracketedIDTitles(t *testing.T) {
 	}
 }
 
+// TestExtractNumberedTopicsWithFindingWords: a numbered topic heading of
+// several words is one finding even when a word of it names findings
+// ("Gaps"), so its siblings stay findings too; "2. Issues Found" would
+// number the report's outline instead.
+func TestExtractNumberedTopicsWithFindingWords(t *testing.T) {
+	text := "## 1. Retry Budget\n\n`Client.Do` retries forever on 503; cap it with `MaxRetries`.\n\n## 2. Plugin Loader Security Gaps\n\nThe loader runs `init()` of every jar in `plugins/`; verify a checksum first.\n"
+	fs := Extract(text)
+	if len(fs) != 2 || !strings.Contains(fs[0].text(), "Retry Budget") || !strings.Contains(fs[1].text(), "Plugin Loader") {
+		t.Fatalf("got %+v, want the two numbered topics as findings with their titles", fs)
+	}
+}
+
 // TestExtractTriageStatus: a triaged finding's status field reports its fix
 // ("Fixed — …") or turns it down ("Not applicable — …"); other statuses
 // stay out of the finding.

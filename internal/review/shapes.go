@@ -314,8 +314,12 @@ func classifyHeading(title string) headingKind {
 		if i := strings.IndexByte(named, '('); i > 0 && marked && sev == "" && isDigits(ref) {
 			named = named[:i]
 		}
+		// A numbered topic of several words ("3. Plugin Model Gaps") is
+		// one finding about that topic, as "2. Context Window Budget" is
+		// below; "2. Issues Found" names a section.
+		topic := marked && isDigits(ref) && len(words) > 3
 		for _, w := range findingsWords {
-			if hasTerm(named, w) {
+			if hasTerm(named, w) && !topic {
 				k.findings = true
 			}
 		}
