@@ -69,11 +69,13 @@ func prescribed(s string) int {
 // name concepts of the field (a security property, a build tool, a
 // boundary condition or error path, a runtime or database feature, a
 // project rule or a place the project already does it), not phrases of
-// any review; words a review uses about anything
-// (token, trust, leak, origin, other, same) are not signals: "tokens" of
-// a text tokenizer and "leaks a goroutine" are no security lessons, and a
-// script is code the project runs, not its build (build and CI files named
-// by path still count, see buildFiles).
+// any review. A word with two common senses that point at different
+// categories is no signal: token, trust, origin, other, same; leak (a
+// secret or a goroutine), order ("in order to" or the order of events),
+// reuse (a helper, or a stale object), pipeline (CI or data), migration
+// (a schema, a release, or old data), SDK (a framework or a vendor's
+// API). A script is code the project runs, not its build (build and CI
+// files named by path still count, see buildFiles).
 // Security comes first because a hole in a build script is a security
 // lesson first.
 var categorySignals = []struct {
@@ -85,17 +87,17 @@ var categorySignals = []struct {
 		hmac jwt session-fixation tls$ mitm insecure untrust containment redact admin$ role$ roles$
 		permission expos sensitive`},
 	{CatBuild, `ci$ build$ builds$ lint eslint tsc typecheck compile bundle makefile
-		dockerfile prepublish publish pipeline workflow lockfile dependency dependencies npm yarn pnpm pip$ cargo
+		dockerfile prepublish publish workflow lockfile dependency dependencies npm yarn pnpm pip$ cargo
 		gradle maven smoke package.json pyproject go.mod`},
-	{CatConvention, `convention consistent$ inconsisten reuse centralize centralise single-source
+	{CatConvention, `convention consistent$ inconsisten centralize centralise single-source
 		agents.md claude.md contributing guideline elsewhere unlike mismatch
 		contradict drift diverg rule$ documented existing already rest$`},
 	{CatEdgeCase, `empty null$ nil$ zero negative overflow underflow boundary off-by-one concurrent concurrency
 		parallel deadlock stale orphan duplicate retry retries restart crash
-		idempot legacy migrat unicode utf encoding timezone dst leap order race$ races$ racy
-		self- itself$ themselves$ lifecycle cleanup leak repeated toggle timeout exist truncat
+		idempot legacy unicode utf encoding timezone dst leap race$ races$ racy
+		self- itself$ themselves$ lifecycle cleanup repeated toggle timeout exist truncat
 		collision hang$ reject error-path when$ spaces`},
-	{CatFramework, `deprecat idiom stdlib builtin library framework sdk runtime thread-safe goroutine channel
+	{CatFramework, `deprecat idiom stdlib builtin library framework runtime thread-safe goroutine channel
 		unsafe async await promise decorator annotation middleware transaction upsert select$ insert$
 		mutex subscri constraint pragma`},
 	{CatAPI, `api endpoint rate-limit ratelimit throttl user-agent header webhook github
