@@ -557,9 +557,10 @@ func (x *extractor) section(s *section, sc scope) {
 			// (a file alone may head a group of them).
 			marked, title = true, s.title
 		}
-		if n := x.severityFields(s.blocks); n >= 2 {
-			// Several Severity lines under one heading: it holds
-			// findings, it is not one.
+		if n := x.severityFields(s.blocks); n >= 2 || x.titledParagraphs(s.blocks) >= 2 {
+			// Several Severity lines, or several paragraphs opening with
+			// a bold id ("**H1. …**", "**H2. …**"), under one heading:
+			// it holds findings, it is not one.
 			marked = false
 			inner.findings = true
 		} else if marked || (sc.findings && !k.skip) || n == 1 {
@@ -697,6 +698,26 @@ func (x *extractor) children(s *section, sc scope) {
 	for _, c := range s.children {
 		x.section(c, sc)
 	}
+}
+
+// titledParagraphs counts the paragraphs directly under a heading that
+// open with a bold title carrying an id or number ("**H2. `Put` races
+// with `Close`.** …").
+func (x *extractor) titledParagraphs(blocks []ast.Node) int {
+	n := 0
+	for _, b := range blocks {
+		if _, ok := b.(*ast.Paragraph); !ok {
+			continue
+		}
+		ls := x.lines(b)
+		if len(ls) == 0 || !strings.HasPrefix(ls[0], "**") {
+			continue
+		}
+		if _, ref, _, _ := titleMarker(ls[0]); ref != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // severityFields counts the Severity field lines and badge lines directly

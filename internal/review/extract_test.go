@@ -854,6 +854,25 @@ func TestExtractNumberedTopicsWithFindingWords(t *testing.T) {
 	}
 }
 
+// TestExtractBoldIDParagraphsUnderASeverityHeading: a severity heading
+// under a findings section, over paragraphs that each open with a bold id
+// ("**H1. …**"), is a group; each paragraph is a finding of its own.
+func TestExtractBoldIDParagraphsUnderASeverityHeading(t *testing.T) {
+	text := "### Findings by Priority\n\n#### 🔴 High — Correctness\n\n**H1. `Queue.Pop` returns a stale item after\n`Close`.** The closed flag is read without the lock; read it under `mu`.\n\n**H2. `Backoff` never resets.** After one success the delay stays at its maximum; reset it in `OnSuccess`.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings %+v, want H1 and H2 apart", len(fs), fs)
+	}
+	if strings.Contains(fs[0].text(), "Backoff") || !strings.Contains(fs[1].text(), "Backoff") {
+		t.Errorf("H1 and H2 not apart: %+v", fs)
+	}
+	for _, f := range fs {
+		if f.Severity != SevMajor {
+			t.Errorf("%q lost the heading's severity: %q", f.Problem, f.Severity)
+		}
+	}
+}
+
 // TestExtractTriageStatus: a triaged finding's status field reports its fix
 // ("Fixed — …") or turns it down ("Not applicable — …"); other statuses
 // stay out of the finding.
