@@ -452,3 +452,25 @@ func TestHasName(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHasName: any agent file is read without a panic, and a name is found
+// only in a front matter that says it on a line of its own.
+func FuzzHasName(f *testing.F) {
+	for _, s := range []string{"---\nname: memory-scout\n---\n", "---\r\nname: \"memory-scout\" # x\r\n---", "---\nname:\n---\n", "---\nname: '\n---\n", "---\n\n---"} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, s string) {
+		p := filepath.Join(dir, "agent.md")
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if !hasName(p, "memory-scout") {
+			return
+		}
+		fm, _, _ := strings.Cut(strings.ReplaceAll(s, "\r\n", "\n"), "\n---")
+		if !strings.HasPrefix(s, "---") || !strings.Contains(fm, "\nname:") || !strings.Contains(fm, "memory-scout") {
+			t.Errorf("hasName true for %q", s)
+		}
+	})
+}
