@@ -472,7 +472,7 @@ func TestFIFONeverWaits(t *testing.T) {
 		errs = append(errs, err)
 		_, err = s.Record(context.Background(), Pitfall, []Entry{{Issue: "x"}}, time.Now())
 		errs = append(errs, err)
-		err = ScanFile(s.Path(Pitfall), func([]byte, int64, int) bool { return true })
+		err = new(Reader).Scan(s.Path(Pitfall), nil, func([]byte, int64, int) bool { return true })
 		errs = append(errs, err)
 		done <- errs
 	}()

@@ -72,9 +72,6 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 	wrote := false
 	var moved bytes.Buffer
 	for i, sp := range d.spans {
-		if sp.start < pos || sp.end < sp.start || sp.end > len(raw) {
-			return nil, fmt.Errorf("rewrite memory: entry at line %d overlaps the one before", d.Entries[i].Line)
-		}
 		if !skipGap {
 			out.Write(raw[pos:sp.start])
 		}

@@ -11,13 +11,6 @@ import (
 	"github.com/flowmem/flowmem/internal/regfile"
 )
 
-// ScanFile is Segments over a file read in pieces (Reader.Scan); an
-// unclosed front matter is an error, as for Parse.
-func ScanFile(path string, fn func(seg []byte, off int64, line int) bool) error {
-	var r Reader
-	return r.Scan(path, checkFrontMatter, fn)
-}
-
 // Reader reads memory files a piece at a time into one buffer, kept from
 // file to file: a cold process pays for every page of memory it touches,
 // so a second buffer costs more than reading.

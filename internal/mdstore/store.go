@@ -164,10 +164,12 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 		kinds = Kinds
 	}
 	pf := newPrefilter(re)
+	var r Reader
 	var ferr error
 	for _, k := range kinds {
 		path := s.Path(k)
-		err := ScanFile(path, func(seg []byte, _ int64, line int) bool {
+		// An unclosed front matter is an error, as for Load.
+		err := r.Scan(path, checkFrontMatter, func(seg []byte, _ int64, line int) bool {
 			// Most entries hold no literal of the pattern: one look at
 			// the whole entry rules them out.
 			if !pf.maybe(seg) {
