@@ -709,15 +709,21 @@ func (x *extractor) titledParagraphs(blocks []ast.Node) int {
 		if _, ok := b.(*ast.Paragraph); !ok {
 			continue
 		}
-		ls := x.lines(b)
-		if len(ls) == 0 || !strings.HasPrefix(ls[0], "**") {
-			continue
-		}
-		if _, ref, _, _ := titleMarker(ls[0]); ref != "" {
+		if ls := x.lines(b); len(ls) > 0 && boldID(ls[0]) {
 			n++
 		}
 	}
 	return n
+}
+
+// boldID reports whether a line opens with a bold title carrying an id or
+// number ("**H2. …", "**3. …").
+func boldID(line string) bool {
+	if !strings.HasPrefix(line, "**") {
+		return false
+	}
+	_, ref, _, _ := titleMarker(line)
+	return ref != ""
 }
 
 // severityFields counts the Severity field lines and badge lines directly
@@ -1043,6 +1049,10 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 			return
 		}
 		lines = lines[1:]
+	} else if x.draft != nil && boldID(lines[0]) {
+		// "**H4. `collapse` loses its id when the title
+		// wraps.** …": the next titled finding, not more of this one.
+		x.flushDraft()
 	}
 	var plain []string
 	for _, l := range lines {

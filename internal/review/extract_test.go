@@ -873,6 +873,17 @@ func TestExtractBoldIDParagraphsUnderASeverityHeading(t *testing.T) {
 	}
 }
 
+// TestExtractWrappedBoldIDTitleStartsAFinding: a bold id title that wraps
+// onto the next line still opens a new finding after one whose title stood
+// alone on its line.
+func TestExtractWrappedBoldIDTitleStartsAFinding(t *testing.T) {
+	text := "## Findings\n\n**F1. `Store.Get` copies the whole map.**\n`store.go:40` clones on every read; return the entry.\n\n**F2. `Store.Put` drops the error from\n`fsync`.** A failed sync is reported as success; return it.\n"
+	fs := Extract(text)
+	if len(fs) != 2 || strings.Contains(fs[0].text(), "fsync") {
+		t.Fatalf("got %+v, want F1 and F2 apart", fs)
+	}
+}
+
 // TestExtractTriageStatus: a triaged finding's status field reports its fix
 // ("Fixed — …") or turns it down ("Not applicable — …"); other statuses
 // stay out of the finding.
