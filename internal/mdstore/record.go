@@ -193,7 +193,9 @@ func (m *memory) prepare(lessons []Entry) (size int64, last byte, err error) {
 	} else if fi.Size() > maxFile {
 		return 0, 0, fmt.Errorf("%s is over %d bytes: %w", m.path, maxFile, regfile.ErrTooLarge)
 	}
-	return m.prepareFrom(f)
+	// Small pieces: a capture reads the file once and keeps nothing of
+	// it, and every page of buffer is a page fault in a cold process.
+	return m.prepareFrom(f, &Reader{Buf: make([]byte, 0, 64<<10)})
 }
 
 // want names the records prepare looks for: the lessons' ids, the ids
@@ -230,39 +232,18 @@ func (m *memory) sifts(key []byte) bool {
 // sieveBit is a hash of a key's last two bytes (a key has three or more).
 func sieveBit[T string | []byte](key T) byte { return key[len(key)-1]*7 ^ key[len(key)-2] }
 
-// prepareFrom is prepare's pass over the file's bytes from r.
-func (m *memory) prepareFrom(r io.Reader) (size int64, last byte, err error) {
+// prepareFrom is prepare's pass over the file's bytes from rd.
+func (m *memory) prepareFrom(rd io.Reader, r *Reader) (size int64, last byte, err error) {
 	var c lineCounts
-	// Small pieces: a capture reads the file once and keeps nothing of
-	// it, and every page of buffer is a page fault in a cold process.
-	buf := make([]byte, 0, 64<<10)
-	for eof := false; !eof; {
-		if len(buf) == cap(buf) {
-			// One line longer than the buffer: grow it.
-			buf = append(buf, make([]byte, cap(buf))...)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			eof = true
-		} else if err != nil {
-			return 0, 0, err
-		}
-		end := len(buf)
-		if !eof {
-			end = bytes.LastIndexByte(buf, '\n') + 1
-		}
-		if end > 0 {
-			m.scan(buf[:end], int(size), &c)
-			last = buf[end-1]
-			size += int64(end)
-			buf = buf[:copy(buf, buf[end:])]
-		}
-	}
+	err = r.Lines(rd, func(piece []byte) {
+		m.scan(piece, int(size), &c)
+		last = piece[len(piece)-1]
+		size += int64(len(piece))
+	})
 	// Every entry flowmem writes has a metadata line: fewer of them than
 	// headings means entries flow-next wrote.
 	m.legacy = c.heads > c.metas
-	return size, last, nil
+	return size, last, err
 }
 
 // lineCounts is what prepare counts: metadata lines and entry headings.

@@ -167,7 +167,7 @@ func FuzzPrepare(f *testing.F) {
 		in.wantKey("id=" + id)
 		in.wantKey("fp=" + fp)
 		found, heads, metas := referenceScan(raw, in.wanted)
-		size, last, err := in.prepareFrom(&pieces{raw, int(piece)%64 + 1})
+		size, last, err := in.prepareFrom(bytes.NewReader(raw), &Reader{Buf: make([]byte, 0, int(piece)%64+1)})
 		if err != nil || size != int64(len(raw)) || len(raw) > 0 && last != raw[len(raw)-1] {
 			t.Fatalf("size %d last %q err %v, file of %d", size, last, err, len(raw))
 		}

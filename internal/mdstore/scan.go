@@ -118,3 +118,35 @@ func (r *Reader) scan(rd io.Reader, front func([]byte) error, fn func(seg []byte
 	}
 	return nil
 }
+
+// Lines calls fn with what rd reads, a piece at a time, each piece whole
+// lines (the last may lack its newline at the end of the file).
+func (r *Reader) Lines(rd io.Reader, fn func(piece []byte)) error {
+	if cap(r.Buf) == 0 {
+		r.Buf = make([]byte, 0, ScanChunk)
+	}
+	buf := r.Buf[:cap(r.Buf)]
+	defer func() { r.Buf = buf[:0] }()
+	for keep := 0; ; {
+		n, err := io.ReadFull(rd, buf[keep:])
+		end := keep + n
+		eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+		if err != nil && !eof {
+			return err
+		}
+		cut := end
+		if !eof {
+			cut = bytes.LastIndexByte(buf[:end], '\n') + 1
+		}
+		if cut > 0 {
+			fn(buf[:cut])
+		}
+		if eof {
+			return nil
+		}
+		if keep = copy(buf, buf[cut:end]); keep == len(buf) {
+			// One line longer than the buffer: grow it.
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+	}
+}

@@ -114,57 +114,32 @@ func (h handles) close() {
 	}
 }
 
-// collectSightings reads the sighting lines of files. A file that holds
-// no sighting marker anywhere is not split into entries for it: most
-// files hold none, and splitting costs more than looking.
+// collectSightings reads the sighting lines of files: whole lines, found
+// in the files' bytes without splitting them into entries (most files
+// hold none). A last line without its newline is an append that failed
+// half-way, as mdstore reads it.
 func (r *reader) collectSightings(files []File) (map[string]sighting, error) {
 	m := map[string]sighting{}
-	var with []File
+	record := func(b []byte) {
+		r.read += int64(len(b))
+		recordSightings(b[:bytes.LastIndexByte(b, '\n')+1], m)
+	}
 	for _, f := range files {
-		ok, err := r.holdsSighting(&f)
+		if f.Raw != nil || f.Path == "" {
+			record(f.Raw)
+			continue
+		}
+		h, err := regfile.Open(f.Path, os.O_RDONLY, 0)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("read memory: %w", err)
 		}
-		if ok {
-			with = append(with, f)
+		err = r.Lines(h, record)
+		h.Close()
+		if err != nil {
+			return nil, fmt.Errorf("read memory: %w", err)
 		}
 	}
-	err := r.eachSegment(with, func(_ int, seg []byte, _ int64, _ int) { recordSightings(seg, m) })
-	return m, err
-}
-
-// holdsSighting reports whether f's bytes hold seenOpen anywhere.
-func (r *reader) holdsSighting(f *File) (bool, error) {
-	if f.Raw != nil || f.Path == "" {
-		r.read += int64(len(f.Raw))
-		return bytes.Contains(f.Raw, seenOpen), nil
-	}
-	h, err := regfile.Open(f.Path, os.O_RDONLY, 0)
-	if err != nil {
-		return false, fmt.Errorf("read memory: %w", err)
-	}
-	defer h.Close()
-	// Pieces overlap by the marker's length less one, so a marker cut
-	// between two reads is still found.
-	if cap(r.Buf) < mdstore.ScanChunk {
-		r.Buf = make([]byte, 0, mdstore.ScanChunk)
-	}
-	buf := r.Buf[:mdstore.ScanChunk]
-	keep := 0
-	for {
-		n, err := io.ReadFull(h, buf[keep:])
-		r.read += int64(n)
-		if bytes.Contains(buf[:keep+n], seenOpen) {
-			return true, nil
-		}
-		switch {
-		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-			return false, nil
-		case err != nil:
-			return false, fmt.Errorf("read memory: %w", err)
-		}
-		keep = copy(buf, buf[len(buf)-(len(seenOpen)-1):])
-	}
+	return m, nil
 }
 
 // EachLive calls fn with every live entry of files as Render(e, false)

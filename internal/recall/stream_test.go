@@ -86,15 +86,20 @@ func TestLoadFIFO(t *testing.T) {
 	}
 }
 
-// holdsSighting finds the marker wherever the reads cut it, and only
-// there.
-func TestHoldsSightingAcrossPieces(t *testing.T) {
+// collectSightings finds a sighting line wherever the reads cut it, and
+// only a whole one.
+func TestSightingsAcrossPieces(t *testing.T) {
 	dir := t.TempDir()
+	line := []byte("<!-- flowmem: seen id=p-1 last=2026-01-02 -->\n")
 	for _, at := range []int{0, 1, mdstore.ScanChunk - len(seenOpen), mdstore.ScanChunk - 7, mdstore.ScanChunk - 1, mdstore.ScanChunk, 2*mdstore.ScanChunk - 3, 3 * mdstore.ScanChunk} {
 		for _, want := range []bool{true, false} {
-			raw := bytes.Repeat([]byte("x"), 3*mdstore.ScanChunk+len(seenOpen))
+			raw := bytes.Repeat([]byte("x"), 3*mdstore.ScanChunk+len(line))
+			raw[len(raw)-1] = '\n'
+			if at > 0 {
+				raw[at-1] = '\n'
+			}
 			if want {
-				copy(raw[at:], seenOpen)
+				copy(raw[at:], line)
 			} else {
 				copy(raw[at:], seenOpen[:len(seenOpen)-1]) // all but its last byte
 			}
@@ -103,8 +108,9 @@ func TestHoldsSightingAcrossPieces(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, f := range []File{{Path: path}, {Raw: raw}} {
-				if got, err := new(reader).holdsSighting(&f); got != want || err != nil {
-					t.Errorf("marker at %d (whole %v), file %v: %v, %v", at, want, f.Path != "", got, err)
+				m, err := new(reader).collectSightings([]File{f})
+				if got := m["p-1"].n == 1; got != want || err != nil {
+					t.Errorf("line at %d (whole %v), file %v: %v, %v", at, want, f.Path != "", m, err)
 				}
 			}
 		}
