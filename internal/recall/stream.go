@@ -53,7 +53,7 @@ func eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int))
 // file to file and pass to pass (mdstore.Reader).
 type reader struct {
 	mdstore.Reader
-	read int64 // bytes holdsSighting has read, to size what a pass keeps
+	read int64 // bytes collectSightings has read, to size what a pass keeps
 }
 
 func (r *reader) eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int)) error {
