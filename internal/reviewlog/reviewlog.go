@@ -117,9 +117,6 @@ func validID(id string) bool {
 // mid-write, and then they skip it.
 func Append(ctx context.Context, dir string, r Review, lockTimeout time.Duration) error {
 	line := Line(r)
-	if lockTimeout <= 0 {
-		lockTimeout = 3 * time.Second
-	}
 	s := mdstore.Open(dir)
 	s.LockTimeout = lockTimeout
 	unlock, err := s.Lock(ctx)
