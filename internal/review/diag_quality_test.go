@@ -81,16 +81,20 @@ func TestQualitySummary(t *testing.T) {
 		t.Logf("%-10s P %.3f (%3d/%3d) R %.3f (%3d/%3d) F1 %.3f cat %.3f (%3d) verdict %.3f zero %d",
 			name, pr, p.tp, p.tp+p.fp, rc, p.tp, p.learnable, 2*pr*rc/(pr+rc), p.catAcc(), p.catOK, p.verdictAcc(), zero)
 	}
-	var olds, freshs []*score
+	var olds, freshs, olds2, freshs2 []*score
 	for _, d := range append(append([]string{}, old...), fresh...) {
 		s := scoreSplit(t, filepath.Join(root, d), false)
+		s2 := scoreLabels(t, filepath.Join(root, d), "*.labels2.json", false)
 		line(d, s)
 		if strings.HasPrefix(d, "blind") && d >= "blind6" {
-			freshs = append(freshs, s)
+			freshs, freshs2 = append(freshs, s), append(freshs2, s2)
 		} else {
-			olds = append(olds, s)
+			olds, olds2 = append(olds, s), append(olds2, s2)
 		}
 	}
 	line("OLD-DEV", olds...)
 	line("BLIND678", freshs...)
+	// The same reviews against the second annotator's labels.
+	line("OLD-DEV a2", olds2...)
+	line("BLIND678 a2", freshs2...)
 }
