@@ -220,7 +220,7 @@ func buildFiles(s string) int {
 func credentials(words []string) []string {
 	for i, w := range words {
 		switch {
-		case w == "api" && i+1 < len(words) && (hasStem(words[i+1], []string{"key", "token"})):
+		case w == "api" && i+1 < len(words) && hasStem(words[i+1], []string{"key", "token"}):
 			words[i] = "credential"
 		case w == "apikey" || w == "apikeys" || strings.HasPrefix(w, "api_key") || strings.HasPrefix(w, "api-key") ||
 			strings.HasPrefix(w, "api_token") || strings.HasPrefix(w, "api-token"):
@@ -274,8 +274,7 @@ func categoryWords(s string) []string {
 }
 
 // signalCount counts the words that carry one of stems, each word once
-// however many of its forms the list names (secret and secrets, lint and
-// linter). A negated form counts as its stem: unauthenticated is about
+// however many stems it carries. A negated form counts as its stem: unauthenticated is about
 // authentication, unencrypted about encryption (not until: a short
 // rest is no word of its own).
 func signalCount(words, stems []string) int {
