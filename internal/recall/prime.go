@@ -3,7 +3,6 @@ package recall
 import (
 	"bytes"
 	"math"
-	"slices"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
@@ -54,16 +53,7 @@ func PrimeIDs(files []File, task string, opt Options) (string, []string, error) 
 		return "", nil, nil
 	}
 	// Stale lessons come last, so they are the ones the budget cuts.
-	slices.SortStableFunc(hits, func(a, b Hit) int {
-		sa, sb := a.Entry.Stale(opt.Now, opt.StaleAfterDays), b.Entry.Stale(opt.Now, opt.StaleAfterDays)
-		switch {
-		case sb && !sa:
-			return -1
-		case sa && !sb:
-			return 1
-		}
-		return 0
-	})
+	lead(hits, func(h *Hit) bool { return !h.Entry.Stale(opt.Now, opt.StaleAfterDays) })
 	var ids []string
 	return block(header+primeIntro, hits, limit, budget, &ids), ids, nil
 }
