@@ -531,20 +531,21 @@ type Damage struct {
 }
 
 // cutTag splits the id tag off the end of a line: "text <!-- id -->".
-func cutTag(l string) (string, string) {
-	body, ok := strings.CutSuffix(l, " -->")
-	if !ok {
-		return l, ""
+// The id is empty (nil for bytes) when the line has none.
+func cutTag[T ~string | ~[]byte](l T) (text, id T) {
+	const open, end = " <!-- ", " -->"
+	n := len(l) - len(end)
+	if n < 0 || string(l[n:]) != end {
+		return l, id
 	}
-	i := strings.LastIndexByte(body, '<')
-	if i < 1 || !strings.HasPrefix(body[i-1:], " <!-- ") {
-		return l, ""
+	i := n - 1
+	for i >= 0 && l[i] != '<' {
+		i--
 	}
-	id := body[i+len("<!-- "):]
-	if !isToken(id) {
-		return l, ""
+	if i < 1 || i-1+len(open) > n || string(l[i-1:i-1+len(open)]) != open || !isToken(l[i-1+len(open):n]) {
+		return l, id
 	}
-	return body[:i-1], id
+	return l[:i-1], l[i-1+len(open) : n]
 }
 
 // hasTag reports whether l ends with " <!-- tag -->".

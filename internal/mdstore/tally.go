@@ -129,7 +129,7 @@ type segBrief struct {
 // which count by id.
 func briefEntry(k Kind, seg []byte, line int, records *[]brief) (segBrief, bool) {
 	first, rest, _ := bytes.Cut(seg, []byte("\n"))
-	_, tag := cutTagBytes(bytes.TrimSuffix(first, []byte("\r")))
+	_, tag := cutTag(bytes.TrimSuffix(first, []byte("\r")))
 	if l, rest, _ := bytes.Cut(rest, []byte("\n")); tag != nil && bytes.HasPrefix(l, []byte(metaPrefix)) && !bytes.Contains(rest, []byte("\n"+metaPrefix)) && !bytes.HasPrefix(rest, []byte(metaPrefix)) {
 		if m, ok := readMetaBytes(l, nil, false); ok && !m.Sighting && bytes.Equal(m.ID, tag) && m.Last != nil {
 			return segBrief{id: m.ID, last: m.Last, status: m.Status}, true
@@ -152,21 +152,4 @@ func isASCII(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// cutTagBytes is cutTag on bytes: the id is nil when the line has none.
-func cutTagBytes(l []byte) ([]byte, []byte) {
-	body, ok := bytes.CutSuffix(l, []byte(" -->"))
-	if !ok {
-		return l, nil
-	}
-	i := bytes.LastIndexByte(body, '<')
-	if i < 1 || !bytes.HasPrefix(body[i-1:], []byte(" <!-- ")) {
-		return l, nil
-	}
-	id := body[i+len("<!-- "):]
-	if !isToken(id) {
-		return l, nil
-	}
-	return body[:i-1], id
 }

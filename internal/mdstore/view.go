@@ -36,7 +36,7 @@ func ViewSegment(seg []byte, v *View) bool {
 	if !isASCII(first) {
 		return false // parseHeading's white space outside ASCII
 	}
-	_, tag := cutTagBytes(first)
+	_, tag := cutTag(first)
 	if tag == nil {
 		return false
 	}
