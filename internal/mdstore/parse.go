@@ -548,10 +548,13 @@ func cutTag[T ~string | ~[]byte](l T) (text, id T) {
 	return l[:i-1], l[i-1+len(open) : n]
 }
 
-// hasTag reports whether l ends with " <!-- tag -->".
-func hasTag(l, tag string) bool {
+// cutOwnTag drops the " <!-- tag -->" that ends l, if it does.
+func cutOwnTag[T ~string | ~[]byte](l, tag T) T {
 	n := len(l) - len(" -->") - len(tag)
-	return n >= len(" <!-- ") && l[n:n+len(tag)] == tag && l[n+len(tag):] == " -->" && l[n-len(" <!-- "):n] == " <!-- "
+	if n >= len(" <!-- ") && string(l[n:n+len(tag)]) == string(tag) && string(l[n+len(tag):]) == " -->" && string(l[n-len(" <!-- "):n]) == " <!-- " {
+		return l[:n-len(" <!-- ")]
+	}
+	return l
 }
 
 // parseEntry is ParseSegment of src, also returning the records in it
@@ -588,10 +591,9 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 	}
 	field := func(l string, label, n int) string {
 		v := l[label:]
-		switch {
-		case tag != "" && hasTag(v, tag):
-			v = v[:len(v)-len(tag)-len(" <!--  -->")]
-		case tag != "" && strings.HasSuffix(v, " -->"):
+		if cut := cutOwnTag(v, tag); tag != "" && len(cut) < len(v) {
+			v = cut
+		} else if tag != "" && strings.HasSuffix(v, " -->") {
 			if _, other := cutTag(v); other != "" {
 				hurt(n, fmt.Sprintf("holds a line of entry %s: a merge interleaved two entries", other))
 			}
@@ -677,8 +679,8 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 	} else {
 		if len(body) == 1 {
 			b := body[0]
-			if tag != "" && e.Issue != "" && hasTag(b, tag) {
-				b = b[:len(b)-len(tag)-len(" <!--  -->")]
+			if tag != "" && e.Issue != "" {
+				b = cutOwnTag(b, tag)
 			}
 			e.Body = validText(unescapeBody(b))
 		} else if len(body) > 1 {

@@ -90,15 +90,6 @@ func ViewSegment(seg []byte, v *View) bool {
 	return true
 }
 
-// cutOwnTag drops the " <!-- tag -->" that ends a field line.
-func cutOwnTag(v, tag []byte) []byte {
-	n := len(v) - len(" -->") - len(tag)
-	if n >= len(" <!-- ") && bytes.Equal(v[n:n+len(tag)], tag) && string(v[n+len(tag):]) == " -->" && string(v[n-len(" <!-- "):n]) == " <!-- " {
-		return v[:n-len(" <!-- ")]
-	}
-	return v
-}
-
 // Meta is what a metadata or sighting line says (as parseMeta reads it),
 // as parts of the line.
 type Meta struct {
