@@ -58,7 +58,7 @@ func newPrefilter(re *regexp.Regexp) *prefilter {
 				p.exact = false
 			}
 		}
-		p.lits = append(p.lits, newFoldLit(asciiLower(l)))
+		p.lits = append(p.lits, newFoldLit(strings.ToLower(l)))
 	}
 	if p.fold {
 		p.exact = false
@@ -223,19 +223,4 @@ func equalFoldASCII(a, lit []byte) bool {
 		}
 	}
 	return true
-}
-
-func asciiLower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; 'A' <= c && c <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if c := b[j]; 'A' <= c && c <= 'Z' {
-					b[j] = c + 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
 }
