@@ -509,7 +509,8 @@ func (p *plan) scanFiles(files []File) (*scanned, error) {
 	}
 	masks := make([]uint64, len(p.qs))
 	total := 0
-	err := eachSegment(files, func(fi int, seg []byte, off int64, line int) {
+	var rd reader
+	err := rd.eachSegment(files, func(fi int, seg []byte, off int64, line int) {
 		r.n++
 		total += len(seg)
 		clear(masks)

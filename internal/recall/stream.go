@@ -41,14 +41,6 @@ func Load(s *mdstore.Store, kinds ...mdstore.Kind) ([]File, error) {
 	return files, nil
 }
 
-// eachSegment calls fn with every entry of every file, in file order:
-// its bytes (valid only during the call), its byte offset in the file and
-// the line of its heading.
-func eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int)) error {
-	var r reader
-	return r.eachSegment(files, fn)
-}
-
 // reader reads memory files a chunk at a time into one buffer, kept from
 // file to file and pass to pass (mdstore.Reader).
 type reader struct {
@@ -56,6 +48,9 @@ type reader struct {
 	read int64 // bytes collectSightings has read, to size what a pass keeps
 }
 
+// eachSegment calls fn with every entry of every file, in file order:
+// its bytes (valid only during the call), its byte offset in the file and
+// the line of its heading.
 func (r *reader) eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int)) error {
 	for fi, f := range files {
 		if f.Raw != nil || f.Path == "" {

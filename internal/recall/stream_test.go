@@ -41,7 +41,7 @@ func TestStreamLargeFile(t *testing.T) {
 	}
 	collect := func(files []File) []seg {
 		var out []seg
-		if err := eachSegment(files, func(fi int, b []byte, off int64, line int) { out = append(out, seg{fi, off, line, len(b)}) }); err != nil {
+		if err := new(reader).eachSegment(files, func(fi int, b []byte, off int64, line int) { out = append(out, seg{fi, off, line, len(b)}) }); err != nil {
 			t.Fatal(err)
 		}
 		return out
