@@ -65,14 +65,13 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 		return err
 	}
 	err := scan(checkFront, func(seg []byte, _ int64, line int) bool {
-		b, ok := briefEntry(k, seg, line, &records)
+		id, c, ok := briefEntry(k, seg, line, &records)
 		if !ok {
 			return true
 		}
-		c := counted{date: dayOf(b.date), last: dayOf(b.last), status: b.status}
-		i, ok := index[string(b.id)]
+		i, ok := index[string(id)]
 		if !ok {
-			index[string(b.id)] = len(entries)
+			index[string(id)] = len(entries)
 			entries = append(entries, c)
 			return true
 		}
@@ -115,34 +114,28 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 	return t, nil
 }
 
-// segBrief is what counting needs of an entry, as bytes of its segment.
-type segBrief struct {
-	id, date, last []byte
-	status         Status
-}
-
 // briefEntry is what counting needs of the entry seg holds. When it has
 // the shape flowmem writes (a heading tagged with its id, then the one
 // metadata line of the segment, of that id, with a last day), that is read
-// from those two lines: the result is part of seg. Any other entry is
+// from those two lines: the id is part of seg. Any other entry is
 // parsed whole, and records gets its sightings and moved metadata lines,
 // which count by id.
-func briefEntry(k Kind, seg []byte, line int, records *[]brief) (segBrief, bool) {
+func briefEntry(k Kind, seg []byte, line int, records *[]brief) (id []byte, c counted, ok bool) {
 	first, rest, _ := bytes.Cut(seg, []byte("\n"))
 	_, tag := cutTag(bytes.TrimSuffix(first, []byte("\r")))
 	if l, rest, _ := bytes.Cut(rest, []byte("\n")); tag != nil && bytes.HasPrefix(l, []byte(metaPrefix)) && !bytes.Contains(rest, []byte("\n"+metaPrefix)) && !bytes.HasPrefix(rest, []byte(metaPrefix)) {
 		if m, ok := readMetaBytes(l, nil, false); ok && !m.Sighting && bytes.Equal(m.ID, tag) && m.Last != nil {
-			return segBrief{id: m.ID, last: m.Last, status: m.Status}, true
+			return m.ID, counted{last: dayOf(m.Last), status: m.Status}, true
 		}
 	}
 	e, recs, _, ok := parseEntry(k, string(seg), line)
 	if !ok {
-		return segBrief{}, false
+		return nil, c, false
 	}
 	for _, r := range recs {
 		*records = append(*records, brief{id: strings.Clone(r.ID), last: strings.Clone(r.LastSeen)})
 	}
-	return segBrief{id: []byte(e.ID), date: []byte(e.Date), last: []byte(e.LastSeen), status: e.Status}, true
+	return []byte(e.ID), counted{date: dayOf(e.Date), last: dayOf(e.LastSeen), status: e.Status}, true
 }
 
 func isASCII(b []byte) bool {
