@@ -17,10 +17,11 @@ type Tally struct {
 	Archived int
 }
 
-// Tally counts kind k's entries as Load would return them, reading only
-// each entry's heading and metadata lines: counting needs states and dates,
-// not the lessons' text. An entry without a usable metadata line (written
-// by flow-next or by hand) is parsed whole, as Load parses it.
+// Tally counts kind k's entries as Load would return them, reading a file
+// a piece at a time and, of each entry flowmem wrote, only its heading and
+// metadata line: counting needs states and dates, not the lessons' text.
+// Any other entry (flow-next's, a hand edit, a merge's leftovers) is
+// parsed whole, as Load parses it.
 func (s *Store) Tally(k Kind, now time.Time, staleDays int) (Tally, error) {
 	var r Reader
 	var size int64
