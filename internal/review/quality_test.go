@@ -339,7 +339,7 @@ const (
 const (
 	gateBlindPrecision = 0.67 // was 0.71 — round 7 (r7-review10)
 	gateBlindRecall    = 0.76
-	gateBlindCategory  = 0.59
+	gateBlindCategory  = 0.63 // was 0.59 — round 7 (r7-category2, fc0de8c: 0.662, 45/68)
 	gateBlindVerdict   = 0.91
 	gateBlindZeroYield = 0
 )
@@ -423,7 +423,7 @@ const (
 const (
 	gateR5Precision = 0.55 // was 0.60 — round 7 (r7-review10)
 	gateR5Recall    = 0.69 // was 0.63 — round 7 (r7-review10)
-	gateR5Category  = 0.36 // was 0.34 — round 7 (r7-review10)
+	gateR5Category  = 0.39 // was 0.36 — round 7 (r7-category2, fc0de8c: 0.417, 25/60)
 	gateR5Verdict   = 0.91 // was 0.69 — r5-review8 (at 258427a: 0.957, 22/23)
 	gateR5ZeroYield = 0    // was 4
 )
@@ -439,7 +439,7 @@ const (
 const (
 	gateR5bPrecision = 0.54 // was 0.51 — round 7 (r7-review10)
 	gateR5bRecall    = 0.78 // was 0.61 — round 7 (r7-review10)
-	gateR5bCategory  = 0.47 // was 0.40 — round 7 (r7-review10)
+	gateR5bCategory  = 0.49 // was 0.47 — round 7 (r7-category2, fc0de8c: 0.526, 20/38)
 	gateR5bVerdict   = 0.78 // was 0.73 — round 7 (r7-review10)
 	gateR5bZeroYield = 1    // was 2 — round 7 (r7-review10)
 )
@@ -455,7 +455,7 @@ const (
 const (
 	gateR6Precision = 0.59 // was 0.50 — round 7 (r7-review10)
 	gateR6Recall    = 0.64 // was 0.33 — round 7 (r7-review10)
-	gateR6Category  = 0.45 // was 0.40 — round 7 (r7-review10)
+	gateR6Category  = 0.46 // was 0.45 — round 7 (r7-category2, fc0de8c: 0.491, 28/57)
 	gateR6Verdict   = 0.92 // was 0.85 — round 7 (r7-review10)
 	gateR6ZeroYield = 1    // was 3 — round 7 (r7-review10)
 )
@@ -471,7 +471,7 @@ const (
 const (
 	gateR6bPrecision = 0.57 // was 0.52 — round 7 (r7-review10)
 	gateR6bRecall    = 0.69 // was 0.43 — round 7 (r7-review10)
-	gateR6bCategory  = 0.30
+	gateR6bCategory  = 0.40 // was 0.30 — round 7 (r7-category2, fc0de8c: 0.429, 21/49)
 	gateR6bVerdict   = 0.92 // was 0.80 — round 7 (r7-review10)
 	gateR6bZeroYield = 0    // was 7 — round 7 (r7-review10)
 )
