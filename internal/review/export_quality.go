@@ -34,7 +34,7 @@ func NormMatch(s string) string {
 // is normalised, not kept as written).
 func AnchorIn(anchor, text string) bool {
 	if !strings.Contains(anchor, "|") {
-		return strings.Contains(text, NormMatch(anchor))
+		return strings.Contains(text, NormMatch(anchor)) || titleIn(anchor, text)
 	}
 	n := 0
 	for _, cell := range strings.Split(anchor, "|") {
@@ -64,4 +64,20 @@ func ReviewFile(labels string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no review text for %s", labels)
+}
+
+// titleIn matches an anchor copied from a finding's title line, whose
+// first words are often the reviewer's id or marker ("Issue 1:", "[P1]",
+// "B1", "C-03 —", "2.") that extraction keeps apart from the finding's
+// text: the anchor matches without up to four leading words when what is
+// left is still distinctive (two words and 12 bytes or more).
+func titleIn(anchor, text string) bool {
+	words := strings.Fields(NormMatch(anchor))
+	for k := 1; k <= 4 && len(words)-k >= 2; k++ {
+		rest := strings.Join(words[k:], " ")
+		if len(rest) >= 12 && strings.Contains(text, rest) {
+			return true
+		}
+	}
+	return false
 }
