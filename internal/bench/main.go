@@ -60,7 +60,7 @@ func run(sizeList string, runs int) error {
 		{"-tags", "urfave_cli_no_docs", "-o", bin, "./cmd/flowmem"},
 		{"-o", front, "./cmd/flowmem-hook"},
 		{"-o", decodeOnly, "./internal/bench/decodeonly"},
-		{"-o", decodeOnly + "-goldmark", "./internal/bench/decodegoldmark"},
+		{"-tags", "goldmark", "-o", decodeOnly + "-goldmark", "./internal/bench/decodeonly"},
 	} {
 		if out, err := exec.Command("go", append([]string{"build"}, b...)...).CombinedOutput(); err != nil {
 			return fmt.Errorf("build %s: %v\n%s", b[len(b)-1], err, out)
