@@ -671,9 +671,11 @@ func (d *doctor) checkPermission(check, rule string, in []string, asks string) {
 // process a YAML library's start-up.
 func hasName(path, name string) bool {
 	b, _ := regfile.Read(path, regfile.MaxText)
-	fm, ok := strings.CutPrefix(strings.ReplaceAll(string(b), "\r\n", "\n"), "---\n")
+	// Cut only "---", so an empty front matter ("---\n---") closes on
+	// the very next line rather than at a later fence.
+	fm, ok := strings.CutPrefix(strings.ReplaceAll(string(b), "\r\n", "\n"), "---")
 	end := strings.Index(fm, "\n---")
-	if !ok || end < 0 {
+	if !ok || !strings.HasPrefix(fm, "\n") || end < 0 {
 		return false
 	}
 	for _, line := range strings.Split(fm[:end], "\n") {

@@ -443,6 +443,7 @@ func TestHasName(t *testing.T) {
 		{"---\nmeta:\n  name: memory-scout\n---\n", false},
 		{"---\nname: memory-scout\n", false},
 		{"name: memory-scout\n", false},
+		{"---\n---\nname: memory-scout\n---\n", false},
 		{"", false},
 	} {
 		p := filepath.Join(t.TempDir(), "agent.md")
