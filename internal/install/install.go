@@ -459,6 +459,7 @@ var earlierScouts = map[string]bool{
 	"a244d2d6c8307671cfa5635c01808e17b36bb32ba51171d227d645500afef947": true, // 0a40a07
 	"091735bb838afef9c9b94e44290e4b4f40602643eeeaaea06402968b126acc89": true, // ac93206
 	"1ce49685fe3575d3414bc0d1b59950167347f6072ebfe1a27ee9c6b77bb46450": true, // f03192d
+	"b0d02868ec20c2c7f64bc4013fa879f31455698dc5fcc76baef92a1c6997e640": true, // e7d738a
 }
 
 // State compares the agent file at path with the embedded copy: "absent",
