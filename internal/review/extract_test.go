@@ -316,10 +316,10 @@ func TestExtractShapes(t *testing.T) {
 		},
 		{
 			name: "a numbered topic that uses a section word is a finding, not an outline entry",
-			text: "# Design review\n\n## 1. Storage Layout\n\nDo not add a second `sqlite` file for the index; keep one database.\n\n## 2. Context Window Budget\n\nThe prompt builder never counts tokens. Cap it with `tiktoken` before sending.\n",
+			text: "# Design review\n\n## 1. Storage Layout\n\nDo not add a second `sqlite` file for the index; keep one database.\n\n## 2. Request Context Propagation\n\nThe worker drops the caller's deadline. Pass `ctx` to every downstream call.\n",
 			want: []Finding{
 				{Problem: "Storage Layout", Fix: "Do not add a second `sqlite` file for the index; keep one database."},
-				{Problem: "Context Window Budget. The prompt builder never counts tokens.", Fix: "Cap it with `tiktoken` before sending."},
+				{Problem: "Request Context Propagation. The worker drops the caller's deadline.", Fix: "Pass `ctx` to every downstream call."},
 			},
 		},
 		{

@@ -26,7 +26,7 @@ func FuzzExtract(f *testing.F) {
 		"", "**", "- **Severity**:", "**Severity: **", "<findings>[{}]</findings>", "<findings>[{\"problem\":\"\\u2028x\"}]</findings>",
 		"## FINDING 1 — BLOCKER —", "| Finding |\n|---|\n| x |", "**Problem:** a\u2028b\r\nc", "1. **[P1]**",
 		"<verdict>NEEDS_WORK</verdict>\n- x", "- **Blocking — .**", "Fix: Fix: Fix:",
-		"**[SEC-2]**", "[A-1]", "**[", "- **Verdict**: a\n- **Verdict**: b", "Overall score: 9/10 – merge after",
+		"**[SEC-2]**", "[A-1]", "**[", "- **Verdict**: a\n- **Verdict**: b", "Score 9/10 – merge after",
 		"## 1. A\n### Issues\n- x", "**H1. a\nb.** c\n\n**H2. d", "- Recommendation: once",
 	} {
 		f.Add(s)

@@ -314,8 +314,8 @@ func classifyHeading(title string) headingKind {
 		if i := strings.IndexByte(named, '('); i > 0 && marked && sev == "" && isDigits(ref) {
 			named = named[:i]
 		}
-		// A numbered topic of several words ("3. Plugin Model Gaps") is
-		// one finding about that topic, as "2. Context Window Budget" is
+		// A numbered topic of several words ("3. Cache Layer Gaps") is
+		// one finding about that topic, as "2. Request Context Propagation" is
 		// below; "2. Issues Found" names a section.
 		topic := marked && isDigits(ref) && len(words) > 3
 		for _, w := range findingsWords {
@@ -358,7 +358,7 @@ func classifyHeading(title string) headingKind {
 		}
 		k.container = k.findings
 		// A numbered section name is short ("2. Context", "5. Test
-		// results"); "2. Context Window Budget" is a topic that uses the
+		// results"); "2. Request Context Propagation" is a topic that uses the
 		// word, and its section a finding.
 		if !k.findings && !(marked && isDigits(ref) && len(words) > 2) {
 			for _, w := range skipWords {

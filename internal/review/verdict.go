@@ -124,7 +124,7 @@ func lastLineVerdict(text string) Verdict {
 		v, f := lineVerdict(plain)
 		if f == formDecision || f == formVerdict {
 			if i := fieldKeyEnd(plain); i > 0 && listItem(trimmed) && fields[asciiLower(plain[:i])] >= 2 {
-				// "- **Verdict**: Viable" under each area, "-
+				// "- **Verdict**: Sound" under each area, "-
 				// **Recommendation**: Accept …" under each finding.
 				continue
 			}
