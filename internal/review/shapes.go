@@ -315,8 +315,8 @@ func classifyHeading(title string) headingKind {
 			named = named[:i]
 		}
 		// A numbered topic of several words ("3. Cache Layer Gaps") is
-		// one finding about that topic, as "2. Request Context Propagation" is
-		// below; "2. Issues Found" names a section.
+		// one finding about that topic, as "2. Request Context
+		// Propagation" is below; "2. Issues Found" names a section.
 		topic := marked && isDigits(ref) && len(words) > 3
 		for _, w := range findingsWords {
 			if hasTerm(named, w) && !topic {
@@ -358,8 +358,8 @@ func classifyHeading(title string) headingKind {
 		}
 		k.container = k.findings
 		// A numbered section name is short ("2. Context", "5. Test
-		// results"); "2. Request Context Propagation" is a topic that uses the
-		// word, and its section a finding.
+		// results"); "2. Request Context Propagation" is a topic that
+		// uses the word, and its section a finding.
 		if !k.findings && !(marked && isDigits(ref) && len(words) > 2) {
 			for _, w := range skipWords {
 				if hasTerm(t, w) {
