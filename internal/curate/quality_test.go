@@ -44,7 +44,16 @@ const realHeldOut = "reviews2.txt"
 // it; its misses are never printed.
 const freshReal = "reviews3.txt"
 
-func isReal(set string) bool { return set == realHeldOut || set == freshReal }
+// extraSet names one more set of real recurrences to score the way
+// freshReal is (FLOWMEM_CURATE_EXTRA=<file in testdata/capture/recurrence>):
+// its lines join the memory only for its own row, outside the totals and
+// the gates, and its misses are never printed. A set written blind is
+// scored this way once, by whoever may open it.
+var extraSet = os.Getenv("FLOWMEM_CURATE_EXTRA")
+
+func isReal(set string) bool {
+	return set == realHeldOut || set == freshReal || extraSet != "" && set == extraSet
+}
 
 type lessonGroup struct {
 	set, name string
@@ -392,6 +401,10 @@ func TestQualityCurate(t *testing.T) {
 	freshEntries, freshGroups := loadQualityMemory(t, false, freshReal)
 	fresh := scoreQuality(t, freshEntries, freshGroups, threshold)[freshReal]
 	line(freshReal, fresh)
+	if extraSet != "" {
+		extraEntries, extraGroups := loadQualityMemory(t, false, extraSet)
+		line(extraSet, scoreQuality(t, extraEntries, extraGroups, threshold)[extraSet])
+	}
 	found, apart := ratio(tot.proposed, tot.pairs), ratio(tot.noPair, tot.near)
 	foundInSet := ratio(tot.foundInSet, tot.pairs)
 
