@@ -55,11 +55,14 @@ type Options struct {
 //  5. a one-off of this task: it points at the task's plan, spec or
 //     requirement ids and names no code;
 //  6. turned down in triage ("Won't fix: …");
-//  7. generic advice: its title is about coverage, or it opens by asking to restructure ("Refactor
+//  7. generic advice: its title is about coverage or asks for tests ("no
+//     tests for …"), or it opens by asking to restructure ("Refactor
 //     …"), asks only to remove duplication or measures the code's size
 //     ("900 lines", "god object") with no limit the project sets; or the
 //     reviewer grants that the code works before a "but" ("correct, but
-//     the message could …");
+//     the message could …"); or its subject is the change's own docs
+//     ("the README is stale"), a one-off; or it is short (under thinLen
+//     bytes in all) and its problem names no code, too vague to learn from;
 //  8. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
 //     (minor or above) and names code, which implies its fix (and see
@@ -119,6 +122,22 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// reads": the finding measures how much of the code a practice
 		// reaches and asks for more of it.
 		return drop(fmt.Sprintf("generic advice (asks for more coverage: %q)", w))
+	}
+	if w := asksForTests(stripCode(title(problem))); w != "" {
+		// "No tests for the retry path", "Missing parser tests": the
+		// finding is the advice to write tests (LABELING.md: generic).
+		return drop(fmt.Sprintf("generic advice (asks for tests: %q)", w))
+	}
+	if w := docsSubject(title(problem)); w != "" {
+		// "The README is stale", "Docs overstate the cache": what is
+		// wrong is this change's own prose, fixed by editing it once.
+		return drop(fmt.Sprintf("one-off tied to this task (its subject is the change's own %s)", w))
+	}
+	if !hasCode(f.Problem) && len(f.Location)+len(f.Problem)+len(f.Fix)+len(f.Evidence) < thinLen {
+		// A line or two that names no code in its problem: a heading
+		// without a body, a summary or a restated step — too little to
+		// say what went wrong and why.
+		return drop("vague: a short finding whose problem names no code")
 	}
 	if w := strings.Trim(firstField(stripCode(problem)), ".,:;*"); vagueVerbs[w] {
 		// "Refactor partitioning logic": the finding is itself the
@@ -334,6 +353,59 @@ func duplication(problem string) bool {
 		}
 	}
 	return false
+}
+
+// thinLen is the length, in bytes of all its fields, under which a finding
+// that names no code in its problem says too little to learn from.
+const thinLen = 300
+
+// testWords name tests; lackWords before one ask for it.
+var (
+	testWords = wordSet(`test tests`)
+	lackWords = wordSet(`no missing lacks lack lacking without add`)
+)
+
+// asksForTests returns the words of a title that ask for tests ("no
+// tests", "missing unit tests", "add integration tests for"), or "".
+func asksForTests(t string) string {
+	words := strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) })
+	for i, w := range words {
+		if !testWords[w] {
+			continue
+		}
+		for j := max(0, i-3); j < i; j++ {
+			if lackWords[words[j]] {
+				return strings.Join(words[j:i+1], " ")
+			}
+		}
+	}
+	return ""
+}
+
+// docWords name a change's own prose documents.
+var docWords = wordSet(`readme docs doc documentation changelog`)
+
+// docsSubject returns the document word among the first words of a title
+// ("The setup docs are stale", "README overstates …"), past a leading
+// "[area]" or "Label:" tag, or "". A document named later ("drifts across
+// the client, docs and server") is not the subject.
+func docsSubject(t string) string {
+	t = strings.ToLower(stripCode(t))
+	t = strings.TrimLeft(t, " *-–—#>")
+	if strings.HasPrefix(t, "[") {
+		if i := strings.IndexByte(t, ']'); i > 0 {
+			t = t[i+1:]
+		}
+	} else if i := strings.IndexByte(t, ':'); i > 0 && !strings.ContainsAny(t[:i], " \t") {
+		t = t[i+1:]
+	}
+	words := strings.FieldsFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
+	for _, w := range words[:min(4, len(words))] {
+		if docWords[w] {
+			return w
+		}
+	}
+	return ""
 }
 
 // coverageWords in a finding's title make it about how much of the code a

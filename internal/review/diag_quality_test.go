@@ -3,6 +3,7 @@
 package review
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,13 +20,13 @@ import (
 func TestQualityCauses(t *testing.T) {
 	dirs := os.Getenv("FLOWMEM_QUALITY_CAUSES")
 	if dirs == "" {
-		dirs = "blind6,blind7,blind8"
+		dirs = "blind6,blind7,blind8,blind9"
 	}
 	all := map[string]int{}
 	zero := map[string]int{}
 	for _, d := range strings.Split(dirs, ",") {
-		if d == "blind9" {
-			t.Fatal("blind9 is scored once by the coordinator, never explained")
+		if d == "blind10" {
+			t.Fatal("blind10 is scored once by the coordinator, never explained")
 		}
 		s := scoreSplit(t, filepath.Join("..", "..", "testdata", "review", "real", d), false)
 		for _, c := range s.causes {
@@ -64,7 +65,7 @@ func TestQualityCauses(t *testing.T) {
 func TestQualitySummary(t *testing.T) {
 	root := filepath.Join("..", "..", "testdata", "review", "real")
 	old := []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5"}
-	fresh := []string{"blind6", "blind7", "blind8"}
+	fresh := []string{"blind6", "blind7", "blind8", "blind9"}
 	line := func(name string, ss ...*score) {
 		var p score
 		zero := 0
@@ -92,9 +93,24 @@ func TestQualitySummary(t *testing.T) {
 			olds, olds2 = append(olds, s), append(olds2, s2)
 		}
 	}
+	if out := os.Getenv("FLOWMEM_QUALITY_DUMP"); out != "" {
+		// Every extracted finding of a change-requesting review with its
+		// label status, one JSON line each, for feature distributions.
+		var b strings.Builder
+		for _, s := range append(append([]*score{}, olds...), freshs...) {
+			for _, r := range s.records {
+				j, _ := json.Marshal(r)
+				b.Write(j)
+				b.WriteByte('\n')
+			}
+		}
+		if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	line("OLD-DEV", olds...)
-	line("BLIND678", freshs...)
+	line("BLIND6789", freshs...)
 	// The same reviews against the second annotator's labels.
 	line("OLD-DEV a2", olds2...)
-	line("BLIND678 a2", freshs2...)
+	line("BLIND6789 a2", freshs2...)
 }
