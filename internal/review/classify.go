@@ -62,7 +62,8 @@ type Options struct {
 //     reviewer grants that the code works before a "but" ("correct, but
 //     the message could …"); or its subject is the change's own docs
 //     ("the README is stale"), a one-off; or it is short (under thinLen
-//     bytes in all) and its problem names no code, too vague to learn from;
+//     bytes in all) and names no code in its problem or place, too vague
+//     to learn from;
 //  8. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
 //     (minor or above) and names code, which implies its fix (and see
@@ -133,11 +134,12 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// wrong is this change's own prose, fixed by editing it once.
 		return drop(fmt.Sprintf("one-off tied to this task (its subject is the change's own %s)", w))
 	}
-	if !hasCode(f.Problem) && len(f.Location)+len(f.Problem)+len(f.Fix)+len(f.Evidence) < thinLen {
-		// A line or two that names no code in its problem: a heading
-		// without a body, a summary or a restated step — too little to
-		// say what went wrong and why.
-		return drop("vague: a short finding whose problem names no code")
+	if !hasCode(f.Problem) && !hasCode(f.Location) && len(f.Location)+len(f.Problem)+len(f.Fix)+len(f.Evidence) < thinLen {
+		// A line or two that names no code in its problem or place: a
+		// heading without a body, a summary or a restated step — too
+		// little to say what went wrong and why. A file:line place makes
+		// even a one-line finding concrete.
+		return drop("vague: a short finding that names no code in its problem or place")
 	}
 	if w := strings.Trim(firstField(stripCode(problem)), ".,:;*"); vagueVerbs[w] {
 		// "Refactor partitioning logic": the finding is itself the

@@ -13,8 +13,8 @@ import (
 )
 
 // TestQualityCauses prints, for the splits named in FLOWMEM_QUALITY_CAUSES
-// (folder names, comma-separated; default the three sets first seen in
-// round 6), how many misses and false keeps fall in each cause class, and
+// (folder names, comma-separated; default the four sets first seen in
+// rounds 6 and 7), how many misses and false keeps fall in each cause class, and
 // the classes of the misses of reviews that yield nothing. Rules are
 // chosen from the classes, not from single cases.
 func TestQualityCauses(t *testing.T) {
@@ -60,8 +60,11 @@ func TestQualityCauses(t *testing.T) {
 }
 
 // TestQualitySummary prints one line per development split and the
-// pooled figures of the old development splits and of blind6/7/8 (the
-// three sets first seen in round 6, the generalization check).
+// pooled figures of the old development splits and of blind6/7/8/9 (the
+// four sets first seen in rounds 6 and 7, the generalization check).
+// FLOWMEM_QUALITY_DUMP=file writes every extracted finding of a
+// change-requesting review with its label status, for feature
+// distributions.
 func TestQualitySummary(t *testing.T) {
 	root := filepath.Join("..", "..", "testdata", "review", "real")
 	old := []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5"}
