@@ -338,10 +338,10 @@ func (d *doctor) checkHooks() {
 		}
 		var s claudeSettings
 		_ = json.Unmarshal(src, &s) // a member of another type reads as unset
-		if scope != install.Codex && slices.Contains(s.Permissions.Allow, any(install.ScoutPermission)) {
+		if scope != install.Codex && install.HasAllow(src, install.ScoutPermission) {
 			d.allowed = append(d.allowed, d.rel(path))
 		}
-		if scope != install.Codex && slices.Contains(s.Permissions.Allow, any(install.JudgePermission)) {
+		if scope != install.Codex && install.HasAllow(src, install.JudgePermission) {
 			d.judgeAllowed = append(d.judgeAllowed, d.rel(path))
 		}
 		inst, err := install.Installed(src, install.Options{Command: d.opts.Command, Exe: d.opts.Exe}.IsOurs)
@@ -431,9 +431,6 @@ func (d *doctor) checkHooks() {
 type claudeSettings struct {
 	DisableAllHooks bool           `json:"disableAllHooks"`
 	EnabledPlugins  map[string]any `json:"enabledPlugins"`
-	Permissions     struct {
-		Allow []any `json:"allow"`
-	} `json:"permissions"`
 }
 
 // flowmemPlugin reports whether the file enables a plugin named flowmem

@@ -130,16 +130,14 @@ func (h Hook) group() jsonedit.Obj {
 func mergeEvent(d *jsonedit.Doc, event string, h Hook, isOurs func(string) bool) ([]byte, bool, error) {
 	hooks := d.Root.Get("hooks")
 	if hooks == nil {
-		out, err := d.AddMember(d.Root, "hooks", jsonedit.Obj{{Key: event, Value: []any{h.group()}}})
-		return out, true, err
+		return d.AddMember(d.Root, "hooks", jsonedit.Obj{{Key: event, Value: []any{h.group()}}}), true, nil
 	}
 	if hooks.Kind != jsonedit.Object {
 		return nil, false, shapeError(d, hooks, `"hooks" must be an object, found `+hooks.Kind.String())
 	}
 	groups := hooks.Get(event)
 	if groups == nil {
-		out, err := d.AddMember(hooks, event, []any{h.group()})
-		return out, true, err
+		return d.AddMember(hooks, event, []any{h.group()}), true, nil
 	}
 	if groups.Kind != jsonedit.Array {
 		return nil, false, shapeError(d, groups, fmt.Sprintf("%q must be an array, found %s", event, groups.Kind))
@@ -168,8 +166,7 @@ func mergeEvent(d *jsonedit.Doc, event string, h Hook, isOurs func(string) bool)
 	if found {
 		return d.Src, true, nil
 	}
-	out, err := d.AppendElem(groups, h.group())
-	return out, true, err
+	return d.AppendElem(groups, h.group()), true, nil
 }
 
 func handlersOf(g *jsonedit.Node) []*jsonedit.Node {
@@ -277,10 +274,7 @@ func IsFlowmemCommand(cmd string) bool { return HookProgram(cmd) != "" }
 // HookProgram returns the program a flowmem hook command runs (flowmem
 // before "hook", or flowmem-hook), unquoted, or "" when cmd is not one.
 func HookProgram(cmd string) string {
-	words := shellWords(cmd)
-	for len(words) > 0 && strings.HasPrefix(words[len(words)-1], "-") {
-		words = words[:len(words)-1]
-	}
+	words := withoutFlags(cmd)
 	if len(words) == 0 {
 		return ""
 	}
@@ -292,6 +286,16 @@ func HookProgram(cmd string) string {
 		return ""
 	}
 	return words[len(words)-2]
+}
+
+// withoutFlags is the words of cmd's last command up to its trailing
+// flags.
+func withoutFlags(cmd string) []string {
+	words := shellWords(cmd)
+	for len(words) > 0 && strings.HasPrefix(words[len(words)-1], "-") {
+		words = words[:len(words)-1]
+	}
+	return words
 }
 
 func programIs(word, name string) bool {
@@ -393,14 +397,14 @@ func AddAllow(src []byte, rule string) ([]byte, error) {
 	}
 	perms := d.Root.Get("permissions")
 	if perms == nil {
-		return d.AddMember(d.Root, "permissions", jsonedit.Obj{{Key: "allow", Value: []any{rule}}})
+		return d.AddMember(d.Root, "permissions", jsonedit.Obj{{Key: "allow", Value: []any{rule}}}), nil
 	}
 	if perms.Kind != jsonedit.Object {
 		return nil, shapeError(d, perms, `"permissions" must be an object, found `+perms.Kind.String())
 	}
 	allow := perms.Get("allow")
 	if allow == nil {
-		return d.AddMember(perms, "allow", []any{rule})
+		return d.AddMember(perms, "allow", []any{rule}), nil
 	}
 	if allow.Kind != jsonedit.Array {
 		return nil, shapeError(d, allow, `"allow" must be an array, found `+allow.Kind.String())
@@ -410,7 +414,7 @@ func AddAllow(src []byte, rule string) ([]byte, error) {
 			return src, nil
 		}
 	}
-	return d.AppendElem(allow, rule)
+	return d.AppendElem(allow, rule), nil
 }
 
 // RemoveAllow returns src without rule in permissions.allow; a list or
@@ -461,10 +465,7 @@ func HasAllow(src []byte, rule string) bool {
 // IsPrimeCommand reports whether cmd runs flowmem's SessionStart prime: its
 // last words are a program named flowmem, then "memory prime", then flags.
 func IsPrimeCommand(cmd string) bool {
-	words := shellWords(cmd)
-	for len(words) > 0 && strings.HasPrefix(words[len(words)-1], "-") {
-		words = words[:len(words)-1]
-	}
+	words := withoutFlags(cmd)
 	n := len(words)
 	return n >= 3 && words[n-1] == "prime" && words[n-2] == "memory" && programIs(words[n-3], "flowmem")
 }

@@ -17,26 +17,22 @@ type KV struct {
 	Value any
 }
 
-// AddMember returns the source with key: v added as the last member of obj.
-func (d *Doc) AddMember(obj *Node, key string, v any) ([]byte, error) {
-	if obj.Kind != Object {
-		return nil, fmt.Errorf("add %q: not an object but %s", key, obj.Kind)
-	}
+// AddMember returns the source with key: v added as the last member of
+// obj, which must be an object.
+func (d *Doc) AddMember(obj *Node, key string, v any) []byte {
 	return d.insert(obj, func(b *strings.Builder, ind string, inline bool) {
 		b.WriteString(quote(key))
 		b.WriteString(d.colon(inline))
 		d.render(b, v, ind, inline)
-	}), nil
+	})
 }
 
-// AppendElem returns the source with v added as the last element of arr.
-func (d *Doc) AppendElem(arr *Node, v any) ([]byte, error) {
-	if arr.Kind != Array {
-		return nil, fmt.Errorf("append: not an array but %s", arr.Kind)
-	}
+// AppendElem returns the source with v added as the last element of arr,
+// which must be an array.
+func (d *Doc) AppendElem(arr *Node, v any) []byte {
 	return d.insert(arr, func(b *strings.Builder, ind string, inline bool) {
 		d.render(b, v, ind, inline)
-	}), nil
+	})
 }
 
 // Remove returns the source without the i-th member or element of c, taking
@@ -133,7 +129,8 @@ func (d *Doc) colon(inline bool) string {
 	return d.Colon
 }
 
-// render writes v; ind is the indentation of the line v starts on.
+// render writes v (an Obj, a []any, a string or an int: what settings
+// hold); ind is the indentation of the line v starts on.
 func (d *Doc) render(b *strings.Builder, v any, ind string, inline bool) {
 	sep := ","
 	if strings.HasSuffix(d.colon(true), " ") {
@@ -178,12 +175,6 @@ func (d *Doc) render(b *strings.Builder, v any, ind string, inline bool) {
 		b.WriteString(quote(v))
 	case int:
 		b.WriteString(strconv.Itoa(v))
-	case float64:
-		b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
-	case bool:
-		b.WriteString(strconv.FormatBool(v))
-	case nil:
-		b.WriteString("null")
 	default:
 		panic(fmt.Sprintf("jsonedit: cannot render %T", v))
 	}

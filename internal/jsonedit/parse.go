@@ -71,7 +71,6 @@ func (n *Node) index(key string) int {
 
 // ParseError is a syntax error with its 1-based line and column (in bytes).
 type ParseError struct {
-	Offset    int
 	Line, Col int
 	Msg       string
 }
@@ -126,7 +125,7 @@ func (p *parser) errf(format string, a ...any) *ParseError {
 
 func newParseError(src []byte, off int, msg string) *ParseError {
 	line, col := Position(src, off)
-	return &ParseError{Offset: min(off, len(src)), Line: line, Col: col, Msg: msg}
+	return &ParseError{Line: line, Col: col, Msg: msg}
 }
 
 // Position is the 1-based line and column (in bytes) of offset off in src.
