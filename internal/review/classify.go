@@ -50,7 +50,8 @@ type Options struct {
 //  1. no problem text;
 //  2. severity below the minimum;
 //  3. about how text looks: problem and fix both about typos, naming,
-//     formatting, comments or docs, and no rule stated;
+//     formatting, comments or docs, and no rule stated; or a cleanup nit,
+//     its title calling code dead or unused;
 //  4. unfinished or broken code, fixed by finishing it;
 //  5. a one-off of this task: it points at the task's plan, spec or
 //     requirement ids and names no code;
@@ -99,6 +100,12 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// "never rename over a file without fsync") is a convention or
 		// a behaviour, whatever words it shares with style.
 		return drop(fmt.Sprintf("about how text looks, not what code does (%q)", w))
+	}
+	if w := deadCode(title(problem)); w != "" {
+		// "`retryCount` is unused", "Dead branch after the early
+		// return": removing it is a cleanup nit (LABELING.md), whatever
+		// the code.
+		return drop(fmt.Sprintf("a cleanup nit (%q code)", w))
 	}
 	if w := unfinished(problem); w != "" {
 		return drop(fmt.Sprintf("unfinished or broken code, fixed by finishing it (%q)", w))
@@ -206,6 +213,21 @@ func stripCode(s string) string {
 func firstWord(text string, set map[string]bool) string {
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
 		if set[w] {
+			return w
+		}
+	}
+	return ""
+}
+
+// deadWords call code in a title dead or unused.
+var deadWords = wordSet(`dead unused`)
+
+// deadCode returns the word of a title that calls code dead or unused, or
+// "". Words are split at spaces, so a compound ("dead-code detection",
+// "unused-import lint") names a thing and is no such word.
+func deadCode(t string) string {
+	for _, w := range strings.Fields(stripCode(t)) {
+		if w = strings.Trim(w, ".,;:!?\"'()*[]"); deadWords[w] {
 			return w
 		}
 	}
