@@ -43,7 +43,6 @@ type Index struct {
 	weight  []float64   // each word's inverse document frequency
 	norm    []float64   // each entry's summed squared term weights
 	posts   [][]int32   // each word's entries
-	words   map[string]int32
 	acc     []float64 // Neighbours' scratch: partial dot products by entry
 	touched []int32
 }
@@ -64,7 +63,7 @@ const (
 // NewIndex indexes the entries' lesson texts and fixes.
 func NewIndex(entries []mdstore.Entry) *Index {
 	x := &Index{entries: entries, kind: make([]int32, len(entries)), terms: make([][]int32, len(entries)),
-		vals: make([][]float64, len(entries)), words: map[string]int32{}}
+		vals: make([][]float64, len(entries))}
 	kinds := map[mdstore.Kind]int32{}
 	for i := range entries {
 		k, ok := kinds[entries[i].Kind]
@@ -81,6 +80,11 @@ func NewIndex(entries []mdstore.Entry) *Index {
 	var ts []term
 	at := map[int32]int{} // where a word of the entry is in ts
 	weights := make([][]float64, len(entries))
+	words := map[string]int32{} // each folded word's number
+	// spelled numbers each token as written: a memory repeats the same
+	// few thousand spellings, and folding (stemming) each once instead of
+	// at every occurrence was a third of curate's instructions.
+	spelled := map[string]int32{}
 	var z text.Tokenizer
 	for i := range entries {
 		ts = ts[:0]
@@ -97,12 +101,15 @@ func NewIndex(entries []mdstore.Entry) *Index {
 				if k != text.Word {
 					w *= nameWeight
 				}
-				word := text.Fold(string(tok))
-				id, ok := x.words[word]
+				id, ok := spelled[string(tok)]
 				if !ok {
-					id = int32(len(x.posts))
-					x.words[word] = id
-					x.posts = append(x.posts, nil)
+					word := text.Fold(string(tok))
+					if id, ok = words[word]; !ok {
+						id = int32(len(x.posts))
+						words[word] = id
+						x.posts = append(x.posts, nil)
+					}
+					spelled[string(tok)] = id
 				}
 				if k, ok := at[id]; ok {
 					ts[k].w = max(ts[k].w, w)
