@@ -371,8 +371,20 @@ func clip(s string) string {
 // 0.621 (391/630), 0.782, F1 0.692 — the deleted rules had been tuned on
 // them (dev alone: precision 0.791 → 0.681, recall 0.713 → 0.793). The
 // gates of every split were re-set to those figures less a margin.
+// Round 8 (r8-review11) looked at the structure of the false keeps of
+// blind-r5b/r6/r6b/r7 pooled (TestQualitySummary's BLIND6789; the per-
+// finding records FLOWMEM_QUALITY_DUMP writes) beside the true keeps and
+// added four drops the rubric names: a title asking for tests, a title
+// whose subject is the change's own docs, a title calling code dead or
+// unused, and a short finding (under thinLen bytes) that names no code in
+// its problem or place. blind-r5b/r6/r6b/r7 pooled went from precision
+// 0.578 (189/327), recall 0.670 (189/282), F1 0.621 to 0.619 (185/299),
+// 0.656, 0.637; the old splits pooled from 0.621 (391/630), 0.782, F1
+// 0.692 to 0.643 (387/602), 0.774, 0.702; blind-r7 alone from 0.529
+// (45/85), 0.542 to 0.550 (44/80), 0.530. Gates re-set to the new figures
+// less about 0.03.
 const (
-	gateDevPrecision = 0.66 // was 0.77 — round 7 (r7-review10)
+	gateDevPrecision = 0.70 // was 0.66 — round 8 (r8-review11)
 	gateDevRecall    = 0.77 // was 0.69 — round 7 (r7-review10)
 	gateDevCategory  = 0.61 // was 0.64 — round 7 (r7-review10)
 	gateDevVerdict   = 0.93 // was 0.90 — r5-review8 (18e0164): 0.957 (44/46)
@@ -386,7 +398,7 @@ const (
 // top of this file. At 1bf3e40 precision 0.727 (64/88). Round 6
 // (r6-review9, 34773d1): precision 0.736 (64/87), category 0.609 (39/64).
 const (
-	gateBlindPrecision = 0.67 // was 0.71 — round 7 (r7-review10)
+	gateBlindPrecision = 0.68 // was 0.67 — round 8 (r8-review11)
 	gateBlindRecall    = 0.76
 	gateBlindCategory  = 0.63 // was 0.59 — round 7 (r7-category2, fc0de8c: 0.662, 45/68)
 	gateBlindVerdict   = 0.91
@@ -407,8 +419,8 @@ const (
 // recall 0.838 (57/68), category 0.474 (27/57); at 1bf3e40 precision
 // 0.671 (57/85).
 const (
-	gateR4Precision = 0.53 // was 0.64 — round 7 (r7-review10)
-	gateR4Recall    = 0.86 // was 0.90 — round 8 (r8-review11: thin findings)
+	gateR4Precision = 0.54 // was 0.53 — round 8 (r8-review11)
+	gateR4Recall    = 0.88 // was 0.86 — round 8 (r8-review11)
 	gateR4Category  = 0.44
 	gateR4Verdict   = 0.93
 	gateR4ZeroYield = 0
@@ -434,8 +446,8 @@ const (
 // of potential issues:**") announces it: verdict 1.000 (17/17).
 // Round 6 (r6-review9, 34773d1): category 0.514 (19/37).
 const (
-	gateR4bPrecision = 0.55 // was 0.59 — round 7 (r7-review10)
-	gateR4bRecall    = 0.68 // was 0.71 — round 8 (r8-review11: thin findings)
+	gateR4bPrecision = 0.56 // was 0.55 — round 8 (r8-review11)
+	gateR4bRecall    = 0.71 // was 0.68 — round 8 (r8-review11)
 	gateR4bCategory  = 0.48 // was 0.45
 	gateR4bVerdict   = 0.94
 	gateR4bZeroYield = 0 // was 1 — round 7 (r7-review10)
@@ -456,8 +468,8 @@ const (
 // (28/44), 3 zero-yield. Round 6 (r6-review9, 34773d1): category 0.357
 // (10/28).
 const (
-	gateR4cPrecision = 0.54 // was 0.59 — round 7 (r7-review10)
-	gateR4cRecall    = 0.58
+	gateR4cPrecision = 0.55 // was 0.54 — round 8 (r8-review11)
+	gateR4cRecall    = 0.63 // was 0.58 — round 8 (r8-review11)
 	gateR4cCategory  = 0.28 // was 0.24
 	gateR4cVerdict   = 0.90
 	gateR4cZeroYield = 2 // was 3 — round 7 (r7-review10)
@@ -470,7 +482,7 @@ const (
 // zero-yield reviews. Development data from then on (round 5's
 // second blind set is blind6); gated at that score less a margin.
 const (
-	gateR5Precision = 0.55 // was 0.60 — round 7 (r7-review10)
+	gateR5Precision = 0.56 // was 0.55 — round 8 (r8-review11)
 	gateR5Recall    = 0.69 // was 0.63 — round 7 (r7-review10)
 	gateR5Category  = 0.39 // was 0.36 — round 7 (r7-category2, fc0de8c: 0.417, 25/60)
 	gateR5Verdict   = 0.91 // was 0.69 — r5-review8 (at 258427a: 0.957, 22/23)
@@ -486,7 +498,7 @@ const (
 // whoever fixes a rule against it must say so in SOURCES.md, and from
 // then on it is development data.
 const (
-	gateR5bPrecision = 0.54 // was 0.51 — round 7 (r7-review10)
+	gateR5bPrecision = 0.59 // was 0.54 — round 8 (r8-review11)
 	gateR5bRecall    = 0.78 // was 0.61 — round 7 (r7-review10)
 	gateR5bCategory  = 0.49 // was 0.47 — round 7 (r7-category2, fc0de8c: 0.526, 20/38)
 	gateR5bVerdict   = 0.78 // was 0.73 — round 7 (r7-review10)
@@ -502,7 +514,7 @@ const (
 // that score less a margin; whoever fixes a rule against it must say so in
 // SOURCES.md, and from then on it is development data.
 const (
-	gateR6Precision = 0.59 // was 0.50 — round 7 (r7-review10)
+	gateR6Precision = 0.66 // was 0.59 — round 8 (r8-review11)
 	gateR6Recall    = 0.64 // was 0.33 — round 7 (r7-review10)
 	gateR6Category  = 0.46 // was 0.45 — round 7 (r7-category2, fc0de8c: 0.491, 28/57)
 	gateR6Verdict   = 0.92 // was 0.85 — round 7 (r7-review10)
@@ -518,7 +530,7 @@ const (
 // whoever fixes a rule against it must say so in SOURCES.md, and from then
 // on it is development data.
 const (
-	gateR6bPrecision = 0.57 // was 0.52 — round 7 (r7-review10)
+	gateR6bPrecision = 0.58 // was 0.57 — round 8 (r8-review11)
 	gateR6bRecall    = 0.69 // was 0.43 — round 7 (r7-review10)
 	gateR6bCategory  = 0.40 // was 0.30 — round 7 (r7-category2, fc0de8c: 0.429, 21/49)
 	gateR6bVerdict   = 0.92 // was 0.80 — round 7 (r7-review10)
@@ -534,9 +546,10 @@ const (
 // titleIn matching anchors copied from title lines; before it the same
 // run read 0.106 / 0.108 (SOURCES.md). Gated at that score less a margin;
 // whoever fixes a rule against it must say so in SOURCES.md, and from then
-// on it is development data.
+// on it is development data. Round 8 (r8-review11) does, pooling it with
+// blind-r5b/r6/r6b as the generalization check.
 const (
-	gateR7Precision = 0.50
+	gateR7Precision = 0.52 // was 0.50 — round 8 (r8-review11)
 	gateR7Recall    = 0.51
 	gateR7Category  = 0.25
 	gateR7Verdict   = 0.75
@@ -609,7 +622,7 @@ func TestQualityRealReviews(t *testing.T) {
 
 // unseen reports whether a split is still blind: scored, never explained.
 // blind-r5b, blind-r6 and blind-r6b keep the names of their one blind
-// score but are development data since round 7.
+// score but are development data since round 7, blind-r7 since round 8.
 func unseen(split string) bool {
 	switch strings.TrimSuffix(split, ", second annotator") {
 	case "blind-r5b", "blind-r6", "blind-r6b", "blind-r7":
