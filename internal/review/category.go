@@ -145,6 +145,10 @@ func categoryScores(f Finding) []int {
 			// finding's location: paths are not vocabulary, but these
 			// files say what the lesson is about.
 			score += 2 * buildFiles(f.Location+" "+f.Problem+" "+f.Fix)
+			// A build or package tool run with arguments in a code span
+			// (`npm ci`, `cargo build --release`): how the project is
+			// built, installed or checked.
+			score += 2 * toolCommands(f.Problem+" "+f.Fix)
 			if testFile(f.Location) {
 				// A finding placed in a test file: the rubric's test
 				// gotcha, whatever the test got wrong.
@@ -159,6 +163,15 @@ func categoryScores(f Finding) []int {
 		case CatConvention:
 			// The fix points at how this project already does it.
 			score += signalCount(fix, stems)
+			// A numbered rule of the project ("Rule 3", "guideline #2")
+			// is the rubric's project convention by name.
+			score += 2 * ruleRefs(f.Problem+" "+f.Fix)
+			if obligation(f.Fix) {
+				// A fix stated as an obligation is a rule to keep
+				// (LABELING.md: "every migration in this repo must be
+				// reversible"); one point, so it only tips a close call.
+				score++
+			}
 		}
 		scores[i] = score
 	}
@@ -212,6 +225,52 @@ func buildFiles(s string) int {
 		}
 	}
 	return n
+}
+
+// buildTools are command-line tools that build, test, lint, install or
+// package code, named from general knowledge of the field. A span that runs
+// one of them says how the project is built or checked.
+var buildTools = wordSet(`make cmake ninja bazel just npm npx yarn pnpm bun deno go cargo rustup pip pip3
+	pipx uv uvx poetry pdm tox nox pytest python python3 node tsc eslint prettier ruff mypy black jest vitest
+	mvn gradle dotnet msbuild bundle gem rake composer mix swift xcodebuild docker podman git gh`)
+
+// toolCommands counts, up to 2, the code spans of s that run a build tool
+// with an argument and no flag (`npm ci`, `go vet ./...`). A flag makes
+// the span a lesson about the tool's CLI, which flagRe scores as api.
+func toolCommands(s string) int {
+	n := 0
+	parts := strings.Split(s, "`")
+	for i := 1; i < len(parts); i += 2 {
+		w := strings.Fields(parts[i])
+		if len(w) >= 2 && buildTools[w[0]] && !flagRe().MatchString(parts[i]) {
+			if n++; n == 2 {
+				break
+			}
+		}
+	}
+	return n
+}
+
+// ruleRe finds a numbered rule: a word for a project rule followed by its
+// number ("Rule 6", "guideline #2", "smell #10", "policy no. 4").
+var ruleRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:rules?|guidelines?|principles?|standards?|polic(?:y|ies)|conventions?|smells?)\s*(?:#|no\.?\s*)?\d+\b`)
+})
+
+// ruleRefs counts, up to 2, the numbered rules s cites.
+func ruleRefs(s string) int {
+	return len(ruleRe().FindAllStringIndex(s, 2))
+}
+
+// obligation reports whether s states something that must be done ("must"
+// as a whole word).
+func obligation(s string) bool {
+	for _, w := range categoryWords(s) {
+		if w == "must" {
+			return true
+		}
+	}
+	return false
 }
 
 // credentials rewrites an API key or token ("api key", "api_key",

@@ -157,6 +157,30 @@ func TestCategorize(t *testing.T) {
 			want: CatBuild,
 		},
 		{
+			name: "a build tool run in a code span is a build lesson",
+			f: Finding{Problem: "`render` fails on a fresh checkout: the generated client is not there.",
+				Fix: "Run `uv sync` and then `uv run gen-client` before starting."},
+			want: CatBuild,
+		},
+		{
+			name: "a tool run with a flag is a lesson about its CLI",
+			f: Finding{Problem: "`render` fails on a fresh checkout: the generated client is not there.",
+				Fix: "Run `uv sync --frozen` before starting."},
+			want: CatAPI,
+		},
+		{
+			name: "a numbered rule of the project is a convention",
+			f: Finding{Problem: "`OrderView` reads the table itself, against principle 4 of the layering guide.",
+				Fix: "Go through `OrderService`."},
+			want: CatConvention,
+		},
+		{
+			name: "a fix stated as an obligation is a convention",
+			f: Finding{Problem: "`resize` writes the thumbnail next to the upload.",
+				Fix: "Generated files must go under `cache/`."},
+			want: CatConvention,
+		},
+		{
 			name: "exposing sensitive data is security",
 			f: Finding{Problem: "`dumpState` exposes the session cookie in debug output.",
 				Fix: "Mask the cookie before logging."},
