@@ -172,18 +172,45 @@ func idsOf(hits []Hit, k int) []string {
 }
 
 // logScoutMisses prints each labelled lesson the scout's 30 candidates
-// lack, with its place in the merged list (deeper) or "none" when no
-// search finds it: no specific word shared.
+// lack, with where it was lost: its place in the merged list (deeper) or
+// "none", and its place in each search's own list ("-" where that search
+// does not find it). A lesson no search finds shares no specific word with
+// any of them (the searches' fault or the label's); one within a search's
+// first 30 was lost in the merge; one below 30 in every search was ranked
+// low by each.
 func logScoutMisses(t *testing.T, files []File, set string, q labelledQuery, searches []string, got []Hit) {
-	deep := must(Search(files, searches, Options{Limit: 200, Now: corpusNow}))
+	const depth = 200
+	deep := must(Search(files, searches, Options{Limit: depth, Now: corpusNow}))
+	qs := make([]*query, 0, len(searches))
+	for _, s := range searches {
+		qs = append(qs, parseQuery(s))
+	}
+	lists := must(search(files, qs, Options{Now: corpusNow}, depth))
 	for _, id := range q.Relevant {
 		if slices.ContainsFunc(got, func(h Hit) bool { return h.Entry.ID == id }) {
 			continue
 		}
+		isID := func(h Hit) bool { return h.Entry.ID == id }
 		place := "none"
-		if i := slices.IndexFunc(deep, func(h Hit) bool { return h.Entry.ID == id }); i >= 0 {
+		if i := slices.IndexFunc(deep, isID); i >= 0 {
 			place = fmt.Sprint(i + 1)
 		}
-		t.Logf("  scout miss %s %q: %s at %s", set, q.Query, id, place)
+		best := depth + 1
+		ranks := make([]string, len(lists))
+		for i, l := range lists {
+			ranks[i] = "-"
+			if r := slices.IndexFunc(l, isID); r >= 0 {
+				ranks[i] = fmt.Sprint(r + 1)
+				best = min(best, r+1)
+			}
+		}
+		lost := "found by no search"
+		switch {
+		case best <= 30:
+			lost = "lost in the merge"
+		case best <= depth:
+			lost = "low in every search"
+		}
+		t.Logf("  scout miss %s %q: %s at %s (searches %s): %s", set, q.Query, id, place, strings.Join(ranks, " "), lost)
 	}
 }
