@@ -915,3 +915,22 @@ func TestSeverityInCodeSpan(t *testing.T) {
 		t.Errorf("the severity stayed in the problem: %q", fs[0].Problem)
 	}
 }
+
+// TestExtractNumberedFindingWithStatus: a numbered finding title that
+// carries its status ("[FIXED]") is still a finding; a section of fixed
+// bugs, or a title saying it was already fixed, is not.
+func TestExtractNumberedFindingWithStatus(t *testing.T) {
+	text := "# Review notes\n\n## 1. Storage\n\n### 1.1 `Pool.Get` leaks handles [FIXED]\n`db/pool.go:40`\n\n`Get` returns handles whose `conn` was closed by the reaper; check `conn.closed` before returning one.\n\n### 1.2 Retry sleep ✅ Already fixed\n\n`retry` kept sleeping after `ctx.Done()`; select on it.\n\n## Bugs Fixed\n\n- `Cache.Put` raced with `Evict`; guard both with `mu`.\n"
+	fs := Extract(text)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Problem)
+	}
+	joined := strings.Join(got, "\n")
+	if !strings.Contains(joined, "Pool.Get") {
+		t.Errorf("numbered finding with a status tag dropped: %q", joined)
+	}
+	if strings.Contains(joined, "Retry sleep") || strings.Contains(joined, "Cache.Put") {
+		t.Errorf("already-fixed title or fixed-bugs section read as findings: %q", joined)
+	}
+}

@@ -351,6 +351,12 @@ func classifyHeading(title string) headingKind {
 			}
 		}
 		for _, w := range doneWords {
+			if topic && !hasTerm(t, "already") {
+				// "1.3 `Pool` leaks a handle [FIXED]": a numbered
+				// finding with its status, not a section of fixed
+				// bugs. "Already fixed" says there was nothing to do.
+				break
+			}
 			if hasTerm(t, w) && !hasTerm(t, "not") && !hasTerm(t, "un") && !hasTerm(t, "must") && !hasTerm(t, "should") {
 				k.skip, k.done = true, true
 				return k
