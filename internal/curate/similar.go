@@ -43,7 +43,7 @@ type Index struct {
 	weight  []float64   // each word's inverse document frequency
 	norm    []float64   // each entry's summed squared term weights
 	posts   [][]int32   // each word's entries
-	acc     []float64 // Neighbours' scratch: partial dot products by entry
+	acc     []float64   // Neighbours' scratch: partial dot products by entry
 	touched []int32
 }
 
