@@ -61,9 +61,6 @@ func (e *env) runInit(c *cli.Context) error {
 			return err
 		}
 		res.Created = append(res.Created, p.ConfigPath())
-		if cfg, err = config.Load(p.ConfigPath()); err != nil {
-			return err
-		}
 	}
 	if c.Bool("enable") && !cfg.Bool("memory.enabled") {
 		if err := cfg.Set("memory.enabled", true); err != nil {

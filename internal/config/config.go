@@ -486,9 +486,10 @@ func (c *Config) Save() error {
 	return nil
 }
 
-// WriteDefault creates a config file at path with Default's body.
+// WriteDefault creates a config file at path with the defaults that
+// matter to people.
 func WriteDefault(path string) error {
-	return writeFile(path, Default())
+	return writeFile(path, []byte("{\n  \"memory\": {\n    \"enabled\": false\n  }\n}\n"))
 }
 
 // staleAfter is how old a temp file left by a config write must be before
@@ -545,11 +546,6 @@ const tempPattern = ".*.tmp-*"
 // missing line costs only a stray untracked file.
 func ignoreTemps(dir string) {
 	_, _ = regfile.EnsureLine(filepath.Join(dir, ".gitignore"), tempPattern, "temp files of interrupted flowmem writes")
-}
-
-// Default returns a fresh file body with the defaults that matter to people.
-func Default() []byte {
-	return []byte("{\n  \"memory\": {\n    \"enabled\": false\n  }\n}\n")
 }
 
 func sameType(v, def any) bool {

@@ -6,6 +6,7 @@ package doctor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -135,11 +136,7 @@ func (d *doctor) add(name string, s Status, detail, fix string) {
 }
 
 func (d *doctor) checkVersion() {
-	v := d.opts.Version
-	if v == "" {
-		v = "unknown"
-	}
-	detail := "flowmem " + v
+	detail := "flowmem " + cmp.Or(d.opts.Version, "unknown")
 	if d.opts.Exe != "" {
 		detail += " at " + d.opts.Exe
 	}

@@ -187,27 +187,16 @@ func WriteAudit(w io.Writer, a Audit) error {
 
 	fmt.Fprintf(&b, "\nNot working (%d): handed to the model, then repeated in a later review\n", len(a.NotWorking))
 	section(&b, a.NotWorking, func(f *Finding) []string {
-		lines := []string{"handed over " + handedText(f.Handed)}
-		var rs []string
-		for _, r := range f.Recurred {
-			rs = append(rs, seenText(r))
-		}
-		lines = append(lines, "recurred "+strings.Join(rs, "; "), "→ "+f.Advice)
-		return lines
+		return []string{"handed over " + handedText(f.Handed), "recurred " + seenList(f.Recurred), "→ " + f.Advice}
 	})
 
 	fmt.Fprintf(&b, "\nHolding (%d): handed over and not seen in a review since\n", len(a.Holding))
 	section(&b, a.Holding, func(f *Finding) []string {
-		lines := []string{"handed over " + handedText(f.Handed)}
 		since := fmt.Sprintf("%d review(s) since, none repeated it", f.ReviewsSince)
 		if len(f.Since) > 0 {
-			var rs []string
-			for _, r := range f.Since {
-				rs = append(rs, seenText(r))
-			}
-			since += ": " + strings.Join(rs, "; ")
+			since += ": " + seenList(f.Since)
 		}
-		return append(lines, since)
+		return []string{"handed over " + handedText(f.Handed), since}
 	})
 
 	fmt.Fprintf(&b, "\nNot recalled in %d days (%d)\n", a.Days, len(a.Unused))
@@ -250,6 +239,14 @@ func handedText(hs []Handed) string {
 		parts = append(parts, s+")")
 	}
 	return strings.Join(parts, ", ")
+}
+
+func seenList(rs []Seen) string {
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, seenText(r))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func seenText(r Seen) string {

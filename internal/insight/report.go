@@ -102,12 +102,8 @@ svg text{font:11px system-ui,sans-serif;fill:#5b6475}
 	} else {
 		b.WriteString("<table><tr><th>Lesson</th><th>Handed over</th><th>Recurred</th><th>Advice</th></tr>\n")
 		for _, f := range r.Audit.NotWorking {
-			var rs []string
-			for _, s := range f.Recurred {
-				rs = append(rs, seenText(s))
-			}
 			fmt.Fprintf(&b, "<tr><td class=\"bad\">%s <code>%s</code></td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-				esc(f.Text), esc(f.ID), esc(handedText(f.Handed)), esc(strings.Join(rs, "; ")), esc(f.Advice))
+				esc(f.Text), esc(f.ID), esc(handedText(f.Handed)), esc(seenList(f.Recurred)), esc(f.Advice))
 		}
 		b.WriteString("</table>\n")
 	}

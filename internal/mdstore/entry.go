@@ -5,6 +5,7 @@
 package mdstore
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -168,10 +169,7 @@ func token(s string) string {
 // derived from the content when none is set.
 func (e *Entry) Normalize() {
 	e.Issue, e.Fix, e.Context, e.Body = OneLine(e.Issue), OneLine(e.Fix), OneLine(e.Context), OneLine(e.Body)
-	e.Task = token(e.Task)
-	if e.Task == "" {
-		e.Task = "manual"
-	}
+	e.Task = cmp.Or(token(e.Task), "manual")
 	e.Source = token(e.Source)
 	if e.Task == "manual" && e.Source == "" {
 		e.Source = "manual"
@@ -224,11 +222,16 @@ func contentID(k Kind, text string) string {
 		h.Write([]byte(w))
 		h.Write([]byte{' '})
 	}
+	return idOf(k, h.Sum(nil))
+}
+
+// idOf is an id of kind k (its first letter, m without one) from a hash.
+func idOf(k Kind, sum []byte) string {
 	prefix := "m"
 	if k != "" {
 		prefix = string(k[:1])
 	}
-	return prefix + "-" + hex.EncodeToString(h.Sum(nil)[:6])
+	return prefix + "-" + hex.EncodeToString(sum[:6])
 }
 
 // Fingerprint identifies a lesson by its content words, whatever their
@@ -302,11 +305,7 @@ func distinctID(k Kind, text string, salt int) string {
 		h.Write([]byte{0})
 		h.Write([]byte(sym))
 	}
-	prefix := "m"
-	if k != "" {
-		prefix = string(k[:1])
-	}
-	return prefix + "-" + hex.EncodeToString(h.Sum(nil)[:6])
+	return idOf(k, h.Sum(nil))
 }
 
 // splitWords splits text into lower-case letter/digit runs.

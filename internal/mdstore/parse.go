@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -43,16 +44,9 @@ type Doc struct {
 // its last non-blank line.
 type span struct{ start, end int }
 
-// ParseError points at the line of a memory file that cannot be read.
-type ParseError struct {
-	Path string
-	Line int
-	Err  error
-}
-
-func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err) }
-
-func (e *ParseError) Unwrap() error { return e.Err }
+// errFrontMatter is a front matter that cannot be read, on line 1; the
+// readers that know the file's path put it first ("path:1: front matter…").
+var errFrontMatter = errors.New("1: front matter")
 
 // Parse reads a memory file of kind k. Files written by flow-next (no front
 // matter, no metadata lines, free-text bodies) are read too.
@@ -106,7 +100,7 @@ func parseFrontMatter(b []byte) (fm FrontMatter, err error) {
 		}
 		if string(bytes.TrimSpace(b[pos:next])) == "---" {
 			if err := yaml.Unmarshal(b[first:pos], &fm); err != nil {
-				return fm, &ParseError{Line: 1, Err: fmt.Errorf("front matter: %w", err)}
+				return fm, fmt.Errorf("%w: %w", errFrontMatter, err)
 			}
 			return fm, nil
 		}
@@ -118,7 +112,7 @@ func parseFrontMatter(b []byte) (fm FrontMatter, err error) {
 // checkFrontMatter reports an opening "---" fence that is never closed.
 func checkFrontMatter(raw []byte) error {
 	if _, n, ok := splitFrontMatter(raw); !ok && n != 0 {
-		return &ParseError{Line: 1, Err: errors.New("front matter: no closing --- line")}
+		return fmt.Errorf("%w: no closing --- line", errFrontMatter)
 	}
 	return nil
 }
@@ -574,12 +568,9 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 	if !ok {
 		return Entry{}, nil, Damage{}, false
 	}
-	e = Entry{Kind: k, Date: h.date, Task: h.task, Source: h.source, Category: h.category, Line: line}
+	e = Entry{Kind: k, Date: h.date, Task: cmp.Or(h.task, "manual"), Source: h.source, Category: h.category, Line: line}
 	if hk, isKind := ParseKind(e.Category); isKind && hk == k {
 		e.Category = "" // flow-next's [pitfall] in pitfalls.md: no category
-	}
-	if e.Task == "" {
-		e.Task = "manual"
 	}
 	if e.Task == "manual" && e.Source == "" {
 		e.Source = "manual"
@@ -732,9 +723,7 @@ func parseMeta(l string) (m Entry, sighting, ok bool) {
 // include the shared history), but every task that saw it counts once.
 func fold(a, b Entry) Entry {
 	out := a
-	if out.FP == "" {
-		out.FP = b.FP
-	}
+	out.FP = cmp.Or(a.FP, b.FP)
 	for _, t := range b.Tasks {
 		if !slices.Contains(out.Tasks, t) {
 			out.Tasks = append(out.Tasks, t)

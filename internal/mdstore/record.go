@@ -2,6 +2,7 @@ package mdstore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -106,9 +107,7 @@ func prepareLessons(k Kind, lessons []Entry, now time.Time) (string, error) {
 	for i := range lessons {
 		l := &lessons[i]
 		l.Kind = k
-		if l.Date == "" {
-			l.Date = today
-		}
+		l.Date = cmp.Or(l.Date, today)
 		l.LastSeen = today
 		l.Normalize()
 		if l.Text() == "" {

@@ -38,12 +38,9 @@ func (r *Reader) Scan(path string, front func(start []byte) error, fn func(seg [
 		return fmt.Errorf("read memory: %w", err)
 	}
 	defer f.Close()
-	if err := r.scan(f, front, fn); err != nil {
-		var pe *ParseError
-		if errors.As(err, &pe) {
-			pe.Path = path
-			return pe
-		}
+	if err := r.scan(f, front, fn); errors.Is(err, errFrontMatter) {
+		return fmt.Errorf("%s:%w", path, err)
+	} else if err != nil {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
 	return nil

@@ -1,6 +1,9 @@
 package mdstore
 
-import "time"
+import (
+	"cmp"
+	"time"
+)
 
 // Live reports whether an entry may reach a prompt: active, neither
 // archived nor waiting for approval.
@@ -11,11 +14,7 @@ func (e *Entry) Live() bool { return e.Status == Active }
 // written: a stale lesson seen again is fresh again. days <= 0, or an entry
 // without a date, is never stale.
 func (e *Entry) Stale(now time.Time, days int) bool {
-	d := e.LastSeen
-	if d == "" {
-		d = e.Date
-	}
-	return staleDay(d, now, days)
+	return staleDay(cmp.Or(e.LastSeen, e.Date), now, days)
 }
 
 // staleDay is Stale of the day d.

@@ -52,11 +52,7 @@ func (s *Store) ReadDoc(k Kind) (*Doc, error) {
 	}
 	d, err := Parse(k, raw)
 	if err != nil {
-		var pe *ParseError
-		if errors.As(err, &pe) {
-			pe.Path = path
-		}
-		return nil, err
+		return nil, fmt.Errorf("%s:%w", path, err)
 	}
 	return d, nil
 }
