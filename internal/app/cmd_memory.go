@@ -147,9 +147,7 @@ Examples:
 				Kind: k, Task: task, Source: "manual", Category: category,
 				Fix: redact.String(c.String("fix")), Context: redact.String(c.String("context")),
 			}
-			if entry.Task == "" {
-				entry.Task = "manual"
-			} else {
+			if task != "" { // Normalize makes an empty one "manual"
 				entry.Tasks = []string{task}
 			}
 			if k == mdstore.Pitfall {

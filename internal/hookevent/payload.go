@@ -30,7 +30,6 @@ var ErrTooLarge = errors.New("hook payload larger than the limit")
 // varies between tools and clients stay raw and are read by the accessor
 // methods, so an unexpected shape in one field never loses the others.
 type Payload struct {
-	SessionID     string          `json:"session_id"`
 	Cwd           string          `json:"cwd"`
 	HookEventName string          `json:"hook_event_name"`
 	ToolName      string          `json:"tool_name"`
@@ -39,7 +38,6 @@ type Payload struct {
 	// Error is PostToolUseFailure's text: "Exit code N\n" plus the command's
 	// interleaved output.
 	Error     json.RawMessage `json:"error"`
-	AgentID   string          `json:"agent_id"`
 	AgentType string          `json:"agent_type"`
 
 	raw      []byte
@@ -91,16 +89,12 @@ func decode(r io.Reader, limit int64) (*Payload, error) {
 	err = members(obj, func(key string, val []byte) error {
 		var dst *string
 		switch foldKey(key) {
-		case "session_id":
-			dst = &p.SessionID
 		case "cwd":
 			dst = &p.Cwd
 		case "hook_event_name":
 			dst = &p.HookEventName
 		case "tool_name":
 			dst = &p.ToolName
-		case "agent_id":
-			dst = &p.AgentID
 		case "agent_type":
 			dst = &p.AgentType
 		case "tool_input":

@@ -244,14 +244,12 @@ func sameAsEncodingJSON(t *testing.T, b []byte, p *Payload, err error) {
 		t.Fatalf("valid object %q: %v", b, err)
 	}
 	var want struct {
-		SessionID     string          `json:"session_id"`
 		Cwd           string          `json:"cwd"`
 		HookEventName string          `json:"hook_event_name"`
 		ToolName      string          `json:"tool_name"`
 		ToolInput     json.RawMessage `json:"tool_input"`
 		ToolResponse  json.RawMessage `json:"tool_response"`
 		Error         json.RawMessage `json:"error"`
-		AgentID       string          `json:"agent_id"`
 		AgentType     string          `json:"agent_type"`
 	}
 	var te *json.UnmarshalTypeError
@@ -263,8 +261,8 @@ func sameAsEncodingJSON(t *testing.T, b []byte, p *Payload, err error) {
 		// only what both must have.
 		return
 	}
-	got := []string{p.SessionID, p.Cwd, p.HookEventName, p.ToolName, string(p.ToolInput), string(p.ToolResponse), string(p.Error), p.AgentID, p.AgentType}
-	exp := []string{want.SessionID, want.Cwd, want.HookEventName, want.ToolName, string(want.ToolInput), string(want.ToolResponse), string(want.Error), want.AgentID, want.AgentType}
+	got := []string{p.Cwd, p.HookEventName, p.ToolName, string(p.ToolInput), string(p.ToolResponse), string(p.Error), p.AgentType}
+	exp := []string{want.Cwd, want.HookEventName, want.ToolName, string(want.ToolInput), string(want.ToolResponse), string(want.Error), want.AgentType}
 	for i := range got {
 		if got[i] != exp[i] {
 			t.Fatalf("member %d of %q: got %q, encoding/json %q", i, b, got[i], exp[i])
