@@ -108,10 +108,12 @@ func run(sizeList string, runs int) error {
 			{"memory read", dir, []string{bin, "memory", "read"}},
 			{"memory search", dir, []string{bin, "memory", "search", "goroutine|deadline"}},
 			{"memory read --relevant, corpus-shaped" + oneCoreLabel, cdir, oneCore("memory", "read", "--relevant", task)},
-			// The scout's command: the request, its terms, its usual
-			// mistakes, and 30 candidates for it to choose from.
-			{"scout: read --limit 30 -r ×3, corpus-shaped" + oneCoreLabel, cdir, oneCore("memory", "read", "--limit", "30", "--max-chars", "9000",
-				"-r", task, "-r", "webhook delivery worker retry", "-r", "idempotency duplicate delivery timeout jitter")},
+			// The scout's command as agents/memory-scout.md writes it: the
+			// request, then four searches of its own (the code, the data
+			// side, the failures, the layer's rules), 30 candidates.
+			{"scout: read --limit 30 -r ×5, corpus-shaped" + oneCoreLabel, cdir, oneCore("memory", "read", "--limit", "30", "--max-chars", "9000",
+				"-r", task, "-r", "webhook delivery worker retry", "-r", "idempotency duplicate delivery timeout jitter",
+				"-r", "delivery log table timestamps", "-r", "worker package conventions")},
 			{"memory prime, corpus-shaped" + oneCoreLabel, cdir, oneCore("memory", "prime", task)},
 		}
 		for _, row := range rows {
