@@ -1327,11 +1327,18 @@ func (x *extractor) titledFields(it, fp ast.Node, sc scope) *candidate {
 	if _, _, ok := labelLine(head); ok {
 		return nil
 	}
+	bold := false
 	if bt, rest, ok := boldTitle(head); ok && rest == "" {
-		head = bt
+		head, bold = bt, true
 	}
 	sev, ref, title, marked := titleMarker(head)
-	if !marked || title == "" || ref == "" && sev == "" {
+	if bold && title == "" {
+		title = head
+	}
+	if !bold && (!marked || title == "" || ref == "" && sev == "") {
+		// A whole bold first line titles the item as a marker does
+		// ("1. **Cache ignores the tenant.**" over its prose and a
+		// "Files:" line).
 		return nil
 	}
 	if sev == "" {

@@ -934,3 +934,19 @@ func TestExtractNumberedFindingWithStatus(t *testing.T) {
 		t.Errorf("already-fixed title or fixed-bugs section read as findings: %q", joined)
 	}
 }
+
+// TestExtractBoldTitledItemWithFileLine: a numbered item whose first line
+// is a bold title and whose last line is a files field is one finding;
+// the field must not start a block that swallows the next item.
+func TestExtractBoldTitledItemWithFileLine(t *testing.T) {
+	text := "## Findings\n\n1. **Cache key ignores the tenant.**  \n   `Cache.Get` keys entries by path only, so tenants read each other.  \n   Relevant files: `cache.go`.\n\n2. **Retry loop ignores cancellation.**  \n   `retry` keeps sleeping after `ctx.Done()`; select on it.  \n   Relevant files: `retry.go`.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	for i, want := range []struct{ title, place string }{{"Cache key ignores the tenant", "cache.go"}, {"Retry loop ignores cancellation", "retry.go"}} {
+		if !strings.HasPrefix(fs[i].Problem, want.title) || !strings.Contains(fs[i].Location, want.place) {
+			t.Errorf("finding %d = %q at %q, want %q at %q", i, fs[i].Problem, fs[i].Location, want.title, want.place)
+		}
+	}
+}
