@@ -6,6 +6,7 @@ import (
 
 	"github.com/flowmem/flowmem/internal/capture"
 	"github.com/flowmem/flowmem/internal/curate"
+	"github.com/flowmem/flowmem/internal/insight"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/urfave/cli/v2"
 )
@@ -292,7 +293,7 @@ func statusCommand(e *env, action curate.Action, name, usage, description string
 			e.say("no lessons are waiting for approval")
 		}
 		for _, d := range out {
-			e.say("%s %s %s: %s", past, d.Type, d.ID, clip(d.Text, 100))
+			e.say("%s %s %s: %s", past, d.Type, d.ID, insight.Fit(d.Text, 100))
 		}
 		return nil
 	}
@@ -363,13 +364,6 @@ func plural(n int, one, many string) string {
 func orUnknown(s string) string {
 	if s == "" {
 		return "an unknown date"
-	}
-	return s
-}
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
 	}
 	return s
 }

@@ -159,7 +159,7 @@ func lessonList(outs []mdstore.Outcome, room int, judged bool) string {
 		if e := o.Entry; !o.New {
 			prefix[i] += fmt.Sprintf("seen %d times", e.Seen)
 			if len(e.Tasks) > 0 {
-				prefix[i] += ", in tasks " + clip(strings.Join(e.Tasks, ", "), 40)
+				prefix[i] += ", in tasks " + mdstore.Clip(strings.Join(e.Tasks, ", "), 40)
 			}
 			prefix[i] += ": "
 		}
@@ -187,7 +187,7 @@ func lessonList(outs []mdstore.Outcome, room int, judged bool) string {
 		}
 		var b strings.Builder
 		for i, o := range outs[:k] {
-			fmt.Fprintf(&b, "%s%q.", prefix[i], clip(strings.TrimRight(o.Entry.Issue, ". "), max(share, 1)))
+			fmt.Fprintf(&b, "%s%q.", prefix[i], mdstore.Clip(strings.TrimRight(o.Entry.Issue, ". "), max(share, 1)))
 		}
 		b.WriteString(rest)
 		if (k == 0 || share >= 30) && b.Len() <= room {
@@ -195,21 +195,6 @@ func lessonList(outs []mdstore.Outcome, room int, judged bool) string {
 		}
 	}
 	return ""
-}
-
-// clip shortens s to at most n bytes at a word boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:n], ' ')
-	if cut < n/2 {
-		cut = n
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-	}
-	return strings.TrimSpace(s[:cut]) + "…"
 }
 
 func plural(n int, one, many string) string {

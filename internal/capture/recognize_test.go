@@ -10,6 +10,7 @@ import (
 
 	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/hookevent"
+	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/review"
 )
 
@@ -53,11 +54,11 @@ func TestVerdictHintCoversParser(t *testing.T) {
 		}
 		checked++
 		if !hookevent.VerdictHint(text) {
-			t.Errorf("the review reader finds a verdict in %q but the pre-check rejects it", clip(text, 300))
+			t.Errorf("the review reader finds a verdict in %q but the pre-check rejects it", mdstore.Clip(text, 300))
 		}
 		raw, _ := json.Marshal(map[string]string{"stdout": text})
 		if !hookevent.VerdictHint(raw) {
-			t.Errorf("the pre-check rejects the JSON-escaped form of %q", clip(text, 300))
+			t.Errorf("the pre-check rejects the JSON-escaped form of %q", mdstore.Clip(text, 300))
 		}
 	}
 	t.Logf("%d texts with a verdict checked", checked)

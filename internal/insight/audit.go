@@ -222,9 +222,9 @@ func section(b *strings.Builder, fs []Finding, evidence func(f *Finding) []strin
 		}
 		f := &fs[i]
 		lead := fmt.Sprintf("  %s  ", f.ID)
-		b.WriteString(lead + fit(f.Text, Width-len(lead)) + "\n")
+		b.WriteString(lead + Fit(f.Text, Width-len(lead)) + "\n")
 		for _, l := range evidence(f) {
-			b.WriteString(fit("      "+l, Width) + "\n")
+			b.WriteString(Fit("      "+l, Width) + "\n")
 		}
 	}
 }

@@ -228,7 +228,7 @@ func WriteStats(w io.Writer, st Stats) error {
 	if len(st.Categories) > 0 {
 		b.WriteString("\nBy category\n")
 		for _, c := range sortedCounts(st.Categories) {
-			fmt.Fprintf(&b, "  %-20s %6d\n", fit(c.name, 20), c.n)
+			fmt.Fprintf(&b, "  %-20s %6d\n", Fit(c.name, 20), c.n)
 		}
 	}
 
@@ -239,19 +239,19 @@ func WriteStats(w io.Writer, st Stats) error {
 	for _, l := range st.Recurrent {
 		lead := fmt.Sprintf("  %3dx %s  ", l.Seen, l.ID)
 		b.WriteString(lead)
-		b.WriteString(fit(l.Text, Width-len(lead)))
+		b.WriteString(Fit(l.Text, Width-len(lead)))
 		b.WriteByte('\n')
 		where := strings.Repeat(" ", len(lead)) + "last " + l.LastSeen
 		if len(l.Tasks) > 0 {
 			where += ", in " + strings.Join(l.Tasks, ", ")
 		}
-		b.WriteString(fit(where, Width) + "\n")
+		b.WriteString(Fit(where, Width) + "\n")
 	}
 
 	fmt.Fprintf(&b, "\nCaptured: %d in the last 7 days, %d in the last 30\n", st.Captured.Last7, st.Captured.Last30)
 	for _, l := range st.Captured.Recent {
 		lead := fmt.Sprintf("  %s %s  ", l.Date, l.ID)
-		b.WriteString(lead + fit(l.Text, Width-len(lead)) + "\n")
+		b.WriteString(lead + Fit(l.Text, Width-len(lead)) + "\n")
 	}
 
 	fmt.Fprintf(&b, "\nReviews seen: %d", st.Reviews.Total)
@@ -260,8 +260,8 @@ func WriteStats(w io.Writer, st Stats) error {
 	}
 	b.WriteByte('\n')
 	if st.Reviews.Total > 0 {
-		b.WriteString(fit("  by verdict: "+joinCounts(st.Reviews.ByVerdict), Width) + "\n")
-		b.WriteString(fit("  by kind:    "+joinCounts(st.Reviews.ByKind), Width) + "\n")
+		b.WriteString(Fit("  by verdict: "+joinCounts(st.Reviews.ByVerdict), Width) + "\n")
+		b.WriteString(Fit("  by kind:    "+joinCounts(st.Reviews.ByKind), Width) + "\n")
 	}
 	if len(st.FirstPassShip) > 0 {
 		b.WriteString("\nFirst-pass SHIP rate (a task's first review of a kind)\n")
@@ -301,8 +301,8 @@ func bar(rate float64, width int) string {
 	return strings.Repeat("#", n) + strings.Repeat(".", width-n)
 }
 
-// fit cuts s to at most n runes, marking the cut with an ellipsis.
-func fit(s string, n int) string {
+// Fit cuts s to at most n runes, marking the cut with an ellipsis.
+func Fit(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -127,18 +127,23 @@ func OneLine(s string) string {
 		space = false
 		b.WriteRune(r)
 	}
-	out := b.String()
-	if len(out) > MaxField {
-		cut := strings.LastIndexByte(out[:MaxField], ' ')
-		if cut < MaxField/2 {
-			cut = MaxField
-			for cut > 0 && !utf8.RuneStart(out[cut]) {
-				cut--
-			}
-		}
-		out = strings.TrimSpace(out[:cut]) + "…"
+	return Clip(b.String(), MaxField)
+}
+
+// Clip shortens s to at most n bytes (and an ellipsis) at a word
+// boundary, or mid-word when the last space is in the first half.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return out
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut < n/2 {
+		cut = n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return strings.TrimSpace(s[:cut]) + "…"
 }
 
 // token keeps heading words and task ids to a safe alphabet so they can be
