@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -47,8 +48,16 @@ func categoryFeatures(f Finding) map[string][2]int {
 	m["prescribed"] = [2]int{0, prescribed(f.Fix)}
 	m["dotted"] = [2]int{0, dottedCalls(f.Fix)}
 	m["named"] = [2]int{namedFrameworks(f.Problem + " " + f.Fix), 0}
+	m["testfile"] = [2]int{b2i(testFile(f.Location)), 0}
+	m["toolcmd"] = [2]int{toolCommands(f.Problem + " " + f.Fix), 0}
+	m["ruleref"] = [2]int{ruleRefs(f.Problem + " " + f.Fix), 0}
+	m["obligation"] = [2]int{0, b2i(obligation(f.Fix))}
 	return m
 }
+
+// structuralFeatures are the signals of categoryScores that are not words
+// of a stem list, in the order the diagnostic prints them.
+var structuralFeatures = []string{"flag", "buildfiles", "testfile", "toolcmd", "prescribed", "dotted", "named", "ruleref", "obligation"}
 
 // categoryRecords matches every learnable label of a change-requesting
 // review to the first extracted finding whose whole text holds its anchor,
@@ -159,6 +168,36 @@ func TestQualityCategoryDiagnostic(t *testing.T) {
 			}
 			categoryReport(t, fmt.Sprintf("%s, %s", set.name, which), recs)
 		}
+	}
+	// How often each structural signal fires per first-annotator label,
+	// on kept findings: a signal worth its place leans to its category on
+	// the old pool and on the newest alike.
+	for _, set := range []struct {
+		name string
+		recs []categoryRecord
+	}{{"old dev", recOld}, {"newest", recNew}} {
+		cats := []string{CatFramework, CatConvention, CatAPI, CatBuild, CatEdgeCase, CatSecurity, CatGeneral}
+		out := fmt.Sprintf("[%s, kept] structural signals per label\n  %-11s", set.name, "signal")
+		for _, c := range cats {
+			out += fmt.Sprintf("%6.5s", c)
+		}
+		out += "\n"
+		for _, feat := range append(structuralFeatures, "no signal") {
+			n := map[string]int{}
+			for _, r := range set.recs {
+				v := r.Features[feat]
+				if !r.Kept || feat != "no signal" && v[0]+v[1] == 0 || feat == "no signal" && slices.Max(r.Scores) > 0 {
+					continue
+				}
+				n[r.Label]++
+			}
+			out += fmt.Sprintf("  %-11s", feat)
+			for _, c := range cats {
+				out += fmt.Sprintf("%6d", n[c])
+			}
+			out += "\n"
+		}
+		t.Log(out)
 	}
 }
 
