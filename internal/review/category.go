@@ -146,7 +146,7 @@ func categoryScores(f Finding) []int {
 			// files say what the lesson is about.
 			score += 2 * buildFiles(f.Location+" "+f.Problem+" "+f.Fix)
 			// A build or package tool run with arguments in a code span
-			// (`npm ci`, `cargo build --release`): how the project is
+			// (`npm ci`, `cargo build`): how the project is
 			// built, installed or checked.
 			score += 2 * toolCommands(f.Problem+" "+f.Fix)
 			if testFile(f.Location) {
