@@ -92,19 +92,9 @@ func stringValue(d *jsonedit.Doc, n *jsonedit.Node) string {
 func Merge(src []byte, h Hook, isOurs func(string) bool) ([]byte, error) {
 	cur := src // parseSettings reads an empty one as {}
 	for _, event := range h.Events {
-		for {
-			d, err := parseSettings(cur)
-			if err != nil {
-				return nil, err
-			}
-			next, done, err := mergeEvent(d, event, h, isOurs)
-			if err != nil {
-				return nil, err
-			}
-			cur = next
-			if done {
-				break
-			}
+		var err error
+		if cur, err = edit(cur, func(d *jsonedit.Doc) ([]byte, bool, error) { return mergeEvent(d, event, h, isOurs) }); err != nil {
+			return nil, err
 		}
 	}
 	if bytes.Equal(cur, []byte("{}\n")) && len(bytes.TrimSpace(src)) == 0 {
@@ -125,19 +115,35 @@ func (h Hook) group() jsonedit.Obj {
 	}}})
 }
 
+// edit applies step to src, parsed afresh before each step, until step
+// says there is no more to do: a step makes at most one change, since a
+// change moves the byte ranges of what follows it.
+func edit(src []byte, step func(d *jsonedit.Doc) (out []byte, more bool, err error)) ([]byte, error) {
+	for more := true; more; {
+		d, err := parseSettings(src)
+		if err != nil {
+			return nil, err
+		}
+		if src, more, err = step(d); err != nil {
+			return nil, err
+		}
+	}
+	return src, nil
+}
+
 // mergeEvent makes one edit towards h being registered for event and says
-// whether the event is now done.
+// whether more are needed.
 func mergeEvent(d *jsonedit.Doc, event string, h Hook, isOurs func(string) bool) ([]byte, bool, error) {
 	hooks := d.Root.Get("hooks")
 	if hooks == nil {
-		return d.AddMember(d.Root, "hooks", jsonedit.Obj{{Key: event, Value: []any{h.group()}}}), true, nil
+		return d.AddMember(d.Root, "hooks", jsonedit.Obj{{Key: event, Value: []any{h.group()}}}), false, nil
 	}
 	if hooks.Kind != jsonedit.Object {
 		return nil, false, shapeError(d, hooks, `"hooks" must be an object, found `+hooks.Kind.String())
 	}
 	groups := hooks.Get(event)
 	if groups == nil {
-		return d.AddMember(hooks, event, []any{h.group()}), true, nil
+		return d.AddMember(hooks, event, []any{h.group()}), false, nil
 	}
 	if groups.Kind != jsonedit.Array {
 		return nil, false, shapeError(d, groups, fmt.Sprintf("%q must be an array, found %s", event, groups.Kind))
@@ -158,15 +164,15 @@ func mergeEvent(d *jsonedit.Doc, event string, h Hook, isOurs func(string) bool)
 				continue
 			}
 			if len(hs) == 1 {
-				return d.Remove(groups, gi), false, nil
+				return d.Remove(groups, gi), true, nil
 			}
-			return d.Remove(g.Get("hooks"), hi), false, nil
+			return d.Remove(g.Get("hooks"), hi), true, nil
 		}
 	}
 	if found {
-		return d.Src, true, nil
+		return d.Src, false, nil
 	}
-	return d.AppendElem(groups, h.group()), true, nil
+	return d.AppendElem(groups, h.group()), false, nil
 }
 
 func handlersOf(g *jsonedit.Node) []*jsonedit.Node {
@@ -187,24 +193,17 @@ func Unmerge(src []byte, isOurs func(string) bool) ([]byte, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return src, nil
 	}
-	cur := src
-	for {
-		d, err := parseSettings(cur)
-		if err != nil {
-			return nil, err
-		}
-		next, changed := unmergeOne(d, isOurs)
-		if !changed {
-			return cur, nil
-		}
-		cur = next
-	}
+	return edit(src, func(d *jsonedit.Doc) ([]byte, bool, error) {
+		out, more := unmergeOne(d, isOurs)
+		return out, more, nil
+	})
 }
 
+// unmergeOne removes one of our handlers, and says whether it did.
 func unmergeOne(d *jsonedit.Doc, isOurs func(string) bool) ([]byte, bool) {
 	hooks := d.Root.Get("hooks")
 	if hooks == nil || hooks.Kind != jsonedit.Object {
-		return nil, false
+		return d.Src, false
 	}
 	for ei, m := range hooks.Members {
 		groups := m.Value
@@ -231,7 +230,7 @@ func unmergeOne(d *jsonedit.Doc, isOurs func(string) bool) ([]byte, bool) {
 			}
 		}
 	}
-	return nil, false
+	return d.Src, false
 }
 
 // Installed lists the flowmem hook commands registered per event in src.
@@ -424,29 +423,22 @@ func RemoveAllow(src []byte, rule string) ([]byte, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return src, nil
 	}
-	cur := src
-	for {
-		d, err := parseSettings(cur)
-		if err != nil {
-			return nil, err
-		}
+	return edit(src, func(d *jsonedit.Doc) ([]byte, bool, error) {
 		perms := d.Root.Get("permissions")
 		allow := perms.Get("allow")
 		if allow == nil || allow.Kind != jsonedit.Array {
-			return cur, nil
+			return d.Src, false, nil
 		}
-		i := slices.IndexFunc(allow.Elems, func(e *jsonedit.Node) bool { return stringValue(d, e) == rule })
-		switch {
+		switch i := slices.IndexFunc(allow.Elems, func(e *jsonedit.Node) bool { return stringValue(d, e) == rule }); {
 		case i < 0:
-			return cur, nil
+			return d.Src, false, nil
 		case len(allow.Elems) > 1:
-			cur = d.Remove(allow, i)
+			return d.Remove(allow, i), true, nil
 		case len(perms.Members) > 1:
-			cur = d.RemoveKey(perms, "allow")
-		default:
-			cur = d.RemoveKey(d.Root, "permissions")
+			return d.RemoveKey(perms, "allow"), true, nil
 		}
-	}
+		return d.RemoveKey(d.Root, "permissions"), true, nil
+	})
 }
 
 // HasAllow reports whether src's permissions.allow holds rule.
