@@ -950,3 +950,16 @@ func TestExtractBoldTitledItemWithFileLine(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractRequiredActionsAreFixes: a "Required actions" section lists
+// fixes for the findings above it, not findings of its own.
+func TestExtractRequiredActionsAreFixes(t *testing.T) {
+	text := "## Issues\n\n### 1. `Queue.Pop` races with `Close`\n\n`Pop` reads `q.items` after `Close` released it; a worker can read freed slots.\n\n## Required actions\n\n1. **Fix the `Queue.Pop` race**: hold `q.mu` in `Pop` until the read is done, so `Close` waits.\n"
+	fs := Extract(text)
+	if len(fs) != 1 {
+		t.Fatalf("got %d findings, want 1: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Fix, "q.mu") {
+		t.Errorf("the required action is not the finding's fix: %+v", fs[0])
+	}
+}

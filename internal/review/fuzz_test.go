@@ -28,6 +28,7 @@ func FuzzExtract(f *testing.F) {
 		"<verdict>NEEDS_WORK</verdict>\n- x", "- **Blocking — .**", "Fix: Fix: Fix:",
 		"**[SEC-2]**", "[A-1]", "**[", "- **Verdict**: a\n- **Verdict**: b", "Score 9/10 – merge after",
 		"## 1. A\n### Issues\n- x", "**H1. a\nb.** c\n\n**H2. d", "- Recommendation: once",
+		"### 1.3 `a` leaks [FIXED]\n`a.go`", "1. **T.**  \n   Relevant files: `a`.\n2. **U.**", "- No tests", "[x]: docs",
 	} {
 		f.Add(s)
 	}

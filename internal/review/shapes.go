@@ -286,7 +286,7 @@ var (
 		"working well", "went well", "done well", "what's right", "what is good", "what is right",
 		"fixed", "resolved", "addressed", "verdict"}
 	fixWords = []string{"recommend", "next step", "action plan", "action item", "required change",
-		"requested change", "suggested change", "suggested fix", "fix plan", "remediation", "to do", "todo",
+		"requested change", "required action", "suggested change", "suggested fix", "fix plan", "remediation", "to do", "todo",
 		"follow-up", "follow up", "agent task", "improv", "what to do", "how to fix", "instruction"}
 )
 
