@@ -128,7 +128,8 @@ members on average joins it. Groups come best first, with ids, texts, seen
 counts and a similarity score (the least of two members, 0 to 1).
 Beside each group are up to 3 entries near it but less alike (near in
 --json): a lesson reworded by another reviewer often shares fewer words
-than the threshold asks, so judge them too.
+than the threshold asks, so judge them too. One that is in a group of its
+own comes with that group's other members (with in --json).
 Nothing is changed: judge each group, then join true duplicates with
 memory merge. The memory-curator subagent does this with --json.
 
@@ -182,6 +183,13 @@ Examples:
 					}
 					for _, m := range g.Near {
 						printMember(e, m.Member, fmt.Sprintf(", similarity %.2f", m.Score))
+						if len(m.With) > 0 {
+							ids := make([]string, 0, len(m.With))
+							for _, w := range m.With {
+								ids = append(ids, w.ID)
+							}
+							fmt.Fprintf(e.Out, "      in a group of its own with %s\n", strings.Join(ids, " "))
+						}
 					}
 				}
 				return nil

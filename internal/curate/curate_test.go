@@ -396,3 +396,37 @@ func TestNamesCountLess(t *testing.T) {
 		t.Errorf("likeness to the rewording %.3f, to the lesson about the same function %.3f: want the rewording nearer", r, n)
 	}
 }
+
+// An entry near a group that is in a group of its own stands for that
+// group, so it comes with the group's other members.
+func TestGroupsNearWith(t *testing.T) {
+	e := func(id, issue, fix string) mdstore.Entry {
+		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Fix: fix, Status: mdstore.Active}
+	}
+	entries := []mdstore.Entry{
+		e("p-0", "The hook reads stdin with io.ReadAll and hangs when stdin stays open", "decode one JSON object"),
+		e("p-1", "io.ReadAll on stdin hangs the hook because Claude Code leaves stdin open", "decode one JSON object"),
+		e("p-2", "The hook blocks reading stdin until EOF", "decode the first JSON value and return"),
+		e("p-3", "The hook blocks reading stdin until EOF arrives", "decode the first JSON value and return"),
+		e("p-4", "Tests keep scratch directories around", "use t.TempDir()"),
+	}
+	groups := Groups(entries, 0, 0)
+	if len(groups) != 2 {
+		t.Fatalf("Groups = %+v, want p-0 with p-1 and p-2 with p-3", groups)
+	}
+	for _, g := range groups {
+		if len(g.Near) != 1 || len(g.Near[0].With) != 1 {
+			t.Fatalf("near %+v: want the other group's nearer member with its partner", g.Near)
+		}
+		pair := []string{g.Near[0].ID, g.Near[0].With[0].ID}
+		slices.Sort(pair)
+		for _, m := range g.Entries {
+			if slices.Contains(pair, m.ID) {
+				t.Errorf("group %+v: near %v holds its own member", g.Entries, pair)
+			}
+		}
+		if pair[0]+pair[1] != "p-0p-1" && pair[0]+pair[1] != "p-2p-3" {
+			t.Errorf("near %v, want the other group", pair)
+		}
+	}
+}

@@ -17,7 +17,8 @@ import (
 
 // Targets (issue 15): the true duplicate of an entry is in its curate
 // group or among the 3 entries curate proposes beside it (Near: its 3
-// nearest outside its group, another group counting once) for this share
+// nearest outside its group, another group counting once and shown whole,
+// Neighbour.With) for this share
 // of paraphrase pairs, and curate proposes no near-miss pair for this
 // share. The raw 3 nearest neighbours are reported too.
 const (
@@ -212,29 +213,26 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 	}
 	// proposedNear: what curate shows beside A's group (Near), or would
 	// show beside A alone when it is in no group.
-	shownBeside := func(a, b int) bool {
-		g, ok := groupOf[a]
-		if !ok {
-			return false
-		}
-		for _, p := range x.Near(clusters[g], groupOf, nearK, threshold*nearFloor) {
-			if p.J == b {
+	// A near entry is shown with the other members of its own group
+	// (Neighbour.With), so b is beside when it is one of them.
+	beside := func(members []int, b int) bool {
+		for _, p := range x.Near(members, groupOf, nearK, threshold*nearFloor) {
+			if p.J == b || together(p.J, b) {
 				return true
 			}
 		}
 		return false
+	}
+	shownBeside := func(a, b int) bool {
+		g, ok := groupOf[a]
+		return ok && beside(clusters[g], b)
 	}
 	proposedNear := func(a, b int) bool {
 		members := []int{a}
 		if g, ok := groupOf[a]; ok {
 			members = clusters[g]
 		}
-		for _, p := range x.Near(members, groupOf, nearK, threshold*nearFloor) {
-			if p.J == b {
-				return true
-			}
-		}
-		return false
+		return beside(members, b)
 	}
 	out := map[string]*setScore{}
 	for _, g := range groups {
@@ -452,11 +450,11 @@ func TestQualityCurate(t *testing.T) {
 // The gates the test holds: the targets where they are met, else what is
 // true today (see the report) less a margin, so a regression still fails.
 const (
-	gateFound      = 0.90 // S in A's group or beside it (Near), all sets
+	gateFound      = 0.93 // S in A's group or beside it (Near, with its group), all sets
 	gateNearest    = 0.83 // S in A's group or among A's 3 nearest, all sets
 	gateKnown      = 0.90 // the same, other sets' wordings of A's lesson (same-lesson.txt) taking no place
 	gateFoundInSet = 0.96
 	gateNoPair     = 0.92
-	gateRealFound  = 0.88 // S in A's group or beside it, real recurrences (reviews2.txt)
+	gateRealFound  = 0.92 // S in A's group or beside it, real recurrences (reviews2.txt)
 	gateFreshFound = 0.95 // the same on reviews3.txt
 )

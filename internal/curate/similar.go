@@ -472,10 +472,14 @@ type Group struct {
 }
 
 // Neighbour is an entry near a group, with its similarity to the member it
-// is most like.
+// is most like. With are the other members of its own group when it is in
+// one: it stands for that group (Near gives a group one place), and another
+// wording of a lesson often sits in such a group, beside the one it is near
+// to, so a model judging the entry needs them in view.
 type Neighbour struct {
 	Score float64 `json:"score"`
 	Member
+	With []Member `json:"with,omitempty"`
 }
 
 func member(e *mdstore.Entry) Member {
@@ -514,7 +518,15 @@ func Groups(entries []mdstore.Entry, threshold float64, limit int) []Group {
 			g.Entries = append(g.Entries, member(&active[i]))
 		}
 		for _, p := range x.Near(c, groupOf, nearK, threshold*nearFloor) {
-			g.Near = append(g.Near, Neighbour{Score: round3(p.Score), Member: member(&active[p.J])})
+			nb := Neighbour{Score: round3(p.Score), Member: member(&active[p.J])}
+			if o, ok := groupOf[p.J]; ok {
+				for _, i := range clusters[o] {
+					if i != p.J {
+						nb.With = append(nb.With, member(&active[i]))
+					}
+				}
+			}
+			g.Near = append(g.Near, nb)
 		}
 		out = append(out, g)
 	}
