@@ -146,9 +146,12 @@ func categoryScores(f Finding) []int {
 			// files say what the lesson is about.
 			score += 2 * buildFiles(f.Location+" "+f.Problem+" "+f.Fix)
 			// A build or package tool run with arguments in a code span
-			// (`npm ci`, `cargo build`): how the project is
-			// built, installed or checked.
-			score += 2 * toolCommands(f.Problem+" "+f.Fix)
+			// (`npm ci`, `cargo build`): how the project is built,
+			// installed or checked — unless a flag is named anywhere, which
+			// makes the lesson one about the tool's CLI (api, above).
+			if !flagRe().MatchString(f.Problem + " " + f.Fix) {
+				score += 2 * toolCommands(f.Problem+" "+f.Fix)
+			}
 			if testFile(f.Location) {
 				// A finding placed in a test file: the rubric's test
 				// gotcha, whatever the test got wrong.
@@ -235,14 +238,13 @@ var buildTools = wordSet(`make cmake ninja bazel just npm npx yarn pnpm bun deno
 	mvn gradle dotnet msbuild bundle gem rake composer mix swift xcodebuild docker podman git gh`)
 
 // toolCommands counts, up to 2, the code spans of s that run a build tool
-// with an argument and no flag (`npm ci`, `go vet ./...`). A flag makes
-// the span a lesson about the tool's CLI, which flagRe scores as api.
+// with an argument (`npm ci`, `go vet ./...`).
 func toolCommands(s string) int {
 	n := 0
 	parts := strings.Split(s, "`")
 	for i := 1; i < len(parts); i += 2 {
 		w := strings.Fields(parts[i])
-		if len(w) >= 2 && buildTools[w[0]] && !flagRe().MatchString(parts[i]) {
+		if len(w) >= 2 && buildTools[w[0]] {
 			if n++; n == 2 {
 				break
 			}

@@ -169,6 +169,12 @@ func TestCategorize(t *testing.T) {
 			want: CatAPI,
 		},
 		{
+			name: "a flag named outside the tool's span still makes a CLI lesson",
+			f: Finding{Problem: "`go test` reuses cached results unless it is given -count=1.",
+				Fix: "Pass -count=1 when a test reads files outside the package."},
+			want: CatAPI,
+		},
+		{
 			name: "a numbered rule of the project is a convention",
 			f: Finding{Problem: "`OrderView` reads the table itself, against principle 4 of the layering guide.",
 				Fix: "Go through `OrderService`."},
