@@ -817,36 +817,20 @@ func foldIndex(entries []Entry) ([]Entry, map[string]int) {
 func Render(e *Entry) string {
 	var b strings.Builder
 	tag := " <!-- " + e.ID + " -->"
-	b.WriteString("## ")
-	b.WriteString(e.Date)
-	b.WriteByte(' ')
-	b.WriteString(e.Task)
+	source := ""
 	if e.Source != "" && !(e.Task == "manual" && e.Source == "manual") {
-		b.WriteByte(' ')
-		b.WriteString(e.Source)
+		source = " " + e.Source
 	}
-	b.WriteString(" [")
-	if e.Category != "" {
-		b.WriteString(e.Category)
-	} else {
-		b.WriteString(string(e.Kind))
-	}
-	b.WriteString("]")
-	b.WriteString(tag)
-	b.WriteString("\n")
-	fmt.Fprintf(&b, "%s id=%s", metaPrefix, e.ID)
+	fmt.Fprintf(&b, "## %s %s%s [%s]%s\n%s id=%s", e.Date, e.Task, source, cmp.Or(e.Category, string(e.Kind)), tag, metaPrefix, e.ID)
 	if e.FP != "" {
-		b.WriteString(" fp=")
-		b.WriteString(e.FP)
+		b.WriteString(" fp=" + e.FP)
 	}
 	fmt.Fprintf(&b, " seen=%d last=%s", e.Seen, e.LastSeen)
 	if len(e.Tasks) > 0 {
-		b.WriteString(" tasks=")
-		b.WriteString(strings.Join(e.Tasks, ","))
+		b.WriteString(" tasks=" + strings.Join(e.Tasks, ","))
 	}
 	if e.MergedInto != "" {
-		b.WriteString(" merged-into=")
-		b.WriteString(e.MergedInto)
+		b.WriteString(" merged-into=" + e.MergedInto)
 	}
 	fmt.Fprintf(&b, " status=%s -->\n", e.Status)
 	if e.Issue != "" {
