@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -158,9 +159,7 @@ func recallLimits(c *cli.Context, cfg *config.Config) recall.Options {
 // context rather than an error, because a failing hook would show the user
 // an error at every session start.
 func (e *env) primeSessionStart(c *cli.Context, task string) error {
-	if task == "" {
-		task = e.Getenv("FLOW_TASK_ID")
-	}
+	task = cmp.Or(task, e.Getenv("FLOW_TASK_ID"))
 	dir := e.Getenv("CLAUDE_PROJECT_DIR")
 	if dir == "" {
 		var err error

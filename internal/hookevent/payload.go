@@ -33,7 +33,6 @@ type Payload struct {
 	Cwd           string          `json:"cwd"`
 	HookEventName string          `json:"hook_event_name"`
 	ToolName      string          `json:"tool_name"`
-	ToolInput     json.RawMessage `json:"tool_input"`
 	ToolResponse  json.RawMessage `json:"tool_response"`
 	// Error is PostToolUseFailure's text: "Exit code N\n" plus the command's
 	// interleaved output.
@@ -98,7 +97,6 @@ func decode(r io.Reader, limit int64) (*Payload, error) {
 		case "agent_type":
 			dst = &p.AgentType
 		case "tool_input":
-			p.ToolInput = val
 			return decodeField(val, &p.input)
 		case "tool_response":
 			p.ToolResponse = val

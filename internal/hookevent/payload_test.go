@@ -247,7 +247,6 @@ func sameAsEncodingJSON(t *testing.T, b []byte, p *Payload, err error) {
 		Cwd           string          `json:"cwd"`
 		HookEventName string          `json:"hook_event_name"`
 		ToolName      string          `json:"tool_name"`
-		ToolInput     json.RawMessage `json:"tool_input"`
 		ToolResponse  json.RawMessage `json:"tool_response"`
 		Error         json.RawMessage `json:"error"`
 		AgentType     string          `json:"agent_type"`
@@ -261,8 +260,8 @@ func sameAsEncodingJSON(t *testing.T, b []byte, p *Payload, err error) {
 		// only what both must have.
 		return
 	}
-	got := []string{p.Cwd, p.HookEventName, p.ToolName, string(p.ToolInput), string(p.ToolResponse), string(p.Error), p.AgentType}
-	exp := []string{want.Cwd, want.HookEventName, want.ToolName, string(want.ToolInput), string(want.ToolResponse), string(want.Error), want.AgentType}
+	got := []string{p.Cwd, p.HookEventName, p.ToolName, string(p.ToolResponse), string(p.Error), p.AgentType}
+	exp := []string{want.Cwd, want.HookEventName, want.ToolName, string(want.ToolResponse), string(want.Error), want.AgentType}
 	for i := range got {
 		if got[i] != exp[i] {
 			t.Fatalf("member %d of %q: got %q, encoding/json %q", i, b, got[i], exp[i])
