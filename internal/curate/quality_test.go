@@ -213,11 +213,14 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 	}
 	// proposedNear: what curate shows beside A's group (Near), or would
 	// show beside A alone when it is in no group.
-	// A near entry is shown with the other members of its own group
-	// (Neighbour.With), so b is beside when it is one of them.
+	// A near entry is shown with members of its own group (Neighbour.With),
+	// so b is beside when it is one of them.
 	beside := func(members []int, b int) bool {
 		for _, p := range x.Near(members, groupOf, nearK, threshold*nearFloor) {
-			if p.J == b || together(p.J, b) {
+			if p.J == b {
+				return true
+			}
+			if g, ok := groupOf[p.J]; ok && slices.Contains(withOf(clusters[g], p.J), b) {
 				return true
 			}
 		}

@@ -447,6 +447,20 @@ func (x *Index) Near(members []int, groupOf map[int]int, k int, floor float64) [
 	return out
 }
 
+// withOf returns the members of group shown with j, a member of it that
+// stands for it beside another group: the first nearK others, the pair
+// that started the group first. A group of dozens of near copies would
+// otherwise fill the output a model has to read.
+func withOf(group []int, j int) []int {
+	out := make([]int, 0, nearK)
+	for _, i := range group {
+		if i != j && len(out) < nearK {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
 // Member is one entry of a proposed group, as a model judging it needs it.
@@ -479,7 +493,14 @@ type Group struct {
 type Neighbour struct {
 	Score float64 `json:"score"`
 	Member
-	With []Member `json:"with,omitempty"`
+	With []Brief `json:"with,omitempty"`
+}
+
+// Brief is an entry shown only to be judged against a group: what it says.
+type Brief struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+	Fix  string `json:"fix,omitempty"`
 }
 
 func member(e *mdstore.Entry) Member {
@@ -520,10 +541,8 @@ func Groups(entries []mdstore.Entry, threshold float64, limit int) []Group {
 		for _, p := range x.Near(c, groupOf, nearK, threshold*nearFloor) {
 			nb := Neighbour{Score: round3(p.Score), Member: member(&active[p.J])}
 			if o, ok := groupOf[p.J]; ok {
-				for _, i := range clusters[o] {
-					if i != p.J {
-						nb.With = append(nb.With, member(&active[i]))
-					}
+				for _, i := range withOf(clusters[o], p.J) {
+					nb.With = append(nb.With, Brief{ID: active[i].ID, Text: active[i].Text(), Fix: active[i].Fix})
 				}
 			}
 			g.Near = append(g.Near, nb)
