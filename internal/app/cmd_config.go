@@ -42,7 +42,13 @@ Examples:
 					if c.Bool("json") {
 						return e.writeJSON(config.Setting{Key: key, Value: v, Source: src})
 					}
-					return e.printValue(v)
+					if s, ok := v.(string); ok {
+						_, err = fmt.Fprintln(e.Out, s)
+						return err
+					}
+					b, _ := json.Marshal(v) // decoded from JSON or typed by ParseValue
+					_, err = fmt.Fprintf(e.Out, "%s\n", b)
+					return err
 				}),
 			},
 			{
@@ -119,17 +125,4 @@ func (e *env) configFor() (*config.Config, error) {
 		return nil, err
 	}
 	return config.Load(p.ConfigPath())
-}
-
-func (e *env) printValue(v any) error {
-	if s, ok := v.(string); ok {
-		_, err := fmt.Fprintln(e.Out, s)
-		return err
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encode value: %w", err)
-	}
-	_, err = fmt.Fprintf(e.Out, "%s\n", b)
-	return err
 }
