@@ -29,7 +29,7 @@ func (e *env) printRelevant(c *cli.Context, s *mdstore.Store, queries []string, 
 	if err != nil {
 		return err
 	}
-	opt.Kinds, opt.Now, opt.StaleAfterDays = kinds, e.Now(), e.staleAfter
+	opt.Now, opt.StaleAfterDays = e.Now(), e.staleAfter
 	if len(queries) == 1 {
 		// One request, read as it is: the floor prime uses. The scout's
 		// several searches keep every lesson that says a specific word of

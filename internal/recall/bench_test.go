@@ -53,7 +53,7 @@ var scoutQueries = []string{benchQuery, "webhook delivery retry backoff HTTP cli
 // files' bytes (reading them is the CLI's cost, not the ranker's).
 func BenchmarkSearch(b *testing.B) {
 	for _, n := range []int{1000, 10000, 100000} {
-		files := FilesOf(genEntries(b, n))
+		files := FilesOf(b, genEntries(b, n))
 		for _, c := range []struct {
 			name    string
 			queries []string

@@ -23,7 +23,8 @@ const (
 	maxContextBytes = 160
 )
 
-// Render is an entry as a terminal or a prompt shows it, in two lines:
+// render appends an entry as a terminal or a prompt shows it, in two
+// lines:
 //
 //   - [pitfall] <issue> → <fix>
 //     context: <context> · fn-1.1, fn-2.4 · seen 3x, last 2026-02-01
@@ -33,13 +34,7 @@ const (
 // field is on one line either way. Without clip (memory read's full
 // listing, read by people) the second line ends with the entry's id, since
 // show, archive, forget and merge take one.
-func Render(e *mdstore.Entry, clip bool) string {
-	return string(AppendRender(make([]byte, 0, 256), e, clip))
-}
-
-// AppendRender appends Render(e, clip) to dst: memory read renders every
-// entry into one buffer, with no string per entry.
-func AppendRender(dst []byte, e *mdstore.Entry, clip bool) []byte {
+func render(dst []byte, e *mdstore.Entry, clip bool) []byte {
 	limit := func(n int) int {
 		if clip {
 			return n
@@ -81,7 +76,7 @@ func AppendRender(dst []byte, e *mdstore.Entry, clip bool) []byte {
 	return append(dst, '\n')
 }
 
-// appendView is AppendRender(dst, e, false) for the entry v views, in
+// appendView is render(dst, e, false) for the entry v views, in
 // file kind k; ok is false when a field would need folding or cutting
 // (the caller renders the parsed entry then).
 func appendView(dst []byte, k mdstore.Kind, v *mdstore.View) (out []byte, ok bool) {
@@ -224,9 +219,9 @@ func Format(w io.Writer, hits []Hit, opt Options) error {
 	}
 	out := block(header, hits, limitOf(opt), max, nil)
 	if out == "" {
-		need := len(header) + len(Render(&hits[0].Entry, true))
-		for _, h := range hits[1:] {
-			need = min(need, len(header)+len(Render(&h.Entry, true)))
+		need := 1 << 30
+		for _, h := range hits {
+			need = min(need, len(header)+len(render(nil, &h.Entry, true)))
 		}
 		return &BudgetError{Hits: len(hits), Max: max, Need: need}
 	}
@@ -247,18 +242,17 @@ func (e *BudgetError) Error() string {
 // block renders head and as many entries as fit in max bytes; "" when none
 // fits. The ids of the entries it holds are appended to *ids unless nil.
 func block(head string, hits []Hit, limit, max int, ids *[]string) string {
-	var b strings.Builder
-	b.WriteString(head)
+	b := []byte(head)
 	n := 0
 	for _, h := range hits {
 		if n == limit {
 			break
 		}
-		l := Render(&h.Entry, true)
-		if b.Len()+len(l) > max {
+		more := render(b, &h.Entry, true)
+		if len(more) > max {
 			continue
 		}
-		b.WriteString(l)
+		b = more
 		n++
 		if ids != nil {
 			*ids = append(*ids, h.Entry.ID)
@@ -270,7 +264,7 @@ func block(head string, hits []Hit, limit, max int, ids *[]string) string {
 		}
 		return ""
 	}
-	return b.String()
+	return string(b)
 }
 
 // notPlain8 marks (with its high bit) the first of s's first eight bytes

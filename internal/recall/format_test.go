@@ -61,7 +61,7 @@ func TestFormat(t *testing.T) {
 // order and writes only whole entries.
 func TestFormatBounds(t *testing.T) {
 	t.Parallel()
-	hits := Rank(loadCorpus(t), "webhook retry timeout tests CI", Options{Limit: 50, Now: corpusNow})
+	hits := Rank(t, loadCorpus(t), "webhook retry timeout tests CI", Options{Limit: 50, Now: corpusNow})
 	if len(hits) < 20 {
 		t.Fatalf("only %d hits to format", len(hits))
 	}
@@ -115,8 +115,8 @@ func checkBlock(t *testing.T, name, out, head string, hits []Hit, limit, max int
 	}
 }
 
-func prime(entries []mdstore.Entry, task string, opt Options) string {
-	return must(Prime(FilesOf(entries), task, opt))
+func prime(tb testing.TB, entries []mdstore.Entry, task string, opt Options) string {
+	return must(Prime(FilesOf(tb, entries), task, opt))
 }
 
 func TestPrime(t *testing.T) {
@@ -134,7 +134,7 @@ func TestPrime(t *testing.T) {
 
 	// Limit 3: the grazing lesson ranks fourth and stays out however often
 	// it was seen; confirmed lessons come first.
-	out := prime(entries, "fn-12.3: add retry with backoff to webhook delivery", Options{Limit: 3, Now: testNow})
+	out := prime(t, entries, "fn-12.3: add retry with backoff to webhook delivery", Options{Limit: 3, Now: testNow})
 	iConf := strings.Index(out, "Retry-After")
 	iMan := strings.Index(out, "job queue")
 	iFresh := strings.Index(out, "no backoff")
@@ -148,11 +148,11 @@ func TestPrime(t *testing.T) {
 		t.Errorf("missing header:\n%s", out)
 	}
 	for _, task := range []string{"kubernetes helm chart", "fn-12.3: add a dark mode toggle", "fn-12.3: fix the client page"} {
-		if got := prime(entries, task, Options{}); got != "" {
+		if got := prime(t, entries, task, Options{}); got != "" {
 			t.Errorf("Prime(%q): nothing relevant, want empty, got %q", task, got)
 		}
 	}
-	if got := prime(nil, "", Options{}); got != "" {
+	if got := prime(t, nil, "", Options{}); got != "" {
 		t.Errorf("empty memory: want empty, got %q", got)
 	}
 }
@@ -174,7 +174,7 @@ func TestPrimeNoTask(t *testing.T) {
 	}
 	entries[3].Task, entries[3].Tasks = "manual", nil
 	for _, task := range []string{"", "   ", "the"} {
-		out := prime(entries, task, Options{Now: testNow})
+		out := prime(t, entries, task, Options{Now: testNow})
 		var got []string
 		for _, l := range strings.Split(out, "\n") {
 			if i := strings.Index(l, "Lesson "); i >= 0 {
@@ -193,7 +193,7 @@ func TestPrimeBudget(t *testing.T) {
 	for i := range entries {
 		entries[i].Seen = 2 // all confirmed, so the cap is what bounds
 	}
-	files := FilesOf(entries)
+	files := FilesOf(t, entries)
 	task := "webhook retry timeout tests CI docker react hooks sql migration"
 	for _, tc := range []struct {
 		name     string
@@ -219,12 +219,12 @@ func TestPrimeBudget(t *testing.T) {
 	}
 }
 
-// AppendRender leaves what dst held and adds exactly Render's lines.
-func TestAppendRenderAppends(t *testing.T) {
+// render leaves what dst held and adds exactly Render's lines.
+func TestRenderAppends(t *testing.T) {
 	e := mdstore.Entry{Kind: mdstore.Pitfall, Issue: "retries\tresend\nthe body", Fix: "send the key", Context: "api/retry.go:12",
 		Tasks: []string{"fn-1.1", " fn-2.4 "}, Seen: 3, LastSeen: "2026-02-01", ID: "p-1"}
 	for _, clip := range []bool{false, true} {
-		got := string(AppendRender([]byte("prefix\n"), &e, clip))
+		got := string(render([]byte("prefix\n"), &e, clip))
 		if want := "prefix\n" + Render(&e, clip); got != want {
 			t.Errorf("clip %v: %q, want %q", clip, got, want)
 		}

@@ -22,12 +22,12 @@ func TestRankAll(t *testing.T) {
 	entries := fuseMemory()
 	opt := Options{Now: testNow}
 	for _, q := range []string{"nightly report email", "webhook", "nothing here at all"} {
-		if got, want := ids(RankAll(entries, []string{q}, opt)), ids(Rank(entries, q, opt)); !slices.Equal(got, want) {
+		if got, want := ids(RankAll(t, entries, []string{q}, opt)), ids(Rank(t, entries, q, opt)); !slices.Equal(got, want) {
 			t.Errorf("RankAll(%q) = %q, Rank = %q", q, got, want)
 		}
 	}
 
-	hits := RankAll(entries, []string{"sales report email", "daylight saving time zone"}, opt)
+	hits := RankAll(t, entries, []string{"sales report email", "daylight saving time zone"}, opt)
 	got := ids(hits)
 	if len(got) < 2 || !slices.Contains(got, "p-cron") || !slices.Contains(got, "p-email") {
 		t.Fatalf("merged = %q, want both queries' hits", got)
@@ -46,19 +46,19 @@ func TestRankAll(t *testing.T) {
 
 	// p-both is second for the first query and first for the other two:
 	// found high by all, it leads.
-	both := RankAll(entries, []string{"report email unsubscribe", "nightly report orders index", "orders index"}, opt)
+	both := RankAll(t, entries, []string{"report email unsubscribe", "nightly report orders index", "orders index"}, opt)
 	if got := ids(both); len(got) == 0 || got[0] != "p-both" {
 		t.Errorf("merged = %q (single lists %q, %q), want p-both first", got,
-			ids(Rank(entries, "report email unsubscribe", opt)), ids(Rank(entries, "nightly report orders index", opt)))
+			ids(Rank(t, entries, "report email unsubscribe", opt)), ids(Rank(t, entries, "nightly report orders index", opt)))
 	}
 
-	if n := len(RankAll(entries, []string{"report", "nightly", "webhook"}, Options{Limit: 2})); n != 2 {
+	if n := len(RankAll(t, entries, []string{"report", "nightly", "webhook"}, Options{Limit: 2})); n != 2 {
 		t.Errorf("limit 2: %d hits", n)
 	}
-	if hits := RankAll(entries, []string{"", "!!!"}, opt); len(hits) != 0 {
+	if hits := RankAll(t, entries, []string{"", "!!!"}, opt); len(hits) != 0 {
 		t.Errorf("empty queries = %q", ids(hits))
 	}
-	if hits := RankAll(entries, nil, opt); len(hits) != 0 {
+	if hits := RankAll(t, entries, nil, opt); len(hits) != 0 {
 		t.Errorf("no queries = %q", ids(hits))
 	}
 }
@@ -68,8 +68,8 @@ func TestRankAll(t *testing.T) {
 func TestRankAllTies(t *testing.T) {
 	entries := fuseMemory()
 	opt := Options{Now: testNow}
-	a := RankAll(entries, []string{"webhook", "daylight saving"}, opt)
-	b := RankAll(entries, []string{"daylight saving", "webhook"}, opt)
+	a := RankAll(t, entries, []string{"webhook", "daylight saving"}, opt)
+	b := RankAll(t, entries, []string{"daylight saving", "webhook"}, opt)
 	if len(a) < 2 || len(b) < 2 {
 		t.Fatalf("hits %q, %q", ids(a), ids(b))
 	}
@@ -90,7 +90,7 @@ func TestRankAllRepeatedWord(t *testing.T) {
 		pit("d", "Cookie set on every response", "", ""),
 		pit("s", "SameSite attribute missing", "", ""),
 	}
-	got := ids(RankAll(entries, []string{"cookie expiry", "cookie jar", "samesite"}, Options{}))
+	got := ids(RankAll(t, entries, []string{"cookie expiry", "cookie jar", "samesite"}, Options{}))
 	if i, j := slices.Index(got, "s"), slices.Index(got, "d"); i < 0 || j < 0 || i > j {
 		t.Errorf("merged = %q, want s before d", got)
 	}
@@ -110,7 +110,7 @@ func TestRankAllFeedback(t *testing.T) {
 		pit("f4", "Retry of the import job restarts from the first row", "Resume from a checkpoint", "jobs/import.go"),
 		pit("f5", "Backoff in the poller is capped at one second", "Raise the cap", "jobs/poll.go"),
 	}
-	got := ids(RankAll(entries, []string{"outbound notification", "retry backoff jitter"}, Options{Limit: 4}))
+	got := ids(RankAll(t, entries, []string{"outbound notification", "retry backoff jitter"}, Options{Limit: 4}))
 	if !slices.Contains(got, "x") {
 		t.Errorf("merged = %q, want x (same dispatcher as the lessons both searches find)", got)
 	}

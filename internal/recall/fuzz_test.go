@@ -45,16 +45,16 @@ func FuzzQuery(f *testing.F) {
 		// lower-cases ASCII only.
 		own := taskIDs().ReplaceAllString(s, " ")
 		if mine := pit("s", mdstore.OneLine(own), "", ""); mine.Issue == own && q.specificWords() > 0 && !lowersToASCII(s) {
-			if hits := Rank([]mdstore.Entry{mine}, s, Options{}); len(hits) != 1 {
+			if hits := Rank(t, []mdstore.Entry{mine}, s, Options{}); len(hits) != 1 {
 				t.Fatalf("query %q does not find the lesson that says it", s)
 			}
 		}
-		hits := Rank(append(entries, e), s, Options{Limit: 3})
+		hits := Rank(t, append(entries, e), s, Options{Limit: 3})
 		if len(hits) > 3 {
 			t.Fatalf("%d hits over limit", len(hits))
 		}
 		// Several searches: merged and given feedback, still bounded.
-		if merged := RankAll(append(entries, e), []string{s, "retry cleanup", s + " backoff"}, Options{Limit: 3}); len(merged) > 3 {
+		if merged := RankAll(t, append(entries, e), []string{s, "retry cleanup", s + " backoff"}, Options{Limit: 3}); len(merged) > 3 {
 			t.Fatalf("%d merged hits over limit", len(merged))
 		}
 		for _, max := range []int{1, 60, 300} {
@@ -66,7 +66,7 @@ func FuzzQuery(f *testing.F) {
 			if b.Len() > max {
 				t.Fatalf("Format wrote %d bytes over %d", b.Len(), max)
 			}
-			if p := prime(entries, s, Options{MaxChars: max}); len(p) > max {
+			if p := prime(t, entries, s, Options{MaxChars: max}); len(p) > max {
 				t.Fatalf("Prime wrote %d bytes over %d", len(p), max)
 			}
 		}

@@ -2,21 +2,24 @@ package recall
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
 // Rank is Search of one query over entries written as memory files.
-func Rank(entries []mdstore.Entry, query string, opt Options) []Hit {
-	return RankAll(entries, []string{query}, opt)
+func Rank(tb testing.TB, entries []mdstore.Entry, query string, opt Options) []Hit {
+	return RankAll(tb, entries, []string{query}, opt)
 }
 
 // RankAll is Search of several queries over entries written as memory files.
-func RankAll(entries []mdstore.Entry, queries []string, opt Options) []Hit {
-	return must(Search(FilesOf(entries), queries, opt))
+func RankAll(tb testing.TB, entries []mdstore.Entry, queries []string, opt Options) []Hit {
+	return must(Search(FilesOf(tb, entries), queries, opt))
 }
 
-// must returns v; files in memory cannot fail to read.
+// must returns v; the test's memory files cannot fail to read.
 func must[T any](v T, err error) T {
 	if err != nil {
 		panic(err)
@@ -30,6 +33,11 @@ func Prime(files []File, task string, opt Options) (string, error) {
 	return s, err
 }
 
+// Render is an entry as render shows it.
+func Render(e *mdstore.Entry, clip bool) string {
+	return string(render(nil, e, clip))
+}
+
 // specificWords counts the request's own words that are not generic.
 func (q *query) specificWords() int {
 	n := 0
@@ -41,10 +49,17 @@ func (q *query) specificWords() int {
 	return n
 }
 
-// FilesOf writes entries as the memory files that would hold them, in
-// memory (File.Raw), for ranking entries that are not on disk.
-func FilesOf(entries []mdstore.Entry) []File {
-	var files []File
+// FilesOf writes entries as the memory files that would hold them, in a
+// new temporary directory, and lists them as Load does.
+func FilesOf(tb testing.TB, entries []mdstore.Entry) []File {
+	return must(Load(storeOf(tb, entries)))
+}
+
+// storeOf writes entries as the memory files that would hold them (no
+// front matter: recall reads the entries alone) in a new temporary
+// directory.
+func storeOf(tb testing.TB, entries []mdstore.Entry) *mdstore.Store {
+	dir := tb.TempDir()
 	for _, k := range mdstore.Kinds {
 		var b bytes.Buffer
 		for i := range entries {
@@ -58,8 +73,10 @@ func FilesOf(entries []mdstore.Entry) []File {
 			}
 		}
 		if b.Len() > 0 {
-			files = append(files, File{Kind: k, Raw: b.Bytes()})
+			if err := os.WriteFile(filepath.Join(dir, k.File()), b.Bytes(), 0o644); err != nil {
+				tb.Fatal(err)
+			}
 		}
 	}
-	return files
+	return mdstore.Open(dir)
 }

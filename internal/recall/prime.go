@@ -73,7 +73,7 @@ func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
 			return
 		}
 		e, ok := mdstore.ParseSegment(files[fi].Kind, seg, line)
-		if !ok || !eligible(&e, opt.Kinds) {
+		if !ok || !eligible(&e) {
 			return
 		}
 		if si, ok := sightings[e.ID]; ok {

@@ -54,7 +54,7 @@ type scoutSearch struct {
 //	go test -tags quality -count=1 -run Quality -v ./internal/recall/
 func TestQuality(t *testing.T) {
 	entries := loadCorpus(t)
-	files := FilesOf(entries)
+	files := FilesOf(t, entries)
 	opt := Options{Limit: 10, Now: corpusNow, Floor: StrictFloor}
 	loose := Options{Limit: 10, Now: corpusNow}
 	scoutOpt := Options{Limit: 30, Now: corpusNow}

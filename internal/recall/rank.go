@@ -39,10 +39,9 @@ const (
 
 // Options bound and filter a recall.
 type Options struct {
-	Limit    int            // most entries returned; DefaultLimit when 0
-	MaxChars int            // output budget, counted in bytes so that it bounds characters too; a default when 0
-	Kinds    []mdstore.Kind // only these kinds; all when empty
-	Now      time.Time      // reference for recency; zero means no recency lift
+	Limit    int       // most entries returned; DefaultLimit when 0
+	MaxChars int       // output budget, counted in bytes so that it bounds characters too; a default when 0
+	Now      time.Time // reference for recency; zero means no recency lift
 	// StaleAfterDays: a lesson not seen for longer ranks lower (and primes
 	// last) but is still recalled; 0 turns staleness off.
 	StaleAfterDays int
@@ -151,7 +150,7 @@ const (
 
 // Search returns the entries of files most relevant to the queries, best
 // first, at most opt.Limit of them; none when nothing qualifies. Archived
-// entries and kinds not in opt.Kinds are left out. Several queries (the
+// and pending entries are left out. Several queries (the
 // scout's searches for one request) are ranked in the same pass and merged
 // by reciprocal rank: an entry's score is the sum over the queries of
 // 1/(fuseK + its rank there), since the queries' scores are not on one

@@ -106,7 +106,7 @@ func TestRankOrder(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := ids(Rank(tc.entries, tc.query, Options{Now: testNow}))
+			got := ids(Rank(t, tc.entries, tc.query, Options{Now: testNow}))
 			if len(got) < len(tc.want) || !slices.Equal(got[:len(tc.want)], tc.want) {
 				t.Errorf("Rank(%q) = %q, want %q", tc.query, got, tc.want)
 			}
@@ -122,7 +122,7 @@ func TestRankSpellingsWeighTheSame(t *testing.T) {
 		pit("lower", "github actions cache is stale", "Key it on the lockfile", ""),
 	}
 	for _, q := range []string{"GitHub cache", "github cache", "git_hub cache"} {
-		hits := Rank(entries, q, Options{})
+		hits := Rank(t, entries, q, Options{})
 		if len(hits) != 2 || hits[0].Score != hits[1].Score {
 			t.Errorf("Rank(%q): %v, want two equal scores", q, hits)
 		}
@@ -134,7 +134,7 @@ func TestRankLift(t *testing.T) {
 	relevant.Date, relevant.LastSeen = "2024-01-01", "2024-01-01"
 	frequent := pit("frequent", "Retries are logged too verbosely", "Log once", "")
 	frequent.Seen, frequent.LastSeen = 100, "2026-02-01"
-	got := ids(Rank([]mdstore.Entry{frequent, relevant}, "webhook retries", Options{Now: testNow}))
+	got := ids(Rank(t, []mdstore.Entry{frequent, relevant}, "webhook retries", Options{Now: testNow}))
 	if len(got) == 0 || got[0] != "relevant" {
 		t.Errorf("a frequent, recent but less relevant lesson must not win: got %q", got)
 	}
@@ -145,11 +145,11 @@ func TestRankLift(t *testing.T) {
 	b.ID, b.Seen = "b", 5
 	c := a
 	c.ID, c.LastSeen = "c", "2026-01-31"
-	got = ids(Rank([]mdstore.Entry{a, b}, "webhook retries", Options{Now: testNow}))
+	got = ids(Rank(t, []mdstore.Entry{a, b}, "webhook retries", Options{Now: testNow}))
 	if !slices.Equal(got, []string{"b", "a"}) {
 		t.Errorf("recurrence: got %q", got)
 	}
-	got = ids(Rank([]mdstore.Entry{a, c}, "webhook retries", Options{Now: testNow}))
+	got = ids(Rank(t, []mdstore.Entry{a, c}, "webhook retries", Options{Now: testNow}))
 	if !slices.Equal(got, []string{"c", "a"}) {
 		t.Errorf("recency: got %q", got)
 	}
@@ -178,9 +178,10 @@ func TestRankFilters(t *testing.T) {
 		{"one kind", []mdstore.Kind{mdstore.Convention}, []string{"convention"}},
 		{"two kinds", []mdstore.Kind{mdstore.Decision, mdstore.Pitfall}, []string{"pitfall", "decision"}},
 	}
+	s := storeOf(t, entries)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := ids(Rank(entries, "webhook", Options{Kinds: tc.kinds}))
+			got := ids(must(Search(must(Load(s, tc.kinds...)), []string{"webhook"}, Options{})))
 			slices.Sort(got)
 			want := slices.Clone(tc.want)
 			slices.Sort(want)
@@ -197,7 +198,7 @@ func TestRankLimitAndTies(t *testing.T) {
 		entries = append(entries, pit(fmt.Sprintf("p-%02d", 29-i), "Webhook retries hammer the receiver", "Back off", ""))
 	}
 	for _, limit := range []int{0, 1, 5, 30, 100} {
-		hits := Rank(entries, "webhook", Options{Limit: limit})
+		hits := Rank(t, entries, "webhook", Options{Limit: limit})
 		want := min(max(limit, 0), 30)
 		if limit == 0 {
 			want = DefaultLimit
@@ -209,9 +210,9 @@ func TestRankLimitAndTies(t *testing.T) {
 			t.Errorf("limit %d: equal scores not ordered by id: %q", limit, ids(hits))
 		}
 	}
-	first := ids(Rank(entries, "webhook", Options{}))
+	first := ids(Rank(t, entries, "webhook", Options{}))
 	for range 5 {
-		if again := ids(Rank(entries, "webhook", Options{})); !slices.Equal(first, again) {
+		if again := ids(Rank(t, entries, "webhook", Options{})); !slices.Equal(first, again) {
 			t.Fatalf("ranking changed between calls: %q then %q", first, again)
 		}
 	}
@@ -233,27 +234,27 @@ func TestRankFloor(t *testing.T) {
 		{"the hang", ""}, // hang → freeze is a synonym only
 		{"fn-9.1: webhook events", "webhook"},
 	} {
-		got := ids(Rank(entries, tc.query, Options{}))
+		got := ids(Rank(t, entries, tc.query, Options{}))
 		if strings.Join(got, " ") != tc.want {
 			t.Errorf("Rank(%q) = %q, want %q", tc.query, got, tc.want)
 		}
 	}
 	// Prime's floor also wants most of the request said: one word of four
 	// specific ones is not enough.
-	if got := prime(entries, "webhook carousel swipe gestures", Options{}); got != "" {
+	if got := prime(t, entries, "webhook carousel swipe gestures", Options{}); got != "" {
 		t.Errorf("Prime of a request the memory barely touches = %q", got)
 	}
-	if got := prime(entries, "webhook events", Options{}); !strings.Contains(got, "drops events") {
+	if got := prime(t, entries, "webhook events", Options{}); !strings.Contains(got, "drops events") {
 		t.Errorf("Prime(webhook events) = %q", got)
 	}
 	// The floor is asked of the request: once one lesson answers it, a
 	// lesson sharing one specific word of it comes along, after it.
 	entries = append(entries, pit("signature", "Webhook signature checked after parsing the body", "Verify the raw bytes", ""))
-	got := prime(entries, "webhook events", Options{})
+	got := prime(t, entries, "webhook events", Options{})
 	if i, j := strings.Index(got, "drops events"), strings.Index(got, "signature"); i < 0 || j < i {
 		t.Errorf("Prime(webhook events) with a second webhook lesson = %q", got)
 	}
-	if got := prime(entries, "webhook carousel swipe gestures", Options{}); got != "" {
+	if got := prime(t, entries, "webhook carousel swipe gestures", Options{}); got != "" {
 		t.Errorf("Prime of a request the memory barely touches = %q", got)
 	}
 }
@@ -271,7 +272,7 @@ func TestPrimeLongTask(t *testing.T) {
 		"document the payload schema, add metrics for latency and failures, and write integration tests with a fake receiver. " +
 		"Coordinate the rollout with the platform team, announce the change in the changelog, translate the dashboard labels, " +
 		"archive stale subscriptions quarterly and review the on-call runbook before launch."
-	if got := prime(entries, task, Options{}); !strings.Contains(got, "hammering the receiver") || strings.Contains(got, "CSV") {
+	if got := prime(t, entries, task, Options{}); !strings.Contains(got, "hammering the receiver") || strings.Contains(got, "CSV") {
 		t.Errorf("Prime(long task) = %q", got)
 	}
 }
@@ -279,11 +280,11 @@ func TestPrimeLongTask(t *testing.T) {
 func TestRankNothing(t *testing.T) {
 	entries := []mdstore.Entry{pit("a", "Webhook retries", "Back off", "")}
 	for _, q := range []string{"", "   ", "the of and", "unrelated words entirely", "!!!"} {
-		if hits := Rank(entries, q, Options{}); len(hits) != 0 {
+		if hits := Rank(t, entries, q, Options{}); len(hits) != 0 {
 			t.Errorf("Rank(%q) = %v, want none", q, ids(hits))
 		}
 	}
-	if hits := Rank(nil, "webhook", Options{}); len(hits) != 0 {
+	if hits := Rank(t, nil, "webhook", Options{}); len(hits) != 0 {
 		t.Errorf("Rank on no entries = %v", hits)
 	}
 }
@@ -310,11 +311,11 @@ func TestRankAnswersLead(t *testing.T) {
 	one.Seen = 20
 	both := pit("both", strings.Repeat("A long lesson about something else entirely. ", 30), "Keep going", "web/carousel/swipe.ts")
 	entries := []mdstore.Entry{one, both, pit("swipe", "Swipe", "", ""), pit("z", "Other", "", "")}
-	loose := ids(Rank(entries, "carousel swipe", Options{}))
+	loose := ids(Rank(t, entries, "carousel swipe", Options{}))
 	if len(loose) < 2 || loose[0] != "one" {
 		t.Fatalf("without the floor %v: want the one-word lesson first (else this test shows nothing)", loose)
 	}
-	got := ids(Rank(entries, "carousel swipe", Options{Floor: StrictFloor}))
+	got := ids(Rank(t, entries, "carousel swipe", Options{Floor: StrictFloor}))
 	if len(got) < 2 || got[0] != "both" || !slices.Contains(got, "one") {
 		t.Errorf("with the floor = %v, want both, one, …", got)
 	}
@@ -330,7 +331,7 @@ func TestRankProximity(t *testing.T) {
 		pit("other", "Unrelated", "", ""),
 	}
 	for _, q := range []string{"carousel swipe", "swipe the carousel"} {
-		if got := ids(Rank(entries, q, Options{})); strings.Join(got, " ") != "together apart" {
+		if got := ids(Rank(t, entries, q, Options{})); strings.Join(got, " ") != "together apart" {
 			t.Errorf("Rank(%q) = %v, want together, apart", q, got)
 		}
 	}
@@ -349,11 +350,11 @@ func TestRankFloorSpread(t *testing.T) {
 		pit("z", "Other topic entirely", "", ""),
 	}
 	opt := Options{Floor: StrictFloor}
-	if got := ids(Rank(entries, "carousel swipe gesture", opt)); len(got) != 3 || slices.Contains(got, "z") {
+	if got := ids(Rank(t, entries, "carousel swipe gesture", opt)); len(got) != 3 || slices.Contains(got, "z") {
 		t.Errorf("every word said = %v, want c, s and g", got)
 	}
 	for _, q := range []string{"carousel swipe tooltip", "carousel swipe"} {
-		if got := ids(Rank(entries, q, opt)); len(got) != 0 {
+		if got := ids(Rank(t, entries, q, opt)); len(got) != 0 {
 			t.Errorf("Rank(%q) = %v, want nothing", q, got)
 		}
 	}
@@ -372,7 +373,7 @@ func TestRankFindsWordsBesideUnicodeAndShortStems(t *testing.T) {
 		{"using the pool after close", "use pool"},
 	} {
 		e := pit("s", tc.lesson, "", "")
-		if hits := Rank([]mdstore.Entry{e}, tc.query, Options{}); len(hits) != 1 {
+		if hits := Rank(t, []mdstore.Entry{e}, tc.query, Options{}); len(hits) != 1 {
 			t.Errorf("query %q does not find %q", tc.query, tc.lesson)
 		}
 	}
@@ -387,7 +388,7 @@ func TestRankFieldLabelsAreNotWords(t *testing.T) {
 		entries = append(entries, pit(fmt.Sprint("p", i), fmt.Sprintf("Topic %d goes wrong", i), "Do it right", "pkg/x.go"))
 	}
 	entries = append(entries, pit("ctx", "Handler drops the request context", "Pass it on", "api/h.go"))
-	if got := ids(Rank(entries, "context", Options{})); !slices.Equal(got, []string{"ctx"}) {
+	if got := ids(Rank(t, entries, "context", Options{})); !slices.Equal(got, []string{"ctx"}) {
 		t.Errorf("Rank(context) = %v, want [ctx]", got)
 	}
 }
@@ -409,7 +410,7 @@ func TestRankCountsOnlyTheWord(t *testing.T) {
 		{"intl", "intl"},
 		{"samesite", "cookie"},
 	} {
-		if got := ids(Rank(entries, tc.query, Options{})); !slices.Equal(got, []string{tc.want}) {
+		if got := ids(Rank(t, entries, tc.query, Options{})); !slices.Equal(got, []string{tc.want}) {
 			t.Errorf("Rank(%s) = %v, want [%s]", tc.query, got, tc.want)
 		}
 	}

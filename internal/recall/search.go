@@ -714,7 +714,7 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 				break
 			}
 			pe := sc.parse(&files[c.file], c, r)
-			if !pe.ok || !eligible(&pe.e, opt.Kinds) {
+			if !pe.ok || !eligible(&pe.e) {
 				continue
 			}
 			s, mask := sc.score(w, pe, float64(c.n)/r.avgLen)
@@ -937,8 +937,8 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (float64, uint64)
 
 // eligible: archived and pending (merged, awaiting curation) lessons are
 // never recalled.
-func eligible(e *mdstore.Entry, kinds []mdstore.Kind) bool {
-	return e.Status != mdstore.Archived && e.Status != mdstore.Pending && (len(kinds) == 0 || slices.Contains(kinds, e.Kind))
+func eligible(e *mdstore.Entry) bool {
+	return e.Status != mdstore.Archived && e.Status != mdstore.Pending
 }
 
 // lift is the modest boost for lessons that keep coming back and for those

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -14,12 +13,10 @@ import (
 	"github.com/flowmem/flowmem/internal/regfile"
 )
 
-// File is one memory file: on disk (Path), read a chunk at a time, or in
-// memory (Raw).
+// File is one memory file, read a chunk at a time.
 type File struct {
 	Kind mdstore.Kind
 	Path string
-	Raw  []byte
 }
 
 // Load lists the memory files of the given kinds (all when none); a
@@ -53,13 +50,6 @@ type reader struct {
 // the line of its heading.
 func (r *reader) eachSegment(files []File, fn func(fi int, seg []byte, off int64, line int)) error {
 	for fi, f := range files {
-		if f.Raw != nil || f.Path == "" {
-			mdstore.Segments(f.Raw, func(seg []byte, line int) bool {
-				fn(fi, seg, int64(cap(f.Raw)-cap(seg)), line)
-				return true
-			})
-			continue
-		}
 		// No front matter check: a memory with a broken one is read as
 		// Segments reads its bytes.
 		if err := r.Scan(f.Path, nil, func(seg []byte, off int64, line int) bool {
@@ -77,15 +67,9 @@ func (r *reader) eachSegment(files []File, fn func(fi int, seg []byte, off int64
 // an open, a stat and a close apiece cost more than the read.
 type handles map[string]*os.File
 
-// readAt returns the n bytes at off of file f; those read from disk are
-// in *buf, valid until the next read.
+// readAt returns the n bytes at off of file f in *buf, valid until the
+// next read.
 func (h handles) readAt(f *File, off int64, n int, buf *[]byte) ([]byte, error) {
-	if f.Raw != nil || f.Path == "" {
-		if off < 0 || off+int64(n) > int64(len(f.Raw)) {
-			return nil, io.ErrUnexpectedEOF
-		}
-		return f.Raw[off : off+int64(n)], nil
-	}
 	fh, ok := h[f.Path]
 	if !ok {
 		var err error
@@ -120,10 +104,6 @@ func (r *reader) collectSightings(files []File) (map[string]sighting, error) {
 		recordSightings(b[:bytes.LastIndexByte(b, '\n')+1], m)
 	}
 	for _, f := range files {
-		if f.Raw != nil || f.Path == "" {
-			record(f.Raw)
-			continue
-		}
 		h, err := regfile.Open(f.Path, os.O_RDONLY, 0)
 		if err != nil {
 			return nil, fmt.Errorf("read memory: %w", err)
@@ -137,7 +117,7 @@ func (r *reader) collectSightings(files []File) (map[string]sighting, error) {
 	return m, nil
 }
 
-// EachLive calls fn with every live entry of files as Render(e, false)
+// EachLive calls fn with every live entry of files as render(e, false)
 // shows it, in file order, its sightings counted, each id once (a union
 // merge can leave a lesson twice: the first is kept); fn returns false to
 // stop. It holds one chunk of a file at a time: listing a memory costs
@@ -146,12 +126,6 @@ func (r *reader) collectSightings(files []File) (map[string]sighting, error) {
 // Entry in between: memory read shows every entry of the memory, and
 // copying each into strings first made most of its garbage.
 func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
-	return eachLive(files, true, fn)
-}
-
-// eachLive is EachLive; without fast, every entry is parsed before it is
-// rendered.
-func eachLive(files []File, fast bool, fn func(k mdstore.Kind, line []byte) bool) error {
 	var r reader
 	sightings, err := r.collectSightings(files)
 	if err != nil {
@@ -168,7 +142,7 @@ func eachLive(files []File, fast bool, fn func(k mdstore.Kind, line []byte) bool
 		if stop {
 			return
 		}
-		if fast && mdstore.ViewSegment(seg, &v) {
+		if mdstore.ViewSegment(seg, &v) {
 			if seen[string(v.ID)] {
 				return
 			}
@@ -198,7 +172,7 @@ func eachLive(files []File, fast bool, fn func(k mdstore.Kind, line []byte) bool
 			}
 		}
 		if e.Live() {
-			line = AppendRender(line[:0], &e, false)
+			line = render(line[:0], &e, false)
 			stop = !fn(k, line)
 		}
 	})
