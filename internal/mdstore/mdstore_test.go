@@ -316,13 +316,13 @@ func TestLockTimeout(t *testing.T) {
 }
 
 func TestFrontMatter(t *testing.T) {
-	d, err := Parse(Decision, []byte(Header(Decision)))
-	if err != nil || !d.HasFrontMatter || d.FrontMatter.Format != 1 || d.FrontMatter.Kind != "decisions" {
+	d, err := Parse(Decision, []byte(Header(Decision)+"\n## 2026-01-01 manual [decision]\nx\n"))
+	if err != nil || len(d.Entries) != 1 || d.Entries[0].Line != 15 {
 		t.Fatalf("template front matter: %+v %v", d, err)
 	}
 	// Only "---" YAML is front matter; a bare JSON object is body text.
 	d, err = Parse(Decision, []byte("{\"a\": 1}\n\n## 2026-01-01 manual [decision]\nx\n"))
-	if err != nil || d.HasFrontMatter || len(d.Entries) != 1 {
+	if err != nil || len(d.Entries) != 1 {
 		t.Fatalf("json-looking body: %+v %v", d, err)
 	}
 	_, err = Parse(Decision, []byte("---\nflowmem: [unclosed\n---\n"))

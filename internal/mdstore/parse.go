@@ -8,23 +8,13 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"gopkg.in/yaml.v2"
 )
-
-// FrontMatter is the YAML header of a memory file.
-type FrontMatter struct {
-	Format int    `yaml:"flowmem" json:"flowmem"`
-	Kind   string `yaml:"kind" json:"kind"`
-}
 
 // Doc is one parsed memory file. Entries are as written, not folded.
 type Doc struct {
-	Kind           Kind
-	Raw            []byte
-	HasFrontMatter bool
-	FrontMatter    FrontMatter
-	Entries        []Entry
+	Kind    Kind
+	Raw     []byte
+	Entries []Entry
 	// Sightings are recurrences recorded as appended lines, attributed by
 	// id rather than by position (see Store.Record).
 	Sightings []Entry
@@ -57,7 +47,7 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 	src := string(raw)
 	d.Entries = make([]Entry, 0, len(raw)/320+1) // a guess: few entries are shorter
 	var err error
-	if d.FrontMatter, d.HasFrontMatter, err = readFrontMatter(raw); err != nil {
+	if err = readFrontMatter(raw); err != nil {
 		return nil, err
 	}
 	d.Incomplete = Segments(raw, func(seg []byte, line int) bool {
@@ -77,36 +67,51 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 	return d, nil
 }
 
-// readFrontMatter reads the front matter at the start of raw, if any; an
+// readFrontMatter checks the front matter at the start of raw, if any; an
 // unreadable or unclosed one is an error.
-func readFrontMatter(raw []byte) (fm FrontMatter, ok bool, err error) {
+func readFrontMatter(raw []byte) error {
 	if b, _, ok := splitFrontMatter(raw); ok {
-		fm, err := parseFrontMatter(b)
-		return fm, err == nil, err
+		return parseFrontMatter(b)
 	}
-	return fm, false, checkFrontMatter(raw)
+	return checkFrontMatter(raw)
 }
 
-// parseFrontMatter reads a front matter block, both fences included (as
-// splitFrontMatter cuts it): the YAML runs from after the first line to
-// the first later line that is "---" once its white space is trimmed.
-// The only front matter flowmem accepts is "---" fenced YAML.
-func parseFrontMatter(b []byte) (fm FrontMatter, err error) {
-	first := bytes.IndexByte(b, '\n') + 1
-	for pos := first; pos > 0 && pos < len(b); {
-		next := len(b)
-		if i := bytes.IndexByte(b[pos:], '\n'); i >= 0 {
-			next = pos + i + 1
+// parseFrontMatter checks a front matter block, both fences included (as
+// splitFrontMatter cuts it), up to the first later line that is "---" once
+// its white space is trimmed. Nothing reads its values ("flowmem: 1",
+// "kind: pitfalls"), so no YAML library pays for its start-up in every
+// process; what is refused is what cannot be the YAML mapping of a memory
+// file: a top-level line that is not "key:" or "key: value", or a value
+// that opens a quote, [ or { and does not close it on its line.
+func parseFrontMatter(b []byte) error {
+	lines := strings.Split(string(b), "\n")
+	for n, l := range lines[1:] {
+		l = strings.TrimRight(l, " \t\r")
+		if strings.TrimSpace(l) == "---" {
+			break
 		}
-		if string(bytes.TrimSpace(b[pos:next])) == "---" {
-			if err := yaml.Unmarshal(b[first:pos], &fm); err != nil {
-				return fm, fmt.Errorf("%w: %w", errFrontMatter, err)
-			}
-			return fm, nil
+		if l == "" || strings.IndexByte("# \t-", l[0]) >= 0 {
+			continue // a comment, a continuation, a list item
 		}
-		pos = next
+		key, v, ok := strings.Cut(l, ":")
+		if i := strings.Index(v, " #"); i >= 0 && !strings.ContainsAny(v[:i], `"'`) {
+			v = v[:i]
+		}
+		v = strings.TrimSpace(v)
+		if !ok || key == "" || strings.ContainsAny(key, `[]{}"'`) || !closed(v) {
+			return fmt.Errorf("%w: line %d is not a \"key: value\" line: %q", errFrontMatter, n+2, l)
+		}
 	}
-	return fm, nil
+	return nil
+}
+
+// closed: a value that opens a quote, [ or { ends with its closer.
+func closed(v string) bool {
+	if v == "" {
+		return true
+	}
+	c := map[byte]byte{'[': ']', '{': '}', '"': '"', '\'': '\''}[v[0]]
+	return c == 0 || len(v) >= 2 && v[len(v)-1] == c
 }
 
 // checkFrontMatter reports an opening "---" fence that is never closed.

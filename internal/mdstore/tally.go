@@ -61,11 +61,7 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 	n := int(min(size/300, 1<<20))
 	index, entries := make(map[string]int, n), make([]counted, 0, n)
 	var records []brief
-	checkFront := func(start []byte) error {
-		_, _, err := readFrontMatter(start)
-		return err
-	}
-	err := scan(checkFront, func(seg []byte, _ int64, line int) bool {
+	err := scan(readFrontMatter, func(seg []byte, _ int64, line int) bool {
 		id, c, ok := briefEntry(k, seg, line, &records)
 		if !ok {
 			return true
