@@ -45,50 +45,36 @@ func render(dst []byte, e *mdstore.Entry, clip bool) []byte {
 	if kind == "" {
 		kind = "memory"
 	}
-	dst = append(dst, "- ["...)
-	dst = append(dst, kind...)
-	dst = append(dst, "] "...)
-	dst = append(dst, oneLine(e.Text(), limit(maxTextBytes))...)
-	if e.Fix != "" {
-		dst = append(dst, " → "...)
-		dst = append(dst, oneLine(e.Fix, limit(maxFixBytes))...)
+	v := mdstore.View{
+		Text: []byte(oneLine(e.Text(), limit(maxTextBytes))), Fix: []byte(oneLine(e.Fix, limit(maxFixBytes))),
+		Context: []byte(oneLine(e.Context, limit(maxContextBytes))), Tasks: [][]byte{[]byte(oneLine(tasks(e), 120))},
+		Seen: e.Seen, LastSeen: []byte(lastSeen(e)),
 	}
-	dst = append(dst, "\n  "...)
-	if e.Context != "" {
-		dst = append(dst, "context: "...)
-		dst = append(dst, oneLine(e.Context, limit(maxContextBytes))...)
-		dst = append(dst, " · "...)
+	if !clip {
+		v.ID = []byte(e.ID)
 	}
-	dst = append(dst, oneLine(tasks(e), 120)...)
-	if e.Seen > 1 {
-		dst = append(dst, " · seen "...)
-		dst = strconv.AppendInt(dst, int64(e.Seen), 10)
-		dst = append(dst, "x, last "...)
-		dst = append(dst, lastSeen(e)...)
-	} else if d := lastSeen(e); d != "" {
-		dst = append(dst, " · "...)
-		dst = append(dst, d...)
-	}
-	if !clip && e.ID != "" {
-		dst = append(dst, " · "...)
-		dst = append(dst, e.ID...)
-	}
-	return append(dst, '\n')
+	return appendLines(dst, kind, &v)
 }
 
-// appendView is render(dst, e, false) for the entry v views, in
-// file kind k; ok is false when a field would need folding or cutting
-// (the caller renders the parsed entry then).
+// appendView is render(dst, e, false) for the entry v views, in file kind
+// k; ok is false when a field would need folding or cutting (the caller
+// renders the parsed entry then).
 func appendView(dst []byte, k mdstore.Kind, v *mdstore.View) (out []byte, ok bool) {
 	n := 0
 	for _, t := range v.Tasks {
 		n += len(t) + len(", ")
 	}
-	if k == "" || n-len(", ") > 120 || hasBreak(v.Text) || hasBreak(v.Fix) || hasBreak(v.Context) {
+	if k == "" || len(v.LastSeen) == 0 || n-len(", ") > 120 || hasBreak(v.Text) || hasBreak(v.Fix) || hasBreak(v.Context) {
 		return dst, false
 	}
+	return appendLines(dst, string(k), v), true
+}
+
+// appendLines writes the two lines of an entry whose fields are each on one
+// line already (render's from an Entry, appendView's from the file's bytes).
+func appendLines(dst []byte, kind string, v *mdstore.View) []byte {
 	dst = append(dst, "- ["...)
-	dst = append(dst, k...)
+	dst = append(dst, kind...)
 	dst = append(dst, "] "...)
 	dst = append(dst, v.Text...)
 	if len(v.Fix) > 0 {
@@ -111,13 +97,15 @@ func appendView(dst []byte, k mdstore.Kind, v *mdstore.View) (out []byte, ok boo
 		dst = append(dst, " · seen "...)
 		dst = strconv.AppendInt(dst, int64(v.Seen), 10)
 		dst = append(dst, "x, last "...)
-	} else {
+	} else if len(v.LastSeen) > 0 {
 		dst = append(dst, " · "...)
 	}
 	dst = append(dst, v.LastSeen...)
-	dst = append(dst, " · "...)
-	dst = append(dst, v.ID...)
-	return append(dst, '\n'), true
+	if len(v.ID) > 0 {
+		dst = append(dst, " · "...)
+		dst = append(dst, v.ID...)
+	}
+	return append(dst, '\n')
 }
 
 // tasks names where a lesson came from: its tasks, or manual.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -183,6 +184,26 @@ func TestPrimeNoTask(t *testing.T) {
 		}
 		if want := "five twice-new manual twice-old"; strings.Join(got, " ") != want {
 			t.Errorf("Prime(%q) order = %q, want %q\n%s", task, got, want, out)
+		}
+	}
+}
+
+// A lesson seen again (a sighting line) primes without a task as it does
+// with one: confirmed, with the task it was seen in.
+func TestPrimeNoTaskSighting(t *testing.T) {
+	t.Parallel()
+	files := FilesOf(t, []mdstore.Entry{pit("p-1", "Webhook retries hammer the receiver", "Back off", "")})
+	f, err := os.OpenFile(files[0].Path, os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString("<!-- flowmem: seen id=p-1 last=2026-01-20 tasks=fn-7.2 -->\n")
+		f.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range []string{"", "webhook retries"} {
+		if out := must(Prime(files, task, Options{Now: testNow})); !strings.Contains(out, "fn-1.1, fn-7.2 · seen 2x, last 2026-01-20") {
+			t.Errorf("Prime(%q) = %q", task, out)
 		}
 	}
 }

@@ -76,10 +76,7 @@ func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
 		if !ok || !eligible(&e) {
 			return
 		}
-		if si, ok := sightings[e.ID]; ok {
-			e.Seen += si.n
-			e.LastSeen = max(e.LastSeen, si.last)
-		}
+		addSightings(sightings, &e)
 		if !Confirmed(&e) {
 			return
 		}

@@ -483,6 +483,21 @@ func recordSighting(l []byte, m map[string]sighting) {
 	m[id] = s
 }
 
+// addSightings counts in e the sighting lines of its id.
+func addSightings(m map[string]sighting, e *mdstore.Entry) {
+	si, ok := m[e.ID]
+	if !ok {
+		return
+	}
+	e.Seen += si.n
+	e.LastSeen = max(e.LastSeen, si.last)
+	for _, t := range si.tasks {
+		if !slices.Contains(e.Tasks, t) {
+			e.Tasks = append(e.Tasks, t)
+		}
+	}
+}
+
 // candidate is a segment in which the scan found some query's terms.
 type candidate struct {
 	file int32
@@ -806,15 +821,7 @@ func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
 	}
 	if pe.ok {
 		e := &pe.e
-		if si, ok := r.sightings[e.ID]; ok {
-			e.Seen += si.n
-			e.LastSeen = max(e.LastSeen, si.last)
-			for _, t := range si.tasks {
-				if !slices.Contains(e.Tasks, t) {
-					e.Tasks = append(e.Tasks, t)
-				}
-			}
-		}
+		addSightings(r.sightings, e)
 		s.toks = s.toks[:0]
 		s.field(e.Issue, wMain)
 		s.field(e.Body, wMain)
@@ -968,11 +975,7 @@ func staleness(e *mdstore.Entry, opt Options) float64 {
 // recency is 1 for an entry seen at now, falling off exponentially with
 // age; 0 when the entry has no date.
 func recency(e *mdstore.Entry, now time.Time) float64 {
-	d := e.LastSeen
-	if d == "" {
-		d = e.Date
-	}
-	t, err := time.Parse(time.DateOnly, d)
+	t, err := time.Parse(time.DateOnly, lastSeen(e))
 	if err != nil {
 		return 0
 	}

@@ -162,15 +162,7 @@ func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
 		// A copy of the id: the entry's fields are parts of its segment,
 		// which the set would otherwise keep alive to the end.
 		seen[strings.Clone(e.ID)] = true
-		if si, ok := sightings[e.ID]; ok {
-			e.Seen += si.n
-			e.LastSeen = max(e.LastSeen, si.last)
-			for _, t := range si.tasks {
-				if !slices.Contains(e.Tasks, t) {
-					e.Tasks = append(e.Tasks, t)
-				}
-			}
-		}
+		addSightings(sightings, &e)
 		if e.Live() {
 			line = render(line[:0], &e, false)
 			stop = !fn(k, line)
