@@ -99,22 +99,12 @@ func (s *Store) Init() ([]string, error) {
 	var created []string
 	for _, k := range Kinds {
 		path := s.Path(k)
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if errors.Is(err, fs.ErrExist) {
+		// As Record creates one: never over an existing file, and gone
+		// again when the write fails.
+		if err := appendFile(path, []byte(Header(k)), true); errors.Is(err, fs.ErrExist) {
 			continue
-		}
-		if err != nil {
-			return created, fmt.Errorf("create %s: %w", path, err)
-		}
-		_, err = f.WriteString(Header(k))
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return created, fmt.Errorf("write %s: %w", path, err)
+		} else if err != nil {
+			return created, err
 		}
 		created = append(created, path)
 	}
