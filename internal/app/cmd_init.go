@@ -1,16 +1,15 @@
 package app
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 
-	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/doctor"
 	"github.com/flowmem/flowmem/internal/install"
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/regfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -118,25 +117,16 @@ func (e *env) runInit(c *cli.Context) error {
 // the memory files and the reviews log by keeping both sides' lines, so two
 // branches that each add lessons never conflict; doctor checks the same two.
 func ensureUnion(root string) (string, []string, error) {
-	b, have, err := doctor.Gitattributes(root)
-	if err != nil {
-		return "", nil, fmt.Errorf("read .gitattributes: %w", err)
-	}
-	if have[doctor.UnionLine] && have[doctor.LogUnionLine] {
-		return "present", nil, nil
-	}
-	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
-		b = append(b, '\n')
-	}
 	var added []string
 	for _, l := range []string{doctor.UnionLine, doctor.LogUnionLine} {
-		if !have[l] {
-			b = append(b, l+"\n"...)
+		if ok, err := regfile.EnsureLine(filepath.Join(root, ".gitattributes"), l, ""); err != nil {
+			return "", nil, fmt.Errorf("update .gitattributes: %w", err)
+		} else if ok {
 			added = append(added, l)
 		}
 	}
-	if err := atomicfile.Write(filepath.Join(root, ".gitattributes"), b, 0o644); err != nil {
-		return "", nil, fmt.Errorf("update .gitattributes: %w", err)
+	if added == nil {
+		return "present", nil, nil
 	}
 	return "added", added, nil
 }

@@ -283,11 +283,16 @@ func (d *doctor) checkDuplicates(docs []*mdstore.Doc) {
 	}
 }
 
+// checkGitattributes reads .gitattributes' lines, spaces normalised.
 func (d *doctor) checkGitattributes() {
-	_, have, err := Gitattributes(string(d.proj))
-	if err != nil {
+	b, err := regfile.Read(filepath.Join(string(d.proj), ".gitattributes"), regfile.MaxText)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		d.add("gitattributes", Fail, err.Error(), "")
 		return
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		have[strings.Join(strings.Fields(l), " ")] = true
 	}
 	switch {
 	case !have[UnionLine]:
@@ -300,20 +305,6 @@ func (d *doctor) checkGitattributes() {
 	default:
 		d.add("gitattributes", OK, fmt.Sprintf("%q and %q present", UnionLine, LogUnionLine), "")
 	}
-}
-
-// Gitattributes reads root/.gitattributes (nil when there is none) and
-// which lines it holds, spaces normalised.
-func Gitattributes(root string) ([]byte, map[string]bool, error) {
-	b, err := regfile.Read(filepath.Join(root, ".gitattributes"), regfile.MaxText)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, err
-	}
-	have := map[string]bool{}
-	for _, l := range strings.Split(string(b), "\n") {
-		have[strings.Join(strings.Fields(l), " ")] = true
-	}
-	return b, have, nil
 }
 
 func (d *doctor) checkHooks() {
