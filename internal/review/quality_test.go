@@ -388,7 +388,7 @@ func clip(s string) string {
 const (
 	gateDevPrecision = 0.70 // was 0.66 — round 8 (r8-review11)
 	gateDevRecall    = 0.77 // was 0.69 — round 7 (r7-review10)
-	gateDevCategory  = 0.61 // was 0.64 — round 7 (r7-review10)
+	gateDevCategory  = 0.62 // was 0.61 — round 8 (r8-category3, 42f4ba5: 0.651, 84/129)
 	gateDevVerdict   = 0.93 // was 0.90 — r5-review8 (18e0164): 0.957 (44/46)
 	gateDevZeroYield = 0    // was 1 — r5-review8 (18e0164): naejin's medium findings now ask for changes
 )
@@ -423,7 +423,7 @@ const (
 const (
 	gateR4Precision = 0.54 // was 0.53 — round 8 (r8-review11)
 	gateR4Recall    = 0.88 // was 0.86 — round 8 (r8-review11)
-	gateR4Category  = 0.44
+	gateR4Category  = 0.45 // was 0.44 — round 8 (r8-category3, 42f4ba5: 0.484, 30/62)
 	gateR4Verdict   = 0.93
 	gateR4ZeroYield = 0
 )
@@ -518,7 +518,7 @@ const (
 const (
 	gateR6Precision = 0.66 // was 0.59 — round 8 (r8-review11)
 	gateR6Recall    = 0.64 // was 0.33 — round 7 (r7-review10)
-	gateR6Category  = 0.46 // was 0.45 — round 7 (r7-category2, fc0de8c: 0.491, 28/57)
+	gateR6Category  = 0.50 // was 0.46 — round 8 (r8-category3, 42f4ba5: 0.536, 30/56)
 	gateR6Verdict   = 0.92 // was 0.85 — round 7 (r7-review10)
 	gateR6ZeroYield = 1    // was 3 — round 7 (r7-review10)
 )
@@ -534,7 +534,7 @@ const (
 const (
 	gateR6bPrecision = 0.58 // was 0.57 — round 8 (r8-review11)
 	gateR6bRecall    = 0.69 // was 0.43 — round 7 (r7-review10)
-	gateR6bCategory  = 0.40 // was 0.30 — round 7 (r7-category2, fc0de8c: 0.429, 21/49)
+	gateR6bCategory  = 0.41 // was 0.40 — round 8 (r8-category3, 42f4ba5: 0.447, 21/47)
 	gateR6bVerdict   = 0.92 // was 0.80 — round 7 (r7-review10)
 	gateR6bZeroYield = 0    // was 7 — round 7 (r7-review10)
 )
@@ -553,7 +553,7 @@ const (
 const (
 	gateR7Precision = 0.52 // was 0.50 — round 8 (r8-review11)
 	gateR7Recall    = 0.52 // was 0.51 — round 8 (r8-review11)
-	gateR7Category  = 0.25
+	gateR7Category  = 0.29 // was 0.25 — round 8 (r8-category3, 42f4ba5: 0.326, 15/46)
 	gateR7Verdict   = 0.75
 	gateR7ZeroYield = 2
 )
