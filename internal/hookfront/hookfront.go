@@ -11,6 +11,7 @@ package hookfront
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,7 +43,6 @@ const (
 type Options struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	Getenv         func(string) string
 	// Exe is this program's path, used to find the flowmem binary installed
 	// beside it; "" means os.Executable.
 	Exe string
@@ -97,25 +97,14 @@ func Main(ctx context.Context, args []string, o Options) (code int) {
 }
 
 func (o *Options) defaults() {
-	if o.Stdin == nil {
-		o.Stdin = os.Stdin
-	}
-	if o.Stdout == nil {
-		o.Stdout = os.Stdout
-	}
-	if o.Stderr == nil {
-		o.Stderr = os.Stderr
-	}
-	if o.Getenv == nil {
-		o.Getenv = os.Getenv
-	}
-	if o.RunTimeout <= 0 {
-		o.RunTimeout = DefaultRunTimeout
-	}
+	o.Stdin = cmp.Or(o.Stdin, io.Reader(os.Stdin))
+	o.Stdout = cmp.Or(o.Stdout, io.Writer(os.Stdout))
+	o.Stderr = cmp.Or(o.Stderr, io.Writer(os.Stderr))
+	o.RunTimeout = cmp.Or(max(o.RunTimeout, 0), DefaultRunTimeout)
 }
 
 func run(ctx context.Context, o Options) error {
-	if hookevent.Disabled(o.Getenv("FLOWMEM_DISABLE")) {
+	if hookevent.Disabled(os.Getenv("FLOWMEM_DISABLE")) {
 		return nil
 	}
 	// The run timeout counts from the start, stdin read included, so the

@@ -185,14 +185,15 @@ func TestNonExecutableBesideFallsBackToPath(t *testing.T) {
 	}
 }
 
+type panicReader struct{}
+
+func (panicReader) Read([]byte) (int, error) { panic("boom") }
+
 // TestPanicIsExitZero: a crash in the front end is one stderr line and
 // exit 0, never Go's exit 2 (which Claude Code shows the model).
 func TestPanicIsExitZero(t *testing.T) {
 	var so, se bytes.Buffer
-	code := Main(context.Background(), []string{"flowmem-hook"}, Options{
-		Stdin: strings.NewReader(`{}`), Stdout: &so, Stderr: &se,
-		Getenv: func(string) string { panic("boom") },
-	})
+	code := Main(context.Background(), []string{"flowmem-hook"}, Options{Stdin: panicReader{}, Stdout: &so, Stderr: &se})
 	if code != 0 || se.String() != "flowmem-hook: internal error: boom\n" || so.Len() != 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, so.String(), se.String())
 	}
