@@ -56,20 +56,11 @@ type Options struct {
 }
 
 // StrictFloor is the relevance floor (Options.Floor) of prime and of a
-// single read --relevant, chosen on the development requests with no
-// relevant lesson and the labelled development sets
-// (testdata/recall/README.md).
-//
-// The floor is asked of the request, not of each lesson: once one lesson
-// shows that the memory covers the request, the others it ranks next are
-// the best it has, and a lesson that shares one rare word of a request
-// about the same topic is usually about that topic. Asked of every lesson,
-// the floor cut a third of the labelled lessons from the first 5 (0.67 of
-// the requests kept one, against 0.88 with no floor). A higher share
-// would keep one more request of the development sets with no relevant
-// lesson empty, and lose the Ralph loop's second task (e2e): in a memory
-// of one lesson, "add GET /orders with pagination" says one word the
-// lesson says and one no lesson says.
+// single read --relevant (chosen in testdata/recall/README.md). It is asked
+// of the request, not of each lesson: once one lesson shows that the
+// memory covers the request, the others it ranks next are the best it
+// has. Asked of every lesson, it cut a third of the labelled lessons from
+// the first 5; a higher share loses the Ralph loop's second task (e2e).
 const StrictFloor = 0.65
 
 // pairShare: a lesson that says two of the request's specific words
@@ -83,13 +74,8 @@ const (
 
 // spreadWords: a request of at least this many specific words is also
 // answered when its best lessons say every one of them between them,
-// though none says enough alone. A memory that knows each word of the
-// request is about its topic; a request with no relevant lesson shares
-// one or two of its words with the memory, by chance, not all of them.
-// On the quality corpus this kept as many no-relevant requests empty and
-// put a labelled lesson in the first 5 for 0.81 of the labelled requests
-// instead of 0.78 (testdata/recall/README.md); two words made it 0.87 of
-// the no-relevant requests.
+// though none says enough alone: a request with no relevant lesson shares
+// one or two of its words with the memory by chance, not all of them.
 const spreadWords = 3
 
 // Hit is one ranked entry.
@@ -110,39 +96,25 @@ func limitOf(opt Options) int {
 }
 
 // fuseK is the rank offset of reciprocal-rank fusion: a hit at rank r
-// (from 0) of one query adds 1/(fuseK+r). The first hits of each query
-// lead, which is what the scout's queries are for: each names the work
-// from another side, and its best hits are its point.
-//
+// (from 0) of one query adds 1/(fuseK+r), so each query's first hits lead.
 // repeatShare is what a query adds for a lesson when every specific word
-// the lesson says of it was said of a query already counted for that
-// lesson: the scout's queries often repeat a word of the request, and a
-// lesson that only says that word is not found again by the second query,
-// only counted again.
-//
-// Both were chosen with the scout's searches of every query set
-// (testdata/recall/README.md, twelfth round): offsets 4 to 8 and shares
-// 0.3 to 0.5 are within a request of each other.
+// the lesson says of it was counted for an earlier query: the scout's
+// queries often repeat a word of the request, and a lesson that only says
+// that word is counted again, not found again. (Offsets 4 to 8 and shares
+// 0.3 to 0.5 are within a request of each other: testdata/recall/README.md.)
 const (
 	fuseK       = 6
 	repeatShare = 0.3
 )
 
-// Feedback (pseudo-relevance feedback within the merged list): the
-// lessons the searches agree on most, its first feedbackSeeds, are the
-// likeliest to bear on the request, and a lesson that shares their rarer
-// words (the file, the library, the call) is likely about the same work,
-// though the searches found it only low in one list: the convention on
-// where the frontend's HTTP calls go beside the one on hooks that names
-// its file. Each seed ranks the other lessons of the merged list by the
-// words they share with it, and each place adds feedbackWeight/(fuseK +
-// rank). Only the lessons the searches found are ranked: no second scan of
-// the memory (which doubled the command's cost), so the cost does not grow
-// with the memory.
-//
-// Chosen on the scout's searches of every query set
-// (testdata/recall/README.md, thirteenth round): 3 to 8 seeds and weights
-// 0.3 to 0.7 all gain; 5 and 0.5 are the middle of that range.
+// Feedback (pseudo-relevance feedback within the merged list): the first
+// feedbackSeeds lessons are the likeliest to bear on the request, and a
+// lesson that shares their rarer words (the file, the library, the call)
+// is likely about the same work though the searches found it low. Each
+// seed ranks the other lessons of the merged list by the words they share
+// with it, and each place adds feedbackWeight/(fuseK + rank). Only the
+// merged list is ranked, not the memory again (which doubled the cost).
+// 3 to 8 seeds and weights 0.3 to 0.7 all gain (testdata/recall/README.md).
 const (
 	feedbackSeeds  = 5
 	feedbackWeight = 0.5
@@ -150,33 +122,26 @@ const (
 
 // Search returns the entries of files most relevant to the queries, best
 // first, at most opt.Limit of them; none when nothing qualifies. Archived
-// and pending entries are left out. Several queries (the
-// scout's searches for one request) are ranked in the same pass and merged
-// by reciprocal rank: an entry's score is the sum over the queries of
-// 1/(fuseK + its rank there), since the queries' scores are not on one
-// scale, a query that finds it by no word not already counted adding
-// repeatShare of that; ties go to the entry the earlier query ranked
-// first. The lessons that share most with the merged list's first few
-// then move up (feedback).
+// and pending entries are left out. Several queries (the scout's searches
+// for one request) are ranked in one pass and merged by reciprocal rank
+// (the queries' scores are not on one scale), ties to the entry the
+// earlier query ranked first; then feedback.
 func Search(files []File, queries []string, opt Options) ([]Hit, error) {
 	limit := limitOf(opt)
 	qs := make([]*query, 0, len(queries))
 	for _, s := range queries {
 		qs = append(qs, parseQuery(s))
 	}
-	if len(qs) == 0 {
-		return nil, nil
+	// Several lists are ranked deeper than the limit, so an entry
+	// second-best for two queries can pass one that is best for only one.
+	deep := limit
+	if len(qs) > 1 {
+		deep = 2 * limit
 	}
-	if len(qs) == 1 {
-		hits, err := search(files, qs, opt, limit)
-		if err != nil {
-			return nil, err
-		}
-		return hits[0], nil
+	lists, err := search(files, qs, opt, deep)
+	if err != nil || len(qs) < 2 {
+		return slices.Concat(lists...), err
 	}
-	// Each list is ranked deeper than the limit, so an entry second-best
-	// for two queries can pass one that is best for only one of them.
-	deep := 2 * limit
 	type place struct {
 		rank  int
 		query int
@@ -190,10 +155,6 @@ func Search(files []File, queries []string, opt Options) ([]Hit, error) {
 	}
 	byKey := map[string]*fused{}
 	var order []*fused
-	lists, err := search(files, qs, opt, deep)
-	if err != nil {
-		return nil, err
-	}
 	for qi, list := range lists {
 		for r, h := range list {
 			key := h.Entry.ID
@@ -226,15 +187,7 @@ func Search(files []File, queries []string, opt Options) ([]Hit, error) {
 			f.score += w / (fuseK + float64(p.rank))
 		}
 	}
-	byScore := func(a, b *fused) int {
-		if a.score != b.score {
-			if a.score > b.score {
-				return -1
-			}
-			return 1
-		}
-		return a.first - b.first
-	}
+	byScore := func(a, b *fused) int { return cmp.Or(cmp.Compare(b.score, a.score), a.first-b.first) }
 	slices.SortStableFunc(order, byScore)
 	entries := make([]*mdstore.Entry, len(order))
 	for i, f := range order {

@@ -19,12 +19,9 @@ const (
 	k1 = 1.2
 	b  = 0.75
 	// genericShare: a word of the request found in more than this share of
-	// the memory's entries is generic here (a Go project's "error", a
-	// frontend's "component"), and genericMinEntries is the memory size
-	// from which shares say anything. Lower shares made words that name a
-	// project's topics (api, key, test in a memory about them) generic and
-	// cost a third of the labelled lessons their first 5 places
-	// (testdata/recall/README.md); idf already weighs common words down.
+	// the memory's entries is generic here (a Go project's "error"), from
+	// genericMinEntries entries on. Lower shares made a project's own
+	// topics generic (testdata/recall/README.md).
 	genericShare      = 0.2
 	genericMinEntries = 50
 	// maxWords: the relevance floor weighs a lesson against the request's
@@ -568,6 +565,7 @@ type weighed struct {
 
 func weigh(q *query, df []int, n int, floor float64) *weighed {
 	w := &weighed{q: q, floor: floor, idf: make([]float64, len(q.terms)), weight: make([]float64, len(q.terms)), groupIdf: make([]float64, q.groups), groupKnown: make([]bool, q.groups)}
+	known := 0.0 // the highest idf of a specific word some entry has
 	for t, tm := range q.terms {
 		w.idf[t] = idf(df[t], n)
 		w.weight[t] = tm.weight
@@ -583,6 +581,7 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 			if df[t] > 0 {
 				w.specific |= 1 << t
 				w.groupKnown[g] = true
+				known = max(known, w.idf[t])
 			}
 			w.groupIdf[g] = max(w.groupIdf[g], w.idf[t])
 		}
@@ -591,12 +590,6 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 	// at its own idf, the highest there is, it would outweigh every known
 	// word in a small memory, and it is as often the project's own name for
 	// a thing (orders, invoices) as the topic.
-	known := 0.0
-	for t, tm := range q.terms {
-		if w.specific&(1<<t) != 0 && !tm.syn {
-			known = max(known, w.idf[t])
-		}
-	}
 	for g, v := range w.groupIdf {
 		if known > 0 && !w.groupKnown[g] {
 			w.groupIdf[g] = min(v, known) * unknownShare

@@ -1,17 +1,16 @@
 package recall
 
 import (
-	"container/heap"
 	"slices"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
-// topK keeps the k best hits offered so far in a min-heap whose root is
-// the worst of them.
+// topK keeps the k best hits offered so far; w is the worst of them.
 type topK struct {
 	k    int
 	hits []Hit
+	w    int
 }
 
 // better orders hits: higher score, then seen more often, then seen more
@@ -40,39 +39,39 @@ func lastSeen(e *mdstore.Entry) string {
 	return e.Date
 }
 
-func (t *topK) Len() int           { return len(t.hits) }
-func (t *topK) Less(i, j int) bool { return better(&t.hits[j], &t.hits[i]) }
-func (t *topK) Swap(i, j int)      { t.hits[i], t.hits[j] = t.hits[j], t.hits[i] }
-func (t *topK) Push(x any)         { t.hits = append(t.hits, x.(Hit)) }
-func (t *topK) Pop() any {
-	h := t.hits[len(t.hits)-1]
-	t.hits = t.hits[:len(t.hits)-1]
-	return h
-}
-
 func (t *topK) full() bool { return len(t.hits) >= t.k }
 
 // worst is the score an entry must reach to enter a full top k.
-func (t *topK) worst() float64 { return t.hits[0].Score }
+func (t *topK) worst() float64 { return t.hits[t.w].Score }
 
 func (t *topK) offer(h Hit) {
 	// A union merge can leave one lesson twice in a file: keep its best.
-	for i := range t.hits {
-		if t.hits[i].Entry.ID == h.Entry.ID && h.Entry.ID != "" {
-			if better(&h, &t.hits[i]) {
-				t.hits[i] = h
-				heap.Fix(t, i)
-			}
-			return
+	i := -1
+	for j := range t.hits {
+		if h.Entry.ID != "" && t.hits[j].Entry.ID == h.Entry.ID {
+			i = j
+			break
 		}
 	}
-	if len(t.hits) < t.k {
-		heap.Push(t, h)
+	switch {
+	case i >= 0:
+		if !better(&h, &t.hits[i]) {
+			return
+		}
+	case len(t.hits) < t.k:
+		i = len(t.hits)
+		t.hits = append(t.hits, Hit{})
+	case better(&h, &t.hits[t.w]):
+		i = t.w
+	default:
 		return
 	}
-	if better(&h, &t.hits[0]) {
-		t.hits[0] = h
-		heap.Fix(t, 0)
+	t.hits[i] = h
+	t.w = 0
+	for j := range t.hits {
+		if better(&t.hits[t.w], &t.hits[j]) {
+			t.w = j
+		}
 	}
 }
 
