@@ -82,12 +82,7 @@ func (e *usageError) report() string {
 
 // hasSubcommands: urfave/cli gives every command a "help" subcommand.
 func hasSubcommands(c *cli.Command) bool {
-	for _, s := range c.Subcommands {
-		if s.Name != "help" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(c.Subcommands, func(s *cli.Command) bool { return s.Name != "help" })
 }
 
 // flagError rewords the flag package's errors in flowmem's words.

@@ -67,13 +67,8 @@ func permute(cmds []*cli.Command, args []string) []string {
 
 func find(cmds []*cli.Command, name string) *cli.Command {
 	for _, c := range cmds {
-		if c.Name == name {
+		if c.Name == name || slices.Contains(c.Aliases, name) {
 			return c
-		}
-		for _, a := range c.Aliases {
-			if a == name {
-				return c
-			}
 		}
 	}
 	return nil
@@ -81,14 +76,9 @@ func find(cmds []*cli.Command, name string) *cli.Command {
 
 func takesValue(c *cli.Command, name string) bool {
 	for _, f := range c.Flags {
-		for _, n := range f.Names() {
-			if n != name {
-				continue
-			}
-			if _, ok := f.(*cli.BoolFlag); ok {
-				return false
-			}
-			return true
+		if slices.Contains(f.Names(), name) {
+			_, isBool := f.(*cli.BoolFlag)
+			return !isBool
 		}
 	}
 	return false

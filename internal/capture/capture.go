@@ -473,10 +473,8 @@ func matchesGlob(globs []string, name string) bool {
 		return false
 	}
 	name = strings.ToLower(name)
-	for _, g := range globs {
-		if ok, err := path.Match(strings.ToLower(g), name); err == nil && ok {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(globs, func(g string) bool {
+		ok, err := path.Match(strings.ToLower(g), name)
+		return err == nil && ok
+	})
 }

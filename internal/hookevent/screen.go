@@ -2,6 +2,7 @@ package hookevent
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -42,10 +43,8 @@ func IsReadBack(command string) bool {
 		return false
 	}
 	lc := strings.ToLower(command)
-	for _, s := range []string{".flow/memory", `.flow\memory`, "pitfalls.md", "conventions.md", "decisions.md", "flowctl memory"} {
-		if strings.Contains(lc, s) {
-			return true
-		}
+	if slices.ContainsFunc([]string{".flow/memory", `.flow\memory`, "pitfalls.md", "conventions.md", "decisions.md", "flowctl memory"}, func(s string) bool { return strings.Contains(lc, s) }) {
+		return true
 	}
 	for _, w := range strings.FieldsFunc(lc, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == '\n' || r == ';' || r == '|' || r == '&' || r == '(' || r == ')' || r == '"' || r == '\'' || r == '`' || r == '$' || r == '{' || r == '}'

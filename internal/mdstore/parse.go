@@ -235,12 +235,7 @@ type htmlEnd struct {
 func (h htmlEnd) in(l []byte) bool {
 	if h.raw {
 		low := bytes.ToLower(l)
-		for _, t := range [...]string{"</script>", "</pre>", "</style>", "</textarea>"} {
-			if bytes.Contains(low, []byte(t)) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc([]string{"</script>", "</pre>", "</style>", "</textarea>"}, func(t string) bool { return bytes.Contains(low, []byte(t)) })
 	}
 	// Every metadata line and id comment ends with its "-->": looking at
 	// the end first spares a search through dates and ids full of '-'.

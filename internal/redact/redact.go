@@ -412,7 +412,7 @@ func String(s string) string {
 	res := compiled()
 	for i := range rules {
 		r := &rules[i]
-		if !on[i] && !anyContains(s, r.exact) {
+		if !on[i] && !slices.ContainsFunc(r.exact, func(w string) bool { return strings.Contains(s, w) }) {
 			continue
 		}
 		var next string
@@ -646,13 +646,4 @@ func isWordy(v string) bool {
 
 func hasDigit(s string) bool {
 	return strings.ContainsAny(s, "0123456789")
-}
-
-func anyContains(s string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
-		}
-	}
-	return false
 }
