@@ -233,8 +233,9 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 				end := commentEnd(seg[i:])
 				if end < 0 {
 					end = n - i
+				} else {
+					recordSighting(seg[i:i+end+len(commentClose)], sightings)
 				}
-				recordSighting(seg[i:i+end], sightings)
 				i += end
 			} else if c == '*' && (i == 0 || seg[i-1] == '\n') {
 				i += fieldLabel(seg[i:])
@@ -447,37 +448,25 @@ type sighting struct {
 
 var seenOpen = []byte("<!-- flowmem: seen ")
 
+// recordSighting counts l in m when it is a sighting line, read as mdstore
+// reads it.
 func recordSighting(l []byte, m map[string]sighting) {
 	if !bytes.HasPrefix(l, seenOpen) {
 		return
 	}
-	var id, last, tasks string
-	for _, f := range bytes.Fields(l[len(seenOpen):]) {
-		k, v, ok := bytes.Cut(f, []byte("="))
-		if !ok {
-			continue
-		}
-		switch string(k) {
-		case "id":
-			id = string(v)
-		case "last":
-			last = string(v)
-		case "tasks":
-			tasks = string(v)
-		}
-	}
-	if id == "" {
+	me, ok := mdstore.ReadMeta(l)
+	if !ok || !me.Sighting {
 		return
 	}
-	s := m[id]
+	s := m[string(me.ID)]
 	s.n++
-	s.last = max(s.last, last)
-	for _, t := range bytes.Split([]byte(tasks), []byte(",")) {
-		if len(t) > 0 && !slices.Contains(s.tasks, string(t)) {
+	s.last = max(s.last, string(me.Last))
+	for _, t := range me.Tasks {
+		if !slices.Contains(s.tasks, string(t)) {
 			s.tasks = append(s.tasks, string(t))
 		}
 	}
-	m[id] = s
+	m[string(me.ID)] = s
 }
 
 // addSightings counts in e the sighting lines of its id.
