@@ -5,6 +5,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -64,10 +65,7 @@ func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf
 func (e *usageError) report() string {
 	name, args := "flowmem", "COMMAND [options]"
 	if e.cmd != nil {
-		name, args = e.cmd.HelpName, "[options]"
-		if name == "" {
-			name = "flowmem " + e.cmd.Name
-		}
+		name, args = cmp.Or(e.cmd.HelpName, "flowmem "+e.cmd.Name), "[options]"
 		if hasSubcommands(e.cmd) {
 			args = "COMMAND [options]"
 		} else if a := strings.TrimSpace(e.cmd.ArgsUsage); a != "" {

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,11 +13,7 @@ import (
 // the category, as Explain found them.
 func WriteExplain(w io.Writer, r *Result) error {
 	var b strings.Builder
-	v := string(r.Verdict)
-	if v == "" {
-		v = "none found"
-	}
-	fmt.Fprintf(&b, "verdict: %s\n", v)
+	fmt.Fprintf(&b, "verdict: %s\n", cmp.Or(string(r.Verdict), "none found"))
 	if !r.Verdict.Actionable() {
 		b.WriteString("nothing is recorded unless the verdict is NEEDS_WORK or MAJOR_RETHINK\n")
 	}
@@ -30,11 +27,7 @@ func WriteExplain(w io.Writer, r *Result) error {
 		if d.Keep {
 			mark = "KEEP"
 		}
-		sev := f.Severity
-		if sev == "" {
-			sev = "unranked"
-		}
-		fmt.Fprintf(&b, "\n%d. %s [%s] %s\n", i+1, mark, sev, f.Problem)
+		fmt.Fprintf(&b, "\n%d. %s [%s] %s\n", i+1, mark, cmp.Or(f.Severity, "unranked"), f.Problem)
 		if f.Location != "" {
 			fmt.Fprintf(&b, "   location: %s\n", f.Location)
 		}

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -28,11 +29,7 @@ func writeOutput(w io.Writer, r *Result) error {
 		HookSpecificOutput *specific `json:"hookSpecificOutput,omitempty"`
 	}{SystemMessage: systemMessage(r)}
 	if ctx := additionalContext(r); ctx != "" {
-		ev := r.Event
-		if ev == "" {
-			ev = "PostToolUse"
-		}
-		out.HookSpecificOutput = &specific{HookEventName: ev, AdditionalContext: ctx}
+		out.HookSpecificOutput = &specific{HookEventName: cmp.Or(r.Event, "PostToolUse"), AdditionalContext: ctx}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

@@ -2,6 +2,7 @@ package install
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,11 +30,7 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	p := e.Path
-	if p == "" {
-		p = "settings"
-	}
-	return fmt.Sprintf("%s:%d:%d: %s (fix the file by hand; flowmem left it untouched)", p, e.Line, e.Col, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s (fix the file by hand; flowmem left it untouched)", cmp.Or(e.Path, "settings"), e.Line, e.Col, e.Msg)
 }
 
 // errShape reports a hooks section whose types are not what Claude Code

@@ -192,9 +192,7 @@ func (e *Entry) Normalize() {
 	if !validDate(e.LastSeen) || e.LastSeen < e.Date {
 		e.LastSeen = e.Date
 	}
-	if e.Seen < 1 {
-		e.Seen = 1
-	}
+	e.Seen = max(e.Seen, 1)
 	var tasks []string
 	for _, t := range e.Tasks {
 		if t = token(t); t != "" && !slices.Contains(tasks, t) {

@@ -741,9 +741,7 @@ func fold(a, b Entry) Entry {
 // CountSighting adds one recorded recurrence s to entry e.
 func CountSighting(e, s *Entry) {
 	e.Seen++
-	if s.LastSeen > e.LastSeen {
-		e.LastSeen = s.LastSeen
-	}
+	e.LastSeen = max(e.LastSeen, s.LastSeen)
 	for _, t := range s.Tasks {
 		if !slices.Contains(e.Tasks, t) {
 			e.Tasks = append(e.Tasks, t)

@@ -79,9 +79,7 @@ func Line(r Review) []byte {
 		}
 	}
 	r.IDs = ids
-	if r.Findings < 0 {
-		r.Findings = 0
-	}
+	r.Findings = max(r.Findings, 0)
 	b, _ := json.Marshal(r) // strings, ints and an in-range time always encode
 	return append(b, '\n')
 }
