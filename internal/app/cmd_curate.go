@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/capture"
@@ -243,13 +244,8 @@ func pendingEntries(s *mdstore.Store) ([]mdstore.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	pending := []mdstore.Entry{}
-	for _, en := range all {
-		if en.Status == mdstore.Pending {
-			pending = append(pending, en)
-		}
-	}
-	return pending, nil
+	// Never nil: --json says "entries": [].
+	return append([]mdstore.Entry{}, slices.DeleteFunc(all, func(en mdstore.Entry) bool { return en.Status != mdstore.Pending })...), nil
 }
 
 // statusCommand is a command that takes one action on the entries named

@@ -3,6 +3,7 @@ package app
 import (
 	"bufio"
 	"fmt"
+	"slices"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/recall"
@@ -65,12 +66,7 @@ Examples:
 				if err != nil {
 					return err
 				}
-				active := entries[:0]
-				for _, en := range entries {
-					if en.Live() {
-						active = append(active, en)
-					}
-				}
+				active := slices.DeleteFunc(entries, func(en mdstore.Entry) bool { return !en.Live() })
 				if c.IsSet("limit") && len(active) > c.Int("limit") {
 					active = active[:c.Int("limit")]
 				}

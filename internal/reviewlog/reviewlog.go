@@ -20,6 +20,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,9 +70,7 @@ func Line(r Review) []byte {
 	if y := r.Time.Year(); y < 1 || y > 9999 {
 		r.Time = time.Unix(0, 0).UTC() // JSON cannot hold the year; keep the line readable
 	}
-	r.Task = clean(r.Task)
-	r.Kind = clean(r.Kind)
-	r.Verdict = clean(r.Verdict)
+	r.Task, r.Kind, r.Verdict = clean(r.Task), clean(r.Kind), clean(r.Verdict)
 	ids := make([]string, 0, min(len(r.IDs), maxIDs))
 	for _, id := range r.IDs {
 		if len(ids) < maxIDs && validID(id) {
@@ -201,13 +200,7 @@ func parseLine(line []byte) (Review, string) {
 	case r.Findings < 0 || r.Kept < 0 || r.New < 0 || r.Recurred < 0:
 		return Review{}, "negative count"
 	}
-	ids := r.IDs[:0]
-	for _, id := range r.IDs {
-		if validID(id) {
-			ids = append(ids, id)
-		}
-	}
-	r.IDs = ids
+	r.IDs = slices.DeleteFunc(r.IDs, func(id string) bool { return !validID(id) })
 	r.Task, r.Kind, r.Verdict = mdstore.OneLine(r.Task), mdstore.OneLine(r.Kind), mdstore.OneLine(r.Verdict)
 	return r, ""
 }
