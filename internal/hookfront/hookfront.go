@@ -171,18 +171,15 @@ func (o Options) flowmem() (string, error) {
 	if o.Flowmem != "" {
 		return o.Flowmem, nil
 	}
-	name := "flowmem"
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
 	exe := o.Exe
 	if exe == "" {
 		exe, _ = os.Executable()
 	}
 	if exe != "" {
-		cand := filepath.Join(filepath.Dir(exe), name)
-		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0) {
-			return cand, nil
+		// LookPath of a path checks that it is an executable file (on
+		// Windows, with the usual extensions).
+		if p, err := exec.LookPath(filepath.Join(filepath.Dir(exe), "flowmem")); err == nil {
+			return p, nil
 		}
 	}
 	if p, err := exec.LookPath("flowmem"); err == nil {

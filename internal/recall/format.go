@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math/bits"
@@ -201,17 +202,14 @@ func Format(w io.Writer, hits []Hit, opt Options) error {
 	if len(hits) == 0 {
 		return ErrNothing
 	}
-	max := opt.MaxChars
-	if max <= 0 {
-		max = DefaultMaxChars
-	}
-	out := block(header, hits, limitOf(opt), max, nil)
+	budget := cmp.Or(max(opt.MaxChars, 0), DefaultMaxChars)
+	out := block(header, hits, limitOf(opt), budget, nil)
 	if out == "" {
 		need := 1 << 30
 		for _, h := range hits {
 			need = min(need, len(header)+len(render(nil, &h.Entry, true)))
 		}
-		return &BudgetError{Hits: len(hits), Max: max, Need: need}
+		return &BudgetError{Hits: len(hits), Max: budget, Need: need}
 	}
 	_, err := io.WriteString(w, out)
 	return err

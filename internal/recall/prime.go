@@ -2,6 +2,7 @@ package recall
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -24,14 +25,8 @@ func Confirmed(e *mdstore.Entry) bool {
 // unrelated ones.
 func PrimeIDs(files []File, task string, opt Options) (string, []string, error) {
 	limit := limitOf(opt)
-	budget := opt.MaxChars
-	if budget <= 0 {
-		budget = PrimeMaxChars
-	}
-	budget = min(budget, PrimeHardCap)
-	if opt.Floor == 0 {
-		opt.Floor = StrictFloor
-	}
+	budget := min(cmp.Or(max(opt.MaxChars, 0), PrimeMaxChars), PrimeHardCap)
+	opt.Floor = cmp.Or(opt.Floor, StrictFloor)
 	var hits []Hit
 	if q := parseQuery(task); len(q.terms) > 0 {
 		lists, err := search(files, []*query{q}, opt, limit)

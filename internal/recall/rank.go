@@ -88,12 +88,7 @@ type Hit struct {
 	mask    uint64 // the query's specific terms the lesson says
 }
 
-func limitOf(opt Options) int {
-	if opt.Limit <= 0 {
-		return DefaultLimit
-	}
-	return opt.Limit
-}
+func limitOf(opt Options) int { return cmp.Or(max(opt.Limit, 0), DefaultLimit) }
 
 // fuseK is the rank offset of reciprocal-rank fusion: a hit at rank r
 // (from 0) of one query adds 1/(fuseK+r), so each query's first hits lead.
