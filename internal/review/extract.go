@@ -1031,6 +1031,10 @@ func (x *extractor) block(b ast.Node, sc scope) {
 // list; a paragraph that opens with a severity marker or a numbered bold
 // title is a finding of its own.
 func (x *extractor) paragraph(lines []string, sc scope) {
+	if len(lines) == 0 {
+		// A paragraph of nothing but an empty link or image has no text.
+		return
+	}
 	if x.draft != nil && x.draft.lastSlot != "" {
 		if _, _, ok := leadInParagraph(strings.Join(lines, " ")); ok {
 			// "I found a few problems:" after "Summary: …" announces
