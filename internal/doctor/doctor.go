@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -363,17 +364,14 @@ func (d *doctor) checkHooks() {
 				}
 			}
 		}
-		var events []string
-		for ev, cmds := range inst {
-			events = append(events, ev)
+		for _, cmds := range inst {
 			for _, c := range cmds {
 				if !slices.Contains(d.hooks[name], c) {
 					d.hooks[name] = append(d.hooks[name], c)
 				}
 			}
 		}
-		slices.Sort(events)
-		found = append(found, fmt.Sprintf("%s (%s: %s)", d.rel(path), list(events, ", "), list(d.hooks[name], " | ")))
+		found = append(found, fmt.Sprintf("%s (%s: %s)", d.rel(path), list(slices.Sorted(maps.Keys(inst)), ", "), list(d.hooks[name], " | ")))
 		want := install.HookFor(scope, "", 0).Events
 		for _, ev := range want {
 			if len(inst[ev]) == 0 {
