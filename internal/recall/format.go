@@ -209,20 +209,11 @@ func Format(w io.Writer, hits []Hit, opt Options) error {
 		for _, h := range hits {
 			need = min(need, len(header)+len(render(nil, &h.Entry, true)))
 		}
-		return &BudgetError{Hits: len(hits), Max: budget, Need: need}
+		// Printing nothing would read as "nothing relevant".
+		return fmt.Errorf("%d relevant entries found, but none fits in %d characters; the shortest needs %d (raise --max-chars)", len(hits), budget, need)
 	}
 	_, err := io.WriteString(w, out)
 	return err
-}
-
-// BudgetError says that relevant entries were found but none fits the
-// character budget: printing nothing would read as "nothing relevant".
-type BudgetError struct {
-	Hits, Max, Need int
-}
-
-func (e *BudgetError) Error() string {
-	return fmt.Sprintf("%d relevant entries found, but none fits in %d characters; the shortest needs %d (raise --max-chars)", e.Hits, e.Max, e.Need)
 }
 
 // block renders head and as many entries as fit in max bytes; "" when none

@@ -119,12 +119,10 @@ func (r *reader) collectSightings(files []File) (map[string]sighting, error) {
 
 // EachLive calls fn with every live entry of files as render(e, false)
 // shows it, in file order, its sightings counted, each id once (a union
-// merge can leave a lesson twice: the first is kept); fn returns false to
-// stop. It holds one chunk of a file at a time: listing a memory costs
-// what reading it does, whatever its size. line is valid only
-// during the call. Most entries are rendered from their bytes, with no
-// Entry in between: memory read shows every entry of the memory, and
-// copying each into strings first made most of its garbage.
+// merge can leave a lesson twice: the first is kept), until fn returns
+// false; line is valid only during the call. It holds one chunk of a file
+// at a time, and renders most entries from their bytes (appendView):
+// copying each into an Entry's strings made most of memory read's garbage.
 func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
 	var r reader
 	sightings, err := r.collectSightings(files)
