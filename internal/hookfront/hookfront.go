@@ -43,12 +43,9 @@ const (
 type Options struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
-	// Exe is this program's path, used to find the flowmem binary installed
-	// beside it; "" means os.Executable.
-	Exe string
-	// Flowmem is the flowmem binary to hand reviews to; "" means the one
-	// beside Exe, else flowmem on PATH.
-	Flowmem    string
+	// Exe is this program's path: reviews go to the flowmem binary beside
+	// it, else to flowmem on PATH. "" means os.Executable.
+	Exe        string
 	RunTimeout time.Duration
 }
 
@@ -168,9 +165,6 @@ func run(ctx context.Context, o Options) error {
 // first, so a hook keeps running the flowmem it was installed with, then
 // the one on PATH.
 func (o Options) flowmem() (string, error) {
-	if o.Flowmem != "" {
-		return o.Flowmem, nil
-	}
 	exe := o.Exe
 	if exe == "" {
 		exe, _ = os.Executable()

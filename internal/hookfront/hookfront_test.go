@@ -59,11 +59,13 @@ func runFront(t *testing.T, stdin io.Reader, env map[string]string, o Options) o
 	if err != nil {
 		t.Fatal(err)
 	}
-	var so, se bytes.Buffer
-	o.Stdin, o.Stdout, o.Stderr = stdin, &so, &se
-	if o.Flowmem == "" {
-		o.Flowmem = exe
+	// The stand-in is installed beside the front end as flowmem.
+	dir := t.TempDir()
+	if err := os.Symlink(exe, filepath.Join(dir, "flowmem")); err != nil {
+		t.Fatal(err)
 	}
+	var so, se bytes.Buffer
+	o.Stdin, o.Stdout, o.Stderr, o.Exe = stdin, &so, &se, filepath.Join(dir, "flowmem-hook")
 	code := Main(context.Background(), []string{"flowmem-hook"}, o)
 	rec, _ := os.ReadFile(out)
 	return outcome{code, so.String(), se.String(), string(rec)}
