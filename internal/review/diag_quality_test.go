@@ -7,26 +7,27 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 )
 
 // TestQualityCauses prints, for the splits named in FLOWMEM_QUALITY_CAUSES
-// (folder names, comma-separated; default the four sets first seen in
-// rounds 6 and 7), how many misses and false keeps fall in each cause class, and
+// (folder names, comma-separated; default the five sets first seen in
+// rounds 6 to 8), how many misses and false keeps fall in each cause class, and
 // the classes of the misses of reviews that yield nothing. Rules are
 // chosen from the classes, not from single cases.
 func TestQualityCauses(t *testing.T) {
 	dirs := os.Getenv("FLOWMEM_QUALITY_CAUSES")
 	if dirs == "" {
-		dirs = "blind6,blind7,blind8,blind9"
+		dirs = "blind6,blind7,blind8,blind9,blind10"
 	}
 	all := map[string]int{}
 	zero := map[string]int{}
 	for _, d := range strings.Split(dirs, ",") {
-		if d == "blind10" {
-			t.Fatal("blind10 is scored once by the coordinator, never explained")
+		if d == "blind11" {
+			t.Fatal("blind11 is scored once by the coordinator, never explained")
 		}
 		s := scoreSplit(t, filepath.Join("..", "..", "testdata", "review", "real", d), false)
 		for _, c := range s.causes {
@@ -60,15 +61,15 @@ func TestQualityCauses(t *testing.T) {
 }
 
 // TestQualitySummary prints one line per development split and the
-// pooled figures of the old development splits and of blind6/7/8/9 (the
-// four sets first seen in rounds 6 and 7, the generalization check).
+// pooled figures of the old development splits and of blind6..10 (the
+// five sets first seen in rounds 6 to 8, the generalization check).
 // FLOWMEM_QUALITY_DUMP=file writes every extracted finding of a
 // change-requesting review with its label status, for feature
 // distributions.
 func TestQualitySummary(t *testing.T) {
 	root := filepath.Join("..", "..", "testdata", "review", "real")
 	old := []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5"}
-	fresh := []string{"blind6", "blind7", "blind8", "blind9"}
+	fresh := []string{"blind6", "blind7", "blind8", "blind9", "blind10"}
 	line := func(name string, ss ...*score) {
 		var p score
 		zero := 0
@@ -90,7 +91,7 @@ func TestQualitySummary(t *testing.T) {
 		s := scoreSplit(t, filepath.Join(root, d), false)
 		s2 := scoreLabels(t, filepath.Join(root, d), "*.labels2.json", false)
 		line(d, s)
-		if strings.HasPrefix(d, "blind") && d >= "blind6" {
+		if slices.Contains(fresh, d) {
 			freshs, freshs2 = append(freshs, s), append(freshs2, s2)
 		} else {
 			olds, olds2 = append(olds, s), append(olds2, s2)
@@ -112,8 +113,8 @@ func TestQualitySummary(t *testing.T) {
 		}
 	}
 	line("OLD-DEV", olds...)
-	line("BLIND6789", freshs...)
+	line("BLIND6-10", freshs...)
 	// The same reviews against the second annotator's labels.
 	line("OLD-DEV a2", olds2...)
-	line("BLIND6789 a2", freshs2...)
+	line("BLIND6-10 a2", freshs2...)
 }
