@@ -666,9 +666,7 @@ func hasName(path, name string) bool {
 		if !ok {
 			continue
 		}
-		if i := strings.Index(v, " #"); i >= 0 {
-			v = v[:i]
-		}
+		v, _, _ = strings.Cut(v, " #")
 		v = strings.TrimSpace(v)
 		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
 			v = v[1 : len(v)-1]
