@@ -744,16 +744,13 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 // lead moves the hits for which first holds before the others, each
 // group in the order it had.
 func lead(hits []Hit, first func(*Hit) bool) {
-	slices.SortStableFunc(hits, func(a, b Hit) int {
-		fa, fb := first(&a), first(&b)
-		switch {
-		case fa && !fb:
-			return -1
-		case fb && !fa:
-			return 1
+	after := func(h *Hit) int {
+		if first(h) {
+			return 0
 		}
-		return 0
-	})
+		return 1
+	}
+	slices.SortStableFunc(hits, func(a, b Hit) int { return after(&a) - after(&b) })
 }
 
 // scorer tokenizes candidate entries, each once for all queries, and keeps
