@@ -155,10 +155,8 @@ func (e *env) insightInputs() (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
+	// At least 1: config.Load refuses anything less.
 	in := &inputs{project: string(p), store: s, staleDays: cfg.Int("memory.stale_after_days")}
-	if in.staleDays <= 0 {
-		in.staleDays = insight.DefaultStaleAfterDays
-	}
 	if in.entries, err = s.Load(); err != nil {
 		return nil, err
 	}
