@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"math"
+	"slices"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
@@ -28,24 +29,20 @@ func PrimeIDs(files []File, task string, opt Options) (string, []string, error) 
 	budget := min(cmp.Or(max(opt.MaxChars, 0), PrimeMaxChars), PrimeHardCap)
 	opt.Floor = cmp.Or(opt.Floor, StrictFloor)
 	var hits []Hit
+	var err error
 	if q := parseQuery(task); len(q.terms) > 0 {
-		lists, err := search(files, []*query{q}, opt, limit)
-		if err != nil {
-			return "", nil, err
-		}
-		hits = lists[0]
+		var lists [][]Hit
+		lists, err = search(files, []*query{q}, opt, limit)
+		hits = slices.Concat(lists...)
 		// Lessons that answer the task lead, confirmed ones first in each
 		// group: they are the ones kept when the budget runs out.
 		lead(hits, func(h *Hit) bool { return Confirmed(&h.Entry) })
 		lead(hits, func(h *Hit) bool { return h.answers })
 	} else {
-		var err error
-		if hits, err = topConfirmed(files, opt, limit); err != nil {
-			return "", nil, err
-		}
+		hits, err = topConfirmed(files, opt, limit)
 	}
-	if len(hits) == 0 {
-		return "", nil, nil
+	if err != nil || len(hits) == 0 {
+		return "", nil, err
 	}
 	// Stale lessons come last, so they are the ones the budget cuts.
 	lead(hits, func(h *Hit) bool { return !h.Entry.Stale(opt.Now, opt.StaleAfterDays) })
