@@ -74,7 +74,7 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 		}
 		return fs, whole
 	}
-	src := []byte(skipFrontMatter(text))
+	src := []byte(boxTables(skipFrontMatter(text)))
 	doc := mdParser.Parse(textReader(src))
 	x := &extractor{src: src}
 	root := sectionTree(doc, src)

@@ -225,6 +225,18 @@ func TestExtractShapes(t *testing.T) {
 			},
 		},
 		{
+			name: "table drawn with box characters, a wrapped row joined",
+			text: "Lint pass\n\n  ┌──────┬───────────┬─────────┬──────────┐\n  │ Sev  │ Finding   │ File    │ Fix      │\n  ├──────┼───────────┼─────────┼──────────┤\n  │ High │ leaks fds │ `io.go` │ close it │\n  │      │ on error  │         │ in defer │\n  ├──────┼───────────┼─────────┼──────────┤\n  │ Low  │ a | b     │ x.go    │ split    │\n  └──────┴───────────┴─────────┴──────────┘\n\nThat is all.\n",
+			want: []Finding{
+				{Severity: SevMajor, Location: "io.go", Problem: "leaks fds on error", Fix: "close it in defer"},
+				{Severity: SevNit, Location: "x.go", Problem: "a | b", Fix: "split"},
+			},
+		},
+		{
+			name: "a tree diagram is no table",
+			text: "## Layout\n\n```\nsrc/\n│   ├── a.go\n│   └── b.go\n```\n\n│ Finding │\n",
+		},
+		{
 			name: "table without a finding column is not findings",
 			text: "| Stage | Old | New |\n|---|---|---|\n| a | b | c |\n",
 		},

@@ -2,6 +2,7 @@ package review
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -113,4 +114,97 @@ func tableColumn(h string) string {
 		return fieldEvidence
 	}
 	return fieldIgnored
+}
+
+// boxTables rewrites tables drawn with box-drawing characters — what a
+// terminal shows for a markdown table, and what gets pasted from it — as
+// GFM tables, so they are read like any other table. A row wrapped over
+// several lines (first cell empty on the later lines) is joined back into
+// one. Tree diagrams ("│   ├── x.go") have no top border and are left as
+// they are.
+func boxTables(s string) string {
+	if !strings.ContainsAny(s, "┌┏╔╭") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	out := make([]string, 0, len(lines))
+	var rows [][]string
+	var cur []string
+	in := false
+	flush := func() {
+		if cur != nil {
+			rows = append(rows, cur)
+			cur = nil
+		}
+	}
+	emit := func() {
+		flush()
+		if len(rows) > 0 {
+			out = append(out, "")
+			for i, r := range rows {
+				out = append(out, "| "+strings.Join(r, " | ")+" |")
+				if i == 0 {
+					out = append(out, strings.Repeat("|---", len(r))+"|")
+				}
+			}
+			out = append(out, "")
+		}
+		rows, in = nil, false
+	}
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		first, _ := utf8.DecodeRuneInString(t)
+		switch {
+		case !in && strings.ContainsRune("┌┏╔╭", first) && boxRule(t):
+			in = true
+			continue
+		case !in:
+			out = append(out, l)
+		case strings.ContainsRune("│┃║", first):
+			t = strings.NewReplacer("┃", "│", "║", "│").Replace(t)
+			cells := strings.Split(strings.TrimSuffix(t[len("│"):], "│"), "│")
+			for i := range cells {
+				cells[i] = strings.ReplaceAll(strings.TrimSpace(cells[i]), "|", `\|`)
+			}
+			if cur != nil && len(cells) == len(cur) && cells[0] == "" {
+				for i, c := range cells {
+					cur[i] = strings.TrimSpace(cur[i] + " " + c)
+				}
+				continue
+			}
+			if cur != nil && len(rows) > 0 {
+				flush()
+			}
+			if cur == nil {
+				cur = cells
+			} else {
+				// More header lines before the header's rule.
+				for i := 0; i < len(cells) && i < len(cur); i++ {
+					cur[i] = strings.TrimSpace(cur[i] + " " + cells[i])
+				}
+			}
+		case strings.ContainsRune("├┣╠╞╟", first) && boxRule(t):
+			flush()
+		case strings.ContainsRune("└┗╚╰", first) && boxRule(t):
+			emit()
+		default:
+			emit()
+			out = append(out, l)
+		}
+	}
+	if in {
+		emit()
+	}
+	return strings.Join(out, "\n")
+}
+
+// boxRule reports whether a line is a table's border: box-drawing
+// characters only.
+func boxRule(t string) bool {
+	for _, r := range t {
+		if r < 0x2500 || r > 0x257f {
+			return false
+		}
+	}
+	return true
 }
