@@ -284,9 +284,7 @@ func Version() string {
 	if rev == "" {
 		return v
 	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
+	rev = rev[:min(len(rev), 12)]
 	if modified == "true" {
 		rev += ", modified"
 	}

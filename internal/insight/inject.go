@@ -50,9 +50,7 @@ func NoteInjected(dir, by, request string, ids []string, now time.Time) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	if len(ids) > injectMaxIDs {
-		ids = ids[:injectMaxIDs]
-	}
+	ids = ids[:min(len(ids), injectMaxIDs)]
 	line, err := json.Marshal(Injection{Time: now.UTC().Truncate(time.Millisecond), By: by, Task: TaskIDOf(request), IDs: ids})
 	if err != nil {
 		return fmt.Errorf("injection record: %w", err)

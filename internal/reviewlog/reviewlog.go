@@ -71,13 +71,8 @@ func Line(r Review) []byte {
 		r.Time = time.Unix(0, 0).UTC() // JSON cannot hold the year; keep the line readable
 	}
 	r.Task, r.Kind, r.Verdict = clean(r.Task), clean(r.Kind), clean(r.Verdict)
-	ids := make([]string, 0, min(len(r.IDs), maxIDs))
-	for _, id := range r.IDs {
-		if len(ids) < maxIDs && validID(id) {
-			ids = append(ids, id)
-		}
-	}
-	r.IDs = ids
+	r.IDs = slices.DeleteFunc(slices.Clone(r.IDs), func(id string) bool { return !validID(id) })
+	r.IDs = r.IDs[:min(len(r.IDs), maxIDs)]
 	r.Findings = max(r.Findings, 0)
 	b, _ := json.Marshal(r) // strings, ints and an in-range time always encode
 	return append(b, '\n')
