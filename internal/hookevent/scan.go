@@ -195,8 +195,10 @@ func members(obj []byte, fn func(key string, val []byte) error) error {
 			}
 		}
 		i = skipSpace(obj, kend)
-		if i >= len(obj) || obj[i] != ':' {
-			return syntaxErrorAt(obj, i, "after object key")
+		if i >= len(obj) {
+			return io.ErrUnexpectedEOF
+		} else if obj[i] != ':' {
+			return syntaxError(obj[i], "after object key")
 		}
 		i = skipSpace(obj, i+1)
 		vend, err := valueEnd(obj, i)
@@ -250,13 +252,6 @@ func notObject(c byte) error {
 		return syntaxError(c, "looking for beginning of value")
 	}
 	return fmt.Errorf("not a JSON object (%s)", kind)
-}
-
-func syntaxErrorAt(b []byte, i int, context string) error {
-	if i >= len(b) {
-		return io.ErrUnexpectedEOF
-	}
-	return syntaxError(b[i], context)
 }
 
 // syntaxError words a syntax error as encoding/json does.

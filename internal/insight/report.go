@@ -127,7 +127,11 @@ svg text{font:11px system-ui,sans-serif;fill:#5b6475}
 				es = append(es, &r.Entries[i])
 			}
 		}
-		fmt.Fprintf(&b, "<details%s><summary>%s (%d)</summary>\n", openIf(len(es) > 0 && len(es) <= 200), esc(k.Title()), len(es))
+		b.WriteString("<details")
+		if len(es) > 0 && len(es) <= 200 {
+			b.WriteString(" open")
+		}
+		fmt.Fprintf(&b, "><summary>%s (%d)</summary>\n", esc(k.Title()), len(es))
 		for _, e := range es {
 			entryHTML(&b, e, Status(e, r.Now, r.StaleAfterDays))
 		}
@@ -139,13 +143,6 @@ svg text{font:11px system-ui,sans-serif;fill:#5b6475}
 }
 
 func esc(s string) string { return html.EscapeString(s) }
-
-func openIf(ok bool) string {
-	if ok {
-		return " open"
-	}
-	return ""
-}
 
 func card(b *strings.Builder, n int, label string) {
 	fmt.Fprintf(b, `<div class="card"><b>%d</b><span>%s</span></div>`, n, esc(label))
