@@ -141,12 +141,9 @@ func (p *plan) addNeedle(s string, q, t int, stem string) {
 		p.single[lower[s[0]]] = append(p.single[lower[s[0]]], int32(len(p.needles)-1))
 		return
 	}
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			ascii = false
-		}
-	}
+	// needleOf keeps one letter of a stem outside ASCII: a needle of two
+	// bytes or more is ASCII, or one letter that is not.
+	ascii := s[0] < utf8.RuneSelf
 	if !ascii {
 		stem = "" // says cuts words of ASCII only
 	}
