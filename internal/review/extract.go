@@ -535,6 +535,12 @@ func (x *extractor) section(s *section, sc scope) {
 		// …": a severity group, each sub-heading a finding of its own.
 		container, inner.findings = true, true
 	}
+	if !container && len(s.blocks) == 0 && idChildren(s) {
+		// "### 2. Storage" with nothing of its own over "#### S-1 …",
+		// "#### S-2 …": a group heading, each marked sub-heading a
+		// finding of its own.
+		container = true
+	}
 	if !container && areaChildren(s) {
 		// "## 1. Architecture · 6/10" over "### Strengths" and "###
 		// Issues": an area of the review with sections of its own, each
@@ -640,6 +646,22 @@ func markedChildren(s *section) bool {
 	}
 	for _, c := range s.children {
 		if _, _, _, marked := titleMarker(c.title); !marked {
+			return false
+		}
+	}
+	return true
+}
+
+// idChildren reports whether s has several sub-headings and every one
+// carries an id or number of its own ("S-1", "2.3", "[B2]"). A severity
+// word alone does not count: under a topic heading ("### 2. Code
+// quality") severity-marked sub-headings are mostly that topic's advice.
+func idChildren(s *section) bool {
+	if len(s.children) < 2 {
+		return false
+	}
+	for _, c := range s.children {
+		if _, ref, _, _ := titleMarker(c.title); ref == "" {
 			return false
 		}
 	}

@@ -975,3 +975,19 @@ func TestExtractRequiredActionsAreFixes(t *testing.T) {
 		t.Errorf("the required action is not the finding's fix: %+v", fs[0])
 	}
 }
+
+// TestExtractGroupHeadingOverMarkedFindings: a numbered heading with no
+// text of its own over sub-headings that each carry an id is a group, not
+// one finding that swallows the others.
+func TestExtractGroupHeadingOverMarkedFindings(t *testing.T) {
+	text := "# Review\n\n## Findings\n\n### 1. Storage\n\n#### ST-1: `Flush` drops the last batch\n\n`Flush` returns before the final write; await it.\n\n#### ST-2: `Open` ignores the lock file\n\nTwo writers can open one store; take the lock in `Open`.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	for i, want := range []string{"Flush", "Open"} {
+		if !strings.Contains(fs[i].Problem, want) {
+			t.Errorf("finding %d = %q, want it to name %q", i, fs[i].Problem, want)
+		}
+	}
+}
