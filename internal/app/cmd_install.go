@@ -292,16 +292,14 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 			changes = append(changes, *ch)
 		}
 	}
-	for _, ch := range changes {
-		if res.DryRun && ch.Diff != "" {
-			fmt.Fprint(e.Out, ch.Diff)
-		}
-	}
 	verb := ""
 	if res.DryRun {
 		verb = "would be "
 	}
 	for i, ch := range changes {
+		if res.DryRun {
+			fmt.Fprint(e.Out, ch.Diff) // the command's data: stdout
+		}
 		what := e.rel(p, ch.Path)
 		switch ch.Action {
 		case "unchanged":

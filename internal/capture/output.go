@@ -41,8 +41,7 @@ func writeOutput(w io.Writer, r *Result) error {
 
 func systemMessage(r *Result) string {
 	var b strings.Builder
-	b.WriteString("flowmem: ")
-	b.WriteString(r.Kind)
+	b.WriteString("flowmem: " + r.Kind)
 	if r.Task != "" {
 		b.WriteString(" of " + r.Task)
 	}
@@ -52,14 +51,13 @@ func systemMessage(r *Result) string {
 			n, plural(n, "lesson", "lessons"), r.Unrecorded)
 		return b.String()
 	}
-	added, seen := 0, 0
+	added := 0
 	for _, o := range r.Outcomes {
 		if o.New {
 			added++
-		} else {
-			seen++
 		}
 	}
+	seen := len(r.Outcomes) - added
 	fmt.Fprintf(&b, ": recorded %d new %s in .flow/memory/pitfalls.md", added, plural(added, "lesson", "lessons"))
 	if r.Pending && added > 0 {
 		b.WriteString(", waiting for approval (flowmem memory pending)")
