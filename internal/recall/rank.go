@@ -85,7 +85,9 @@ type Hit struct {
 	// answers: the lesson alone says enough of the request to pass the
 	// floor (Options.Floor).
 	answers bool
-	mask    uint64 // the query's specific terms the lesson says
+	// alone: it says the floor's share itself (see search).
+	alone bool
+	mask  uint64 // the query's specific terms the lesson says
 }
 
 func limitOf(opt Options) int { return cmp.Or(max(opt.Limit, 0), DefaultLimit) }

@@ -360,6 +360,57 @@ func TestRankFloorSpread(t *testing.T) {
 	}
 }
 
+// TestRankFloorForeign: with the floor, a request the memory lacks as many
+// specific words of as it has gets nothing from one lesson sharing two of
+// its words; a second lesson answering it shows the memory covers it.
+func TestRankFloorForeign(t *testing.T) {
+	t.Parallel()
+	entries := []mdstore.Entry{
+		pit("lamp", "Lantern flickers near the harbor", "", ""),
+		pit("tide", "Harbor tide tables drift", "", ""),
+		pit("a", "Webhook retries hammer the receiver", "", ""),
+		pit("b", "CSV export writes formulas", "", ""),
+		pit("c", "Cache keys collide across tenants", "", ""),
+		pit("d", "Cron job runs twice on a clock change", "", ""),
+	}
+	opt := Options{Floor: StrictFloor}
+	const q = "quilt saffron lantern harbor"
+	if got := ids(Rank(t, entries, q, Options{})); len(got) == 0 || got[0] != "lamp" {
+		t.Fatalf("without the floor %v: want lamp first (else this test shows nothing)", got)
+	}
+	if got := ids(Rank(t, entries, q, opt)); len(got) != 0 {
+		t.Errorf("one lesson sharing two words = %v, want nothing", got)
+	}
+	entries = append(entries, pit("glass", "Lantern glass cracks in the harbor wind", "", ""))
+	if got := ids(Rank(t, entries, q, opt)); len(got) < 2 || !slices.Contains(got[:2], "lamp") || !slices.Contains(got[:2], "glass") {
+		t.Errorf("two lessons sharing two words = %v, want lamp and glass first", got)
+	}
+}
+
+// TestRankFloorPlace: with the floor, a lesson whose context names a word
+// of the request that no other lesson says answers it; the same word in
+// its issue does not.
+func TestRankFloorPlace(t *testing.T) {
+	t.Parallel()
+	rest := []mdstore.Entry{
+		pit("lamp", "Lantern flickers near the harbor", "", ""),
+		pit("tide", "Harbor tide tables drift", "", ""),
+		pit("a", "Webhook retries hammer the receiver", "", ""),
+		pit("b", "CSV export writes formulas", "", ""),
+		pit("c", "Cache keys collide across tenants", "", ""),
+	}
+	opt := Options{Floor: StrictFloor}
+	const q = "quilt toolbar harbor"
+	place := pit("icons", "Icons lose their focus outline", "Give each icon a visible focus ring", "web/toolbar/Icons.tsx")
+	if got := ids(Rank(t, append(slices.Clone(rest), place), q, opt)); len(got) == 0 || got[0] != "icons" {
+		t.Errorf("the word in the lesson's context = %v, want icons first", got)
+	}
+	issue := pit("icons", "Toolbar icons lose their focus outline", "Give each icon a visible focus ring", "web/Icons.tsx")
+	if got := ids(Rank(t, append(slices.Clone(rest), issue), q, opt)); len(got) != 0 {
+		t.Errorf("the word in the lesson's issue = %v, want nothing", got)
+	}
+}
+
 // A word glued to Unicode punctuation (curly quotes, dashes, guillemets,
 // as models write them) or formed by a stem the stemmer lengthened
 // (dying → die) is found like any other.

@@ -547,6 +547,11 @@ type weighed struct {
 	groupKnown []bool
 	total      float64
 	floor      float64 // Options.Floor
+	// only marks the specific terms a single entry says (see answers).
+	only uint64
+	// foreign: the memory lacks as many of the request's specific words
+	// as it has (see search).
+	foreign bool
 }
 
 func weigh(q *query, df []int, n int, floor float64) *weighed {
@@ -569,6 +574,9 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 				w.groupKnown[g] = true
 				known = max(known, w.idf[t])
 			}
+			if df[t] == 1 {
+				w.only |= 1 << t
+			}
 			w.groupIdf[g] = max(w.groupIdf[g], w.idf[t])
 		}
 	}
@@ -576,11 +584,19 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 	// at its own idf, the highest there is, it would outweigh every known
 	// word in a small memory, and it is as often the project's own name for
 	// a thing (orders, invoices) as the topic.
+	lacks, has := 0, 0
 	for g, v := range w.groupIdf {
-		if known > 0 && !w.groupKnown[g] {
-			w.groupIdf[g] = min(v, known) * unknownShare
+		switch {
+		case w.groupKnown[g]:
+			has++
+		case v > 0:
+			lacks++
+			if known > 0 {
+				w.groupIdf[g] = min(v, known) * unknownShare
+			}
 		}
 	}
+	w.foreign = lacks >= has
 	// The whole is the request's maxWords most specific words: a long
 	// request (a task file given to prime) is not more demanding than the
 	// title that names its topic.
@@ -603,12 +619,21 @@ func (w *weighed) qualifies(mask uint64) bool {
 // (Options.Floor): a lesson that says that share of the request's specific
 // words (by idf), or two of them making pairShare, shows the request is
 // about something the memory covers.
-func (w *weighed) answers(mask uint64) bool {
+//
+// A lesson whose context (the file or component the problem was found
+// in) names a word of the request that no other lesson says also
+// answers it when that word makes pairShare: the request names the
+// lesson's place. Said in the issue or the fix, such a word is as often
+// another sense of it.
+func (w *weighed) answers(mask, place uint64) (answers, alone bool) {
 	if w.floor == 0 {
-		return mask&w.specific != 0
+		return mask&w.specific != 0, true
 	}
 	c, words := w.coverage(mask)
-	return c >= w.floor || words >= 2 && c >= pairShare
+	if c >= w.floor {
+		return true, true
+	}
+	return c >= pairShare && (words >= 2 || place&w.only != 0), false
 }
 
 // spread is the floor's second way in (spreadWords): the lessons
@@ -711,18 +736,33 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			if !pe.ok || !eligible(&pe.e) {
 				continue
 			}
-			s, mask := sc.score(w, pe, float64(c.n)/r.avgLen)
+			s, mask, place := sc.score(w, pe, float64(c.n)/r.avgLen)
 			if !w.qualifies(mask) {
 				continue
 			}
-			top.offer(Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), answers: w.answers(mask), mask: mask & w.specific})
+			h := Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), mask: mask & w.specific}
+			h.answers, h.alone = w.answers(mask, place)
+			top.offer(h)
 		}
 		out[qi] = top.sorted()
-		answered := false
+		answering, alone := 0, false
 		var said uint64
 		for _, h := range out[qi] {
-			answered = answered || h.answers
+			if h.answers {
+				answering++
+			}
+			alone = alone || h.alone
 			said |= h.mask
+		}
+		// A request most of whose words the memory lacks is about
+		// something else, unless one lesson says the floor's share or
+		// two lessons answer it: one lesson sharing a pair of its words
+		// (a row, a table) is chance.
+		answered := alone || answering >= 2 || answering == 1 && !w.foreign
+		if !answered {
+			for i := range out[qi] {
+				out[qi][i].answers = false
+			}
 		}
 		answered = answered || w.floor > 0 && w.spread(said)
 		if !answered {
@@ -779,6 +819,8 @@ type parsed struct {
 	e    mdstore.Entry
 	ok   bool
 	toks []tok
+	// place is where the context field's tokens are in toks.
+	place [2]int
 }
 
 func newScorer(p *plan) *scorer {
@@ -802,7 +844,9 @@ func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
 		s.field(e.Issue, wMain)
 		s.field(e.Body, wMain)
 		s.field(e.Fix, wFix)
+		pe.place[0] = len(s.toks)
 		s.field(e.Context, wContext)
+		pe.place[1] = len(s.toks)
 		s.field(e.Category, wMeta)
 		s.field(e.Task, wMeta)
 		pe.toks = slices.Clone(s.toks)
@@ -836,14 +880,15 @@ func (s *scorer) field(v string, w float64) {
 	})
 }
 
-// score is an entry's BM25F score for one query and the terms it says.
+// score is an entry's BM25F score for one query, the terms it says and
+// those its context says.
 // Each slot (a request word and its synonyms) scores its best term; each
 // identifier of the request scores its joined form or its parts,
 // whichever is more.
-func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (float64, uint64) {
+func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (float64, uint64, uint64) {
 	q := w.q
 	s.tf = append(s.tf[:0], make([]float64, len(q.terms))...)
-	var mask uint64
+	var mask, place uint64
 	skip := false
 	// pos counts chunks; at[g] is where group g of the request was last
 	// said, near[g] the groups said within proxWindow before it.
@@ -853,7 +898,7 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (float64, uint64)
 		at = append(at, math.MinInt/2)
 	}
 	near := append(s.near[:0], make([]uint64, q.groups)...)
-	for _, t := range pe.toks {
+	for i, t := range pe.toks {
 		if t.kind == fieldStart {
 			pos += 2 * proxWindow
 			continue
@@ -867,6 +912,9 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (float64, uint64)
 			continue
 		}
 		mask |= 1 << ti
+		if i >= pe.place[0] && i < pe.place[1] {
+			place |= 1 << ti
+		}
 		if w.specific&(1<<ti) != 0 {
 			g := q.slots[q.terms[ti].slot].group
 			for og, p := range at {
@@ -915,7 +963,7 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (float64, uint64)
 		}
 	}
 	s.at, s.near = at, near
-	return total, mask
+	return total, mask, place
 }
 
 // eligible: archived and pending (merged, awaiting curation) lessons are
