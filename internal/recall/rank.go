@@ -48,10 +48,13 @@ type Options struct {
 	// Floor is the relevance floor of a request read as it is: the share
 	// of its specific words, weighed by idf, that one of the lessons
 	// returned must say itself (0 to 1), unless it says two of them making
-	// pairShare; otherwise nothing is returned. The other lessons returned
-	// need one specific word. At 0 one specific word is enough: the scout,
-	// which judges what it reads, searches that way. Prime and a single
-	// read --relevant, whose output is used unread, use StrictFloor.
+	// pairShare, or its context names one making pairShare that no other
+	// lesson says; when the memory lacks as many of the request's words as
+	// it has, two lessons must answer it that way. Otherwise nothing is
+	// returned. The other lessons returned need one specific word. At 0 one
+	// specific word is enough: the scout, which judges what it reads,
+	// searches that way. Prime and a single read --relevant, whose output
+	// is used unread, use StrictFloor.
 	Floor float64
 }
 
@@ -82,12 +85,12 @@ const spreadWords = 3
 type Hit struct {
 	Entry mdstore.Entry `json:"entry"`
 	Score float64       `json:"score"`
-	// answers: the lesson alone says enough of the request to pass the
-	// floor (Options.Floor).
+	// answers: the lesson says enough of the request to pass the floor
+	// (Options.Floor); alone: it says the floor's share itself, which no
+	// second lesson need confirm.
 	answers bool
-	// alone: it says the floor's share itself (see search).
-	alone bool
-	mask  uint64 // the query's specific terms the lesson says
+	alone   bool
+	mask    uint64 // the query's specific terms the lesson says
 }
 
 func limitOf(opt Options) int { return cmp.Or(max(opt.Limit, 0), DefaultLimit) }
