@@ -43,7 +43,7 @@ func BenchmarkGroups(b *testing.B) {
 		entries := benchMemory(b, n)
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for b.Loop() {
-				Groups(entries, 0, 20)
+				Groups(entries, DefaultThreshold, 20)
 			}
 		})
 	}

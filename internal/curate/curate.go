@@ -26,29 +26,26 @@ func Find(entries []mdstore.Entry, id string) (mdstore.Entry, error) {
 	if id == "" {
 		return mdstore.Entry{}, errors.New("an empty id matches nothing")
 	}
-	var matches []int
-	for i := range entries {
-		if entries[i].ID == id {
-			return entries[i], nil
+	var found mdstore.Entry
+	var ids []string
+	for _, e := range entries {
+		if e.ID == id {
+			return e, nil
 		}
-		if strings.HasPrefix(entries[i].ID, id) {
-			matches = append(matches, i)
+		if strings.HasPrefix(e.ID, id) {
+			found, ids = e, append(ids, e.ID)
 		}
 	}
-	switch len(matches) {
-	case 0:
+	n := len(ids)
+	switch {
+	case n == 0:
 		return mdstore.Entry{}, fmt.Errorf("%w: no id is or starts with %q (memory read lists active entries with their ids; memory search --json finds any entry)", ErrNotFound, id)
-	case 1:
-		return entries[matches[0]], nil
-	}
-	ids := make([]string, 0, len(matches))
-	for _, i := range matches {
-		ids = append(ids, entries[i].ID)
-	}
-	if len(ids) > 5 {
+	case n == 1:
+		return found, nil
+	case n > 5:
 		ids = append(ids[:5], "…")
 	}
-	return mdstore.Entry{}, fmt.Errorf("id %q is ambiguous: it starts %d ids (%s); give more of it", id, len(matches), strings.Join(ids, ", "))
+	return mdstore.Entry{}, fmt.Errorf("id %q is ambiguous: it starts %d ids (%s); give more of it", id, n, strings.Join(ids, ", "))
 }
 
 // Lookup resolves ids against every entry of the store, in order. Naming
@@ -64,10 +61,8 @@ func Lookup(s *mdstore.Store, ids []string) ([]mdstore.Entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, o := range out {
-			if o.ID == e.ID {
-				return nil, fmt.Errorf("%s is named twice", e.ID)
-			}
+		if slices.ContainsFunc(out, func(o mdstore.Entry) bool { return o.ID == e.ID }) {
+			return nil, fmt.Errorf("%s is named twice", e.ID)
 		}
 		out = append(out, e)
 	}
@@ -193,7 +188,11 @@ type Merged struct {
 // its tasks the union. The others are archived with merged-into=<survivor>.
 // All in one atomic rewrite of their file.
 func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Merged, error) {
-	if into != "" && !slices.Contains(ids, into) {
+	if into != "" {
+		// The survivor goes first; the others keep their order.
+		if i := slices.Index(ids, into); i >= 0 {
+			ids = slices.Delete(slices.Clone(ids), i, i+1)
+		}
 		ids = append([]string{into}, ids...)
 	}
 	entries, err := Lookup(s, ids)
@@ -202,14 +201,6 @@ func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Me
 	}
 	if len(entries) < 2 {
 		return Merged{}, errors.New("merge needs at least two entries")
-	}
-	survivor := entries[0].ID
-	if into != "" {
-		e, err := Find(entries, into)
-		if err != nil {
-			return Merged{}, err
-		}
-		survivor = e.ID
 	}
 	k := entries[0].Kind
 	for _, e := range entries {
@@ -235,8 +226,7 @@ func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Me
 			}
 			group = append(group, current[i])
 		}
-		si := slices.IndexFunc(group, func(e mdstore.Entry) bool { return e.ID == survivor })
-		sv := group[si]
+		sv := group[0]
 		sv.Seen = 0
 		for _, e := range group {
 			sv.Seen += e.Seen
@@ -255,10 +245,7 @@ func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Me
 			}
 		}
 		changes[sv.ID] = &sv
-		for i, e := range group {
-			if i == si {
-				continue
-			}
+		for _, e := range group[1:] {
 			e.Status, e.MergedInto = mdstore.Archived, sv.ID
 			changes[e.ID] = &e
 			out.Merged = append(out.Merged, e)

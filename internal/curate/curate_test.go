@@ -200,7 +200,7 @@ func TestGroups(t *testing.T) {
 			entries[i].Status = mdstore.Active
 		}
 	}
-	groups := Groups(entries, 0, 0)
+	groups := Groups(entries, DefaultThreshold, 0)
 	if len(groups) != 1 || len(groups[0].Entries) != 2 || groups[0].Entries[0].ID != "p-1" || groups[0].Entries[1].ID != "p-2" {
 		t.Fatalf("Groups = %+v, want p-1 with p-2 only (other kinds and archived entries apart)", groups)
 	}
@@ -410,7 +410,7 @@ func TestGroupsNearWith(t *testing.T) {
 		e("p-3", "The hook blocks reading stdin until EOF arrives", "decode the first JSON value and return"),
 		e("p-4", "Tests keep scratch directories around", "use t.TempDir()"),
 	}
-	groups := Groups(entries, 0, 0)
+	groups := Groups(entries, DefaultThreshold, 0)
 	if len(groups) != 2 {
 		t.Fatalf("Groups = %+v, want p-0 with p-1 and p-2 with p-3", groups)
 	}

@@ -156,7 +156,7 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 		return okA && okB && ga == gb
 	}
 	near3 := func(a, b int) bool {
-		for _, p := range x.Neighbours(a, 3) {
+		for _, p := range x.Neighbours(a, 3, rescore) {
 			if p.J == b {
 				return true
 			}
@@ -175,7 +175,7 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 	// wording of A's lesson is often a true duplicate that no label names.
 	near3InSet := func(a, b int) bool {
 		n := 0
-		for _, p := range x.Neighbours(a, 256) {
+		for _, p := range x.Neighbours(a, 256, 256) {
 			if owner[p.J].set != owner[a].set {
 				continue
 			}
@@ -199,7 +199,7 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 	}
 	near3Known := func(g *lessonGroup, b int) bool {
 		n := 0
-		for _, p := range x.Neighbours(g.a, 256) {
+		for _, p := range x.Neighbours(g.a, 256, 256) {
 			o := owner[p.J]
 			if o.set != g.set && same[g.set+"/"+g.name][o.set+"/"+o.name] && !slices.Contains(o.n, p.J) {
 				continue
@@ -277,7 +277,7 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 			} else if os.Getenv("FLOWMEM_CURATE_MISSES") == "known" && !g.held && !isReal(g.set) {
 				t.Logf("known-miss %s %s: %q\n    S %q", g.set, g.name, entries[g.a].Text(), entries[s].Text())
 				n := 0
-				for _, p := range x.Neighbours(g.a, 256) {
+				for _, p := range x.Neighbours(g.a, 256, 256) {
 					o := owner[p.J]
 					if o.set != g.set && same[g.set+"/"+g.name][o.set+"/"+o.name] && !slices.Contains(o.n, p.J) {
 						continue
@@ -293,7 +293,7 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 				sc.found++
 			} else if showMisses && !g.held && (os.Getenv("FLOWMEM_CURATE_MISSES_INSET") == "" || !near3InSet(g.a, s)) {
 				t.Logf("miss %s %s: %q\n    S %q", g.set, g.name, entries[g.a].Text(), entries[s].Text())
-				for _, p := range x.Neighbours(g.a, 3) {
+				for _, p := range x.Neighbours(g.a, 3, rescore) {
 					o := owner[p.J]
 					t.Logf("    %.3f %s/%s %q", p.Score, o.set, o.name, entries[p.J].Text())
 				}

@@ -54,9 +54,7 @@ type Index struct {
 const (
 	commonShare = 0.05
 	commonMin   = 50
-	// rescore is how many candidates per entry are scored in full. In the
-	// 10,000-entry bench memory 32 and 64 give every sampled entry the same
-	// 8 nearest; the quality figures are the same too.
+	// rescore is how many candidates per entry are scored in full.
 	rescore = 32
 )
 
@@ -165,7 +163,7 @@ func (x *Index) feedback() {
 	vals := make([][]float64, len(x.entries))
 	for i := range x.entries {
 		terms[i], vals[i] = x.terms[i], x.vals[i]
-		nb := x.neighbours(i, 1, feedbackRescore)
+		nb := x.Neighbours(i, 1, feedbackRescore)
 		if len(nb) == 0 || nb[0].Score == 0 {
 			continue
 		}
@@ -208,16 +206,22 @@ type Pair struct {
 	Score float64
 }
 
+// byScore orders pairs best first, then by J.
+func byScore(a, b Pair) int {
+	switch {
+	case a.Score > b.Score:
+		return -1
+	case a.Score < b.Score:
+		return 1
+	}
+	return a.J - b.J
+}
+
 // Neighbours returns the k entries most like entry i, of its kind, best
 // first: the cosine of their weighted word sets, each entry's text asked
 // as a query against the others. Rare words find the candidates by idf
-// alone; the best of them are then scored in full.
-func (x *Index) Neighbours(i, k int) []Pair {
-	return x.neighbours(i, k, max(rescore, k))
-}
-
-// neighbours is Neighbours scoring the best limit candidates in full.
-func (x *Index) neighbours(i, k, limit int) []Pair {
+// alone; the best limit of them (at least k) are then scored in full.
+func (x *Index) Neighbours(i, k, limit int) []Pair {
 	if x.acc == nil {
 		x.acc = make([]float64, len(x.entries))
 	}
@@ -239,19 +243,13 @@ func (x *Index) neighbours(i, k, limit int) []Pair {
 	// The rare words found the candidates; the best of them (kept in
 	// order as they come, not sorted all) are scored with every word.
 	out := make([]Pair, 0, limit+1)
-	better := func(a, b Pair) bool { return a.Score > b.Score || a.Score == b.Score && a.J < b.J }
 	for _, j := range x.touched {
 		p := Pair{I: i, J: int(j), Score: x.acc[j]}
 		x.acc[j] = 0
-		if len(out) == limit && !better(p, out[limit-1]) {
+		if len(out) == limit && byScore(p, out[limit-1]) > 0 {
 			continue
 		}
-		at, _ := slices.BinarySearchFunc(out, p, func(e, t Pair) int {
-			if better(e, t) {
-				return -1
-			}
-			return 1
-		})
+		at, _ := slices.BinarySearchFunc(out, p, byScore)
 		out = slices.Insert(out, at, p)
 		if len(out) > limit {
 			out = out[:limit]
@@ -261,12 +259,7 @@ func (x *Index) neighbours(i, k, limit int) []Pair {
 	for n := range out {
 		out[n].Score = x.Similarity(i, out[n].J)
 	}
-	slices.SortFunc(out, func(a, b Pair) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.J, b.J)
-	})
+	slices.SortFunc(out, byScore)
 	if len(out) > k {
 		out = out[:k]
 	}
@@ -313,20 +306,14 @@ const groupJoin = 0.8
 func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
 	var pairs []Pair
 	for i := range x.entries {
-		for _, p := range x.Neighbours(i, 8) {
+		for _, p := range x.Neighbours(i, 8, rescore) {
 			if p.Score >= threshold && p.I < p.J {
 				pairs = append(pairs, p)
 			}
 		}
 	}
 	slices.SortFunc(pairs, func(a, b Pair) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.I, b.I); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.J, b.J)
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.I, b.I), cmp.Compare(a.J, b.J))
 	})
 	group := map[int]int{}
 	var groups [][]int
@@ -342,24 +329,22 @@ func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
 	for _, p := range pairs {
 		gi, inI := group[p.I]
 		gj, inJ := group[p.J]
+		if inJ && !inI {
+			// One member of the pair is in a group: let it be I.
+			p.I, p.J, gi, inI, inJ = p.J, p.I, gj, true, false
+		}
 		switch {
-		case !inI && !inJ:
+		case !inI:
 			group[p.I], group[p.J] = len(groups), len(groups)
 			groups = append(groups, []int{p.I, p.J})
 			scores = append(scores, p.Score)
-		case inI && !inJ:
+		case !inJ:
 			if s, ok := fits(gi, p.J); ok {
 				group[p.J] = gi
 				groups[gi] = append(groups[gi], p.J)
 				scores[gi] = min(scores[gi], s)
 			}
-		case inJ && !inI:
-			if s, ok := fits(gj, p.I); ok {
-				group[p.I] = gj
-				groups[gj] = append(groups[gj], p.I)
-				scores[gj] = min(scores[gj], s)
-			}
-		case inI && inJ && gi != gj:
+		case gi != gj:
 			least, sum := 1.0, 0.0
 			for _, a := range groups[gi] {
 				for _, b := range groups[gj] {
@@ -408,7 +393,7 @@ const (
 func (x *Index) Near(members []int, groupOf map[int]int, k int, floor float64) []Pair {
 	best := map[int]Pair{}
 	for _, m := range members {
-		for _, p := range x.Neighbours(m, 32) {
+		for _, p := range x.Neighbours(m, rescore, rescore) {
 			if q, ok := best[p.J]; !ok || p.Score > q.Score {
 				best[p.J] = p
 			}
@@ -420,12 +405,7 @@ func (x *Index) Near(members []int, groupOf map[int]int, k int, floor float64) [
 			cands = append(cands, p)
 		}
 	}
-	slices.SortFunc(cands, func(a, b Pair) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.J, b.J)
-	})
+	slices.SortFunc(cands, byScore)
 	taken := map[int]bool{}
 	if g, ok := groupOf[members[0]]; ok {
 		taken[g] = true
@@ -435,11 +415,10 @@ func (x *Index) Near(members []int, groupOf map[int]int, k int, floor float64) [
 		if len(out) == k {
 			break
 		}
-		g, ok := groupOf[p.J]
-		if ok && taken[g] {
-			continue
-		}
-		if ok {
+		if g, ok := groupOf[p.J]; ok {
+			if taken[g] {
+				continue
+			}
 			taken[g] = true
 		}
 		out = append(out, p)
@@ -509,12 +488,8 @@ func member(e *mdstore.Entry) Member {
 }
 
 // Groups proposes groups among the active entries, best first, at most
-// limit (all when 0), at threshold (DefaultThreshold when 0). It changes
-// nothing.
+// limit (all when 0), at threshold. It changes nothing.
 func Groups(entries []mdstore.Entry, threshold float64, limit int) []Group {
-	if threshold <= 0 {
-		threshold = DefaultThreshold
-	}
 	var active []mdstore.Entry
 	for _, e := range entries {
 		if e.Status == mdstore.Active {
