@@ -67,7 +67,8 @@ type Options struct {
 //     to learn from;
 //  8. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
-//     (minor or above) and names code, which implies its fix (and see
+//     (minor or above) and names code in its problem or a file's line in
+//     its place, which implies its fix (and see
 //     fallback: a review that asks for changes keeps something);
 //  9. names nothing concrete: no code span, identifier, call, path, flag,
 //     command, version or environment variable in problem or fix.
@@ -165,8 +166,10 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// `context.Background()` without a timeout") implies its fix: the
 		// reviewer judged it one to fix. An unranked or vaguer one does
 		// not. (Requiring major kept the old splits 3 points more precise
-		// and cost the sets first seen in round 6 ten lessons.)
-		if !hasCode(f.Problem) || severityRank(f.Severity) < severityRank(SevMinor) {
+		// and cost the sets first seen in round 6 ten lessons.) A place
+		// at a file's line ("poller.py:88", a table's Location column)
+		// names the code as surely; a file alone does not.
+		if !hasCode(f.Problem) && !lineRef(f.Location) || severityRank(f.Severity) < severityRank(SevMinor) {
 			return drop(reasonNoFix)
 		}
 		implied = true
@@ -591,3 +594,20 @@ func abbreviation(t string) bool {
 }
 
 func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// lineRef reports whether a place names a line of a file ("a/b.py:31",
+// "x.go:10-12"): a defect pinned to a line names its code even when the
+// problem text does not.
+func lineRef(loc string) bool {
+	for i := strings.IndexByte(loc, ':'); i > 0 && i+1 < len(loc); {
+		if isDigit(loc[i+1]) && strings.ContainsAny(loc[:i], "./") {
+			return true
+		}
+		j := strings.IndexByte(loc[i+1:], ':')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}

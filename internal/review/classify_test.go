@@ -16,6 +16,18 @@ func TestClassify(t *testing.T) {
 		reason   string // substring of Reason
 	}{
 		{
+			name: "a ranked defect pinned to a file's line implies its fix",
+			f: Finding{Severity: SevMajor, Location: "svc/poller.py:88",
+				Problem: "Polling loop waits on a fixed sleep instead of the job's done event"},
+			keep: true, reason: "the fix is implied",
+		},
+		{
+			name: "a ranked defect placed only at a file implies nothing",
+			f: Finding{Severity: SevMajor, Location: "svc/poller.py",
+				Problem: "Polling loop waits on a fixed sleep instead of the job's done event"},
+			keep: false, reason: reasonNoFix,
+		},
+		{
 			name: "a title that measures the code's size is generic advice to split it",
 			f: Finding{Severity: SevMajor,
 				Problem: "`Scheduler` has grown to 1,140 lines. It parses cron strings, persists runs and renders the dashboard.",
