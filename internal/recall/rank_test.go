@@ -381,6 +381,15 @@ func TestRankFloorForeign(t *testing.T) {
 	if got := ids(Rank(t, entries, q, opt)); len(got) != 0 {
 		t.Errorf("one lesson sharing two words = %v, want nothing", got)
 	}
+	// A long request (a task file) is weighed by its most specific words,
+	// as the floor's share is: the prose words the memory lacks beyond
+	// them do not make it foreign.
+	long := append(slices.Clone(entries), pit("e", "Sessions expire early", "", ""))
+	const task = "lantern harbor webhook formulas tenants clock sessions " +
+		"quilt saffron velvet marble orchid pebble walnut meadow ember"
+	if got := ids(Rank(t, long, task, opt)); len(got) == 0 || got[0] != "lamp" {
+		t.Errorf("a long request = %v, want lamp first", got)
+	}
 	entries = append(entries, pit("glass", "Lantern glass cracks in the harbor wind", "", ""))
 	if got := ids(Rank(t, entries, q, opt)); len(got) < 2 || !slices.Contains(got[:2], "lamp") || !slices.Contains(got[:2], "glass") {
 		t.Errorf("two lessons sharing two words = %v, want lamp and glass first", got)

@@ -549,8 +549,8 @@ type weighed struct {
 	floor      float64 // Options.Floor
 	// only marks the specific terms a single entry says (see answers).
 	only uint64
-	// foreign: the memory lacks as many of the request's specific words
-	// as it has (see search).
+	// foreign: the memory lacks as many of the request's maxWords most
+	// specific words as it has (see search).
 	foreign bool
 }
 
@@ -584,27 +584,30 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 	// at its own idf, the highest there is, it would outweigh every known
 	// word in a small memory, and it is as often the project's own name for
 	// a thing (orders, invoices) as the topic.
-	lacks, has := 0, 0
 	for g, v := range w.groupIdf {
-		switch {
-		case w.groupKnown[g]:
-			has++
-		case v > 0:
-			lacks++
-			if known > 0 {
-				w.groupIdf[g] = min(v, known) * unknownShare
-			}
+		if known > 0 && !w.groupKnown[g] {
+			w.groupIdf[g] = min(v, known) * unknownShare
 		}
 	}
-	w.foreign = lacks >= has
 	// The whole is the request's maxWords most specific words: a long
 	// request (a task file given to prime) is not more demanding than the
 	// title that names its topic.
-	top := slices.Clone(w.groupIdf)
-	slices.SortFunc(top, func(a, b float64) int { return cmp.Compare(b, a) })
-	for _, v := range top[:min(len(top), maxWords)] {
-		w.total += v
+	top := make([]int, q.groups)
+	for g := range top {
+		top[g] = g
 	}
+	slices.SortStableFunc(top, func(a, b int) int { return cmp.Compare(w.groupIdf[b], w.groupIdf[a]) })
+	lacks, has := 0, 0
+	for _, g := range top[:min(len(top), maxWords)] {
+		switch {
+		case w.groupKnown[g]:
+			has++
+		case w.groupIdf[g] > 0:
+			lacks++
+		}
+		w.total += w.groupIdf[g]
+	}
+	w.foreign = lacks >= has
 	return w
 }
 
