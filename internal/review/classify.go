@@ -67,8 +67,9 @@ type Options struct {
 //     to learn from;
 //  8. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
-//     (minor or above) and names code in its problem or a file's line in
-//     its place, which implies its fix (and see
+//     (minor or above), names code in its problem or a file's line in
+//     its place, and is more than a label of a few words: that implies
+//     its fix (and see
 //     fallback: a review that asks for changes keeps something);
 //  9. names nothing concrete: no code span, identifier, call, path, flag,
 //     command, version or environment variable in problem or fix.
@@ -168,8 +169,12 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// not. (Requiring major kept the old splits 3 points more precise
 		// and cost the sets first seen in round 6 ten lessons.) A place
 		// at a file's line ("poller.py:88", a table's Location column)
-		// names the code as surely; a file alone does not.
-		if !hasCode(f.Problem) && !lineRef(f.Location) || severityRank(f.Severity) < severityRank(SevMinor) {
+		// names the code as surely; a file alone does not. A few words
+		// with nothing under them (no evidence or place: "`Valkey`
+		// (cache)") are an item of an inventory or an outline more
+		// often than a defect.
+		bare := strings.TrimSpace(f.Evidence) == "" && strings.TrimSpace(f.Location) == "" && len(strings.Fields(f.Problem)) <= bareWords
+		if bare || !hasCode(f.Problem) && !lineRef(f.Location) || severityRank(f.Severity) < severityRank(SevMinor) {
 			return drop(reasonNoFix)
 		}
 		implied = true
@@ -186,6 +191,10 @@ func ClassifyWith(f Finding, o Options) Decision {
 }
 
 const reasonNoFix = "no concrete fix given or implied"
+
+// bareWords is the most words a problem with no evidence or place can
+// have and still be a bare label rather than a stated defect.
+const bareWords = 8
 
 // styleWords mark a finding about the text of code or docs rather than its
 // behaviour.

@@ -28,6 +28,17 @@ func TestClassify(t *testing.T) {
 			keep: false, reason: reasonNoFix,
 		},
 		{
+			name: "a ranked label of a few words, with nothing under it, implies no fix",
+			f:    Finding{Severity: SevMajor, Problem: "`JobQueue` (persistent mode)"},
+			keep: false, reason: reasonNoFix,
+		},
+		{
+			name: "a ranked defect stated in a sentence or two implies its fix",
+			f: Finding{Severity: SevMajor,
+				Problem: "`JobQueue` drops jobs on restart. Jobs enqueued during shutdown are never written to disk."},
+			keep: true, reason: "the fix is implied",
+		},
+		{
 			name: "a title that measures the code's size is generic advice to split it",
 			f: Finding{Severity: SevMajor,
 				Problem: "`Scheduler` has grown to 1,140 lines. It parses cron strings, persists runs and renders the dashboard.",
