@@ -62,22 +62,15 @@ const (
 func NewIndex(entries []mdstore.Entry) *Index {
 	x := &Index{entries: entries, kind: make([]int32, len(entries)), terms: make([][]int32, len(entries)),
 		vals: make([][]float64, len(entries))}
-	kinds := map[mdstore.Kind]int32{}
 	for i := range entries {
-		k, ok := kinds[entries[i].Kind]
-		if !ok {
-			k = int32(len(kinds))
-			kinds[entries[i].Kind] = k
-		}
-		x.kind[i] = k
+		x.kind[i] = int32(slices.Index(mdstore.Kinds, entries[i].Kind))
 	}
 	type term struct {
 		id int32
 		w  float64 // the most one of its occurrences counts
 	}
 	var ts []term
-	at := map[int32]int{} // where a word of the entry is in ts
-	weights := make([][]float64, len(entries))
+	at := map[int32]int{}       // where a word of the entry is in ts
 	words := map[string]int32{} // each folded word's number
 	// spelled numbers each token as written: a memory repeats the same
 	// few thousand spellings, and folding (stemming) each once instead of
@@ -119,9 +112,9 @@ func NewIndex(entries []mdstore.Entry) *Index {
 			})
 		}
 		slices.SortFunc(ts, func(a, b term) int { return cmp.Compare(a.id, b.id) })
-		x.terms[i], weights[i] = make([]int32, len(ts)), make([]float64, len(ts))
+		x.terms[i], x.vals[i] = make([]int32, len(ts)), make([]float64, len(ts))
 		for k, t := range ts {
-			x.terms[i][k], weights[i][k] = t.id, t.w
+			x.terms[i][k], x.vals[i][k] = t.id, t.w
 		}
 	}
 	n := float64(len(entries) + priorDocs)
@@ -131,11 +124,9 @@ func NewIndex(entries []mdstore.Entry) *Index {
 	}
 	x.norm = make([]float64, len(entries))
 	for i, ts := range x.terms {
-		x.vals[i] = make([]float64, len(ts))
 		for k, t := range ts {
-			v := x.weight[t] * weights[i][k]
-			x.vals[i][k] = v
-			x.norm[i] += v * v
+			x.vals[i][k] *= x.weight[t]
+			x.norm[i] += x.vals[i][k] * x.vals[i][k]
 		}
 	}
 	x.feedback()

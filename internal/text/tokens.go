@@ -124,7 +124,7 @@ func (z *Tokenizer) Scan(s string, fn func(tok []byte, k Kind)) {
 			z.n++
 			z.up++
 		default:
-			if c == 's' && prev == clsUpper && z.up >= 2 && z.up == z.n && !startsWord(s[i:]) && !digitAt(s, i+1) {
+			if c == 's' && prev == clsUpper && z.up >= 2 && z.up == z.n && !startsWord(s[i:]) && !(i+1 < len(s) && s[i+1]-'0' < 10) {
 				// The plural of an acronym (JWTs, APIs): the same word;
 				// not an s that digits follow (IDs2 is one name).
 				prev = clsLower
@@ -144,30 +144,18 @@ func (z *Tokenizer) Scan(s string, fn func(tok []byte, k Kind)) {
 	z.flush(fn)
 }
 
-// digitAt reports whether s holds an ASCII digit at i.
-func digitAt(s string, i int) bool {
-	return i < len(s) && s[i] >= '0' && s[i] <= '9'
-}
-
 // startsWord reports whether s starts with lower-case letters that make a
 // word, not just the "s" of a plural.
 func startsWord(s string) bool {
-	r, n := decode(s, 0)
+	r, n := utf8.DecodeRuneInString(s)
 	if classOf(r) != clsLower {
 		return false
 	}
 	if r != 's' || n == len(s) {
 		return r != 's'
 	}
-	r, _ = decode(s, n)
+	r, _ = utf8.DecodeRuneInString(s[n:])
 	return classOf(r) == clsLower
-}
-
-func decode(s string, i int) (rune, int) {
-	if c := s[i]; c < utf8.RuneSelf {
-		return rune(c), 1
-	}
-	return utf8.DecodeRuneInString(s[i:])
 }
 
 func (z *Tokenizer) reset() {
