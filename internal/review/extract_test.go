@@ -991,3 +991,18 @@ func TestExtractGroupHeadingOverMarkedFindings(t *testing.T) {
 		}
 	}
 }
+
+// TestBracketedSeverityTags: "warning" and "info" open log lines too often
+// to mark a finding bare ("Warning: x is slow"), but in brackets they are
+// a severity tag like "[BLOCKER]".
+func TestBracketedSeverityTags(t *testing.T) {
+	for _, c := range []struct{ line, sev string }{
+		{"[WARNING] W-2: `Pool.Get` returns closed connections", SevMinor},
+		{"[INFO] I-1: `Retry` sleeps on the caller's goroutine", SevNit},
+		{"Warning: the build is slow on CI", ""},
+	} {
+		if sev, _, _, _ := titleMarker(c.line); sev != c.sev {
+			t.Errorf("titleMarker(%q) severity = %q, want %q", c.line, sev, c.sev)
+		}
+	}
+}

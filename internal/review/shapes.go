@@ -220,7 +220,9 @@ func severityMarker(t string) (sev, rest string) {
 			word, end = two, j
 		}
 	}
-	if word == "" || markerExcluded[word] {
+	if word == "" || markerExcluded[word] && bracket != '[' {
+		// In brackets ("[WARNING] W-3: …") the word is a tag, whatever
+		// it opens elsewhere.
 		return "", t
 	}
 	sev = normalizeSeverity(word)
