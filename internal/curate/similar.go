@@ -36,7 +36,6 @@ const nameWeight = 0.8
 // Index holds the content words of entries, weighted by how rare each is
 // among them, to find which entries say nearly the same thing.
 type Index struct {
-	entries []mdstore.Entry
 	kind    []int32     // each entry's kind, numbered: compared for every candidate
 	terms   [][]int32   // each entry's distinct words, by word number
 	vals    [][]float64 // each term's weight in its entry: idf, times fixWeight in the fix
@@ -60,7 +59,7 @@ const (
 
 // NewIndex indexes the entries' lesson texts and fixes.
 func NewIndex(entries []mdstore.Entry) *Index {
-	x := &Index{entries: entries, kind: make([]int32, len(entries)), terms: make([][]int32, len(entries)),
+	x := &Index{kind: make([]int32, len(entries)), terms: make([][]int32, len(entries)),
 		vals: make([][]float64, len(entries))}
 	for i := range entries {
 		x.kind[i] = int32(slices.Index(mdstore.Kinds, entries[i].Kind))
@@ -150,9 +149,9 @@ const feedbackRescore = 16
 // on the recurrence sets, it lets a group take in more wordings at the
 // same share of near misses kept apart.
 func (x *Index) feedback() {
-	terms := make([][]int32, len(x.entries))
-	vals := make([][]float64, len(x.entries))
-	for i := range x.entries {
+	terms := make([][]int32, len(x.kind))
+	vals := make([][]float64, len(x.kind))
+	for i := range x.kind {
 		terms[i], vals[i] = x.terms[i], x.vals[i]
 		nb := x.Neighbours(i, 1, feedbackRescore)
 		if len(nb) == 0 || nb[0].Score == 0 {
@@ -214,9 +213,9 @@ func byScore(a, b Pair) int {
 // alone; the best limit of them (at least k) are then scored in full.
 func (x *Index) Neighbours(i, k, limit int) []Pair {
 	if x.acc == nil {
-		x.acc = make([]float64, len(x.entries))
+		x.acc = make([]float64, len(x.kind))
 	}
-	common := max(commonMin, int(commonShare*float64(len(x.entries))))
+	common := max(commonMin, int(commonShare*float64(len(x.kind))))
 	for _, t := range x.terms[i] {
 		if len(x.posts[t]) > common {
 			continue
@@ -296,7 +295,7 @@ const groupJoin = 0.8
 // with A only when C is twice as alike to B as the threshold asks.
 func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
 	var pairs []Pair
-	for i := range x.entries {
+	for i := range x.kind {
 		for _, p := range x.Neighbours(i, 8, rescore) {
 			if p.Score >= threshold && p.I < p.J {
 				pairs = append(pairs, p)
@@ -481,12 +480,7 @@ func member(e *mdstore.Entry) Member {
 // Groups proposes groups among the active entries, best first, at most
 // limit (all when 0), at threshold. It changes nothing.
 func Groups(entries []mdstore.Entry, threshold float64, limit int) []Group {
-	var active []mdstore.Entry
-	for _, e := range entries {
-		if e.Status == mdstore.Active {
-			active = append(active, e)
-		}
-	}
+	active := slices.DeleteFunc(slices.Clone(entries), func(e mdstore.Entry) bool { return e.Status != mdstore.Active })
 	x := NewIndex(active)
 	clusters, scores := x.Clusters(threshold)
 	groupOf := map[int]int{}
