@@ -29,6 +29,8 @@ func FuzzExtract(f *testing.F) {
 		"**[SEC-2]**", "[A-1]", "**[", "- **Verdict**: a\n- **Verdict**: b", "Score 9/10 – merge after",
 		"## 1. A\n### Issues\n- x", "**H1. a\nb.** c\n\n**H2. d", "- Recommendation: once",
 		"### 1.3 `a` leaks [FIXED]\n`a.go`", "1. **T.**  \n   Relevant files: `a`.\n2. **U.**", "- No tests", "[x]: docs",
+		"┌─┬─┐\n│ Sev │ Finding │\n├─┼─┤\n│ High │ a │\n│ │ b │\n└─┴─┘", "╔═\n║ x ║\n┃ y", "┌\n│\n├\n│ │ │ │\n└",
+		"### 2. A\n#### B-1 x\n#### B-2 y", "[WARNING] W-1: `a`",
 	} {
 		f.Add(s)
 	}
