@@ -44,7 +44,8 @@ var mdParser parser.Parser = goldmark.New().Parser()
 //     heading or lead-in, or opening with a severity marker), with its
 //     nested paragraphs and lists;
 //   - a block of field lines (`**Severity**:`, `**Problem**:`, `- Fix:` …);
-//   - a table row of a table with a problem column.
+//   - a table row of a table with a problem column (a table drawn with
+//     box characters, as a terminal shows one, is read the same way).
 //
 // Sections that summarise, praise or list passed checks are skipped.
 // Sections of recommendations or next steps are not findings: each of their
