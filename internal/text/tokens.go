@@ -14,12 +14,9 @@ import (
 	"unicode/utf8"
 )
 
-// Token limits. Long runs are hashes, base64 or minified code: they never
-// match usefully. Single letters carry no topic.
-const (
-	maxTokenBytes = 64
-	minTokenRunes = 2
-)
+// maxTokenBytes: longer runs are hashes, base64 or minified code; they
+// never match usefully.
+const maxTokenBytes = 64
 
 // Kind tells how a token relates to its chunk (a run of letters and digits
 // with the joiners _ - . / : \ @ # $ ~ between). A chunk of several parts
@@ -44,7 +41,6 @@ const (
 type Tokenizer struct {
 	whole []byte // all parts of the current chunk, lower-cased and joined
 	ends  []int  // where each part ends in whole
-	runes []int  // rune count of each part
 	n     int    // runes in the part being read
 	up    int    // upper-case runes in it
 }
@@ -159,14 +155,13 @@ func startsWord(s string) bool {
 }
 
 func (z *Tokenizer) reset() {
-	z.whole, z.ends, z.runes, z.n, z.up = z.whole[:0], z.ends[:0], z.runes[:0], 0, 0
+	z.whole, z.ends, z.n, z.up = z.whole[:0], z.ends[:0], 0, 0
 }
 
 // cut ends the current part, if any.
 func (z *Tokenizer) cut() {
 	if z.n > 0 {
 		z.ends = append(z.ends, len(z.whole))
-		z.runes = append(z.runes, z.n)
 		z.n, z.up = 0, 0
 	}
 }
@@ -178,20 +173,22 @@ func (z *Tokenizer) flush(fn func([]byte, Kind)) {
 	switch len(z.ends) {
 	case 0:
 	case 1:
-		emit(z.whole, z.runes[0], Word, fn)
+		emit(z.whole, Word, fn)
 	default:
 		fn(z.whole, Whole)
 		start := 0
-		for i, end := range z.ends {
-			emit(z.whole[start:end], z.runes[i], Part, fn)
+		for _, end := range z.ends {
+			emit(z.whole[start:end], Part, fn)
 			start = end
 		}
 	}
 	z.reset()
 }
 
-func emit(p []byte, runes int, k Kind, fn func([]byte, Kind)) {
-	if runes < minTokenRunes || len(p) > maxTokenBytes {
+// emit passes p on unless it is too long or one letter: single letters
+// carry no topic.
+func emit(p []byte, k Kind, fn func([]byte, Kind)) {
+	if _, n := utf8.DecodeRune(p); n == len(p) || len(p) > maxTokenBytes {
 		return
 	}
 	fn(p, k)
