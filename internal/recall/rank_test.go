@@ -374,7 +374,16 @@ func TestRankFloorForeign(t *testing.T) {
 		pit("d", "Cron job runs twice on a clock change", "", ""),
 	}
 	opt := Options{Floor: StrictFloor}
-	const q = "quilt saffron lantern harbor"
+	const q = "quilt saffron velvet lantern harbor"
+	// In a memory this small most words of any request are missing, so
+	// a pair of shared words still answers it.
+	if got := ids(Rank(t, entries, q, opt)); len(got) == 0 || got[0] != "lamp" {
+		t.Fatalf("a small memory = %v, want lamp first", got)
+	}
+	// From genericMinEntries lessons on, the memory's gaps count.
+	for i := range genericMinEntries {
+		entries = append(entries, pit(fmt.Sprintf("fill%d", i), fmt.Sprintf("Filler note number%d about topic%d", i, i), "", ""))
+	}
 	if got := ids(Rank(t, entries, q, Options{})); len(got) == 0 || got[0] != "lamp" {
 		t.Fatalf("without the floor %v: want lamp first (else this test shows nothing)", got)
 	}

@@ -607,7 +607,10 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 		}
 		w.total += w.groupIdf[g]
 	}
-	w.foreign = lacks >= has
+	// A memory of a few dozen lessons lacks most words of any request: its
+	// gaps say nothing about the request until it has a vocabulary of its
+	// own, the size from which a word's share of it means something.
+	w.foreign = lacks >= has && n >= genericMinEntries
 	return w
 }
 
