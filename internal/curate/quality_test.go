@@ -52,6 +52,13 @@ const freshReal = "reviews3.txt"
 // near misses apart 75/77 (0.974). Scored like freshReal from then on.
 const freshReal8 = "real4.txt"
 
+// freshReal8b is round 8's second real set (33 groups, 40 pairs, 44 near
+// misses from 5 other repositories), written while curate7 worked and
+// scored once after it stopped (curate unchanged since real4): group or
+// 3-NN 36/40 (0.900), group or near 38/40 (0.950), near misses apart
+// 44/44. Scored like freshReal from then on.
+const freshReal8b = "real5.txt"
+
 // extraSet names one more set of real recurrences to score the way
 // freshReal is (FLOWMEM_CURATE_EXTRA=<file in testdata/capture/recurrence>):
 // its lines join the memory only for its own row, outside the totals and
@@ -60,7 +67,7 @@ const freshReal8 = "real4.txt"
 var extraSet = os.Getenv("FLOWMEM_CURATE_EXTRA")
 
 func isReal(set string) bool {
-	return set == realHeldOut || set == freshReal || set == freshReal8 || extraSet != "" && set == extraSet
+	return set == realHeldOut || set == freshReal || set == freshReal8 || set == freshReal8b || extraSet != "" && set == extraSet
 }
 
 type lessonGroup struct {
@@ -412,6 +419,9 @@ func TestQualityCurate(t *testing.T) {
 	fresh8Entries, fresh8Groups := loadQualityMemory(t, false, freshReal8)
 	fresh8 := scoreQuality(t, fresh8Entries, fresh8Groups, threshold)[freshReal8]
 	line(freshReal8, fresh8)
+	fresh8bEntries, fresh8bGroups := loadQualityMemory(t, false, freshReal8b)
+	fresh8b := scoreQuality(t, fresh8bEntries, fresh8bGroups, threshold)[freshReal8b]
+	line(freshReal8b, fresh8b)
 	if extraSet != "" {
 		extraEntries, extraGroups := loadQualityMemory(t, false, extraSet)
 		line(extraSet, scoreQuality(t, extraEntries, extraGroups, threshold)[extraSet])
@@ -457,6 +467,10 @@ func TestQualityCurate(t *testing.T) {
 		t.Errorf("curate quality on round 8's real recurrences below its gate: found %.3f (gate %.2f), group or 3 nearest %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
 			f, gateFresh8Found, nn, gateFresh8Nearest, targetFound, a, targetNoPair)
 	}
+	if f, nn, a := ratio(fresh8b.proposed, fresh8b.pairs), ratio(fresh8b.found, fresh8b.pairs), ratio(fresh8b.noPair, fresh8b.near); f < gateFresh8bFound || nn < gateFresh8bNearest || a < targetNoPair {
+		t.Errorf("curate quality on round 8's second real set below its gate: found %.3f (gate %.2f), group or 3 nearest %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
+			f, gateFresh8bFound, nn, gateFresh8bNearest, targetFound, a, targetNoPair)
+	}
 	real := scores[realHeldOut]
 	if f, a := ratio(real.proposed, real.pairs), ratio(real.noPair, real.near); f < gateRealFound || a < targetNoPair {
 		t.Errorf("curate quality on the real recurrences below its gate: found %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
@@ -477,4 +491,7 @@ const (
 	// real4.txt, scored once at 9ead8c5: 0.897 beside, 0.914 group or 3-NN.
 	gateFresh8Found   = 0.86
 	gateFresh8Nearest = 0.88
+	// real5.txt, scored once at 5292bc0: 0.950 beside, 0.900 group or 3-NN.
+	gateFresh8bFound   = 0.92
+	gateFresh8bNearest = 0.87
 )
