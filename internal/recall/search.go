@@ -62,8 +62,11 @@ type plan struct {
 	folds map[string]string
 	// first is a bitset of the needles' first two bytes, lower-cased: most
 	// word starts are rejected by one lookup.
-	first  [1 << 16 / 64]uint64
-	byPair map[uint16][]int32
+	first [1 << 16 / 64]uint64
+	// byPair holds the needles by their first two bytes, lower-cased: by
+	// the first, a short list (a map lookup cost more than the scan of a
+	// word).
+	byPair [256][]pair
 	// single holds the needles of one byte (an identifier such as x-y-z,
 	// whose parts are too short to be tokens), by that byte.
 	single [256][]int32
@@ -88,7 +91,7 @@ type needle struct {
 }
 
 func compile(qs []*query) *plan {
-	p := &plan{qs: qs, byPair: map[uint16][]int32{}, folds: map[string]string{}}
+	p := &plan{qs: qs, folds: map[string]string{}}
 	for qi, q := range qs {
 		for ti, t := range q.terms {
 			if t.lead != "" {
@@ -167,10 +170,35 @@ func (p *plan) addNeedle(s string, q, t int, stem string) {
 		p.lead[lower[pr[0]]] = true
 		k := uint16(lower[pr[0]])<<8 | uint16(lower[pr[1]])
 		p.first[k>>6] |= 1 << (k & 63)
-		if !slices.Contains(p.byPair[k], n) {
-			p.byPair[k] = append(p.byPair[k], n)
+		p.addPair(lower[pr[0]], lower[pr[1]], n)
+	}
+}
+
+// pair is the needles whose first two bytes are a and b, in byPair.
+type pair struct {
+	b  byte
+	ns []int32
+}
+
+func (p *plan) addPair(a, b byte, n int32) {
+	for i := range p.byPair[a] {
+		if pr := &p.byPair[a][i]; pr.b == b {
+			if !slices.Contains(pr.ns, n) {
+				pr.ns = append(pr.ns, n)
+			}
+			return
 		}
 	}
+	p.byPair[a] = append(p.byPair[a], pair{b: b, ns: []int32{n}})
+}
+
+func (p *plan) pair(a, b byte) []int32 {
+	for _, pr := range p.byPair[a] {
+		if pr.b == b {
+			return pr.ns
+		}
+	}
+	return nil
 }
 
 // Byte classes for finding word starts the way text.Tokenizer splits.
@@ -263,7 +291,13 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 		}
 		if j > i+1 {
 			prev = byteCls[seg[j-1]]
-			i = j - 1
+		}
+		i = j - 1
+		// A space ends most words: step over it here rather than go
+		// round the loop for it.
+		if j < n && seg[j] == ' ' {
+			prev = cSep
+			i = j
 		}
 	}
 }
@@ -314,7 +348,7 @@ func (p *plan) match(s []byte, masks []uint64) {
 	if p.first[k>>6]&(1<<(k&63)) == 0 {
 		return
 	}
-	for _, ni := range p.byPair[k] {
+	for _, ni := range p.pair(lower[c], lower[s[1]]) {
 		nd := &p.needles[ni]
 		if masks[nd.q]&(1<<nd.t) == 0 && hasPrefixFold(s, nd) && (nd.stem == "" || p.says(s, nd.stem)) {
 			masks[nd.q] |= 1 << nd.t
@@ -388,7 +422,7 @@ func (p *plan) begins(tok []byte) bool {
 	if p.first[k>>6]&(1<<(k&63)) == 0 {
 		return false
 	}
-	for _, ni := range p.byPair[k] {
+	for _, ni := range p.pair(tok[0], tok[1]) {
 		if hasPrefixFold(tok, &p.needles[ni]) {
 			return true
 		}
