@@ -252,18 +252,8 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 		c := seg[i]
 		cls := byteCls[c]
 		if cls == cSep {
-			if c == '<' && bytes.HasPrefix(seg[i:], commentOpen) {
-				// Comments (the metadata line, the id after a heading) are
-				// not text; a sighting line counts.
-				end := commentEnd(seg[i:])
-				if end < 0 {
-					end = n - i
-				} else {
-					recordSighting(seg[i:i+end+len(commentClose)], sightings)
-				}
-				i += end
-			} else if c == '*' && (i == 0 || seg[i-1] == '\n') {
-				i += fieldLabel(seg[i:])
+			if c == '<' || c == '*' {
+				i += markup(seg[i:], i == 0 || seg[i-1] == '\n', sightings)
 			}
 			prev = cSep
 			continue
@@ -300,6 +290,26 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 			i = j
 		}
 	}
+}
+
+// markup is how many bytes after s[0] the scan skips as markup, not
+// words: a comment (recording a sighting line) or, at a line's start, a
+// field label. Out of scan's loop, which it would slow.
+func markup(s []byte, lineStart bool, sightings map[string]sighting) int {
+	if bytes.HasPrefix(s, commentOpen) {
+		// Comments (the metadata line, the id after a heading) are
+		// not text; a sighting line counts.
+		end := commentEnd(s)
+		if end < 0 {
+			return len(s)
+		}
+		recordSighting(s[:end+len(commentClose)], sightings)
+		return end
+	}
+	if s[0] == '*' && lineStart {
+		return fieldLabel(s)
+	}
+	return 0
 }
 
 // fieldLabels are the labels mdstore writes before a pitfall's fields.
