@@ -234,7 +234,11 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	kept := res.Analysis.Kept()
 	res.Kept = len(kept)
 	res.Lessons = lessonsFrom(kept, res.Kind, res.Task)
-	res.Nudge = res.Verdict.Actionable() && cfg.Bool("capture.nudge")
+	// A review whose findings come with no verdict the rules can read (no
+	// verdict word, another language) may still ask for changes: the model
+	// that has just read it is asked to decide, and nothing is recorded.
+	unread := res.Verdict == review.None && res.Findings > 0 && !preview
+	res.Nudge = (res.Verdict.Actionable() || unread) && cfg.Bool("capture.nudge")
 	switch {
 	case !res.Verdict.Actionable():
 		res.Skip = fmt.Sprintf("verdict %q asks for no changes", res.Verdict)

@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/review"
 )
 
 // speaks: the run has something to tell — it recorded lessons, could not
 // record lessons it found, or the review asked for changes and the model
 // is to be invited to record what the rules missed.
 func (r *Result) speaks() bool {
-	return r.Recorded() || r.Unrecorded != "" || (r.Nudge && r.Verdict.Actionable())
+	return r.Recorded() || r.Unrecorded != "" || r.Nudge
 }
 
 // writeOutput prints the hook's JSON: a systemMessage for the user and,
@@ -51,6 +52,10 @@ func systemMessage(r *Result) string {
 			n, plural(n, "lesson", "lessons"), r.Unrecorded)
 		return b.String()
 	}
+	if r.Verdict == review.None {
+		fmt.Fprintf(&b, ": no verdict read, nothing recorded; the model is asked whether it asks for changes (%d %s)", r.Findings, plural(r.Findings, "finding", "findings"))
+		return b.String()
+	}
 	added := 0
 	for _, o := range r.Outcomes {
 		if o.New {
@@ -85,6 +90,10 @@ func systemMessage(r *Result) string {
 func additionalContext(r *Result) string {
 	if r.Unrecorded != "" {
 		return ""
+	}
+	if r.Nudge && r.Verdict == review.None {
+		return fmt.Sprintf("flowmem read no verdict in this review (%d %s) and recorded nothing. If it asks for changes, record each reusable lesson of it (a framework idiom, API or tool quirk, build or test gotcha, project convention, class of edge case): %s. If it approves the work, do nothing.",
+			r.Findings, plural(r.Findings, "finding", "findings"), AddCommand(r.Task, false))
 	}
 	nudge := r.Nudge && r.Verdict.Actionable()
 	var shown []mdstore.Outcome

@@ -170,6 +170,29 @@ func TestNudge(t *testing.T) {
 	if _, raw := run(newProject(t, true), fixture(t, "bash_review_ship")); raw != "" {
 		t.Errorf("SHIP review: %q", raw)
 	}
+
+	// A review whose one finding comes with no verdict the rules read: the
+	// model is asked to decide, nothing is written; with the nudge off the
+	// hook stays silent.
+	noVerdict := "Notes on the sync change.\n\n- The retry loop in `sync/worker.go:40` never backs off, so a server that is down gets hammered.\n"
+	dir = newProject(t, true)
+	o, raw = run(dir, bashPayload(t, "flowctl codex impl-review fn-1.2", noVerdict))
+	if o.HookSpecificOutput == nil {
+		t.Fatalf("no nudge after a review with no verdict: %q", raw)
+	}
+	c = o.HookSpecificOutput.AdditionalContext
+	if !strings.HasPrefix(c, "flowmem read no verdict in this review (1 finding)") || !strings.Contains(c, "If it asks for changes") || !strings.Contains(c, "flowmem memory add --type pitfall --task fn-1.2") || len(c) > maxContext {
+		t.Errorf("no verdict: additionalContext %q", c)
+	}
+	if !strings.Contains(o.SystemMessage, "no verdict read, nothing recorded") {
+		t.Errorf("no verdict: systemMessage %q", o.SystemMessage)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".flow", "memory", "pitfalls.md")); err == nil {
+		t.Error("a review with no verdict wrote memory")
+	}
+	if _, raw := run(off, bashPayload(t, "flowctl codex impl-review fn-1.2", noVerdict)); raw != "" {
+		t.Errorf("nudge off, no verdict: %q", raw)
+	}
 }
 
 // TestDeadline: a client that never completes the event gets the run's
