@@ -401,8 +401,9 @@ var (
 	lackWords = wordSet(`no missing lacks lack lacking without add`)
 )
 
-// asksForTests returns the words of a title that ask for tests ("no
-// tests", "missing unit tests", "add integration tests for"), or "".
+// asksForTests returns the words of a title that ask for tests — a word
+// saying they are lacking or should be added, at most three words before
+// "test" or "tests" ("no tests", "lacking parser tests") — or "".
 func asksForTests(t string) string {
 	words := strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) })
 	for i, w := range words {
