@@ -117,15 +117,15 @@ func categoryRecords(t *testing.T, split, dir string) []categoryRecord {
 }
 
 // TestQualityCategoryDiagnostic prints, for the category rules, the
-// confusion matrix pooled over all labelled splits and over the three
-// newest (blind6..10) and blind10 alone, the label distribution, and what trivial predictors
+// confusion matrix pooled over all labelled splits and over the six
+// newest (blind6..11) and blind11 alone, the label distribution, and what trivial predictors
 // score beside the rules: the commonest label, and the commonest label per
 // severity. Rules that lose to a trivial predictor are guessing.
 // FLOWMEM_CATEGORY_DUMP=file writes the records as JSON lines.
 func TestQualityCategoryDiagnostic(t *testing.T) {
 	root := filepath.Join("..", "..", "testdata", "review", "real")
 	old := []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5"}
-	newest := []string{"blind6", "blind7", "blind8", "blind9", "blind10"}
+	newest := []string{"blind6", "blind7", "blind8", "blind9", "blind10", "blind11"}
 	var all, recOld, recNew []categoryRecord
 	for _, d := range old {
 		r := categoryRecords(t, d, filepath.Join(root, d))
@@ -154,7 +154,7 @@ func TestQualityCategoryDiagnostic(t *testing.T) {
 	for _, set := range []struct {
 		name string
 		recs []categoryRecord
-	}{{"old dev (dev, blind..blind5)", recOld}, {"newest (blind6..10)", recNew}, {"blind10", only(recNew, "blind10")}, {"all eleven", all}} {
+	}{{"old dev (dev, blind..blind5)", recOld}, {"newest (blind6..11)", recNew}, {"blind11", only(recNew, "blind11")}, {"all twelve", all}} {
 		for _, keptOnly := range []bool{true, false} {
 			var recs []categoryRecord
 			for _, r := range set.recs {
