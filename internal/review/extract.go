@@ -445,6 +445,9 @@ type extractor struct {
 	// field lines ("1. **Severity: Major** — `a.go:3`"); its prose is
 	// the finding's, not a finding of its own.
 	fieldItem bool
+	// titled: the items being read are a numbered list of bold-titled
+	// items (see titledList), so their labels are titles, not fields.
+	titled bool
 }
 
 // found reports whether a candidate so far makes a finding: a findings
@@ -1036,9 +1039,12 @@ func (x *extractor) block(b ast.Node, sc scope) {
 	case *ast.List:
 		lead := x.lead
 		x.lead, x.open = nil, false
+		outer := x.titled
+		x.titled = x.titledList(b)
 		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
 			x.item(it, sc, lead)
 		}
+		x.titled = outer
 	case *ast.ThematicBreak:
 		x.flushDraft()
 		x.lead, x.open = nil, true
@@ -1282,7 +1288,7 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 		}
 		first = rest
 	}
-	if x.itemHasFields(it) {
+	if !x.titled && x.itemHasFields(it) {
 		if c := x.titledFields(it, fp, sc); c != nil {
 			return c
 		}
@@ -1445,6 +1451,36 @@ func (x *extractor) itemHasFields(it ast.Node) bool {
 		}
 	}
 	return false
+}
+
+// titledList reports whether l is a numbered list of two or more items
+// that each open with a bold label ("1. **Stale handle:** …"), at least
+// one of them no field name: the labels title findings, so one that
+// happens to use a field's word ("2. **Context switch cost:** …") is a
+// title too, not a field that swallows the items after it.
+func (x *extractor) titledList(l *ast.List) bool {
+	if !l.IsOrdered() || l.ChildCount() < 2 {
+		return false
+	}
+	plain := false
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		fp := firstBlock(it)
+		if fp == nil {
+			return false
+		}
+		ls := trimAll(inlineLines(fp, x.src))
+		if len(ls) == 0 {
+			return false
+		}
+		t, _, ok := boldTitle(ls[0])
+		if !ok || !strings.HasSuffix(t, ":") {
+			return false
+		}
+		if _, _, field := labelLine(ls[0]); !field {
+			plain = true
+		}
+	}
+	return plain
 }
 
 func firstBlock(it ast.Node) ast.Node {

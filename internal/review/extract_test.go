@@ -1006,3 +1006,23 @@ func TestBracketedSeverityTags(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractTitledListWithFieldWord: a numbered list of bold-titled
+// items is a list of findings even when one title uses a field's word
+// ("Context" names the evidence field); before, that title opened a field
+// and the items after it were read as its continuation.
+func TestExtractTitledListWithFieldWord(t *testing.T) {
+	text := "## 1. Worker shutdown (High)\n\n### Problems\n\n1. **Context reuse after cancel:** the handler keeps `ctx` after `cancel()` returns, so late writes hit a closed pool.\n2. **Unbounded retry:** `retryLoop` in `queue.go:88` never gives up when the broker is down.\n\n## 2. Logging (Low)\n\n### Problems\n\n- `log.Printf` in the poll loop floods the journal; rate-limit it.\n"
+	fs := Extract(text)
+	if len(fs) != 3 {
+		t.Fatalf("got %d findings %+v, want 3", len(fs), fs)
+	}
+	if !strings.HasPrefix(fs[0].Problem, "Context reuse after cancel") || !strings.HasPrefix(fs[1].Problem, "Unbounded retry") {
+		t.Errorf("titles: %q / %q", fs[0].Problem, fs[1].Problem)
+	}
+	// A list of field lines stays one finding's fields.
+	fields := "## Findings\n\n1. **Problem:** `Close` is never called on the reader.\n2. **Fix:** defer `r.Close()` right after the open.\n"
+	if fs := Extract(fields); len(fs) != 1 || fs[0].Fix == "" {
+		t.Errorf("field list: %+v", fs)
+	}
+}
