@@ -163,7 +163,7 @@ var rules = []rule{
 		pattern: `(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9_\-.~+/]{12,}=*)`, group: 1,
 		keep: func(s string) bool { return !hasDigit(s) && !strings.ContainsAny(s, "_-.~+/=") }},
 	{kind: "authorization", keywords: []string{"authorization"},
-		pattern: `(?i)\bauthorization["']?\s*[:=]\s*["']?([^\s"',;]{8,})`, group: 1},
+		pattern: `(?i)\bauthorization["']?\s*[:=]\s*["'\x60]?([^\s"',;\x60]{8,})`, group: 1},
 	{kind: "assignment", keywords: assignmentWords,
 		// <password>SECRET</password>, key="ApiSecret" value="SECRET",
 		// define('DB_PASSWORD', 'SECRET') and other calls with a name and a value.
@@ -280,13 +280,16 @@ func keyKind(key string) (strong, weak bool) {
 	return false, false
 }
 
-// value finds an assignment's value at s[k:]: "quoted", 'quoted' (no
-// spaces inside either) or a bare run; at least 3 bytes.
+// value finds an assignment's value at s[k:]: "quoted", 'quoted',
+// `quoted` (no spaces inside any) or a bare run; at least 3 bytes. A bare
+// run ends at a backtick, which closes the code span a review quotes it in:
+// masking the backtick too would leave the span open and garble the
+// markdown after it.
 func value(s string, k int) (start, end int) {
 	if k >= len(s) {
 		return -1, -1
 	}
-	if q := s[k]; q == '"' || q == '\'' {
+	if q := s[k]; q == '"' || q == '\'' || q == '`' {
 		e := k + 1
 		for e < len(s) && s[e] != q && !isSpace(s[e]) {
 			e++
@@ -297,7 +300,7 @@ func value(s string, k int) (start, end int) {
 		return -1, -1
 	}
 	e := k
-	for e < len(s) && !isSpace(s[e]) && !strings.ContainsRune("\"',;)]}<>", rune(s[e])) {
+	for e < len(s) && !isSpace(s[e]) && !strings.ContainsRune("\"',;)]}<>`", rune(s[e])) {
 		e++
 	}
 	if e-k < 3 {

@@ -70,6 +70,12 @@ func TestString(t *testing.T) {
 		{"bidi override goes", "access \u202eresu\u2066 ok", "access resu ok"},
 		{"two private blocks", "<private>a</private> and <private>b</private>", "[PRIVATE] and [PRIVATE]"},
 		{"url credentials keep user and host", "postgres://app:S3cr3tPass@db:5432/x", "postgres://app:[REDACTED:url-credentials]@db:5432/x"},
+		// A review quotes settings in code spans: the closing backtick stays,
+		// or the span runs on and swallows the markdown after it.
+		{"assignment in a code span", "sets `password: hunter2secretvalue` in `app.yaml`", "sets `password: [REDACTED:assignment]` in `app.yaml`"},
+		{"value in backticks", "DB_PASSWORD=`S3cretValue9` here", "DB_PASSWORD=`[REDACTED:assignment]` here"},
+		{"authorization in a code span", "send `Authorization: abcdefgh12345678` once", "send `Authorization: [REDACTED:authorization]` once"},
+		{"authorization value in backticks", "Authorization: `abcdefgh12345678` once", "Authorization: `[REDACTED:authorization]` once"},
 		{"env assignment", "DB_PASSWORD=hunter2 ./run", "DB_PASSWORD=[REDACTED:assignment] ./run"},
 		{"json assignment", `{"api_key": "abc123def456"}`, `{"api_key": "[REDACTED:assignment]"}`},
 		{"prose after colon kept", "token: the next one", "token: the next one"},
