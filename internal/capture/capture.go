@@ -100,7 +100,7 @@ type Result struct {
 	// model is invited to record what the rules missed.
 	Nudge bool
 	// Unrecorded is why lessons that were found could not be written (the
-	// memory lock was busy); the user is told.
+	// memory lock was busy, the folder is read-only); the user is told.
 	Unrecorded string
 	// Pending: capture.approval is on, so new lessons wait for a person's
 	// approval before they are recalled.
@@ -283,10 +283,13 @@ func record(ctx context.Context, res *Result, approval bool, opt Options) error 
 	store.LockTimeout = opt.LockTimeout
 	var err error
 	res.Outcomes, err = store.Record(ctx, mdstore.Pitfall, res.Lessons, opt.Now())
-	if errors.Is(err, mdstore.ErrLockTimeout) {
-		res.Unrecorded = fmt.Sprintf("another flowmem process held the memory lock for more than %v", opt.LockTimeout)
-	}
 	if err != nil {
+		// The user must hear that found lessons were lost, and the model
+		// must not be told the review held none worth keeping.
+		res.Unrecorded = mdstore.Clip(mdstore.OneLine(err.Error()), 200)
+		if errors.Is(err, mdstore.ErrLockTimeout) {
+			res.Unrecorded = fmt.Sprintf("another flowmem process held the memory lock for more than %v", opt.LockTimeout)
+		}
 		return fmt.Errorf("record lessons: %w", err)
 	}
 	return nil

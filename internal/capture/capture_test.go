@@ -526,6 +526,26 @@ func TestLockTimeoutLeavesMemoryUntouched(t *testing.T) {
 	}
 }
 
+// TestUnwritableMemorySaysSo: when the store cannot be written (here its
+// lock file is a folder; a read-only .flow does the same), the user is told
+// the lessons were not recorded, and the model is not told that the review
+// held no lesson worth keeping.
+func TestUnwritableMemorySaysSo(t *testing.T) {
+	dir := newProject(t, true)
+	if err := os.MkdirAll(filepath.Join(dir, ".flow", "memory", mdstore.LockName), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	Run(context.Background(), bytes.NewReader(fixture(t, "bash_review")), &out, &errOut, optsFor(dir))
+	if strings.Count(errOut.String(), "\n") != 1 {
+		t.Errorf("stderr %q, want one line", errOut.String())
+	}
+	o := decodeOutput(t, out.Bytes())
+	if !strings.Contains(o.SystemMessage, "3 lessons NOT recorded") || o.HookSpecificOutput != nil {
+		t.Errorf("output %+v", o)
+	}
+}
+
 // TestSecretsNeverReachDisk writes a review quoting each secret of the
 // corpus through the hook into a fresh store and greps every file under
 // .flow for it. Each run must record something, or the test proves nothing.
