@@ -66,6 +66,11 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 	}
 	outcomes := make([]Outcome, 0, len(lessons))
 	for _, l := range lessons {
+		// A review of thousands of findings takes long to check; past the
+		// caller's deadline nothing is written, rather than all of it late.
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("memory untouched: the deadline passed while recording (%w)", err)
+		}
 		if e, ok := m.repeat(&l); ok {
 			e = m.survivor(e)
 			e.Seen++

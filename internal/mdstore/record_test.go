@@ -3,6 +3,8 @@ package mdstore
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -175,4 +177,47 @@ func FuzzPrepare(f *testing.F) {
 			t.Fatalf("in pieces of %d: legacy %v found %v; every line: heads %d metas %d found %v", int(piece)%64+1, in.legacy, in.found, heads, metas, found)
 		}
 	})
+}
+
+// expiring is a context whose Err reports the deadline as passed after it
+// has been asked n times; Lock's own timeout never asks it.
+type expiring struct {
+	context.Context
+	n int
+}
+
+func (c *expiring) Err() error {
+	if c.n == 0 {
+		return context.DeadlineExceeded
+	}
+	c.n--
+	return nil
+}
+
+// TestRecordStopsAtDeadline: a capture whose deadline passes while it
+// works through a long review's lessons writes none of them.
+func TestRecordStopsAtDeadline(t *testing.T) {
+	s := Open(t.TempDir())
+	var lessons []Entry
+	for i := range 5 {
+		lessons = append(lessons, Entry{Issue: fmt.Sprintf("widget%d leaks handles under load", i), Fix: "close it"})
+	}
+	_, err := s.Record(&expiring{Context: context.Background(), n: 2}, Pitfall, lessons, time.Now())
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want the deadline", err)
+	}
+	if _, err := os.Stat(s.Path(Pitfall)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("memory written after the deadline: %v", err)
+	}
+}
+
+// TestLockAfterDeadline: a writer whose deadline has already passed is
+// told so, not that another process held the lock.
+func TestLockAfterDeadline(t *testing.T) {
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	_, err := Open(t.TempDir()).Lock(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrLockTimeout) {
+		t.Errorf("err = %v, want the caller's context error", err)
+	}
 }

@@ -115,6 +115,10 @@ func (s *Store) Init() ([]string, error) {
 // Record and Rewrite take it, and so does any other writer of the memory
 // folder (the reviews log). Call the returned func to release it.
 func (s *Store) Lock(ctx context.Context) (func(), error) {
+	if err := ctx.Err(); err != nil {
+		// The caller's deadline has passed: not a busy lock.
+		return nil, fmt.Errorf("lock memory: %w", err)
+	}
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create memory folder: %w", err)
 	}
