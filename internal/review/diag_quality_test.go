@@ -168,6 +168,9 @@ func TestQualityVerdicts(t *testing.T) {
 					t.Logf("SHIPHIGH %s/%s: want %q, %d learnable, %d of %d findings major or worse", d, filepath.Base(rf), l.Verdict, n, hi, len(a.Findings))
 				}
 			}
+			if a.Verdict == None {
+				t.Logf("NONE %s/%s: want %q, %d learnable, unwrap %q, findings %s", d, filepath.Base(rf), l.Verdict, n, u.Verdict, sevCounts(a.Findings))
+			}
 			if a.Inferred {
 				t.Logf("INFERRED %s %s/%s: want %q, %d learnable, %d kept (%s)", v, d, filepath.Base(rf), l.Verdict, n, len(a.Kept()), sevCounts(a.Findings))
 			}
