@@ -1194,6 +1194,13 @@ func titleParagraph(body string, sc scope) *candidate {
 	if !marked || ref == "" || title == "" || len(title) > 160 {
 		return nil
 	}
+	lead := ""
+	if strings.HasSuffix(tag, ":") && len(strings.Fields(tag)) >= 3 {
+		// "**4. Magic numbers.** These belong in config.h:" over a
+		// list: the words after the title are a sentence leading into
+		// the list, which may say what to do, not a tag of the title.
+		lead, tag = tag, ""
+	}
 	title = joinText(strings.TrimRight(title, ":"), tag)
 	if sev == "" {
 		sev = sc.severity
@@ -1201,6 +1208,7 @@ func titleParagraph(body string, sc scope) *candidate {
 	c := newCandidate(title, sev)
 	c.ref = ref
 	c.lastSlot = fieldProblem
+	c.add("", lead)
 	return c
 }
 

@@ -1026,3 +1026,17 @@ func TestExtractTitledListWithFieldWord(t *testing.T) {
 		t.Errorf("field list: %+v", fs)
 	}
 }
+
+// TestExtractTitleLeadInIsProse: the sentence after a numbered bold title
+// that leads into a list ("These should move to … :") is the finding's
+// prose, read for its fix, not a tag of the title.
+func TestExtractTitleLeadInIsProse(t *testing.T) {
+	text := "## Notes\n\n**1. Scattered tuning constants.** These should move to `tuning.h`:\n- `0.25f` drag factor in `physics.c:40`\n- `12` retry budget in `net.c:88`\n\n**2. `Pool` never shrinks.** Idle workers stay alive forever; cap them with a timeout.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings %+v, want 2", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Fix, "should move") || strings.Contains(fs[0].Problem, "should move") {
+		t.Errorf("lead-in: problem %q fix %q", fs[0].Problem, fs[0].Fix)
+	}
+}
