@@ -351,29 +351,23 @@ func (d *doctor) checkHooks() {
 		if len(inst) == 0 {
 			continue
 		}
-		name := string(scope)
+		name, events := string(scope), slices.Sorted(maps.Keys(inst))
 		d.places = append(d.places, name)
-		if scope == install.Project || scope == install.Codex {
-			// Files the team commits: a path exists on one machine only.
-			for _, cmds := range inst {
-				for _, c := range cmds {
-					prog := install.HookProgram(c)
-					if w := d.rel(path) + " runs " + prog; strings.ContainsAny(prog, `/\`) && !slices.Contains(pinned, w) {
-						pinned = append(pinned, w)
-					}
+		// Files the team commits: a path exists on one machine only.
+		shared := scope == install.Project || scope == install.Codex
+		for _, ev := range events {
+			for _, c := range inst[ev] {
+				prog := install.HookProgram(c)
+				if w := d.rel(path) + " runs " + prog; shared && strings.ContainsAny(prog, `/\`) && !slices.Contains(pinned, w) {
+					pinned = append(pinned, w)
 				}
-			}
-		}
-		for _, cmds := range inst {
-			for _, c := range cmds {
 				if !slices.Contains(d.hooks[name], c) {
 					d.hooks[name] = append(d.hooks[name], c)
 				}
 			}
 		}
-		found = append(found, fmt.Sprintf("%s (%s: %s)", d.rel(path), list(slices.Sorted(maps.Keys(inst)), ", "), list(d.hooks[name], " | ")))
-		want := install.HookFor(scope, "", 0).Events
-		for _, ev := range want {
+		found = append(found, fmt.Sprintf("%s (%s: %s)", d.rel(path), list(events, ", "), list(d.hooks[name], " | ")))
+		for _, ev := range install.HookFor(scope, "", 0).Events {
 			if len(inst[ev]) == 0 {
 				partial = append(partial, fmt.Sprintf("%s has no %s hook", d.rel(path), ev))
 			}
