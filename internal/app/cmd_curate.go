@@ -297,7 +297,7 @@ func statusCommand(e *env, action curate.Action, name, usage, description string
 			e.say("no lessons are waiting for approval")
 		}
 		for _, d := range out {
-			e.say("%s %s %s: %s", past, d.Type, d.ID, insight.Fit(d.Text, 100))
+			e.say("%s %s %s: %s", past, d.Type, d.ID, insight.Fit(mdstore.OneLine(d.Text), 100))
 		}
 		return nil
 	}
