@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/insight"
@@ -99,6 +100,10 @@ Examples:
 				if err != nil {
 					return err
 				}
+				if file != "-" && within(file, filepath.Join(in.project, ".flow")) {
+					// A slip of the path would replace the memory itself.
+					return usagef("--html %s is inside .flow/, where the memory and its config live: write the page elsewhere", file)
+				}
 				a, err := in.audit(e, insight.DefaultUnusedDays)
 				if err != nil {
 					return err
@@ -182,4 +187,24 @@ func (e *env) noteInjected(s *mdstore.Store, by string, requests []string, ids [
 		request = e.Getenv("FLOW_TASK_ID")
 	}
 	_ = insight.NoteInjected(s.Dir, by, request, ids, e.Now())
+}
+
+// within reports whether path (relative to the working folder) is dir or
+// lies under it, links resolved as far as they exist.
+func within(path, dir string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	if r, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(r, filepath.Base(abs))
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	rel, err := filepath.Rel(dir, abs)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
