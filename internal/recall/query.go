@@ -32,6 +32,9 @@ type term struct {
 	// generic is set when the word is in generic.txt; Search also sets it
 	// when the word is common in the memory searched.
 	generic bool
+	// minor: the word as the request writes it is a function word
+	// (minorWords); it counts half a word towards a pair (see coverage).
+	minor bool
 	// lead is, for an identifier's joined form, where a file's spelling of
 	// it starts: its first part as written (useEffect and use_effect both
 	// start with "use"), or its first letter when no part is a token.
@@ -70,6 +73,21 @@ var genericWords = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// minorWords are function words that stop.txt keeps (negations: the
+// curator must not take a lesson for its opposite) or that name no topic
+// (numbers, per). A lesson still qualifies by them and they count in the
+// floor's share, but two of them make one word of a pair: a lesson that
+// shares "two" and one other word with a request shares one word with it
+// (a board game's "two steps" and a lesson about two migrations). General
+// English, not taken from any request.
+var minorWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("no not never none nothing one two three four five six seven eight nine ten twice per") {
+		m[w] = true
+	}
+	return m
+}()
+
 // taskIDs are the ids of the work a request belongs to: flow-next's fn-N,
 // fn-N.M and fn-N-slug.M anywhere, a leading "ID:" such as "PROJ-12:" or
 // "#34:", and #N references. They name the task, not its topic: a lesson
@@ -104,8 +122,13 @@ func parseQuery(s string) *query {
 		}
 		n := len(q.terms)
 		q.word(text.Fold(w), group, k == text.Whole)
-		if k == text.Whole && len(q.terms) > n {
-			whole = n
+		if len(q.terms) > n {
+			// As written, as the stop words are: "ones" is a pronoun,
+			// not the number it folds to.
+			q.terms[n].minor = minorWords[strings.ToLower(w)]
+			if k == text.Whole {
+				whole = n
+			}
 		}
 	})
 	for i := range q.terms {

@@ -405,6 +405,33 @@ func TestRankFloorForeign(t *testing.T) {
 	}
 }
 
+// TestRankFloorMinorWords: with the floor, a number or a negation shared
+// with a lesson is half a word of a pair: a lesson sharing "two" and one
+// other word with a request shares one word with it. "ones" is a pronoun,
+// not the number it folds to.
+func TestRankFloorMinorWords(t *testing.T) {
+	t.Parallel()
+	entries := []mdstore.Entry{
+		pit("lamp", "One lantern and two wicks flicker near the harbor", "", ""),
+		pit("a", "Webhook retries hammer the receiver", "", ""),
+		pit("b", "CSV export writes formulas", "", ""),
+	}
+	opt := Options{Floor: StrictFloor}
+	for _, tc := range []struct{ query, want string }{
+		{"quilt saffron velvet: two lanterns", ""},
+		{"quilt saffron velvet: lanterns near wicks", "lamp"},
+		{"quilt saffron velvet: two lanterns, never wicks", "lamp"},
+		{"quilt saffron velvet: which lanterns are the ones", "lamp"},
+	} {
+		if got := ids(Rank(t, entries, tc.query, Options{})); len(got) == 0 || got[0] != "lamp" {
+			t.Fatalf("Rank(%q) without the floor = %v: want lamp first (else this test shows nothing)", tc.query, got)
+		}
+		if got := strings.Join(ids(Rank(t, entries, tc.query, opt)), " "); !strings.HasPrefix(got, tc.want) || tc.want == "" && got != "" {
+			t.Errorf("Rank(%q) = %q, want %q first", tc.query, got, tc.want)
+		}
+	}
+}
+
 // TestRankFloorPlace: with the floor, a lesson whose context names a word
 // of the request that no other lesson says answers it; the same word in
 // its issue does not.

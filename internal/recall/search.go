@@ -695,13 +695,14 @@ func (w *weighed) spread(mask uint64) bool {
 }
 
 // coverage is the share of the request's specific words, by idf, among
-// the terms in mask, and how many of its words that is.
+// the terms in mask, and how many of its words that is, two function
+// words (minorWords) counting as one.
 func (w *weighed) coverage(mask uint64) (float64, int) {
 	if w.total == 0 {
 		return 0, 0
 	}
 	var got float64
-	n := 0
+	n, minor := 0, 0
 	seen := uint64(0)
 	for m := mask & w.specific; m != 0; m &= m - 1 {
 		t := bits.TrailingZeros64(m)
@@ -713,9 +714,13 @@ func (w *weighed) coverage(mask uint64) (float64, int) {
 			seen |= 1 << g
 		}
 		got += w.groupIdf[g]
-		n++
+		if w.q.terms[t].minor {
+			minor++
+		} else {
+			n++
+		}
 	}
-	return got / w.total, n
+	return got / w.total, n + minor/2
 }
 
 // bound is the most an entry whose scan found the terms in mask can score:
