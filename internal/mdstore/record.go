@@ -65,6 +65,9 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 		m.added = []byte{'\n'}
 	}
 	outcomes := make([]Outcome, 0, len(lessons))
+	// lines counts the newlines before m.added[counted:]: where a new
+	// entry's heading lands.
+	lines, counted := m.lines, 0
 	for _, l := range lessons {
 		// A review of thousands of findings takes long to check; past the
 		// caller's deadline nothing is written, rather than all of it late.
@@ -93,6 +96,9 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 			l.ID = distinctID(l.Kind, l.Text(), salt)
 		}
 		m.added = append(m.added, '\n')
+		lines += bytes.Count(m.added[counted:], []byte{'\n'})
+		counted = len(m.added)
+		l.Line = lines + 1
 		m.added = append(m.added, Render(&l)...)
 		outcomes = append(outcomes, Outcome{ID: l.ID, New: true, Seen: l.Seen, Entry: l})
 	}
@@ -178,6 +184,8 @@ type memory struct {
 	sieve [4]uint64
 	// legacy: doc has entries without a metadata line (flow-next's).
 	legacy bool
+	// lines is the number of newlines in the file.
+	lines int
 }
 
 // prepare finds, in one pass over the file, every metadata line that
@@ -247,11 +255,13 @@ func (m *memory) prepareFrom(rd io.Reader, r *Reader) (size int64, last byte, er
 	// Every entry flowmem writes has a metadata line: fewer of them than
 	// headings means entries flow-next wrote.
 	m.legacy = c.heads > c.metas
+	m.lines = c.lines
 	return size, last, err
 }
 
-// lineCounts is what prepare counts: metadata lines and entry headings.
-type lineCounts struct{ metas, heads int }
+// lineCounts is what prepare counts: metadata lines, entry headings and
+// newlines.
+type lineCounts struct{ metas, heads, lines int }
 
 // scan is prepare's pass over region, whole lines of the file from its
 // offset base. It looks at the first bytes of each line only, save on
@@ -261,6 +271,7 @@ func (m *memory) scan(region []byte, base int, c *lineCounts) {
 		end := len(region)
 		if i := bytes.IndexByte(region[pos:], '\n'); i >= 0 {
 			end = pos + i
+			c.lines++
 		}
 		if l := region[pos:end]; len(l) >= 3 {
 			switch l[0] {

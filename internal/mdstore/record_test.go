@@ -221,3 +221,29 @@ func TestLockAfterDeadline(t *testing.T) {
 		t.Errorf("err = %v, want the caller's context error", err)
 	}
 }
+
+// TestRecordNewEntryLine: a new entry's outcome names the line of its
+// heading, as every reader's entries do (memory add --json prints it).
+func TestRecordNewEntryLine(t *testing.T) {
+	s := Open(t.TempDir())
+	for round := range 2 {
+		lessons := []Entry{
+			{Issue: fmt.Sprintf("round %d: the pool drops idle connections", round), Fix: "set the idle limit"},
+			{Issue: fmt.Sprintf("round %d: the cache key leaves out the tenant", round)},
+		}
+		out, err := s.Record(context.Background(), Pitfall, lessons, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := os.ReadFile(s.Path(Pitfall))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(raw), "\n")
+		for _, o := range out {
+			if l := o.Entry.Line; l < 1 || l > len(lines) || !strings.HasSuffix(lines[l-1], "<!-- "+o.ID+" -->") || !strings.HasPrefix(lines[l-1], "## ") {
+				t.Errorf("round %d: %s at line %d, which is not its heading", round, o.ID, l)
+			}
+		}
+	}
+}
