@@ -58,10 +58,10 @@ which records the lessons of a NEEDS_WORK review. It behaves as
 'flowmem hook' does: arguments are ignored, FLOWMEM_DISABLE=1 turns it off,
 errors are one line on stderr, and the exit code is always 0.
 
-Example (what flowmem install writes into .claude/settings.json when
-flowmem-hook is installed beside flowmem):
+Example (what flowmem install writes into .claude/settings.json; --local
+and --user write this program's absolute path instead):
    {"hooks": {"PostToolUse": [{"matcher": "Bash|Agent",
-     "hooks": [{"type": "command", "command": "/usr/local/bin/flowmem-hook", "timeout": 10}]}]}}
+     "hooks": [{"type": "command", "command": "flowmem-hook", "timeout": 10}]}]}}
 `
 
 // Main runs the program and returns its exit code, which is always 0: exit

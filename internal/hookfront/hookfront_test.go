@@ -168,6 +168,10 @@ func TestVersionAndHelp(t *testing.T) {
 	if !strings.Contains(so.String(), "Example") {
 		t.Error("help has no example")
 	}
+	// The shared settings name the hook, never one machine's path.
+	if !strings.Contains(so.String(), `"command": "flowmem-hook"`) {
+		t.Errorf("help's example is not what install writes into .claude/settings.json:\n%s", so.String())
+	}
 }
 
 func TestNonExecutableBesideFallsBackToPath(t *testing.T) {
