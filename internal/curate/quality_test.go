@@ -148,7 +148,10 @@ type setScore struct {
 	heavy, heavyFound     int
 }
 
-func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, threshold float64) map[string]*setScore {
+// scoreQuality scores the memory of entries; with show it prints the misses
+// FLOWMEM_CURATE_MISSES asks for (only the first memory's: the others hold
+// the same lines and more).
+func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, threshold float64, show bool) map[string]*setScore {
 	x := NewIndex(entries)
 	clusters, _ := x.Clusters(threshold)
 	groupOf := map[int]int{}
@@ -252,6 +255,12 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 		return beside(members, b)
 	}
 	out := map[string]*setScore{}
+	tookPlace := map[string]int{} // with FLOWMEM_CURATE_MISSES=1: what holds the 3 places of a missed S
+	defer func() {
+		if len(tookPlace) > 0 {
+			t.Logf("the 3 nearest of the printed misses: %v", tookPlace)
+		}
+	}()
 	for _, g := range groups {
 		if g.a < 0 {
 			t.Fatalf("%s %s: no A line", g.set, g.name)
@@ -281,7 +290,7 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 			}
 			if together(g.a, s) || near3Known(&g, s) {
 				sc.foundKnown++
-			} else if os.Getenv("FLOWMEM_CURATE_MISSES") == "known" && !g.held && !isReal(g.set) {
+			} else if show && os.Getenv("FLOWMEM_CURATE_MISSES") == "known" && !g.held && !isReal(g.set) {
 				t.Logf("known-miss %s %s: %q\n    S %q", g.set, g.name, entries[g.a].Text(), entries[s].Text())
 				n := 0
 				for _, p := range x.Neighbours(g.a, 256, 256) {
@@ -298,11 +307,25 @@ func scoreQuality(t *testing.T, entries []mdstore.Entry, groups []lessonGroup, t
 			}
 			if together(g.a, s) || near3(g.a, s) {
 				sc.found++
-			} else if showMisses && !g.held && (os.Getenv("FLOWMEM_CURATE_MISSES_INSET") == "" || !near3InSet(g.a, s)) {
-				t.Logf("miss %s %s: %q\n    S %q", g.set, g.name, entries[g.a].Text(), entries[s].Text())
+			} else if show && showMisses && !g.held && (os.Getenv("FLOWMEM_CURATE_MISSES_INSET") == "" || !near3InSet(g.a, s)) {
+				rank := slices.IndexFunc(x.Neighbours(g.a, 256, 256), func(p Pair) bool { return p.J == s })
+				t.Logf("miss %s %s: %q\n    S %q (%.3f alike, rank %d)", g.set, g.name, entries[g.a].Text(), entries[s].Text(), x.Similarity(g.a, s), rank+1)
 				for _, p := range x.Neighbours(g.a, 3, rescore) {
 					o := owner[p.J]
-					t.Logf("    %.3f %s/%s %q", p.Score, o.set, o.name, entries[p.J].Text())
+					// What took S's place: another set's wording of A's
+					// lesson (a true duplicate no label names), a near
+					// miss, a line of A's own group, or another lesson.
+					rel := "another lesson"
+					switch {
+					case o.set == g.set && o.name == g.name:
+						rel = "A's own group"
+					case slices.Contains(o.n, p.J):
+						rel = "a near miss"
+					case same[g.set+"/"+g.name][o.set+"/"+o.name]:
+						rel = "A's lesson elsewhere"
+					}
+					tookPlace[rel]++
+					t.Logf("    %.3f %s/%s (%s) %q", p.Score, o.set, o.name, rel, entries[p.J].Text())
 				}
 			}
 		}
@@ -392,7 +415,7 @@ func TestQualityCurate(t *testing.T) {
 	if v, err := strconv.ParseFloat(os.Getenv("FLOWMEM_CURATE_THRESHOLD"), 64); err == nil {
 		threshold = v // a development aid: 1.01 scores the 3 nearest alone
 	}
-	scores := scoreQuality(t, entries, groups, threshold)
+	scores := scoreQuality(t, entries, groups, threshold, true)
 	var dev, tot setScore
 	t.Logf("curate candidates, one memory of %d entries (every A, S and N line of %d groups), threshold %.2f",
 		len(entries), len(groups), threshold)
@@ -414,24 +437,24 @@ func TestQualityCurate(t *testing.T) {
 	t.Logf("real recurrences, held out (outside the totals):")
 	line(realHeldOut, scores[realHeldOut])
 	freshEntries, freshGroups := loadQualityMemory(t, false, freshReal)
-	fresh := scoreQuality(t, freshEntries, freshGroups, threshold)[freshReal]
+	fresh := scoreQuality(t, freshEntries, freshGroups, threshold, false)[freshReal]
 	line(freshReal, fresh)
 	fresh8Entries, fresh8Groups := loadQualityMemory(t, false, freshReal8)
-	fresh8 := scoreQuality(t, fresh8Entries, fresh8Groups, threshold)[freshReal8]
+	fresh8 := scoreQuality(t, fresh8Entries, fresh8Groups, threshold, false)[freshReal8]
 	line(freshReal8, fresh8)
 	fresh8bEntries, fresh8bGroups := loadQualityMemory(t, false, freshReal8b)
-	fresh8b := scoreQuality(t, fresh8bEntries, fresh8bGroups, threshold)[freshReal8b]
+	fresh8b := scoreQuality(t, fresh8bEntries, fresh8bGroups, threshold, false)[freshReal8b]
 	line(freshReal8b, fresh8b)
 	if extraSet != "" {
 		extraEntries, extraGroups := loadQualityMemory(t, false, extraSet)
-		line(extraSet, scoreQuality(t, extraEntries, extraGroups, threshold)[extraSet])
+		line(extraSet, scoreQuality(t, extraEntries, extraGroups, threshold, false)[extraSet])
 	}
 	found, apart := ratio(tot.proposed, tot.pairs), ratio(tot.noPair, tot.near)
 	foundInSet := ratio(tot.foundInSet, tot.pairs)
 
 	heavyEntries, heavyGroups := loadQualityMemory(t, true)
 	var h setScore
-	for _, s := range scoreQuality(t, heavyEntries, heavyGroups, DefaultThreshold) {
+	for _, s := range scoreQuality(t, heavyEntries, heavyGroups, DefaultThreshold, false) {
 		h.heavy += s.heavy
 		h.heavyFound += s.heavyFound
 	}
@@ -440,7 +463,7 @@ func TestQualityCurate(t *testing.T) {
 	if os.Getenv("FLOWMEM_CURATE_SWEEP") == "1" {
 		for _, th := range []float64{0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7} {
 			var sw setScore
-			for set, s := range scoreQuality(t, entries, groups, th) {
+			for set, s := range scoreQuality(t, entries, groups, th, false) {
 				if set != heldOut && set != realHeldOut {
 					sw.add(s)
 				}
