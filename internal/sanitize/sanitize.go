@@ -24,21 +24,32 @@ import (
 // cannot overwrite a line on screen),
 // bidirectional controls and zero-width characters. Text(Text(s)) == Text(s).
 func Text(s string) string {
+	out, _ := clean(s, false)
+	return out
+}
+
+// clean is Text of s. With hold it stops where an escape sequence or a
+// character that s cuts short starts (an escape sequence of at most
+// maxHeld bytes), so that Writer can hold it back, and returns where; the
+// end of s when nothing is cut short.
+func clean(s string, hold bool) (string, int) {
 	if plain(s) {
-		return s
+		return s, len(s)
 	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
-		c := s[i]
+		c, start, done := s[i], i, true
 		switch {
 		case c == 0x1b:
-			i, _ = skipEscape(s, i+1)
+			i, done = skipEscape(s, i+1)
 		case c == '\n', c == '\t', c >= 0x20 && c < 0x7f:
 			b.WriteByte(c)
 			i++
 		case c < 0x80:
 			i++ // C0 control or DEL
+		case hold && !utf8.FullRuneInString(s[i:]):
+			return b.String(), i
 		default:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			i += size
@@ -46,16 +57,21 @@ func Text(s string) string {
 			case r == utf8.RuneError && size == 1:
 				// invalid byte
 			case r == 0x9b:
-				i, _ = skipCSI(s, i)
+				i, done = skipCSI(s, i)
 			case r == 0x9d, r == 0x90, r == 0x98, r == 0x9e, r == 0x9f:
-				i, _ = skipString(s, i)
+				i, done = skipString(s, i)
 			case r >= 0x80 && r <= 0x9f, Invisible(r):
 			default:
 				b.WriteString(s[i-size : i])
 			}
 		}
+		if hold && !done && len(s)-start <= maxHeld {
+			// A sequence cut short runs to the end of s. Past maxHeld it
+			// is dropped as far as it goes, and its rest prints as text.
+			return b.String(), start
+		}
 	}
-	return b.String()
+	return b.String(), len(s)
 }
 
 // plain: nothing Text would remove — printable ASCII, newlines, tabs and
@@ -188,11 +204,10 @@ func (t *writer) Write(p []byte) (int, error) {
 		p = append(t.tail, p...)
 		t.tail = nil
 	}
-	if cut := unfinished(p); cut < len(p) {
+	s, cut := clean(string(p), true)
+	if cut < len(p) {
 		t.tail = append([]byte(nil), p[cut:]...)
-		p = p[:cut]
 	}
-	s := Text(string(p))
 	if s == "" {
 		return n, nil
 	}
@@ -263,47 +278,3 @@ func notPrintable8(w uint64) uint64 {
 
 // maxHeld bounds what Writer holds back of an unfinished sequence.
 const maxHeld = 4096
-
-// unfinished is where an escape sequence or a UTF-8 character cut short at
-// the end of p starts, or len(p); it reads p as Text does.
-func unfinished(p []byte) int {
-	s := string(p)
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == 0x1b:
-			end, done := skipEscape(s, i+1)
-			if !done {
-				return held(s, i)
-			}
-			i = end
-		case c < 0x80:
-			i++
-		case !utf8.FullRuneInString(s[i:]):
-			return i
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			end, done := i+size, true
-			switch r {
-			case 0x9b:
-				end, done = skipCSI(s, end)
-			case 0x9d, 0x90, 0x98, 0x9e, 0x9f:
-				end, done = skipString(s, end)
-			}
-			if !done {
-				return held(s, i)
-			}
-			i = end
-		}
-	}
-	return len(s)
-}
-
-// held bounds what is held back: past maxHeld the sequence is dropped as
-// far as it goes, and the rest prints as text.
-func held(s string, i int) int {
-	if len(s)-i > maxHeld {
-		return len(s)
-	}
-	return i
-}
