@@ -370,10 +370,8 @@ func ParseValue(s string) any {
 // Set stores value at the dotted key, creating nested objects. Known keys
 // must keep their type.
 func (c *Config) Set(key string, value any) error {
-	for _, p := range strings.Split(key, ".") {
-		if p == "" {
-			return fmt.Errorf("invalid key %q: empty segment", key)
-		}
+	if slices.Contains(strings.Split(key, "."), "") {
+		return fmt.Errorf("invalid key %q: empty segment", key)
 	}
 	if k, ok := known(key); ok {
 		if err := k.check(value, "not"); err != nil {

@@ -335,8 +335,7 @@ func (d *doctor) checkHooks() {
 		}
 		inst, err := install.Installed(src, install.Options{Command: d.opts.Command, Exe: d.opts.Exe}.IsOurs)
 		if err != nil {
-			var se *install.SyntaxError
-			if errors.As(err, &se) {
+			if se, ok := errors.AsType[*install.SyntaxError](err); ok {
 				se.Path = path
 			}
 			broken = append(broken, err.Error())

@@ -132,10 +132,8 @@ func Compute(entries []mdstore.Entry, reviews []reviewlog.Review, skipped int, n
 	var recurrent, recent []*mdstore.Entry
 	for i := range entries {
 		e := &entries[i]
-		for j := range st.Files {
-			if st.Files[j].Type == string(e.Kind) {
-				st.Files[j].Count++
-			}
+		if j := slices.Index(mdstore.Kinds, e.Kind); j >= 0 {
+			st.Files[j].Count++ // st.Files is in Kinds' order
 		}
 		st.Categories[cmp.Or(e.Category, "none")]++
 		st.Status[Status(e, now, staleAfterDays)]++

@@ -576,8 +576,7 @@ func readFile(path string) ([]byte, bool, error) {
 }
 
 func withPath(err error, path string) error {
-	var se *SyntaxError
-	if errors.As(err, &se) {
+	if se, ok := errors.AsType[*SyntaxError](err); ok {
 		se.Path = path
 		return se
 	}

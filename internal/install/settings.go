@@ -45,11 +45,9 @@ func parseSettings(src []byte) (*jsonedit.Doc, error) {
 		src = []byte("{}\n")
 	}
 	d, err := jsonedit.Parse(src)
-	if err != nil {
-		var pe *jsonedit.ParseError
-		if errors.As(err, &pe) {
-			return nil, &SyntaxError{Line: pe.Line, Col: pe.Col, Msg: "invalid JSON: " + pe.Msg}
-		}
+	if pe, ok := errors.AsType[*jsonedit.ParseError](err); ok {
+		return nil, &SyntaxError{Line: pe.Line, Col: pe.Col, Msg: "invalid JSON: " + pe.Msg}
+	} else if err != nil {
 		return nil, err
 	}
 	if d.Root.Kind != jsonedit.Object {

@@ -387,12 +387,8 @@ func htmlStart(rest []byte) (htmlEnd, bool) {
 			}
 		}
 	}
-	if after == "" || after[0] == ' ' || after[0] == '>' || strings.HasPrefix(after, "/>") {
-		for _, t := range htmlBlockTags {
-			if t == tag {
-				return htmlEnd{blank: true}, true
-			}
-		}
+	if (after == "" || after[0] == ' ' || after[0] == '>' || strings.HasPrefix(after, "/>")) && slices.Contains(htmlBlockTags, tag) {
+		return htmlEnd{blank: true}, true
 	}
 	return htmlEnd{}, false
 }
