@@ -144,23 +144,10 @@ func valueEnd(b []byte, i int) (int, error) {
 		}
 		return end, nil
 	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				end, ok := stringEnd(b, j, j+1)
-				if !ok {
-					return 0, io.ErrUnexpectedEOF
-				}
-				j = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1, nil
-				}
-			}
+		// The framer, started at the container, finds its end.
+		f := framer{pos: i, start: i, started: true}
+		if end, _ := f.scan(b); end > 0 {
+			return end, nil
 		}
 		return 0, io.ErrUnexpectedEOF
 	case ',', '}', ']', ':':
