@@ -286,12 +286,25 @@ var planRefRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\bfn-\d+|\b(?:R|AC|FR|NFR)-?\d+\b|\b(?:the|this) (?:plan|spec|epic|ticket|task spec|acceptance criteria|pr description|milestone)\b|\bacceptance criteri`)
 })
 
+// reqIDRe matches a requirement or acceptance-criterion id opening a
+// title ("AC2 …", "FR-02 …").
+var reqIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:R|AC|FR|NFR)-?\d+\b`) })
+
 // oneOff: a finding about this task's plan, spec or requirements that names
-// no code is fixed by editing this task's documents and teaches nothing
+// no code, or whose title opens with a requirement id, is fixed by editing
+// this task's documents or meeting that requirement and teaches nothing
 // later.
 func oneOff(f Finding) string {
 	if m := planRefRe().FindString(f.Problem + " " + f.Location); m != "" && !hasCode(f.Problem) && !hasCode(f.Fix) {
 		return "refers to " + m
+	}
+	// A title whose subject is a requirement ("AC2 Source filter —
+	// vendor missing") reports that this task's requirement is not met
+	// (LABELING.md: a one-off), whatever code it names.
+	if _, _, t, _ := titleMarker(title(f.Problem)); t != "" {
+		if m := reqIDRe().FindString(strings.TrimLeft(t, "`*")); m != "" {
+			return "its subject is " + m
+		}
 	}
 	return ""
 }

@@ -200,6 +200,13 @@ func TestClassify(t *testing.T) {
 			keep: true, reason: "reusable",
 		},
 		{
+			name: "a finding whose title opens with a requirement id is about that requirement: a one-off",
+			f: Finding{Severity: SevMajor,
+				Problem: "AC4 Export — archived rows missing. The story asks for archived rows too, but `exportRows` filters on `active = true`.",
+				Fix:     "Drop the `active` filter in `exportRows` and add an archived row to the export test."},
+			keep: false, reason: "one-off",
+		},
+		{
 			name: "a finding titled by copied code only asks to merge the copies",
 			f: Finding{Severity: SevMajor,
 				Problem: "`parseHeader` is duplicated in `api/read.go` and `api/write.go`. Both trim the prefix by hand.",
