@@ -6,6 +6,7 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -106,7 +107,11 @@ func FuzzHeadings(f *testing.F) {
 	f.Add([]byte("~~~~\n## 2026-01-01 x\n~~~\n## 2026-01-02 y\n~~~~\n## 2026-01-03 z\n<pre>\n## 2026-01-04 w\n</PRE>\n## 2026-01-05 v\n"))
 	f.Add([]byte("\t## 2026-01-01 x\n \t```\n## 2026-01-02 y\n``` `\n## 2026-01-03 z\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		if bytes.HasPrefix(body, []byte("---")) || loneTagLine(body) || !bytes.HasSuffix(body, []byte("\n")) {
+		if bytes.HasPrefix(body, []byte("---")) || loneTagLine(body) || !bytes.HasSuffix(body, []byte("\n")) ||
+			slices.ContainsFunc(bytes.Split(body, []byte("\n")), taggedHeading) {
+			// A heading with an entry's id tag starts an entry inside
+			// an open block too, where goldmark sees none
+			// (TestOpenBlockHidesNoEntry).
 			return
 		}
 		var fast []int

@@ -331,6 +331,34 @@ func TestFrontMatter(t *testing.T) {
 	}
 }
 
+// TestOpenBlockHidesNoEntry: a code fence or HTML block that a hand edit
+// left open does not hide the entries flowmem appends after it, so every
+// reader sees what Record wrote (and what a second add finds as a repeat).
+func TestOpenBlockHidesNoEntry(t *testing.T) {
+	later := Entry{Kind: Pitfall, Date: "2026-01-11", LastSeen: "2026-01-11", Issue: "the client retries without a jittered backoff", Fix: "add jitter"}
+	later.Normalize()
+	for name, edit := range map[string]string{
+		"fence":        "\nNotes by hand:\n```go\nfunc half() {\n",
+		"html comment": "\nNotes by hand\n<!-- to tidy\n",
+		"pre":          "\n<pre>\nraw notes\n",
+	} {
+		first := Entry{Kind: Pitfall, Date: "2026-01-10", LastSeen: "2026-01-10", Issue: "the pool drops idle connections", Fix: "set the idle limit"}
+		first.Normalize()
+		raw := Header(Pitfall) + "\n" + Render(&first) + edit + "\n" + Render(&later)
+		d, err := Parse(Pitfall, []byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := d.Folded()
+		if len(got) != 2 || got[1].ID != later.ID || got[1].Issue != later.Issue {
+			t.Errorf("%s: entries %+v, want %s and %s", name, got, first.ID, later.ID)
+		}
+		if len(d.Damaged) != 0 {
+			t.Errorf("%s: damage %+v", name, d.Damaged)
+		}
+	}
+}
+
 func TestFoldUnionCopies(t *testing.T) {
 	raw := Header(Pitfall) + `
 ## 2026-01-01 fn-1 impl-review [api]

@@ -246,6 +246,14 @@ func (h htmlEnd) in(l []byte) bool {
 // entry.
 func (sc *blockScanner) line(l []byte) bool {
 	l = trimEOL(l)
+	if (sc.fence != 0 || sc.html.active) && taggedHeading(l) {
+		// Only flowmem writes a heading that ends with an entry's id, at
+		// the start of a line and never inside a block: a fence or HTML
+		// block that a hand edit left open does not hide the entries
+		// appended after it (Record and recall find them by their ids).
+		*sc = blockScanner{}
+		return true
+	}
 	if sc.fence != 0 {
 		if cols, rest := indent(l); cols < 4 && closesFence(rest, sc.fence, sc.fenceLen) {
 			sc.fence = 0
@@ -281,6 +289,24 @@ func (sc *blockScanner) line(l []byte) bool {
 		return len(rest) > 3 && rest[1] == '#' && rest[2] == ' ' && isEntryHeading(rest)
 	}
 	return false
+}
+
+// taggedHeading reports an entry heading as flowmem writes it: at the
+// start of the line, ending with its id tag ("p-" and twelve hex digits).
+func taggedHeading(l []byte) bool {
+	if !bytes.HasPrefix(l, []byte("## ")) {
+		return false
+	}
+	_, id := cutTag(l)
+	if len(id) != 14 || id[1] != '-' || id[0] < 'a' || id[0] > 'z' {
+		return false
+	}
+	for _, c := range id[2:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return isEntryHeading(l)
 }
 
 // trimEOL drops a line's "\n" or "\r\n".
