@@ -87,7 +87,8 @@ func decode(r io.Reader, limit int64) (*Payload, error) {
 	p := Payload{raw: obj}
 	err = members(obj, func(key string, val []byte) error {
 		var dst *string
-		switch foldKey(key) {
+		// Keys match without regard to case, as encoding/json matches them.
+		switch strings.ToLower(key) {
 		case "cwd":
 			dst = &p.Cwd
 		case "hook_event_name":
@@ -112,16 +113,6 @@ func decode(r io.Reader, limit int64) (*Payload, error) {
 		return nil, fmt.Errorf("decode hook payload: %w", err)
 	}
 	return &p, nil
-}
-
-// foldKey matches keys without regard to case, as encoding/json does.
-func foldKey(k string) string {
-	for i := 0; i < len(k); i++ {
-		if c := k[i]; c >= 'A' && c <= 'Z' {
-			return strings.ToLower(k)
-		}
-	}
-	return k
 }
 
 // decodeField decodes one small member. A value of an unexpected type is

@@ -417,12 +417,8 @@ func (d *Doc) lineIndentAt(off int) (string, bool) {
 
 // lineIndent is the leading whitespace of the line that holds off.
 func (d *Doc) lineIndent(off int) string {
-	ls := bytes.LastIndexByte(d.Src[:off], '\n') + 1
-	i := ls
-	for i < len(d.Src) && (d.Src[i] == ' ' || d.Src[i] == '\t') {
-		i++
-	}
-	return string(d.Src[ls:i])
+	line := d.Src[bytes.LastIndexByte(d.Src[:off], '\n')+1:]
+	return string(line[:len(line)-len(bytes.TrimLeft(line, " \t"))])
 }
 
 func firstMember(n *Node) *Member {

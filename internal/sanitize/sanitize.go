@@ -58,7 +58,7 @@ func clean(s string, hold bool) (string, int) {
 				// invalid byte
 			case r == 0x9b:
 				i, done = skipCSI(s, i)
-			case r == 0x9d, r == 0x90, r == 0x98, r == 0x9e, r == 0x9f:
+			case introducer(r):
 				i, done = skipString(s, i)
 			case r >= 0x80 && r <= 0x9f, Invisible(r):
 			default:
