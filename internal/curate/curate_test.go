@@ -315,6 +315,36 @@ func TestFeedback(t *testing.T) {
 	}
 }
 
+// Neighbours are ranked by Likeness: an entry naming the same defect with
+// another remedy comes before one that shares only remedy words, while
+// groups stay on Similarity, where the fix counts double.
+func TestLikenessIssueAlone(t *testing.T) {
+	e := func(id, issue, fix string) mdstore.Entry {
+		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Fix: fix, Status: mdstore.Active}
+	}
+	entries := []mdstore.Entry{
+		e("p-0", "The price widget shows stale totals after an admin edits a product", "evict the memoized product row in the save handler"),
+		e("p-1", "Admins edit a product and the price widget keeps stale totals", "put a short expiry on the widget's data"),
+		e("p-2", "The session list never drops logged out users", "evict memoized sessions every hour"),
+	}
+	for i := range 8 {
+		entries = append(entries, e(fmt.Sprintf("p-x%d", i), fmt.Sprintf("filler%d words%d here%d", i, i, i), ""))
+	}
+	x := NewIndex(entries)
+	if x.Similarity(0, 2) <= x.Similarity(0, 1) {
+		t.Fatalf("the case needs p-2 nearer by Similarity: p-1 %.3f, p-2 %.3f", x.Similarity(0, 1), x.Similarity(0, 2))
+	}
+	if nb := x.Neighbours(0, 2, rescore); len(nb) == 0 || nb[0].J != 1 || nb[0].Score != x.Likeness(0, 1) {
+		t.Errorf("Neighbours(p-0) = %v, want p-1 first, scored by Likeness %.3f", nb, x.Likeness(0, 1))
+	}
+	if l, s := x.Likeness(0, 1), x.Similarity(0, 1); l < DefaultThreshold || s >= DefaultThreshold {
+		t.Fatalf("the case needs p-0/p-1 alike by Likeness only: Likeness %.3f, Similarity %.3f", l, s)
+	}
+	if groups, _ := x.Clusters(DefaultThreshold); len(groups) != 0 {
+		t.Errorf("Clusters = %v, want none: groups stay on Similarity", groups)
+	}
+}
+
 // An entry joins a group when it is alike enough to the members on
 // average, though less to one of them; a pair under the threshold starts
 // none.
