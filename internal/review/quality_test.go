@@ -586,13 +586,17 @@ const (
 // accuracy 0.750 (15/20), 2 zero-yield reviews. Round 7's rules (d5d51d8)
 // on the same set: 0.681 (47/69), 0.528, 0.383, 0.750, 2. Gated at the
 // first score less a margin; a rule fixed against it makes it development
-// data, and the commit must say so.
+// data, and the commit must say so. Development data since round 9
+// (r9-review13 fixed extraction against it: a numbered list of bold titles
+// one of which uses a field's word, a lead-in sentence after a bold title);
+// its gates follow the figures on main less about 0.03: 0.735 (50/68),
+// 0.562, 0.400, 0.800, 1.
 const (
-	gateR8bPrecision = 0.68
-	gateR8bRecall    = 0.49
-	gateR8bCategory  = 0.38
-	gateR8bVerdict   = 0.70
-	gateR8bZeroYield = 2
+	gateR8bPrecision = 0.70 // was 0.68 — round 9 (r9-review13)
+	gateR8bRecall    = 0.53 // was 0.49 — round 9 (r9-review13)
+	gateR8bCategory  = 0.37 // was 0.38 — round 9 (r9-review13): 0.400 (20/50), three more kept
+	gateR8bVerdict   = 0.77 // was 0.70 — round 9 (r9-review13)
+	gateR8bZeroYield = 1    // was 2 — round 9 (r9-review13)
 )
 
 // gates are one split's minimum figures.
