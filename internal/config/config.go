@@ -111,6 +111,9 @@ func read(path string) (*Config, []byte, error) {
 		return nil, nil, fmt.Errorf("read config: %w", err)
 	}
 	c.Exists = true
+	// Some Windows editors start the file with a byte-order mark, which
+	// no one sees: read past it, as settings.json is read.
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(b)) == 0 {
 		return c, nil, nil
 	}

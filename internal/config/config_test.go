@@ -118,6 +118,29 @@ func TestDefaultsAndGet(t *testing.T) {
 	}
 }
 
+// TestLoadBOM: a byte-order mark, which some Windows editors write before
+// the JSON, is not an error; config set keeps the file readable.
+func TestLoadBOM(t *testing.T) {
+	path := write(t, "\xef\xbb\xbf{\"memory\": {\"enabled\": true}}\n")
+	c, err := Load(path)
+	if err != nil || !c.Bool("memory.enabled") {
+		t.Fatalf("Load: %v", err)
+	}
+	c, err = LoadForSet(path, "recall.limit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set("recall.limit", ParseValue("4")); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = Load(path); err != nil || !c.Bool("memory.enabled") || c.Int("recall.limit") != 4 {
+		t.Errorf("after set: %v", err)
+	}
+}
+
 func TestSetSave(t *testing.T) {
 	path := write(t, `{"memory":{"enabled":false},"other":{"kept":[1,2]}}`)
 	c, err := Load(path)
