@@ -179,17 +179,16 @@ func (x *Index) feedback() {
 	ivals := make([][]float64, len(x.kind))
 	for i := range x.kind {
 		terms[i], vals[i], iterms[i], ivals[i] = x.terms[i], x.vals[i], x.iterms[i], x.ivals[i]
-		nb := x.nearest(i, 1, feedbackRescore, x.Similarity)
-		if len(nb) == 0 || nb[0].Score == 0 {
+		cands := x.candidates(i, feedbackRescore)
+		j, s := best(i, cands, x.Similarity)
+		if s == 0 {
 			continue
 		}
-		j := nb[0].J
-		terms[i], vals[i] = blend(x.terms[i], x.vals[i], 1/math.Sqrt(x.norm[i]), x.terms[j], x.vals[j], feedback*nb[0].Score/math.Sqrt(x.norm[j]))
+		terms[i], vals[i] = blend(x.terms[i], x.vals[i], 1/math.Sqrt(x.norm[i]), x.terms[j], x.vals[j], feedback*s/math.Sqrt(x.norm[j]))
 		// The issue takes on the words of the issue nearest to it, which
 		// need not be the nearest entry.
-		if nb = x.nearest(i, 1, feedbackRescore, x.issueSimilarity); len(nb) > 0 && nb[0].Score > 0 {
-			j := nb[0].J
-			iterms[i], ivals[i] = blend(x.iterms[i], x.ivals[i], 1/math.Sqrt(x.inorm[i]), x.iterms[j], x.ivals[j], feedback*nb[0].Score/math.Sqrt(x.inorm[j]))
+		if j, s := best(i, cands, x.issueSimilarity); s > 0 {
+			iterms[i], ivals[i] = blend(x.iterms[i], x.ivals[i], 1/math.Sqrt(x.inorm[i]), x.iterms[j], x.ivals[j], feedback*s/math.Sqrt(x.inorm[j]))
 		}
 	}
 	for id := range x.posts {
@@ -257,6 +256,20 @@ func (x *Index) Neighbours(i, k, limit int) []Pair {
 
 // nearest is Neighbours scored by like.
 func (x *Index) nearest(i, k, limit int, like func(i, j int) float64) []Pair {
+	out := x.candidates(i, limit)
+	for n := range out {
+		out[n].Score = like(i, out[n].J)
+	}
+	slices.SortFunc(out, byScore)
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+// candidates returns the limit entries of i's kind that share the most
+// weight of rare words with it, by that weight.
+func (x *Index) candidates(i, limit int) []Pair {
 	if x.acc == nil {
 		x.acc = make([]float64, len(x.kind))
 	}
@@ -291,14 +304,19 @@ func (x *Index) nearest(i, k, limit int, like func(i, j int) float64) []Pair {
 		}
 	}
 	x.touched = x.touched[:0]
-	for n := range out {
-		out[n].Score = like(i, out[n].J)
-	}
-	slices.SortFunc(out, byScore)
-	if len(out) > k {
-		out = out[:k]
-	}
 	return out
+}
+
+// best returns the candidate most like entry i by like, the first of
+// equals in byScore's order, and its likeness.
+func best(i int, cands []Pair, like func(i, j int) float64) (int, float64) {
+	j, s := -1, 0.0
+	for _, p := range cands {
+		if l := like(i, p.J); j < 0 || l > s || l == s && p.J < j {
+			j, s = p.J, l
+		}
+	}
+	return j, s
 }
 
 // Similarity of entries i and j: the cosine of their weighted word sets.
