@@ -182,7 +182,16 @@ Examples:
 				return e.writeJSON(map[string]any{"file": file, "entry": o.Entry, "recurred": !o.New, "replaces": ids})
 			}
 			if !o.New {
-				e.say("already in %s as %s; now seen %dx", file, o.Entry.ID, o.Entry.Seen)
+				// A repeat keeps its entry's status: the person adding it
+				// must learn that it is not recalled, and what changes that.
+				state := ""
+				switch o.Entry.Status {
+				case mdstore.Archived:
+					state = fmt.Sprintf(", archived (never recalled; flowmem memory restore %s brings it back)", o.Entry.ID)
+				case mdstore.Pending:
+					state = fmt.Sprintf(", waiting for approval (flowmem memory approve %s)", o.Entry.ID)
+				}
+				e.say("already in %s as %s%s; now seen %dx", file, o.Entry.ID, state, o.Entry.Seen)
 			} else {
 				e.say("added %s %s to %s", k, o.Entry.ID, file)
 			}
