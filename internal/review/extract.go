@@ -75,7 +75,7 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 		}
 		return fs, whole
 	}
-	src := []byte(boxTables(skipFrontMatter(text)))
+	src := []byte(boxTables(skipFrontMatter(shallow(text))))
 	doc := mdParser.Parse(textReader(src))
 	x := &extractor{src: src}
 	root := sectionTree(doc, src)
@@ -135,6 +135,82 @@ func (f Finding) cut() Finding {
 }
 
 func textReader(src []byte) text.Reader { return text.NewReader(src) }
+
+// maxNesting bounds how deeply the lines of a review nest block quotes and
+// lists. goldmark's cost grows with the square of the depth (50,000 "- "
+// on one line: 18 s of CPU, past the hook's deadline); no review nests
+// deeper than a few levels.
+const maxNesting = 16
+
+// shallow cuts each line's nesting to maxNesting: a run of leading quote
+// and list markers ("> > - - …") keeps its first maxNesting markers, and
+// leading blanks their first 4×maxNesting columns. Any other line is left
+// as it is, and a text with no deep line comes back unchanged.
+func shallow(text string) string {
+	var b strings.Builder
+	done := 0
+	for off := 0; off < len(text); {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off + 1
+		}
+		if cut, keep := deepPrefix(text[off:end]); cut > 0 {
+			if b.Len() == 0 {
+				b.Grow(len(text))
+			}
+			b.WriteString(text[done : off+keep])
+			done = off + cut
+		}
+		off = end
+	}
+	if done == 0 {
+		return text
+	}
+	b.WriteString(text[done:])
+	return b.String()
+}
+
+// deepPrefix reports, for a line nested deeper than maxNesting, where its
+// nesting prefix ends (cut) and how much of it to keep; cut is 0 for any
+// other line.
+func deepPrefix(line string) (cut, keep int) {
+	depth, i := 0, 0
+	for i < len(line) {
+		switch c := line[i]; {
+		case c == ' ' || c == '\t':
+			i++
+			if i > 4*maxNesting && keep == 0 {
+				keep = i
+			}
+			continue
+		case c == '>':
+			i++
+			if i < len(line) && line[i] == ' ' {
+				i++
+			}
+		case (c == '-' || c == '*' || c == '+') && i+1 < len(line) && line[i+1] == ' ':
+			i += 2
+		default:
+			n := orderedMarker(line[i:])
+			if n == 0 {
+				if keep > 0 {
+					return i, keep
+				}
+				return 0, 0
+			}
+			i += n
+		}
+		if depth++; depth == maxNesting && keep == 0 {
+			keep = i
+		}
+	}
+	if keep > 0 {
+		return i, keep
+	}
+	return 0, 0
+}
 
 // skipFrontMatter drops a YAML front matter block ("---" lines around
 // key: value metadata) at the top of a document: markdown would read its

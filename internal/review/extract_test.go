@@ -1040,3 +1040,29 @@ func TestExtractTitleLeadInIsProse(t *testing.T) {
 		t.Errorf("lead-in: problem %q fix %q", fs[0].Problem, fs[0].Fix)
 	}
 }
+
+// TestShallowCutsDeepNesting: a line nested past maxNesting keeps its
+// first maxNesting markers and its text; every other line is untouched.
+func TestShallowCutsDeepNesting(t *testing.T) {
+	plain := "## Findings\n\n- a\n  - b\n    > c\n```\n" + strings.Repeat(" ", 40) + "x\n```\n"
+	if got := shallow(plain); got != plain {
+		t.Errorf("shallow text changed: %q", got)
+	}
+	deep := "intro\n" + strings.Repeat("> ", 5000) + "tail text\nlast\n"
+	got := shallow(deep)
+	want := "intro\n" + strings.Repeat("> ", maxNesting) + "tail text\nlast\n"
+	if got != want {
+		t.Errorf("quotes: got %d bytes %q…, want %q", len(got), got[:min(60, len(got))], want)
+	}
+	lists := strings.Repeat("- ", 3000) + "1. 2. item\n"
+	if got := shallow(lists); got != strings.Repeat("- ", maxNesting)+"item\n" {
+		t.Errorf("lists: got %q", got[:min(80, len(got))])
+	}
+	blanks := strings.Repeat(" ", 500) + "- x\n"
+	if got := shallow(blanks); got != strings.Repeat(" ", 4*maxNesting+1)+"x\n" {
+		t.Errorf("blanks: got %d bytes", len(got))
+	}
+	if fs := Extract("## Issues\n\n" + strings.Repeat("- ", 50000) + "`Load` never closes the file; defer `f.Close()`.\n"); len(fs) != 1 || !strings.Contains(fs[0].Problem, "never closes") {
+		t.Errorf("deep item: %+v", fs)
+	}
+}

@@ -3,6 +3,7 @@ package review
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -31,6 +32,7 @@ func FuzzExtract(f *testing.F) {
 		"### 1.3 `a` leaks [FIXED]\n`a.go`", "1. **T.**  \n   Relevant files: `a`.\n2. **U.**", "- No tests", "[x]: docs",
 		"┌─┬─┐\n│ Sev │ Finding │\n├─┼─┤\n│ High │ a │\n│ │ b │\n└─┴─┘", "╔═\n║ x ║\n┃ y", "┌\n│\n├\n│ │ │ │\n└",
 		"### 2. A\n#### B-1 x\n#### B-2 y", "[WARNING] W-1: `a`",
+		strings.Repeat("> ", 40) + "x", strings.Repeat("- ", 30) + "1) x", strings.Repeat(" ", 90) + "> - y",
 	} {
 		f.Add(s)
 	}
