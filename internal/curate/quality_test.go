@@ -59,6 +59,13 @@ const freshReal8 = "real4.txt"
 // 44/44. Scored like freshReal from then on.
 const freshReal8b = "real5.txt"
 
+// freshReal9 is round 9's real set (44 groups, 51 pairs, 43 near misses
+// from 5 repositories no earlier set used), written while curate8 worked
+// and scored once after it froze (0e43598): group or 3-NN 46/51 (0.902),
+// group or near 47/51 (0.922), near misses apart 43/43; round 8's curate
+// (cffd793) on it: 45/51, 46/51, 43/43. Scored like freshReal from then on.
+const freshReal9 = "real6.txt"
+
 // extraSet names one more set of real recurrences to score the way
 // freshReal is (FLOWMEM_CURATE_EXTRA=<file in testdata/capture/recurrence>):
 // its lines join the memory only for its own row, outside the totals and
@@ -67,7 +74,7 @@ const freshReal8b = "real5.txt"
 var extraSet = os.Getenv("FLOWMEM_CURATE_EXTRA")
 
 func isReal(set string) bool {
-	return set == realHeldOut || set == freshReal || set == freshReal8 || set == freshReal8b || extraSet != "" && set == extraSet
+	return set == realHeldOut || set == freshReal || set == freshReal8 || set == freshReal8b || set == freshReal9 || extraSet != "" && set == extraSet
 }
 
 type lessonGroup struct {
@@ -445,6 +452,9 @@ func TestQualityCurate(t *testing.T) {
 	fresh8bEntries, fresh8bGroups := loadQualityMemory(t, false, freshReal8b)
 	fresh8b := scoreQuality(t, fresh8bEntries, fresh8bGroups, threshold, false)[freshReal8b]
 	line(freshReal8b, fresh8b)
+	fresh9Entries, fresh9Groups := loadQualityMemory(t, false, freshReal9)
+	fresh9 := scoreQuality(t, fresh9Entries, fresh9Groups, threshold, false)[freshReal9]
+	line(freshReal9, fresh9)
 	if extraSet != "" {
 		extraEntries, extraGroups := loadQualityMemory(t, false, extraSet)
 		line(extraSet, scoreQuality(t, extraEntries, extraGroups, threshold, false)[extraSet])
@@ -494,6 +504,10 @@ func TestQualityCurate(t *testing.T) {
 		t.Errorf("curate quality on round 8's second real set below its gate: found %.3f (gate %.2f), group or 3 nearest %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
 			f, gateFresh8bFound, nn, gateFresh8bNearest, targetFound, a, targetNoPair)
 	}
+	if f, nn, a := ratio(fresh9.proposed, fresh9.pairs), ratio(fresh9.found, fresh9.pairs), ratio(fresh9.noPair, fresh9.near); f < gateFresh9Found || nn < gateFresh9Nearest || a < targetNoPair {
+		t.Errorf("curate quality on round 9's real set below its gate: found %.3f (gate %.2f), group or 3 nearest %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
+			f, gateFresh9Found, nn, gateFresh9Nearest, targetFound, a, targetNoPair)
+	}
 	real := scores[realHeldOut]
 	if f, a := ratio(real.proposed, real.pairs), ratio(real.noPair, real.near); f < gateRealFound || a < targetNoPair {
 		t.Errorf("curate quality on the real recurrences below its gate: found %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
@@ -517,4 +531,7 @@ const (
 	// real5.txt, scored once at 5292bc0: 0.950 beside, 0.900 group or 3-NN.
 	gateFresh8bFound   = 0.92
 	gateFresh8bNearest = 0.87
+	// real6.txt, scored once at 0e43598: 0.922 beside, 0.902 group or 3-NN.
+	gateFresh9Found   = 0.88
+	gateFresh9Nearest = 0.87
 )
