@@ -4,13 +4,20 @@ package atomicfile
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
 
 // Write replaces path with data: a temp file in the same folder, fsync, then
 // rename. Without the fsync a crash after rename can leave a 0-byte file.
+// A path that is a symbolic link is replaced at its target, so the link
+// (a file shared between projects) stays.
 func Write(path string, data []byte, perm os.FileMode) error {
+	path, err := Resolve(path)
+	if err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
@@ -48,6 +55,26 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	ok = true
 	syncDir(dir)
 	return nil
+}
+
+// Resolve follows path while it is a symbolic link and returns where the
+// chain ends (which need not exist yet).
+func Resolve(path string) (string, error) {
+	for range 40 {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
 // syncDir makes the rename itself durable; best effort, as some platforms

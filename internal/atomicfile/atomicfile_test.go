@@ -47,3 +47,29 @@ func TestWriteFailsWithoutTouchingTarget(t *testing.T) {
 		t.Errorf("temp files left behind: %v", left)
 	}
 }
+
+// TestWriteThroughSymlink: a file that is a link (memory shared between
+// projects, a dotfiles setup) is replaced at its target; the link stays.
+func TestWriteThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "shared", "pitfalls.md")
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "pitfalls.md")
+	if err := os.Symlink(filepath.Join("shared", "pitfalls.md"), link); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(link, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if b, err := os.ReadFile(target); err != nil || string(b) != "new" {
+		t.Errorf("target holds %q, %v", b, err)
+	}
+}

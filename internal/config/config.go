@@ -499,7 +499,7 @@ func WriteDefault(path string) error {
 const staleAfter = time.Minute
 
 func writeFile(path string, body []byte) error {
-	target, err := resolve(path)
+	target, err := atomicfile.Resolve(path)
 	if err != nil {
 		return fmt.Errorf("write config: %w", err)
 	}
@@ -517,26 +517,6 @@ func writeFile(path string, body []byte) error {
 	}
 	ignoreTemps(filepath.Dir(path))
 	return nil
-}
-
-// resolve follows symlinks at path to the file to replace; a dangling
-// link resolves to where it points, so the write creates that file.
-func resolve(path string) (string, error) {
-	for range 40 {
-		fi, err := os.Lstat(path)
-		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-			return path, nil
-		}
-		dest, err := os.Readlink(path)
-		if err != nil {
-			return "", err
-		}
-		if !filepath.IsAbs(dest) {
-			dest = filepath.Join(filepath.Dir(path), dest)
-		}
-		path = dest
-	}
-	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
 // tempPattern is the .gitignore line for atomic writes' temp files in

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -307,5 +308,32 @@ func TestRewriteKeepsMovedRecordARecord(t *testing.T) {
 				t.Errorf("removeFirst=%v: entry %s %+v became %+v (present %v)", removeFirst, id, e, g, ok)
 			}
 		}
+	}
+}
+
+// TestRewriteThroughSymlink: a memory file that links to one shared by
+// several projects is rewritten at the shared file; the link stays, so
+// the projects keep one memory.
+func TestRewriteThroughSymlink(t *testing.T) {
+	s := Open(t.TempDir())
+	shared := filepath.Join(t.TempDir(), "pitfalls.md")
+	if err := os.WriteFile(shared, []byte(Header(Pitfall)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(shared, s.Path(Pitfall)); err != nil {
+		t.Fatal(err)
+	}
+	a := recordText(t, s, Pitfall, day, "shared lesson about retries")[0].ID
+	if err := s.Rewrite(context.Background(), Pitfall, setStatus(a, Archived)); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(s.Path(Pitfall)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced by a copy: %v", err)
+	}
+	if raw, _ := os.ReadFile(shared); !strings.Contains(string(raw), "status=archived") {
+		t.Errorf("the shared file was not rewritten:\n%s", raw)
 	}
 }
