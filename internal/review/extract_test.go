@@ -1066,3 +1066,17 @@ func TestShallowCutsDeepNesting(t *testing.T) {
 		t.Errorf("deep item: %+v", fs)
 	}
 }
+
+// TestExtractNumberedGaps: "Gap 2: …" numbers a finding as "Issue 2: …"
+// does, so each such heading under a section that is no findings heading
+// is a finding of its own.
+func TestExtractNumberedGaps(t *testing.T) {
+	text := "# Review of the exporter\n\n## What is missing\n\n### Gap 1: `Export` ignores the context\nA cancelled request keeps writing rows; pass `ctx` to `writeRows`.\n\n### Gap 2: No limit on the page size\n`pageSize` comes from the query string unchecked; cap it at 500.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings %+v, want 2", len(fs), fs)
+	}
+	if !strings.HasPrefix(fs[0].Problem, "`Export` ignores the context") || !strings.HasPrefix(fs[1].Problem, "No limit on the page size") {
+		t.Errorf("titles: %q / %q", fs[0].Problem, fs[1].Problem)
+	}
+}

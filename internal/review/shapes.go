@@ -408,12 +408,12 @@ func isDigits(s string) bool {
 var severityEmoji = map[rune]string{'🔴': SevCritical, '🛑': SevCritical, '🚨': SevCritical, '❗': SevMajor, '🟠': SevMajor,
 	'🟡': SevMinor, '⚠': SevMinor, '🔵': SevNit, '⚪': SevNit, '💡': SevNit, '🧹': SevNit}
 
-// findingIDRe reads a finding's id: "Finding 3", "#3", "C1", "H-2", "2.1",
+// findingIDRe reads a finding's id: "Finding 3", "Gap 2", "#3", "C1", "H-2", "2.1",
 // or a tracker-style id of upper-case parts ending in a number after a
 // hyphen ("SEC-12", "API-R2-003"), whose parts are no words of the title
 // (a round or requirement number in it names nothing).
 var findingIDRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:(?i:finding|issue|problem|bug|concern|blocker|risk|item|comment)\s*#?\s*(\d+[a-z]?)|#(\d+)|([A-Z]{1,2}-?\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)|(\d{1,3}(?:\.\d{1,3})*))\s*(?:[:.)—–]|\s-\s|\s|$)`)
+	return regexp.MustCompile(`^(?:(?i:finding|issue|problem|bug|concern|blocker|risk|item|comment|gap)\s*#?\s*(\d+[a-z]?)|#(\d+)|([A-Z]{1,2}-?\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)|(\d{1,3}(?:\.\d{1,3})*))\s*(?:[:.)—–]|\s-\s|\s|$)`)
 })
 
 // titleMarker reads the markers a reviewer puts before a finding's title:
