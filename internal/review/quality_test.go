@@ -529,7 +529,7 @@ const (
 // SOURCES.md, and from then on it is development data.
 const (
 	gateR6Precision = 0.66 // was 0.59 — round 8 (r8-review11)
-	gateR6Recall    = 0.64 // was 0.33 — round 7 (r7-review10)
+	gateR6Recall    = 0.65 // was 0.64 — round 9 (r9-review13): 0.682 (58/85)
 	gateR6Category  = 0.51 // was 0.50 — round 8b (r8-review12)
 	gateR6Verdict   = 0.92 // was 0.85 — round 7 (r7-review10)
 	gateR6ZeroYield = 1    // was 3 — round 7 (r7-review10)
@@ -583,8 +583,8 @@ const (
 // implying a fix, bracketed [WARNING]/[INFO]); its gates follow the
 // figures on main less about 0.03: 0.598 (76/127), 0.704, 0.447.
 const (
-	gateR8Precision = 0.56 // was 0.47 — round 8b (r8-review12)
-	gateR8Recall    = 0.67 // was 0.50 — round 8b (r8-review12)
+	gateR8Precision = 0.57 // was 0.56 — round 9 (r9-review13): 0.600 (78/130)
+	gateR8Recall    = 0.69 // was 0.67 — round 9 (r9-review13): 0.722 (78/108)
 	gateR8Category  = 0.41
 	gateR8Verdict   = 0.88
 	gateR8ZeroYield = 0
