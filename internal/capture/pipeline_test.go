@@ -348,3 +348,30 @@ func TestWriteExplainReport(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestTaskFromEnvMustBeATaskID: FLOW_TASK_ID names the task only when it
+// is a task id; anything else (a pasted token, shell text) is not written
+// into the entry's heading.
+func TestTaskFromEnvMustBeATaskID(t *testing.T) {
+	text := "1. **Severity: Major**\n   **File:Line:** `internal/api/body.go:12`\n" +
+		"   **Problem:** The handler calls `json.NewDecoder(r.Body).Decode` on untrusted input without a size limit, so a large body exhausts memory.\n" +
+		"   **Suggestion:** Wrap the body in `http.MaxBytesReader` before decoding.\n\n<verdict>NEEDS_WORK</verdict>\n"
+	for env, want := range map[string]string{
+		"fn-8.8":                           "fn-8.8",
+		"ghp_" + strings.Repeat("aB3", 12): "",
+		"fn-1;$(touch pwned)":              "",
+	} {
+		dir := newProject(t, true)
+		res, err := handle(t, dir, bashPayload(t, "./bin/reviewer", text), "FLOW_TASK_ID", env)
+		if err != nil || !res.Recorded() {
+			t.Fatalf("%q: %+v %v", env, res, err)
+		}
+		if res.Task != want {
+			t.Errorf("FLOW_TASK_ID %q: task %q, want %q", env, res.Task, want)
+		}
+		raw, _ := os.ReadFile(filepath.Join(dir, ".flow", "memory", "pitfalls.md"))
+		if want == "" && (strings.Contains(string(raw), "ghp_") || strings.Contains(string(raw), "pwned")) {
+			t.Errorf("FLOW_TASK_ID %q reached the file:\n%s", env, raw)
+		}
+	}
+}

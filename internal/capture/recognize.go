@@ -1,10 +1,12 @@
 package capture
 
 import (
-	"github.com/flowmem/flowmem/internal/hookevent"
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/flowmem/flowmem/internal/hookevent"
+	"github.com/flowmem/flowmem/internal/redact"
 )
 
 // flow-next task ids: fn-1.2, fn-17-axl.8, fn-29-fv0.6,
@@ -28,7 +30,20 @@ func taskID(env string, ev *hookevent.Payload, wrapper, text string) string {
 			return id
 		}
 	}
-	return strings.TrimSpace(env)
+	return envTask(env)
+}
+
+// envTask is FLOW_TASK_ID when it is a task id, as memory add's --task must
+// be: letters, digits and . _ - : / #, at most 80, and no secret. It goes
+// into the entry's heading, which is committed with the file.
+func envTask(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 80 || strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-:/#", r))
+	}) || redact.String(s) != s {
+		return ""
+	}
+	return s
 }
 
 func findTaskID(s string) string {
