@@ -19,6 +19,11 @@ const (
 	// synonymWeight is the weight of a synonym (text.Synonyms): it counts
 	// for its word's slot, never more than the word itself.
 	synonymWeight = 0.4
+	// pairWeight is the weight of two adjacent words of the request joined
+	// as one (term.pair): the same thing written as one word, so closer
+	// than a synonym, but two adjacent words need not name one thing.
+	// Weights 0.4 to 1 gain alike (testdata/recall/README.md).
+	pairWeight = 0.8
 	// maxTerms bounds a query: terms are bits of a uint64 in the scan.
 	maxTerms = 64
 )
@@ -32,6 +37,12 @@ type term struct {
 	// generic is set when the word is in generic.txt; Search also sets it
 	// when the word is common in the memory searched.
 	generic bool
+	// pair: two adjacent words of the request joined (sign in, api key,
+	// back off), as lessons write them in one word or one identifier
+	// (signin, api_key, backoff); lead is the first word as written. Like
+	// a synonym it counts for the first word's slot and never qualifies a
+	// lesson.
+	pair bool
 	// minor: the word as the request writes it is a function word
 	// (minorWords); it counts half a word towards a pair (see coverage).
 	minor bool
@@ -152,7 +163,42 @@ func parseQuery(s string) *query {
 			}
 		}
 	}
+	q.pairs(s)
 	return q
+}
+
+// particles are the stop words that end a phrasal verb, which code
+// writes as one word (log in, time out, set up, back off, fail over).
+var particles = map[string]bool{"in": true, "out": true, "up": true, "down": true, "off": true, "on": true, "over": true}
+
+// pairs adds the joined form of each two adjacent plain words of s (the
+// first not a stop word, the second not one either or a particle) to the
+// first word's slot.
+func (q *query) pairs(s string) {
+	var z text.Tokenizer
+	prev := ""
+	z.Scan(s, func(tok []byte, k text.Kind) {
+		switch k {
+		case text.Part:
+			return
+		case text.Whole:
+			prev = "" // an identifier is joined already
+			return
+		}
+		w := strings.ToLower(string(tok))
+		if prev != "" && (!text.IsStop(w) || particles[w]) && len(q.terms) < maxTerms {
+			st := text.Fold(prev + w)
+			if ti, ok := q.index[text.Fold(prev)]; ok {
+				if _, dup := q.index[st]; !dup {
+					q.add(term{stem: st, slot: q.terms[ti].slot, weight: pairWeight, syn: true, pair: true, lead: prev})
+				}
+			}
+		}
+		prev = w
+		if text.IsStop(w) {
+			prev = ""
+		}
+	})
 }
 
 // word adds the stem of one request word in a slot of its own.

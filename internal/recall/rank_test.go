@@ -321,6 +321,41 @@ func TestRankAnswersLead(t *testing.T) {
 	}
 }
 
+// TestRankPairs: two adjacent words of the request find a lesson that
+// writes them as one word or one identifier, in any spelling, ahead of a
+// shorter lesson that says the rest as well; a stop word other than a
+// particle does not join ("retries of" is no word), and the joined form
+// alone qualifies nothing.
+func TestRankPairs(t *testing.T) {
+	t.Parallel()
+	short := pit("short", "Retries log", "", "")
+	for _, spelling := range []string{"backoff", "back-off", "back_off", "BackOff"} {
+		long := pit("long", "Retries run without any "+spelling+" between the attempts of a job", "", "")
+		entries := []mdstore.Entry{short, long, pit("z", "Other", "", "")}
+		if got := ids(Rank(t, entries, "retries should", Options{})); len(got) == 0 || got[0] != "short" {
+			t.Fatalf("%s: without a pair %v: want the short lesson first (else this test shows nothing)", spelling, got)
+		}
+		if got := ids(Rank(t, entries, "retries should back off", Options{})); len(got) < 2 || got[0] != "long" {
+			t.Errorf("%s: Rank(retries should back off) = %v, want long first", spelling, got)
+		}
+	}
+	if q := parseQuery("retries of the job"); q.index["retriesof"] != 0 || slices.ContainsFunc(q.terms, func(t term) bool { return t.pair }) {
+		t.Errorf("a stop word joined a pair: %+v", q.terms)
+	}
+	entries := []mdstore.Entry{pit("long", "Use backoff", "", ""), pit("z", "Other", "", "")}
+	if got := ids(Rank(t, entries, "back off", Options{})); len(got) != 0 {
+		t.Errorf("the joined form alone = %v, want nothing", got)
+	}
+	// The scan counts every spelling, as the scorer will match it: its
+	// counts weigh the pair.
+	q := parseQuery("back off")
+	ti := q.index["backoff"]
+	entries = []mdstore.Entry{pit("a", "Use backoff", "", ""), pit("b", "Use back-off", "", ""), pit("c", "Use back_off", "", ""), pit("d", "Go back, turn it off", "", "")}
+	if r := must(compile([]*query{q}).scanFiles(FilesOf(t, entries))); !q.terms[ti].pair || r.df[0][ti] != 3 {
+		t.Errorf("entries saying backoff = %d, want 3 (%+v)", r.df[0][ti], q.terms[ti])
+	}
+}
+
 // TestRankProximity: of two lessons saying the same words of the request
 // as often, in as many words, the one saying them together ranks first.
 func TestRankProximity(t *testing.T) {

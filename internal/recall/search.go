@@ -94,6 +94,13 @@ func compile(qs []*query) *plan {
 	p := &plan{qs: qs, folds: map[string]string{}}
 	for qi, q := range qs {
 		for ti, t := range q.terms {
+			if t.pair {
+				// Two words joined: the first begins every spelling
+				// (backoff, back-off, back_off, BackOff); says checks
+				// the word joined.
+				p.addNeedle(needleOf(t.lead), qi, ti, t.stem)
+				continue
+			}
 			if t.lead != "" {
 				// An identifier's joined form: its first part begins it.
 				p.addNeedle(needleOf(t.lead), qi, ti, "")
@@ -369,7 +376,8 @@ func (p *plan) match(s []byte, masks []uint64) {
 // says reports whether the word part that begins s folds to stem as the
 // scorer will tokenize and fold it, or the identifier it begins does when
 // it is written in camelCase (SameSite says samesite: the scorer matches
-// its joined form). A part this loop cannot cut as text.Tokenizer does (a
+// its joined form) or is two words joined by a hyphen or an underscore
+// (back-off says backoff). A part this loop cannot cut as text.Tokenizer does (a
 // run of capitals, a letter outside ASCII, a capital after a digit)
 // counts: the scorer tells.
 func (p *plan) says(s []byte, stem string) bool {
@@ -396,7 +404,21 @@ func (p *plan) says(s []byte, stem string) bool {
 	if j < len(s) && s[j] >= 0x80 {
 		return true
 	}
-	return j > i && p.fold(s[:j]) == stem
+	if j > i && p.fold(s[:j]) == stem {
+		return true
+	}
+	if j+1 >= len(s) || s[j] != '-' && s[j] != '_' || s[j+1] >= 0x80 || byteCls[s[j+1]] == cSep {
+		return false
+	}
+	k := j + 1
+	for k < len(s) && s[k] < 0x80 && byteCls[s[k]] != cSep {
+		k++
+	}
+	if k < len(s) && s[k] >= 0x80 {
+		return true
+	}
+	var buf [64]byte
+	return k-1 <= len(buf) && p.fold(append(append(buf[:0], s[:j]...), s[j+1:k]...)) == stem
 }
 
 // fold is text.Fold of the ASCII word w, lower-cased, remembered.
