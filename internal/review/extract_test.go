@@ -1080,3 +1080,18 @@ func TestExtractNumberedGaps(t *testing.T) {
 		t.Errorf("titles: %q / %q", fs[0].Problem, fs[1].Problem)
 	}
 }
+
+// TestGuessLocationSkipsURLHosts: a host and port in a URL is no file and
+// line; a path with a line after it still is.
+func TestGuessLocationSkipsURLHosts(t *testing.T) {
+	for text, want := range map[string]string{
+		"the DSN postgres://app:secret@db.internal:5432/app is logged": "",
+		"it calls http://metrics.local:9090/push on every request":     "",
+		"`store/cache.go:42` never evicts; see db.internal:5432 too":   "store/cache.go:42",
+		"see https://x.test/a then pool.go:17":                         "pool.go:17",
+	} {
+		if got := guessLocation(text); got != want {
+			t.Errorf("guessLocation(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -142,7 +142,7 @@ func cleanLocation(s string) string { return truncate(flatLocation(s), MaxFieldL
 func flatLocation(s string) string { return flatten(strings.ReplaceAll(s, "`", "")) }
 
 var pathLineRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("[A-Za-z0-9_.@/~-]*[A-Za-z0-9_-]\\.[A-Za-z][A-Za-z0-9]{0,7}:\\d+(?:-\\d+)?")
+	return regexp.MustCompile("[A-Za-z0-9_./~-]*[A-Za-z0-9_-]\\.[A-Za-z][A-Za-z0-9]{0,7}:\\d+(?:-\\d+)?")
 })
 var leadingCodePathRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^`([^`\\s]*[/.][^`\\s]*)`") })
 
@@ -155,8 +155,13 @@ var codeFileRe = sync.OnceValue(func() *regexp.Regexp {
 // else a leading code span that looks like a path, else the first code
 // span that names a file.
 func guessLocation(text string) string {
-	if m := pathLineRe().FindString(text); m != "" {
-		return m
+	for _, ix := range pathLineRe().FindAllStringIndex(text, 8) {
+		// "postgres://u@db.internal:5432/app" names a host and port, not
+		// a file and line.
+		if i := ix[0]; i > 0 && (text[i-1] == '@' || strings.HasSuffix(text[:i], "//")) || strings.HasPrefix(text[ix[0]:], "//") {
+			continue
+		}
+		return text[ix[0]:ix[1]]
 	}
 	if m := leadingCodePathRe().FindStringSubmatch(strings.TrimSpace(text)); m != nil {
 		return m[1]
