@@ -103,7 +103,13 @@ Examples:
 				return err
 			}
 			if n == 0 {
-				e.say("no entries in memory yet")
+				// Archived and pending entries, or other types, may be
+				// there: "empty" would send the user looking for a loss.
+				what := "entries"
+				if len(kinds) == 1 {
+					what = string(kinds[0]) + " entries"
+				}
+				e.say("no active %s (memory list counts the archived and pending ones)", what)
 			}
 			return w.Flush()
 		}),
