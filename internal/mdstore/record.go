@@ -12,6 +12,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/regfile"
 )
 
@@ -135,6 +136,12 @@ func appendFile(path string, text []byte, create bool) error {
 	flags := os.O_WRONLY | os.O_APPEND
 	if create {
 		flags |= os.O_CREATE | os.O_EXCL
+		// O_EXCL never follows a link: a memory file linked to a shared
+		// one that does not exist yet is created where the link points.
+		var err error
+		if path, err = atomicfile.Resolve(path); err != nil {
+			return fmt.Errorf("open memory file: %w", err)
+		}
 	}
 	f, err := regfile.Open(path, flags, 0o644)
 	if err != nil {

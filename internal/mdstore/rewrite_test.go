@@ -337,3 +337,30 @@ func TestRewriteThroughSymlink(t *testing.T) {
 		t.Errorf("the shared file was not rewritten:\n%s", raw)
 	}
 }
+
+// TestCreateThroughDanglingSymlink: a memory file linked to a shared file
+// that does not exist yet is created there, by init and by a first lesson.
+func TestCreateThroughDanglingSymlink(t *testing.T) {
+	for _, first := range []string{"init", "record"} {
+		s := Open(t.TempDir())
+		shared := filepath.Join(t.TempDir(), "pitfalls.md")
+		if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(shared, s.Path(Pitfall)); err != nil {
+			t.Fatal(err)
+		}
+		if first == "init" {
+			if _, err := s.Init(); err != nil {
+				t.Fatalf("init: %v", err)
+			}
+		}
+		recordText(t, s, Pitfall, day, "shared lesson about retries")
+		if raw, err := os.ReadFile(shared); err != nil || !strings.Contains(string(raw), "shared lesson about retries") {
+			t.Errorf("%s first: the shared file holds %q, %v", first, raw, err)
+		}
+		if fi, err := os.Lstat(s.Path(Pitfall)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s first: the link was replaced", first)
+		}
+	}
+}
