@@ -611,6 +611,35 @@ const (
 	gateR8bZeroYield = 1    // was 2 — round 9 (r9-review13)
 )
 
+// Gates on the blind-r9 split (testdata/review/real/blind12/: 21 reviews
+// from 20 repositories new to the project, harvested at the start of round
+// 9 before any round-9 rule landed, two annotators, kappa 0.77), scored
+// once by the coordinator at a649d1e (review13 frozen): precision 0.545
+// (48/88), recall 0.676 (48/71), category accuracy 0.375 (18/48), verdict
+// accuracy 0.952 (20/21), no zero-yield review. Round 8's rules (cffd793)
+// score exactly the same: no round-9 rule change moved a fresh review.
+// Gated at the first score less a margin.
+const (
+	gateR9Precision = 0.51
+	gateR9Recall    = 0.64
+	gateR9Category  = 0.34
+	gateR9Verdict   = 0.90
+	gateR9ZeroYield = 0
+)
+
+// Gates on the blind-r9b split (testdata/review/real/blind13/: 23 reviews
+// from 20 other new repositories, harvested in round 9 while review13
+// worked and never opened by it), scored once at a649d1e: precision 0.448
+// (47/105), recall 0.588 (47/80), category accuracy 0.340 (16/47), verdict
+// accuracy 0.870 (20/23), 2 zero-yield reviews; round 8's rules the same.
+const (
+	gateR9bPrecision = 0.41
+	gateR9bRecall    = 0.55
+	gateR9bCategory  = 0.30
+	gateR9bVerdict   = 0.82
+	gateR9bZeroYield = 2
+)
+
 // gates are one split's minimum figures.
 type gates struct {
 	precision, recall, category, verdict float64
@@ -636,6 +665,8 @@ func TestQualityRealReviews(t *testing.T) {
 		{"blind-r7", "blind9", gates{gateR7Precision, gateR7Recall, gateR7Category, gateR7Verdict, gateR7ZeroYield}},
 		{"blind-r8", "blind10", gates{gateR8Precision, gateR8Recall, gateR8Category, gateR8Verdict, gateR8ZeroYield}},
 		{"blind-r8b", "blind11", gates{gateR8bPrecision, gateR8bRecall, gateR8bCategory, gateR8bVerdict, gateR8bZeroYield}},
+		{"blind-r9", "blind12", gates{gateR9Precision, gateR9Recall, gateR9Category, gateR9Verdict, gateR9ZeroYield}},
+		{"blind-r9b", "blind13", gates{gateR9bPrecision, gateR9bRecall, gateR9bCategory, gateR9bVerdict, gateR9bZeroYield}},
 	}
 
 	check := func(split, name string, got, gate float64) {
