@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -245,5 +246,19 @@ func TestRecordNewEntryLine(t *testing.T) {
 				t.Errorf("round %d: %s at line %d, which is not its heading", round, o.ID, l)
 			}
 		}
+	}
+}
+
+// TestRecordMakesFolderWithIgnore: a capture into a memory folder that is
+// gone makes it as init does, .gitignore included, so that git add -A
+// does not take the lock file.
+func TestRecordMakesFolderWithIgnore(t *testing.T) {
+	s := Open(filepath.Join(t.TempDir(), ".flow", "memory"))
+	if _, err := s.Record(context.Background(), Pitfall, []Entry{{Issue: "the queue drops messages on restart"}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(s.Dir, ".gitignore"))
+	if err != nil || !strings.Contains(string(b), LockName) {
+		t.Errorf(".gitignore %q, %v", b, err)
 	}
 }

@@ -90,11 +90,8 @@ func (s *Store) Init() ([]string, error) {
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create memory folder: %w", err)
 	}
-	ignore := filepath.Join(s.Dir, ".gitignore")
-	if _, err := os.Stat(ignore); errors.Is(err, fs.ErrNotExist) {
-		if err := atomicfile.Write(ignore, []byte(LockName+"\n.*.tmp-*\ninjections*.jsonl\n"), 0o644); err != nil {
-			return nil, err
-		}
+	if err := s.writeIgnore(); err != nil {
+		return nil, err
 	}
 	var created []string
 	for _, k := range Kinds {
@@ -111,6 +108,16 @@ func (s *Store) Init() ([]string, error) {
 	return created, nil
 }
 
+// writeIgnore gives the memory folder its .gitignore, unless it has one:
+// the lock file, temp files and the local injection log stay out of git.
+func (s *Store) writeIgnore() error {
+	ignore := filepath.Join(s.Dir, ".gitignore")
+	if _, err := os.Stat(ignore); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return atomicfile.Write(ignore, []byte(LockName+"\n.*.tmp-*\ninjections*.jsonl\n"), 0o644)
+}
+
 // Lock takes the store's one writer lock, waiting at most LockTimeout:
 // Record and Rewrite take it, and so does any other writer of the memory
 // folder (the reviews log). Call the returned func to release it.
@@ -119,8 +126,15 @@ func (s *Store) Lock(ctx context.Context) (func(), error) {
 		// The caller's deadline has passed: not a busy lock.
 		return nil, fmt.Errorf("lock memory: %w", err)
 	}
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create memory folder: %w", err)
+	if _, err := os.Stat(s.Dir); err != nil {
+		// A folder made here (deleted, or never committed) gets its
+		// .gitignore as init makes it, or git add -A takes the lock file.
+		if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create memory folder: %w", err)
+		}
+		if err := s.writeIgnore(); err != nil {
+			return nil, err
+		}
 	}
 	fl := flock.New(filepath.Join(s.Dir, LockName))
 	timeout := s.LockTimeout
