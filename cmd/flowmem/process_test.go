@@ -39,6 +39,40 @@ func mustFlowmem(t *testing.T, exe, dir string, args ...string) string {
 	return out
 }
 
+// TestConcurrentConfigSet: settings set at once by several processes
+// are all kept; none overwrites another's with the file it read before.
+func TestConcurrentConfigSet(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mustFlowmem(t, plain(), dir, "init", "--enable")
+	const n = 12
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := flowmem(t, plain(), dir, "config", "set", fmt.Sprintf("team.k%d", i), fmt.Sprint(i)); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	raw, err := os.ReadFile(filepath.Join(dir, ".flow", "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Memory struct{ Enabled bool }
+		Team   map[string]int
+	}
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Team) != n || !cfg.Memory.Enabled {
+		t.Errorf("kept %d of %d settings (memory.enabled %v):\n%s", len(cfg.Team), n, cfg.Memory.Enabled, raw)
+	}
+}
+
 // TestConcurrentAdd: 50 processes adding at once to one file must leave 50
 // well-formed entries: nothing lost, nothing interleaved.
 func TestConcurrentAdd(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/flowmem/flowmem/internal/config"
+	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/urfave/cli/v2"
 )
 
@@ -71,6 +72,13 @@ Examples:
 						}
 						e.say("created %s (run 'flowmem init' there to finish setting up the project)", p.FlowDir())
 					}
+					// One writer at a time, or two sets at once each save
+					// the file as they read it and one setting is lost.
+					unlock, err := mdstore.Open(p.MemoryDir()).Lock(c.Context)
+					if err != nil {
+						return err
+					}
+					defer unlock()
 					key := c.Args().Get(0)
 					cfg, err := config.LoadForSet(p.ConfigPath(), key)
 					if err != nil {
