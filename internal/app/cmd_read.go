@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/recall"
@@ -41,6 +42,11 @@ Examples:
 		Action: args(0, "no arguments (quote the query: --relevant \"...\")", func(c *cli.Context) error {
 			if c.IsSet("limit") && c.Int("limit") < 1 {
 				return usagef("--limit must be at least 1")
+			}
+			if c.IsSet("relevant") && !slices.ContainsFunc(c.StringSlice("relevant"), func(q string) bool { return strings.TrimSpace(q) != "" }) {
+				// An empty variable in a script: "nothing relevant" would
+				// hide the mistake.
+				return usagef("--relevant is empty: give the request to rank lessons by")
 			}
 			if c.IsSet("max-chars") {
 				if !c.IsSet("relevant") {
