@@ -87,7 +87,9 @@ func Run(entries []mdstore.Entry, reviews []reviewlog.Review, injections []Injec
 			touched[id] = append(touched[id], i)
 		}
 	}
-	cutoff := now.Add(-time.Duration(days) * 24 * time.Hour)
+	// By the calendar, not a Duration: a window over 292 years would
+	// overflow one and put the cutoff in the future.
+	cutoff := now.AddDate(0, 0, -min(days, 1<<20))
 	for i := range entries {
 		e := &entries[i]
 		if e.Status == mdstore.Archived || e.Status == mdstore.Pending {

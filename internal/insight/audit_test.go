@@ -99,3 +99,15 @@ func TestAudit(t *testing.T) {
 		}
 	}
 }
+
+// TestAuditHugeWindow: a window longer than a time.Duration holds (292
+// years) lists no lesson made today as unused.
+func TestAuditHugeWindow(t *testing.T) {
+	now := at("2026-06-01T09:00:00Z")
+	entries := []mdstore.Entry{entry(mdstore.Pitfall, "p-000000000001", "a fresh lesson", "2026-06-01", "2026-06-01", 1)}
+	for _, days := range []int{999999, 1 << 40} {
+		if a := Run(entries, nil, nil, now, 120, days); len(a.Unused) != 0 {
+			t.Errorf("--days %d: unused %+v", days, a.Unused)
+		}
+	}
+}

@@ -37,8 +37,15 @@ func staleDay[T ~string | ~[]byte](d T, now time.Time, days int) bool {
 	}
 	// Midnight UTC of the day as a count of days (time.Date's
 	// normalisation cost more than the rest of counting an entry).
-	t := time.Unix(civilDays(y, m, dd)*86400, 0)
-	return now.Sub(t) > time.Duration(days)*24*time.Hour
+	// Whole days and seconds, not a time.Duration: a budget over 292
+	// years (a user's "never") would overflow one and make every entry
+	// stale.
+	secs := now.Unix() - civilDays(y, m, dd)*86400
+	if secs < 0 {
+		return false
+	}
+	full, rest := secs/86400, secs%86400
+	return full > int64(days) || full == int64(days) && (rest > 0 || now.Nanosecond() > 0)
 }
 
 // daysIn is the number of days of month m of year y (proleptic

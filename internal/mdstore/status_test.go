@@ -2,6 +2,8 @@ package mdstore
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"testing"
 	"time"
 )
@@ -20,6 +22,7 @@ func TestStale(t *testing.T) {
 		{"2026-01-01", "2026-01-01", 0, false},
 		{"", "", 120, false},
 		{"2026-13-45", "", 120, false},
+		{"2020-01-01", "2020-01-01", 999999, false}, // "never": no overflow to stale
 	}
 	for _, tt := range tests {
 		e := Entry{Date: tt.date, LastSeen: tt.last}
@@ -43,10 +46,14 @@ func TestStaleDayIsTimeDate(t *testing.T) {
 		if day.Month() != time.Month(m) || day.Day() != dd {
 			return false
 		}
-		return now.Sub(day) > time.Duration(days)*24*time.Hour
+		// In nanoseconds as big numbers: no budget or span overflows.
+		age := new(big.Int).Mul(big.NewInt(now.Unix()-day.Unix()), big.NewInt(1e9))
+		age.Add(age, big.NewInt(int64(now.Nanosecond())))
+		budget := new(big.Int).Mul(big.NewInt(int64(days)), big.NewInt(86400e9))
+		return age.Cmp(budget) > 0
 	}
-	nows := []time.Time{time.Date(2026, 11, 27, 13, 5, 0, 0, time.UTC), time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)}
-	budgets := []int{-1, 0, 1, 29, 30, 31, 365, 1 << 20, 1 << 40}
+	nows := []time.Time{time.Date(2026, 11, 27, 13, 5, 0, 0, time.UTC), time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 11, 27, 0, 0, 0, 1, time.UTC)}
+	budgets := []int{-1, 0, 1, 29, 30, 31, 365, 106751, 106752, 999999, 1 << 20, 1 << 40, math.MaxInt}
 	for _, y := range []int{0, 1, 4, 100, 400, 1600, 1900, 1969, 1970, 2000, 2023, 2024, 2025, 2026, 2100, 9999} {
 		for m := 0; m <= 13; m++ {
 			for dd := 0; dd <= 32; dd++ {
