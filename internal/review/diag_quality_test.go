@@ -61,9 +61,10 @@ func TestQualityCauses(t *testing.T) {
 }
 
 // TestQualitySummary prints one line per development split and the
-// pooled figures of the old development splits and of blind6..11 (the
-// six sets first seen in rounds 6 to 8, the generalization check), and
-// blind11 alone (the last set scored blind).
+// pooled figures of the old development splits, of blind6..11 (the six
+// sets first seen in rounds 6 to 8) and of blind12+13 (NEW-DEV: scored
+// blind in round 9 and written against by no rule before round 10); a
+// rule is kept only when NEW-DEV and BLIND6-11 both rise.
 // FLOWMEM_QUALITY_DUMP=file writes every extracted finding of a
 // change-requesting review with its label status, for feature
 // distributions.
@@ -71,6 +72,7 @@ func TestQualitySummary(t *testing.T) {
 	root := filepath.Join("..", "..", "testdata", "review", "real")
 	old := []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5"}
 	fresh := []string{"blind6", "blind7", "blind8", "blind9", "blind10", "blind11"}
+	newer := []string{"blind12", "blind13"}
 	line := func(name string, ss ...*score) {
 		var p score
 		zero := 0
@@ -87,14 +89,17 @@ func TestQualitySummary(t *testing.T) {
 		t.Logf("%-10s P %.3f (%3d/%3d) R %.3f (%3d/%3d) F1 %.3f cat %.3f (%3d) verdict %.3f zero %d",
 			name, pr, p.tp, p.tp+p.fp, rc, p.tp, p.learnable, 2*pr*rc/(pr+rc), p.catAcc(), p.catOK, p.verdictAcc(), zero)
 	}
-	var olds, freshs, olds2, freshs2 []*score
-	for _, d := range append(append([]string{}, old...), fresh...) {
+	var olds, freshs, newers, olds2, freshs2, newers2 []*score
+	for _, d := range slices.Concat(old, fresh, newer) {
 		s := scoreSplit(t, filepath.Join(root, d), false)
 		s2 := scoreLabels(t, filepath.Join(root, d), "*.labels2.json", false)
 		line(d, s)
-		if slices.Contains(fresh, d) {
+		switch {
+		case slices.Contains(newer, d):
+			newers, newers2 = append(newers, s), append(newers2, s2)
+		case slices.Contains(fresh, d):
 			freshs, freshs2 = append(freshs, s), append(freshs2, s2)
-		} else {
+		default:
 			olds, olds2 = append(olds, s), append(olds2, s2)
 		}
 	}
@@ -102,7 +107,7 @@ func TestQualitySummary(t *testing.T) {
 		// Every extracted finding of a change-requesting review with its
 		// label status, one JSON line each, for feature distributions.
 		var b strings.Builder
-		for _, s := range append(append([]*score{}, olds...), freshs...) {
+		for _, s := range slices.Concat(olds, freshs, newers) {
 			for _, r := range s.records {
 				j, _ := json.Marshal(r)
 				b.Write(j)
@@ -115,10 +120,11 @@ func TestQualitySummary(t *testing.T) {
 	}
 	line("OLD-DEV", olds...)
 	line("BLIND6-11", freshs...)
-	line("blind11", freshs[len(freshs)-1])
+	line("NEW-DEV", newers...)
 	// The same reviews against the second annotator's labels.
 	line("OLD-DEV a2", olds2...)
 	line("BLIND6-11 a2", freshs2...)
+	line("NEW-DEV a2", newers2...)
 }
 
 // TestQualityVerdicts lists, over every development split, the reviews
@@ -128,7 +134,7 @@ func TestQualitySummary(t *testing.T) {
 func TestQualityVerdicts(t *testing.T) {
 	root := filepath.Join("..", "..", "testdata", "review", "real")
 	lost, wrong := 0, 0
-	for _, d := range []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11"} {
+	for _, d := range []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13"} {
 		files, _ := filepath.Glob(filepath.Join(root, d, "*.labels.json"))
 		sort.Strings(files)
 		for _, lf := range files {
