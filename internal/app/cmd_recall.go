@@ -102,6 +102,9 @@ Examples:
 				return err
 			}
 			block, err := e.prime(c, cfg, s, task)
+			if nf := (*recall.NoFitError)(nil); errors.As(err, &nf) && c.Bool("json") {
+				block, err = "", nil // "chars": 0 says it
+			}
 			if err != nil {
 				return err
 			}

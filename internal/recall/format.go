@@ -197,7 +197,7 @@ var ErrNothing = fmt.Errorf("no lesson in memory bears on this request")
 // Format writes hits as a "## Relevant Memory" block of at most opt.Limit
 // entries and opt.MaxChars bytes. Entries are never cut: one that does not
 // fit is left out and later, shorter ones may still fit. With no hits it
-// writes nothing and returns ErrNothing.
+// writes nothing and returns ErrNothing; when none fits, a NoFitError.
 func Format(w io.Writer, hits []Hit, opt Options) error {
 	if len(hits) == 0 {
 		return ErrNothing
@@ -205,15 +205,29 @@ func Format(w io.Writer, hits []Hit, opt Options) error {
 	budget := cmp.Or(max(opt.MaxChars, 0), DefaultMaxChars)
 	out := block(header, hits, limitOf(opt), budget, nil)
 	if out == "" {
-		need := 1 << 30
-		for _, h := range hits {
-			need = min(need, len(header)+len(render(nil, &h.Entry, true)))
-		}
-		// Printing nothing would read as "nothing relevant".
-		return fmt.Errorf("%d relevant entries found, but none fits in %d characters; the shortest needs %d (raise --max-chars)", len(hits), budget, need)
+		return noFit(header, hits, budget)
 	}
 	_, err := io.WriteString(w, out)
 	return err
+}
+
+// NoFitError says that relevant lessons were found but none fits the
+// budget: printing nothing would read as "nothing relevant".
+type NoFitError struct {
+	Found, Budget, Need int
+}
+
+func (e *NoFitError) Error() string {
+	return fmt.Sprintf("%d relevant entries found, but none fits in %d characters; the shortest needs %d (raise --max-chars)", e.Found, e.Budget, e.Need)
+}
+
+// noFit is the NoFitError of hits that no block under head fits in budget.
+func noFit(head string, hits []Hit, budget int) error {
+	need := 1 << 30
+	for _, h := range hits {
+		need = min(need, len(head)+len(render(nil, &h.Entry, true)))
+	}
+	return &NoFitError{Found: len(hits), Budget: budget, Need: need}
 }
 
 // block renders head and as many entries as fit in max bytes; "" when none

@@ -233,7 +233,16 @@ func TestPrimeBudget(t *testing.T) {
 		{"small budget", Options{Limit: 100, MaxChars: 700, Floor: 0.01}, 700, 1},
 		{"tiny budget", Options{MaxChars: 10}, 10, 0},
 	} {
-		out := must(Prime(files, task, tc.opt))
+		out, err := Prime(files, task, tc.opt)
+		if nf := (*NoFitError)(nil); tc.minBytes == 0 {
+			// Lessons qualify but none fits: said as read -r says it.
+			if !errors.As(err, &nf) || nf.Found == 0 || nf.Budget != tc.max || nf.Need <= tc.max || out != "" {
+				t.Errorf("%s: Prime wrote %q, %v; want a NoFitError", tc.name, out, err)
+			}
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
 		if len(out) > tc.max || len(out) < tc.minBytes {
 			t.Errorf("%s: Prime wrote %d bytes, want %d..%d", tc.name, len(out), tc.minBytes, tc.max)
 		}

@@ -67,7 +67,11 @@ func FuzzQuery(f *testing.F) {
 			if b.Len() > max {
 				t.Fatalf("Format wrote %d bytes over %d", b.Len(), max)
 			}
-			if p := prime(t, entries, s, Options{MaxChars: max}); len(p) > max {
+			p, err := Prime(FilesOf(t, entries), s, Options{MaxChars: max})
+			if nf := (*NoFitError)(nil); err != nil && !(errors.As(err, &nf) && p == "" && nf.Need > max) {
+				t.Fatal(err)
+			}
+			if len(p) > max {
 				t.Fatalf("Prime wrote %d bytes over %d", len(p), max)
 			}
 		}

@@ -23,7 +23,8 @@ func Confirmed(e *mdstore.Entry) bool {
 // budget runs out. With no task words it lists the top confirmed lessons
 // by recurrence and recency. The block is "" when nothing qualifies, so
 // callers can leave it out: a prompt is better without lessons than with
-// unrelated ones.
+// unrelated ones; when lessons qualify but none fits, the error is a
+// NoFitError.
 func PrimeIDs(files []File, task string, opt Options) (string, []string, error) {
 	limit := limitOf(opt)
 	budget := min(cmp.Or(max(opt.MaxChars, 0), PrimeMaxChars), PrimeHardCap)
@@ -47,45 +48,79 @@ func PrimeIDs(files []File, task string, opt Options) (string, []string, error) 
 	// Stale lessons come last, so they are the ones the budget cuts.
 	lead(hits, func(h *Hit) bool { return !h.Entry.Stale(opt.Now, opt.StaleAfterDays) })
 	var ids []string
-	return block(header+primeIntro, hits, limit, budget, &ids), ids, nil
+	if out := block(header+primeIntro, hits, limit, budget, &ids); out != "" {
+		return out, ids, nil
+	}
+	return "", nil, noFit(header+primeIntro, hits, budget)
 }
 
 // topConfirmed ranks confirmed lessons without a query: recurrence first,
 // weighed down as they age. Only entries whose metadata says seen=2 or
-// more, or whose heading says manual, are parsed.
+// more, or whose heading says manual, are parsed. A lesson a file holds
+// more than once (a union merge's copies) is confirmed as one: counted in
+// the pass, its copies are folded and the files read again.
 func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
-	top := topK{k: k}
 	var r reader
-	sightings, err := r.collectSightings(files)
+	sightings, err := r.collectSightings(files, nil)
 	if err != nil {
 		return nil, err
 	}
-	err = r.eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
-		if !mayBeConfirmed(seg, sightings) {
+	ids := newIDCount(files)
+	hits, err := r.confirmed(files, sightings, ids, folds{}, opt, k)
+	if err != nil || ids.twice == nil {
+		return hits, err
+	}
+	copies, err := r.foldCopies(files, ids)
+	if err != nil {
+		return nil, err
+	}
+	return r.confirmed(files, sightings, nil, copies, opt, k)
+}
+
+// confirmed is one pass of topConfirmed: it counts the ids it reads in ids
+// unless nil, and reads the copies of a lesson as its fold.
+func (r *reader) confirmed(files []File, sightings map[string]sighting, ids *idCount, copies folds, opt Options, k int) ([]Hit, error) {
+	top := topK{k: k}
+	offer := func(e *mdstore.Entry) {
+		if !eligible(e) {
 			return
 		}
-		e, ok := mdstore.ParseSegment(files[fi].Kind, seg, line)
-		if !ok || !eligible(&e) {
+		addSightings(sightings, e)
+		if !Confirmed(e) {
 			return
 		}
-		addSightings(sightings, &e)
-		if !Confirmed(&e) {
-			return
-		}
-		r := 1.0
+		rec := 1.0
 		if !opt.Now.IsZero() {
-			r = recency(&e, opt.Now)
+			rec = recency(e, opt.Now)
 		}
-		top.offer(Hit{Entry: e, Score: (1 + math.Log(math.Max(float64(e.Seen), 1))) * (0.5 + 0.5*r)})
+		top.offer(Hit{Entry: *e, Score: (1 + math.Log(math.Max(float64(e.Seen), 1))) * (0.5 + 0.5*rec)})
+	}
+	err := r.eachSegment(files, func(fi int, seg []byte, off int64, line int) {
+		if folded, skip := copies.take(fi, off); skip {
+			return
+		} else if folded != nil {
+			offer(folded)
+			return
+		}
+		if !mayBeConfirmed(seg, sightings, ids) {
+			return
+		}
+		if e, ok := mdstore.ParseSegment(files[fi].Kind, seg, line); ok {
+			offer(&e)
+		}
 	})
 	return top.sorted(), err
 }
 
 // mayBeConfirmed reads only an entry's heading and metadata line: whether
-// it is manual, seen twice or more, or has sightings.
-func mayBeConfirmed(seg []byte, sightings map[string]sighting) bool {
+// it is manual, seen twice or more, or has sightings. It counts the
+// metadata line's id in ids unless nil.
+func mayBeConfirmed(seg []byte, sightings map[string]sighting, ids *idCount) bool {
 	head, rest, _ := bytes.Cut(seg, []byte("\n"))
 	if bytes.Contains(head, []byte(" manual")) {
+		if id := metaID(rest); id != nil && ids != nil {
+			ids.add(idKey(id))
+		}
 		return true
 	}
 	i := bytes.Index(rest, metaOpen)
@@ -94,8 +129,28 @@ func mayBeConfirmed(seg []byte, sightings map[string]sighting) bool {
 	}
 	meta, _, _ := bytes.Cut(rest[i:], []byte("\n"))
 	m, ok := mdstore.ReadMeta(meta)
+	if ok && !m.Sighting && ids != nil {
+		ids.add(idKey(m.ID))
+	}
 	_, seen := sightings[string(m.ID)]
 	return ok && (seen || m.Seen >= 2)
+}
+
+// recordLines records every sighting line of b and counts the id of
+// every metadata line. b is whole lines.
+func recordLines(b []byte, m map[string]sighting, ids *idCount) {
+	for at := 0; ; {
+		i := bytes.Index(b[at:], metaOpen)
+		if i < 0 {
+			return
+		}
+		i += at
+		l, _, _ := bytes.Cut(b[i:], []byte("\n"))
+		if i == 0 || b[i-1] == '\n' {
+			recordLine(l, m, ids)
+		}
+		at = i + len(l)
+	}
 }
 
 // recordSightings records every sighting line of seg.

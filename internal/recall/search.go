@@ -252,7 +252,7 @@ var (
 // (a word outside ASCII, a run of capitals). The marks count the
 // document frequencies, so they must not count the other words a
 // needle begins.
-func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
+func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting, ids *idCount) {
 	prev := uint8(cSep)
 	n := len(seg)
 	for i := 0; i < n; i++ {
@@ -260,7 +260,7 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 		cls := byteCls[c]
 		if cls == cSep {
 			if c == '<' || c == '*' {
-				i += markup(seg[i:], i == 0 || seg[i-1] == '\n', sightings)
+				i += markup(seg[i:], i == 0 || seg[i-1] == '\n', sightings, ids)
 			}
 			prev = cSep
 			continue
@@ -302,7 +302,7 @@ func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting) {
 // markup is how many bytes after s[0] the scan skips as markup, not
 // words: a comment (recording a sighting line) or, at a line's start, a
 // field label. Out of scan's loop, which it would slow.
-func markup(s []byte, lineStart bool, sightings map[string]sighting) int {
+func markup(s []byte, lineStart bool, sightings map[string]sighting, ids *idCount) int {
 	if bytes.HasPrefix(s, commentOpen) {
 		// Comments (the metadata line, the id after a heading) are
 		// not text; a sighting line counts.
@@ -310,7 +310,12 @@ func markup(s []byte, lineStart bool, sightings map[string]sighting) int {
 		if end < 0 {
 			return len(s)
 		}
-		recordSighting(s[:end+len(commentClose)], sightings)
+		// Only a comment that begins a line is a record (a sighting, an
+		// entry's metadata line), as mdstore reads them; most comments
+		// are the ids that end lines.
+		if lineStart {
+			recordLine(s[:end+len(commentClose)], sightings, ids)
+		}
 		return end
 	}
 	if s[0] == '*' && lineStart {
@@ -552,6 +557,7 @@ type candidate struct {
 	file int32
 	line int32
 	n    int32   // length in bytes
+	fold int32   // the lesson whose copies it stands for (scanned.folded), +1
 	off  int64   // offset in its file
 	ub   float64 // the most any query could score it (see bound)
 }
@@ -564,6 +570,7 @@ type scanned struct {
 	cands     []candidate
 	masks     []uint64 // len(qs) per candidate
 	sightings map[string]sighting
+	folded    []mdstore.Entry // lessons a file holds more than once (fold)
 }
 
 func (p *plan) scanFiles(files []File) (*scanned, error) {
@@ -574,11 +581,12 @@ func (p *plan) scanFiles(files []File) (*scanned, error) {
 	masks := make([]uint64, len(p.qs))
 	total := 0
 	var rd reader
+	ids := newIDCount(files)
 	err := rd.eachSegment(files, func(fi int, seg []byte, off int64, line int) {
 		r.n++
 		total += len(seg)
 		clear(masks)
-		p.scan(seg, masks, r.sightings)
+		p.scan(seg, masks, r.sightings, ids)
 		any := false
 		for qi, m := range masks {
 			for ; m != 0; m &= m - 1 {
@@ -591,11 +599,19 @@ func (p *plan) scanFiles(files []File) (*scanned, error) {
 			r.masks = append(r.masks, masks...)
 		}
 	})
+	if err != nil {
+		return nil, err
+	}
+	copies, err := rd.foldCopies(files, ids)
+	if err != nil {
+		return nil, err
+	}
+	r.fold(copies, len(p.qs))
 	r.avgLen = 1
 	if r.n > 0 {
 		r.avgLen = float64(total) / float64(r.n)
 	}
-	return r, err
+	return r, nil
 }
 
 // weighed is one query with the memory's statistics applied: idf per
@@ -911,7 +927,9 @@ func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
 	pe := &parsed{}
 	// A file rewritten since the scan (curation) makes a candidate
 	// unreadable or another entry: it is skipped, or scored as it is now.
-	if seg, err := s.files.readAt(f, c.off, int(c.n), &s.buf); err == nil {
+	if c.fold > 0 {
+		pe.e, pe.ok = r.folded[c.fold-1], true
+	} else if seg, err := s.files.readAt(f, c.off, int(c.n), &s.buf); err == nil {
 		pe.e, pe.ok = mdstore.ParseSegment(f.Kind, seg, int(c.line))
 	}
 	if pe.ok {

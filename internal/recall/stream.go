@@ -17,6 +17,7 @@ import (
 type File struct {
 	Kind mdstore.Kind
 	Path string
+	size int64 // when listed, to size what a pass counts
 }
 
 // Load lists the memory files of the given kinds (all when none); a
@@ -28,12 +29,13 @@ func Load(s *mdstore.Store, kinds ...mdstore.Kind) ([]File, error) {
 	var files []File
 	for _, k := range kinds {
 		p := s.Path(k)
-		if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		} else if err != nil {
 			return nil, fmt.Errorf("read memory: %w", err)
 		}
-		files = append(files, File{Kind: k, Path: p})
+		files = append(files, File{Kind: k, Path: p, size: fi.Size()})
 	}
 	return files, nil
 }
@@ -42,7 +44,6 @@ func Load(s *mdstore.Store, kinds ...mdstore.Kind) ([]File, error) {
 // file to file and pass to pass (mdstore.Reader).
 type reader struct {
 	mdstore.Reader
-	read int64 // bytes collectSightings has read, to size what a pass keeps
 }
 
 // eachSegment calls fn with every entry of every file, in file order:
@@ -95,13 +96,18 @@ func (h handles) close() {
 
 // collectSightings reads the sighting lines of files: whole lines, found
 // in the files' bytes without splitting them into entries (most files
-// hold none). A last line without its newline is an append that failed
-// half-way, as mdstore reads it.
-func (r *reader) collectSightings(files []File) (map[string]sighting, error) {
+// hold none). With ids, it counts every metadata line's id there as well
+// (that search stops at every entry). A last line without its newline is
+// an append that failed half-way, as mdstore reads it.
+func (r *reader) collectSightings(files []File, ids *idCount) (map[string]sighting, error) {
 	m := map[string]sighting{}
 	record := func(b []byte) {
-		r.read += int64(len(b))
-		recordSightings(b[:bytes.LastIndexByte(b, '\n')+1], m)
+		b = b[:bytes.LastIndexByte(b, '\n')+1]
+		if ids != nil {
+			recordLines(b, m, ids)
+		} else {
+			recordSightings(b, m)
+		}
 	}
 	for _, f := range files {
 		h, err := regfile.Open(f.Path, os.O_RDONLY, 0)
@@ -118,42 +124,53 @@ func (r *reader) collectSightings(files []File) (map[string]sighting, error) {
 }
 
 // EachLive calls fn with every live entry of files as render(e, false)
-// shows it, in file order, its sightings counted, each id once (a union
-// merge can leave a lesson twice: the first is kept), until fn returns
-// false; line is valid only during the call. It holds one chunk of a file
-// at a time, and renders most entries from their bytes (appendView):
-// copying each into an Entry's strings made most of memory read's garbage.
+// shows it, in file order, its sightings counted, each id once: copies of
+// a lesson in one file (a union merge's) folded at the first, as mdstore
+// folds them, a later file's copy left out, until fn returns false; line
+// is valid only during the call. It holds one chunk of a file at a time,
+// and renders most entries from their bytes (appendView): copying each
+// into an Entry's strings made most of memory read's garbage.
 func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
 	var r reader
-	sightings, err := r.collectSightings(files)
+	ids := newIDCount(files)
+	sightings, err := r.collectSightings(files, ids)
 	if err != nil {
 		return err
 	}
-	// Sized for the memory (an entry is some 300 bytes): growing it
-	// entry by entry would touch twice the memory.
-	seen := make(map[string]bool, min(r.read/300, 1<<20))
+	copies, err := r.foldCopies(files, ids)
+	if err != nil {
+		return err
+	}
+	// The ids of the entries parsed: those read from their bytes are
+	// each counted once (counted, !again).
+	seen := map[string]bool{}
 	stop := false
 	var line []byte
 	var v mdstore.View
-	return r.eachSegment(files, func(fi int, seg []byte, _ int64, n int) {
+	return r.eachSegment(files, func(fi int, seg []byte, off int64, n int) {
 		k := files[fi].Kind
 		if stop {
 			return
 		}
-		if mdstore.ViewSegment(seg, &v) {
-			if seen[string(v.ID)] {
-				return
-			}
+		if mdstore.ViewSegment(seg, &v) && counted(seg, v.ID) && !ids.again(v.ID) {
 			if _, ok := sightings[string(v.ID)]; !ok {
 				if out, ok := appendView(line[:0], k, &v); ok {
 					line = out
-					seen[string(v.ID)] = true
 					stop = v.Status == mdstore.Active && !fn(k, line)
 					return
 				}
 			}
 		}
-		e, ok := mdstore.ParseSegment(k, seg, n)
+		folded, skip := copies.take(fi, off)
+		if skip {
+			return
+		}
+		e, ok := mdstore.Entry{}, true
+		if folded != nil {
+			e = *folded
+		} else {
+			e, ok = mdstore.ParseSegment(k, seg, n)
+		}
 		if !ok || seen[e.ID] {
 			return
 		}

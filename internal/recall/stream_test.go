@@ -98,7 +98,7 @@ func TestSightingsAcrossPieces(t *testing.T) {
 			if err := os.WriteFile(path, raw, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			m, err := new(reader).collectSightings([]File{{Path: path}})
+			m, err := new(reader).collectSightings([]File{{Path: path}}, nil)
 			if got := m["p-1"].n == 1; got != want || err != nil {
 				t.Errorf("line at %d (whole %v): %v, %v", at, want, m, err)
 			}
@@ -126,23 +126,13 @@ func TestEachLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// What mdstore reads: each file's copies of a lesson folded, sightings
+	// counted.
 	var want []string
-	seen := map[string]bool{}
-	for _, f := range files {
-		mdstore.Segments(must(os.ReadFile(f.Path)), func(seg []byte, line int) bool {
-			e, ok := mdstore.ParseSegment(f.Kind, seg, line)
-			if !ok || seen[e.ID] {
-				return true
-			}
-			seen[e.ID] = true
-			if e.ID == entries[0].ID {
-				e.Seen, e.LastSeen, e.Tasks = e.Seen+1, "2026-03-01", append(e.Tasks, "fn-9")
-			}
-			if e.Live() {
-				want = append(want, string(f.Kind)+"|"+Render(&e, false))
-			}
-			return true
-		})
+	for _, e := range folded(t, files) {
+		if e.Live() {
+			want = append(want, string(e.Kind)+"|"+Render(&e, false))
+		}
 	}
 	var got []string
 	must(0, EachLive(files, func(k mdstore.Kind, line []byte) bool {
