@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"bytes"
 	"os"
 	"slices"
 	"strings"
@@ -219,4 +220,35 @@ func TestMetaID(t *testing.T) {
 			return true
 		})
 	}
+}
+
+// FuzzSeenOnce: when seenOnce reads a metadata line, ReadMeta reads the
+// same id and seen 1 from it (mayBeConfirmed's shortcut decides as the
+// full read would).
+func FuzzSeenOnce(f *testing.F) {
+	for _, l := range []string{
+		"<!-- flowmem: id=p-5a1e0c9d2b7f fp=83c779ebac9e seen=1 last=2026-01-12 tasks=fn-3.1 status=active -->",
+		"<!-- flowmem: id=p-5a1e0c9d2b7f seen=1 last=2026-01-12 seen=3 -->",
+		"<!-- flowmem: id=p-1 seen=1 id=p-2 -->",
+		"<!-- flowmem: id=p-1  seen=1  -->",
+		"<!-- flowmem: id=p-1 seen=1 --> ",
+		"<!-- flowmem: id=p-1 seen=1-->",
+		"<!-- flowmem: id=p-1 seen=10 -->",
+		"<!-- flowmem: id=p-1 xseen=1 seen=2 -->",
+		"<!-- flowmem: seen id=p-1 seen=1 -->",
+		"<!-- flowmem: id= seen=1 -->",
+	} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, l []byte) {
+		id, ok := seenOnce(l)
+		if !ok {
+			return
+		}
+		line, _, _ := bytes.Cut(l, []byte("\n"))
+		m, mok := mdstore.ReadMeta(line)
+		if !mok || m.Sighting || !bytes.Equal(m.ID, id) || m.Seen != 1 {
+			t.Fatalf("seenOnce(%q) = %q; ReadMeta reads id %q seen %d sighting %v ok %v", l, id, m.ID, m.Seen, m.Sighting, mok)
+		}
+	})
 }

@@ -123,6 +123,15 @@ func mayBeConfirmed(seg []byte, sightings map[string]sighting, ids *idCount) boo
 		}
 		return true
 	}
+	if id, ok := seenOnce(rest); ok {
+		// Most lessons: confirmed only by a sighting. (ReadMeta reads
+		// every field, tasks too: it was most of the pass.)
+		if ids != nil {
+			ids.add(idKey(id))
+		}
+		_, seen := sightings[string(id)]
+		return seen
+	}
 	i := bytes.Index(rest, metaOpen)
 	if i < 0 {
 		return false
@@ -134,6 +143,28 @@ func mayBeConfirmed(seg []byte, sightings map[string]sighting, ids *idCount) boo
 	}
 	_, seen := sightings[string(m.ID)]
 	return ok && (seen || m.Seen >= 2)
+}
+
+// seenOnce reads the metadata line rest begins when it is as flowmem
+// writes it and says seen=1: one id field, the first, one seen field, the
+// line closed. Its id and true then: what ReadMeta would read (the last of
+// each field counts, so a line with two is left to it).
+func seenOnce(rest []byte) ([]byte, bool) {
+	l, _, _ := bytes.Cut(rest, []byte("\n"))
+	id := metaID(l)
+	if id == nil || !bytes.HasSuffix(l, []byte(" -->")) {
+		return nil, false
+	}
+	after := l[len(metaIDOpen)+len(id):]
+	i := bytes.Index(after, []byte(" seen="))
+	if i < 0 || !bytes.HasPrefix(after[i+len(" seen="):], []byte("1 ")) {
+		return nil, false
+	}
+	rest = after[i+len(" seen=1"):]
+	if bytes.Contains(after[:i], []byte(" id=")) || bytes.Contains(rest, []byte(" id=")) || bytes.Contains(rest, []byte(" seen=")) {
+		return nil, false
+	}
+	return id, true
 }
 
 // recordLines records every sighting line of b and counts the id of
