@@ -59,10 +59,9 @@ type Options struct {
 //  7. generic advice: its title is about coverage or asks for tests ("no
 //     tests for …"), or it opens by asking to restructure ("Refactor
 //     …"), asks only to remove duplication or measures the code's size
-//     ("900 lines", "god object") with no limit the project sets; or the
-//     reviewer grants that the code works before a "but" ("correct, but
-//     the message could …"); or its subject is the change's own docs
-//     ("the README is stale"), a one-off; or it is short (under thinLen
+//     ("900 lines", "god object") with no limit the project sets; or
+//     its subject is the change's own docs ("the README is stale"), a
+//     one-off; or it is short (under thinLen
 //     bytes in all) and names no code in its problem or place, too vague
 //     to learn from;
 //  8. no fix: neither a fix field, a linked recommendation nor an
@@ -119,13 +118,6 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// A triage report's "Not applicable: matches the spec" or
 		// "Status: Won't fix": the finding was examined and turned down.
 		return drop(fmt.Sprintf("turned down in triage (%q)", m[2]))
-	}
-	if m := concessionRe().FindStringSubmatch(problem + " " + fix); m != nil && firstWord(m[0], latentWords) == "" {
-		// "The check is correct, but the message could be friendlier",
-		// "not a correctness bug, but …": the reviewer grants that the
-		// code works; what follows the "but" is a preference. "Correct
-		// today, but …" grants it only for now: a latent defect.
-		return drop(fmt.Sprintf("the reviewer grants the code works (%q); the rest is a preference", m[1]))
 	}
 	if w := firstWord(stripCode(title(problem)), coverageWords); w != "" {
 		// "`Widget` had zero test coverage", "Retry coverage gaps on
@@ -309,22 +301,12 @@ func oneOff(f Finding) string {
 	return ""
 }
 
-// concessionRe matches a reviewer granting that code works before a
-// "but": a judgement of correctness or acceptability, or "not a bug".
 // rejectedRe matches a triage resolution that turns a finding down, as
 // issue trackers name them, written as a status: capitalised and followed
 // by a separator ("Not applicable: …", "Status: Won't fix — …").
 var rejectedRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(^|[\s.:>|])((?:Not applicable|Won't fix|Wontfix|Will not fix|Invalid|False positive|Works as intended|Working as intended|By design|Not a bug|Declined|Rejected))\s*(?:[:—–.]|- )`)
 })
-
-var concessionRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(correct|fine|safe|harmless|ok|okay|acceptable|defensible|reasonable|plausible|sound|not an? (?:correctness |real |actual )?(?:bug|problem|issue))\b[^.;]{0,30}\bbut\b`)
-})
-
-// latentWords limit a concession to the present ("harmless today, but"),
-// which warns of a defect to come rather than granting the code works.
-var latentWords = wordSet(`today now currently yet`)
 
 // ruleWords state a rule for every case rather than a change to one plan.
 var ruleWords = []string{"never ", "always ", "do not ", "don't ", "must not ", "avoid ", "instead of ", "every ", "each ",
