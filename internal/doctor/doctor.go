@@ -428,7 +428,7 @@ func (d *doctor) checkHookBinary() {
 		d.add("hook binary", Skip, "no hook installed", "")
 		return
 	}
-	var bad, good, other []string
+	var bad, good, other, reinstall []string
 	byName := false
 	checked := map[string]bool{}
 	for _, place := range d.places {
@@ -471,6 +471,11 @@ func (d *doctor) checkHookBinary() {
 				}
 				if recOut != want {
 					other = append(other, fmt.Sprintf("%s (%s hook) records with %s, which is %s, not this build (%s)", resolved, place, recorder, recOut, want))
+					// A hook by path records with the flowmem beside it,
+					// whatever PATH says: only a reinstall points it here.
+					if strings.ContainsAny(prog, `/\`) && filepath.Dir(recorder) == filepath.Dir(resolved) {
+						reinstall = append(reinstall, d.reinstall(place))
+					}
 				}
 			}
 			good = append(good, fmt.Sprintf("%s (%s)", resolved, strings.TrimSpace(out)))
@@ -482,12 +487,30 @@ func (d *doctor) checkHookBinary() {
 	case len(bad) > 0:
 		d.add("hook binary", Fail, list(bad, "; "),
 			"reinstall so the hook runs an existing binary: flowmem install (the project's hook runs '"+install.HookCmd+"' from PATH; --local and --user record the absolute path of the flowmem you run)")
+	case len(other) > 0 && len(reinstall) == len(other):
+		d.add("hook binary", Warn, list(other, "; ")+": the hook records with that one",
+			"point the hook at this build: "+list(reinstall, "; "))
 	case len(other) > 0:
 		d.add("hook binary", Warn, list(other, "; ")+": the hook records with that one",
 			putOnPath(d.opts.Exe)+"; or replace the other one with this build")
 	default:
 		d.add("hook binary", OK, list(good, "; "), "")
 	}
+}
+
+// reinstall is the command that rewrites the hook in place with this
+// build's absolute path; it names this build by path, since flowmem by name
+// may be the other one.
+func (d *doctor) reinstall(place string) string {
+	exe := d.opts.Exe
+	if exe == "" {
+		exe = "flowmem"
+	}
+	cmd := exe + " install"
+	if place != string(install.Project) {
+		cmd += " --" + place
+	}
+	return cmd
 }
 
 // putOnPath says how to get this flowmem onto PATH, where hooks and the

@@ -327,6 +327,25 @@ func TestDoctor(t *testing.T) {
 			check: "hook binary", status: Warn, detail: "/flowmem, which is flowmem version test, not this build (flowmem version 0.2.0)", fix: "first on PATH",
 		},
 		{
+			// A hook by absolute path (--local, --user) records with the
+			// flowmem beside it, whatever PATH says: only reinstalling
+			// with this build points it here.
+			name: "local hook of another build",
+			change: func(t *testing.T, o *Options, proj string) {
+				dir := t.TempDir()
+				for _, n := range []string{"flowmem-hook", "flowmem"} {
+					write(t, filepath.Join(dir, n), "#!/bin/sh\n")
+					os.Chmod(filepath.Join(dir, n), 0o755)
+				}
+				write(t, filepath.Join(proj, ".claude", "settings.json"), `{}`)
+				if _, err := install.Run(install.Options{Scope: install.Local, Project: proj, Command: filepath.Join(dir, "flowmem-hook"), NoScout: true}); err != nil {
+					t.Fatal(err)
+				}
+				o.Exe, o.Version = filepath.Join(t.TempDir(), "flowmem"), "0.2.0"
+			},
+			check: "hook binary", status: Warn, detail: "(local hook) records with", fix: "/flowmem install --local",
+		},
+		{
 			name: "absolute path in the shared settings",
 			change: func(t *testing.T, o *Options, proj string) {
 				if _, err := install.Run(install.Options{Project: proj, Command: o.Exe + " hook", NoScout: true}); err != nil {
