@@ -232,15 +232,22 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 		return nil
 	}
 	file, dir, pathEnv := e.rel(p, paths.Settings), filepath.Dir(exe), e.Getenv("PATH")
-	local := "or keep this project's hook to yourself with this binary's absolute path: flowmem uninstall && flowmem install --local"
+	// This build by path: flowmem by name may be the very build at fault.
+	// Uninstall edits the shared settings, so it is for a project no one
+	// else uses.
+	// Codex has no file of one's own to move the hook to.
+	local := "."
+	if opts.Scope == install.Project {
+		local = fmt.Sprintf("; or, if no one else uses this project's settings, keep its hook to yourself with this binary's absolute path: %s uninstall && %s install --local", exe, exe)
+	}
 	found, err := install.LookPath(prog, pathEnv)
 	if err != nil {
-		return []string{fmt.Sprintf("no %s on PATH: the hook in %s runs '%s' by name, so it cannot run here. Fix: put %s on PATH (export PATH=\"%s:$PATH\" in your shell profile, then restart Claude Code; from a checkout, make install puts flowmem and flowmem-hook in $(go env GOPATH)/bin), %s",
+		return []string{fmt.Sprintf("no %s on PATH: the hook in %s runs '%s' by name, so it cannot run here. Fix: put %s on PATH (export PATH=\"%s:$PATH\" in your shell profile, then restart Claude Code; from a checkout, make install puts flowmem and flowmem-hook in $(go env GOPATH)/bin)%s",
 			prog, file, opts.Command, dir, dir, local)}
 	}
 	flowmemBin, err := install.Recorder(found, pathEnv)
 	if err != nil {
-		return []string{fmt.Sprintf("%s is on PATH but no flowmem is beside it or on PATH, so the hook in %s records nothing. Fix: put %s on PATH (export PATH=\"%s:$PATH\"), %s",
+		return []string{fmt.Sprintf("%s is on PATH but no flowmem is beside it or on PATH, so the hook in %s records nothing. Fix: put %s on PATH (export PATH=\"%s:$PATH\")%s",
 			found, file, dir, dir, local)}
 	}
 	if install.SameFile(flowmemBin, exe) {
@@ -251,7 +258,7 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 	} else if err == nil {
 		flowmemBin += " (" + out + ")"
 	}
-	return []string{fmt.Sprintf("the hook in %s (%s) would record with %s, not this build (%s, flowmem version %s). Fix: put %s first on PATH (export PATH=\"%s:$PATH\"), or replace that one with this build (from a checkout: make install), %s",
+	return []string{fmt.Sprintf("the hook in %s (%s) would record with %s, not this build (%s, flowmem version %s). Fix: put %s first on PATH (export PATH=\"%s:$PATH\"), or replace that one with this build (from a checkout: make install)%s",
 		file, opts.Command, flowmemBin, exe, Version(), dir, dir, local)}
 }
 

@@ -183,16 +183,21 @@ func TestInstallChecksFlowmemOnPath(t *testing.T) {
 		name, path string
 		args       []string
 		want       []string // in stderr; none means no warning at all
+		not        string   // not in stderr
 	}{
 		{"missing", filepath.Join(dir, "empty"), []string{"install"},
-			[]string{"warning: no flowmem-hook on PATH", `export PATH="` + filepath.Dir(exe) + `:$PATH"`, "make install", "flowmem install --local"}},
+			[]string{"warning: no flowmem-hook on PATH", `export PATH="` + filepath.Dir(exe) + `:$PATH"`, "make install", exe + " uninstall && " + exe + " install --local"}, ""},
 		{"another build", other, []string{"install"},
-			[]string{"would record with " + filepath.Join(other, "flowmem") + " (flowmem version 0.0.1), not this build", "make install", "flowmem install --local"}},
+			[]string{"would record with " + filepath.Join(other, "flowmem") + " (flowmem version 0.0.1), not this build", "make install", exe + " uninstall && " + exe + " install --local"}, ""},
 		{"init --install too", other, []string{"init", "--install"},
-			[]string{"would record with " + filepath.Join(other, "flowmem")}},
+			[]string{"would record with " + filepath.Join(other, "flowmem")}, ""},
 		{"front end without flowmem", filepath.Join(dir, "alone"), []string{"install"},
-			[]string{"warning: " + filepath.Join(dir, "alone", "flowmem-hook") + " is on PATH but no flowmem is beside it or on PATH"}},
-		{"local by absolute path", "", []string{"install", "--local"}, nil},
+			[]string{"warning: " + filepath.Join(dir, "alone", "flowmem-hook") + " is on PATH but no flowmem is beside it or on PATH"}, ""},
+		{"local by absolute path", "", []string{"install", "--local"}, nil, ""},
+		// Codex has no local file, and uninstall without --codex would
+		// take the Claude Code hooks out of the shared settings.
+		{"codex", filepath.Join(dir, "empty"), []string{"install", "--codex"},
+			[]string{"warning: no flowmem-hook on PATH: the hook in .codex/hooks.json"}, "uninstall"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,6 +212,9 @@ func TestInstallChecksFlowmemOnPath(t *testing.T) {
 				if !strings.Contains(stderr, w) {
 					t.Errorf("stderr lacks %q:\n%s", w, stderr)
 				}
+			}
+			if tt.not != "" && strings.Contains(stderr, tt.not) {
+				t.Errorf("stderr has %q:\n%s", tt.not, stderr)
 			}
 		})
 	}
