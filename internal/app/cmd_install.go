@@ -285,7 +285,7 @@ func (e *env) hookCommand() (string, error) {
 func (e *env) install(ctx context.Context, opts install.Options, p project.Dir) (install.Result, error) {
 	res, err := install.Run(opts)
 	if err == nil {
-		res.Warnings = e.checkByName(ctx, opts, p)
+		res.Warnings = append(res.Warnings, e.checkByName(ctx, opts, p)...)
 	}
 	return res, err
 }
@@ -294,7 +294,7 @@ func (e *env) install(ctx context.Context, opts install.Options, p project.Dir) 
 // command's data and go to stdout.
 func (e *env) reportInstall(p project.Dir, res install.Result) {
 	changes := []install.Change{res.Settings}
-	for _, ch := range []*install.Change{res.Scout, res.Curator} {
+	for _, ch := range []*install.Change{res.Scout, res.Curator, res.Ignore} {
 		if ch != nil {
 			changes = append(changes, *ch)
 		}
@@ -333,6 +333,9 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 					msg += "; allow rules removed: " + strings.Join(res.AllowRules, ", ")
 				}
 				msg += ")"
+			}
+			if res.Ignore != nil && ch.Path == res.Ignore.Path {
+				msg += " (" + ch.Reason + ")"
 			}
 			e.say("%s", msg)
 		}

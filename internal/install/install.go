@@ -139,6 +139,9 @@ type Result struct {
 	Settings   Change   `json:"settings"`
 	Scout      *Change  `json:"scout,omitempty"`
 	Curator    *Change  `json:"curator,omitempty"`
+	// Ignore is the clone's git exclude file, when install --local made git
+	// ignore the local settings there (uninstall --local: took that out).
+	Ignore *Change `json:"ignore,omitempty"`
 	// Warnings say why the hook may not run here, each with its fix.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -248,7 +251,7 @@ func Run(opts Options) (Result, error) {
 		*a.change = &c
 	}
 	if opts.DryRun {
-		return res, nil
+		return res, res.keepOutOfGit(opts, paths.Settings)
 	}
 	if res.Settings.Changed() {
 		if err := writeFile(paths.Settings, after); err != nil {
@@ -262,7 +265,20 @@ func Run(opts Options) (Result, error) {
 			}
 		}
 	}
-	return res, nil
+	return res, res.keepOutOfGit(opts, paths.Settings)
+}
+
+// keepOutOfGit: a local scope's settings hold this machine's hook path.
+func (r *Result) keepOutOfGit(opts Options, settings string) error {
+	if opts.Scope != Local {
+		return nil
+	}
+	ch, warning, err := keepOutOfGit(settings, opts.DryRun)
+	r.Ignore = ch
+	if warning != "" {
+		r.Warnings = append(r.Warnings, warning)
+	}
+	return err
 }
 
 // placedAgent is an agent file of a scope and the Result field that
@@ -354,7 +370,10 @@ func Uninstall(opts Options) (Result, error) {
 		*a.change = &c
 	}
 	if opts.DryRun {
-		return res, nil
+		if opts.Scope == Local {
+			res.Ignore, err = forgetOutOfGit(paths.Settings, true)
+		}
+		return res, err
 	}
 	switch {
 	case removeFile:
@@ -381,7 +400,10 @@ func Uninstall(opts Options) (Result, error) {
 	if removeFile {
 		removeEmptyDirs(filepath.Dir(paths.Settings))
 	}
-	return res, nil
+	if opts.Scope == Local {
+		res.Ignore, err = forgetOutOfGit(paths.Settings, false)
+	}
+	return res, err
 }
 
 // label names a file in diffs.
