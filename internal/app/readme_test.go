@@ -65,6 +65,68 @@ func TestReadmeConfigTable(t *testing.T) {
 	}
 }
 
+// TestRalphReadmeConfigDefaults: the settings of .flow/config.json that the
+// Ralph example's knobs table names carry the defaults config list reports.
+func TestRalphReadmeConfigDefaults(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "examples", "ralph", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defaults := configDefaults(t)
+	named := 0
+	for key, cell := range readmeTable(t, string(readme), "| setting | default | |") {
+		keys, values := strings.Split(key, "`, `"), strings.Split(cell, ", ")
+		if _, ok := defaults[keys[0]]; !ok {
+			continue // a flag or an environment variable
+		}
+		if len(values) != len(keys) {
+			t.Errorf("Ralph README: %d defaults for %s: %q", len(values), key, cell)
+			continue
+		}
+		for i, k := range keys {
+			named++
+			var got any
+			if err := json.Unmarshal([]byte(values[i]), &got); err != nil {
+				got = values[i] // a bare word for a string
+			}
+			if want, ok := defaults[k]; !ok || !reflect.DeepEqual(got, want) {
+				t.Errorf("Ralph README: %s defaults to %s; config list says %v", k, values[i], want)
+			}
+		}
+	}
+	if named == 0 {
+		t.Error("Ralph README's knobs table names no setting of .flow/config.json")
+	}
+}
+
+// configDefaults is config list --json's value of each setting, in a
+// project with an empty config.
+func configDefaults(t *testing.T) map[string]any {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".flow"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	std, out, errb := testIO(dir)
+	if code := Main(context.Background(), []string{"flowmem", "config", "list", "--json"}, std); code != 0 {
+		t.Fatalf("config list --json: exit %d: %s", code, errb)
+	}
+	var list struct {
+		Settings []struct {
+			Key   string `json:"key"`
+			Value any    `json:"value"`
+		} `json:"settings"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &list); err != nil {
+		t.Fatalf("config list --json: %v\n%s", err, out)
+	}
+	m := map[string]any{}
+	for _, s := range list.Settings {
+		m[s.Key] = s.Value
+	}
+	return m
+}
+
 // readmeTable parses the markdown table under header into key → default
 // cell: backticks removed, `\|` read as a pipe (how GitHub tables escape
 // it inside code).
