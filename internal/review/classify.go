@@ -58,12 +58,10 @@ type Options struct {
 //  6. turned down in triage ("Won't fix: …");
 //  7. generic advice: its title is about coverage or asks for tests ("no
 //     tests for …"), or it opens by asking to restructure ("Refactor
-//     …"), asks only to remove duplication or measures the code's size
-//     ("900 lines", "god object") with no limit the project sets; or
-//     its subject is the change's own docs ("the README is stale"), a
-//     one-off; or it is short (under thinLen
-//     bytes in all) and names no code in its problem or place, too vague
-//     to learn from;
+//     …") or asks only to remove duplication; or its subject is the
+//     change's own docs ("the README is stale"), a one-off; or it is
+//     short (under thinLen bytes in all) and names no code in its
+//     problem or place, too vague to learn from;
 //  8. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
 //     (minor or above), names code in its problem or a file's line in
@@ -149,9 +147,6 @@ func ClassifyWith(f Finding, o Options) Decision {
 	}
 	if duplication(problem) {
 		return drop("generic advice (the finding only asks to remove duplicated code)")
-	}
-	if w := sizeSmell(problem, fix); w != "" {
-		return drop(fmt.Sprintf("generic advice (about the code's size or shape: %q)", w))
 	}
 	implied := false
 	if strings.TrimSpace(f.Fix) == "" {
@@ -331,36 +326,6 @@ func firstField(s string) string {
 // vagueVerbs are fixes that say "make it better" without saying how.
 var vagueVerbs = wordSet(`refactor refactoring improve cleanup clean simplify restructure reorganize split
 	centralise centralize modularize tidy polish`)
-
-var (
-	sizeSmellRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(\w*)\s*\b(?:\d[\d,]*\+?\s?(?:lines|loc)|\d+\+?-(?:line|method|field|function|parameter)s?)\b|\bgod (?:object|class|trait|struct|module|component)\b|\bdo(?:es|ing) too much\b|\bsolid\b|\bsingle[- ]responsibility\b`)
-	})
-	statedLimitRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b(?:limit|limits|maximum|max|at most|budget|cap)\b`)
-	})
-)
-
-// sizeSmell: the finding's title measures the code's size ("`Store` is
-// 900 lines", "a 30-method interface") or names a design principle it
-// breaks ("god object", "does too much", SOLID). Splitting big code is
-// advice any model gives (LABELING.md: generic best practice); a size
-// the project caps ("the 400-line limit") is a rule, and stays.
-func sizeSmell(problem, fix string) string {
-	if statedLimitRe().MatchString(problem + " " + fix) {
-		return ""
-	}
-	for _, m := range sizeSmellRe().FindAllStringSubmatch(stripCode(title(problem)), -1) {
-		switch m[1] {
-		case "last", "first", "only", "after", "every", "per":
-			// "keeps only the last 50 lines", "3 fields per row": a
-			// count of the data the code handles, not of the code.
-			continue
-		}
-		return strings.TrimSpace(strings.TrimPrefix(m[0], m[1]))
-	}
-	return ""
-}
 
 // duplication: the finding's title (its first clause) says code is
 // duplicated or identical. Removing copies is advice any model gives
