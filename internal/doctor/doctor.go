@@ -624,7 +624,7 @@ func (d *doctor) checkScout() {
 			"flowmem install (updates it)")
 	case len(found["modified"]) > 0:
 		d.add("scout", Warn, list(found["modified"], ", ")+" differs from this flowmem's copy (edited, or from another version)",
-			"keep your edits, or take flowmem's copy: flowmem install --force")
+			"keep your edits, or take flowmem's copy: flowmem install --force (if a teammate's newer flowmem wrote it, update yours instead: --force would put an older scout in the shared file)")
 	case d.plugin:
 		d.add("scout", OK, "from the flowmem plugin (flowmem:memory-scout)", "")
 	default:
@@ -698,6 +698,15 @@ func (d *doctor) checkPath() {
 	if err != nil {
 		d.add("flowmem on PATH", Fail, "no flowmem on PATH: the project's hook, the memory-scout and the plugin's hook run 'flowmem' by name", putOnPath(d.opts.Exe))
 		return
+	}
+	// The scout and the curator run flowmem by name: another build on PATH
+	// is what reads memory back, whatever the hook runs.
+	if want := "flowmem version " + d.opts.Version; d.opts.Version != "" && !install.SameFile(p, d.opts.Exe) {
+		if out, err := d.opts.RunVersion(d.ctx, p); err == nil && out != want {
+			d.add("flowmem on PATH", Warn, fmt.Sprintf("%s is %s, not this build (%s): the memory-scout and the curator run 'flowmem' by name, so they read memory with that one", p, out, want),
+				putOnPath(d.opts.Exe)+"; or replace the other one with this build")
+			return
+		}
 	}
 	d.add("flowmem on PATH", OK, p, "")
 }

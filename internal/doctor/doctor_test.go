@@ -280,7 +280,7 @@ func TestDoctor(t *testing.T) {
 			change: func(t *testing.T, o *Options, proj string) {
 				write(t, filepath.Join(proj, ".claude", "agents", "memory-scout.md"), "---\nname: memory-scout\ndescription: x\n---\nmine\n")
 			},
-			check: "scout", status: Warn, fix: "--force",
+			check: "scout", status: Warn, fix: "newer flowmem wrote it, update yours instead",
 		},
 		{
 			name: "scout from an earlier flowmem",
@@ -344,6 +344,15 @@ func TestDoctor(t *testing.T) {
 				o.Exe, o.Version = filepath.Join(t.TempDir(), "flowmem"), "0.2.0"
 			},
 			check: "hook binary", status: Warn, detail: "(local hook) records with", fix: "/flowmem install --local",
+		},
+		{
+			// The hook is this build by path, but the scout runs flowmem
+			// by name, and PATH finds an older one.
+			name: "scout reads with another build",
+			change: func(t *testing.T, o *Options, proj string) {
+				o.Exe, o.Version = filepath.Join(t.TempDir(), "flowmem"), "0.2.0"
+			},
+			check: "flowmem on PATH", status: Warn, detail: "memory-scout and the curator run 'flowmem' by name", fix: "first on PATH",
 		},
 		{
 			name: "absolute path in the shared settings",
