@@ -398,11 +398,26 @@ func (d *doctor) checkHooks() {
 		d.add("hooks", Warn, list(partial, "; ")+": a review command that exits non-zero is only seen by PostToolUseFailure",
 			"flowmem install (same scope flag) adds the missing event")
 	case claudePlaces > 1:
-		d.add("hooks", Warn, "flowmem's hook is registered in more than one place, so it runs once per place on every tool call: "+list(found, "; "),
-			"keep one: e.g. flowmem uninstall --local, or flowmem uninstall --user, or disable the plugin")
+		d.add("hooks", Warn, "flowmem's hook is registered in more than one place, so it runs once per place on every tool call (a review's lessons count as seen once per run): "+list(found, "; "),
+			"keep one: "+d.keepOne())
 	default:
 		d.add("hooks", OK, list(found, "; "), "")
 	}
+}
+
+// keepOne names how to remove each registration but the project's, which
+// the team shares.
+func (d *doctor) keepOne() string {
+	var fixes []string
+	for _, place := range d.places {
+		switch place {
+		case string(install.Local), string(install.User):
+			fixes = append(fixes, "flowmem uninstall --"+place)
+		case "plugin":
+			fixes = append(fixes, "disable the plugin (claude plugin disable flowmem@flowmem)")
+		}
+	}
+	return strings.Join(fixes, ", or ")
 }
 
 // claudeSettings is what doctor reads of a Claude Code settings file

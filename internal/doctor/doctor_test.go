@@ -197,7 +197,7 @@ func TestDoctor(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			check: "hooks", status: Warn, detail: "more than one place",
+			check: "hooks", status: Warn, detail: "more than one place", fix: "keep one: flowmem uninstall --user",
 		},
 		{
 			name: "plugin only",
