@@ -194,59 +194,96 @@ type folds struct {
 }
 
 // foldCopies reads files again and folds, file by file, the entries whose
-// ids came twice (c.again) as mdstore.Doc.Folded folds them; nil when
+// ids came twice (c.again) as mdstore.Doc.Folded folds them; none when
 // none did. Copies in different files stay apart, as mdstore keeps them.
 func (r *reader) foldCopies(files []File, c *idCount) (folds, error) {
 	if c.twice == nil {
 		return folds{}, nil
 	}
-	type group struct {
-		es   []mdstore.Entry
-		offs []int64
-		n    int
-	}
-	type key struct {
-		file int
-		id   string
-	}
-	groups := map[key]*group{}
-	var order []key
+	g := copyGroups{c: c}
 	err := r.eachSegment(files, func(fi int, seg []byte, off int64, line int) {
-		if id := segID(seg); id == nil || !c.again(id) {
-			return
-		}
-		e, ok := mdstore.ParseSegment(files[fi].Kind, seg, line)
-		if !ok {
-			return
-		}
-		k := key{fi, e.ID}
-		g := groups[k]
-		if g == nil {
-			g = &group{}
-			groups[k] = g
-			order = append(order, k)
-		}
-		g.es = append(g.es, e)
-		g.offs = append(g.offs, off)
-		g.n += len(seg)
+		g.add(files, fi, seg, off, line)
 	})
 	if err != nil {
 		return folds{}, err
 	}
+	return g.fold(files), nil
+}
+
+// copyGroups gathers, in a pass, the entries whose ids came twice, by
+// file and id.
+type copyGroups struct {
+	c      *idCount
+	groups map[copyKey]*copyGroup
+	order  []copyKey
+}
+
+type copyKey struct {
+	file int
+	id   string
+}
+
+type copyGroup struct {
+	es   []mdstore.Entry
+	offs []int64
+	n    int
+}
+
+// add takes the segment when its id came twice; false when it does not.
+func (g *copyGroups) add(files []File, fi int, seg []byte, off int64, line int) bool {
+	if id := segID(seg); id == nil || !g.c.again(id) {
+		return false
+	}
+	e, ok := mdstore.ParseSegment(files[fi].Kind, seg, line)
+	if !ok {
+		return true
+	}
+	if g.groups == nil {
+		g.groups = map[copyKey]*copyGroup{}
+	}
+	k := copyKey{fi, e.ID}
+	cg := g.groups[k]
+	if cg == nil {
+		cg = &copyGroup{}
+		g.groups[k] = cg
+		g.order = append(g.order, k)
+	}
+	cg.es = append(cg.es, e)
+	cg.offs = append(cg.offs, off)
+	cg.n += len(seg)
+	return true
+}
+
+// fold folds each group of two or more copies.
+func (g *copyGroups) fold(files []File) folds {
 	out := folds{of: map[at]*copies{}}
-	for _, k := range order {
-		g := groups[k]
-		if len(g.es) < 2 {
+	for _, k := range g.order {
+		cg := g.groups[k]
+		if len(cg.es) < 2 {
 			continue
 		}
-		d := mdstore.Doc{Kind: files[k.file].Kind, Entries: g.es}
-		cp := &copies{e: d.Folded()[0], n: g.n}
-		for _, off := range g.offs {
+		d := mdstore.Doc{Kind: files[k.file].Kind, Entries: cg.es}
+		cp := &copies{e: d.Folded()[0], n: cg.n}
+		for _, off := range cg.offs {
 			out.of[at{k.file, off}] = cp
 		}
-		out.extra += len(g.es) - 1
+		out.extra += len(cg.es) - 1
 	}
-	return out, nil
+	return out
+}
+
+// each calls fn with each lesson of the groups, folded when it has
+// copies, in file order of its first copy.
+func (g *copyGroups) each(files []File, fn func(e *mdstore.Entry)) {
+	for _, k := range g.order {
+		cg := g.groups[k]
+		e := cg.es[0]
+		if len(cg.es) > 1 {
+			d := mdstore.Doc{Kind: files[k.file].Kind, Entries: cg.es}
+			e = d.Folded()[0]
+		}
+		fn(&e)
+	}
 }
 
 // take is what a pass in file order reads for the segment at fi, off: the

@@ -57,8 +57,9 @@ func PrimeIDs(files []File, task string, opt Options) (string, []string, error) 
 // topConfirmed ranks confirmed lessons without a query: recurrence first,
 // weighed down as they age. Only entries whose metadata says seen=2 or
 // more, or whose heading says manual, are parsed. A lesson a file holds
-// more than once (a union merge's copies) is confirmed as one: counted in
-// the pass, its copies are folded and the files read again.
+// more than once (a union merge's copies) is confirmed as one: the pass
+// counts the ids, and when one came twice the files are read again with
+// the copies of such ids gathered and offered folded at the end.
 func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
 	var r reader
 	sightings, err := r.collectSightings(files, nil)
@@ -66,20 +67,17 @@ func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
 		return nil, err
 	}
 	ids := newIDCount(files)
-	hits, err := r.confirmed(files, sightings, ids, folds{}, opt, k)
+	hits, err := r.confirmed(files, sightings, ids, nil, opt, k)
 	if err != nil || ids.twice == nil {
 		return hits, err
 	}
-	copies, err := r.foldCopies(files, ids)
-	if err != nil {
-		return nil, err
-	}
-	return r.confirmed(files, sightings, nil, copies, opt, k)
+	return r.confirmed(files, sightings, nil, &copyGroups{c: ids}, opt, k)
 }
 
 // confirmed is one pass of topConfirmed: it counts the ids it reads in ids
-// unless nil, and reads the copies of a lesson as its fold.
-func (r *reader) confirmed(files []File, sightings map[string]sighting, ids *idCount, copies folds, opt Options, k int) ([]Hit, error) {
+// unless nil, and with copies it gathers the entries whose ids came twice
+// there and offers them, folded, at the end.
+func (r *reader) confirmed(files []File, sightings map[string]sighting, ids *idCount, copies *copyGroups, opt Options, k int) ([]Hit, error) {
 	top := topK{k: k}
 	offer := func(e *mdstore.Entry) {
 		if !eligible(e) {
@@ -96,10 +94,7 @@ func (r *reader) confirmed(files []File, sightings map[string]sighting, ids *idC
 		top.offer(Hit{Entry: *e, Score: (1 + math.Log(math.Max(float64(e.Seen), 1))) * (0.5 + 0.5*rec)})
 	}
 	err := r.eachSegment(files, func(fi int, seg []byte, off int64, line int) {
-		if folded, skip := copies.take(fi, off); skip {
-			return
-		} else if folded != nil {
-			offer(folded)
+		if copies != nil && copies.add(files, fi, seg, off, line) {
 			return
 		}
 		if !mayBeConfirmed(seg, sightings, ids) {
@@ -109,6 +104,9 @@ func (r *reader) confirmed(files []File, sightings map[string]sighting, ids *idC
 			offer(&e)
 		}
 	})
+	if copies != nil {
+		copies.each(files, offer)
+	}
 	return top.sorted(), err
 }
 
