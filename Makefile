@@ -23,6 +23,10 @@ ifneq ($(filter setup,$(MAKECMDGOALS)),)
 ifeq ($(strip $(PROJECT)),)
 $(error setup: say which project to set up: make setup PROJECT=/path/to/your/project)
 endif
+# make -C path/to/flowmem reads a relative PROJECT from this checkout.
+ifeq ($(realpath $(PROJECT)),$(CURDIR))
+$(error setup: PROJECT=$(PROJECT) is flowmem's own checkout (make reads a relative PROJECT from $(CURDIR)); give your project's absolute path, e.g. PROJECT="$$PWD" from its root)
+endif
 endif
 
 all: build

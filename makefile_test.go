@@ -27,6 +27,15 @@ func TestMakeSetupNeedsProject(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "make setup PROJECT=") || strings.Contains(string(out), "go install") {
 		t.Errorf("make -n setup without PROJECT: %v\n%s\nwant an error naming PROJECT= before any go install", err, out)
 	}
+	// make -C path/to/flowmem setup PROJECT=. reads "." in the checkout.
+	for _, self := range []string{".", "./"} {
+		cmd = exec.Command(mk, "-n", "setup", "PROJECT="+self)
+		cmd.Env = env
+		out, err = cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "flowmem's own checkout") || strings.Contains(string(out), "go install") {
+			t.Errorf("make -n setup PROJECT=%s: %v\n%s\nwant an error: that is flowmem's own checkout", self, err, out)
+		}
+	}
 	dir := t.TempDir()
 	cmd = exec.Command(mk, "-n", "setup", "PROJECT="+dir)
 	cmd.Env = env
