@@ -92,11 +92,6 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 		// A change-requesting review in none of the known shapes: its
 		// substantial top-level list items are the best guess.
 		x.fallback(root)
-		if !x.found() && v.Actionable() {
-			// Nor any list: a review written as comments in prose. Its
-			// paragraphs that name code are the findings.
-			x.proseFallback(root)
-		}
 	}
 	x.foldRestated()
 	x.linkFixes()
@@ -1634,34 +1629,6 @@ func (x *extractor) fallback(s *section) {
 	}
 	for _, c := range s.children {
 		x.fallback(c)
-	}
-}
-
-// proseFallback emits the paragraphs of s and its non-summary sections
-// that name code.
-func (x *extractor) proseFallback(s *section) {
-	if k := classifyHeading(s.title); s.level > 0 && (k.skip || k.fixes) {
-		return
-	}
-	var last *candidate
-	for _, b := range s.blocks {
-		switch b := b.(type) {
-		case *ast.Paragraph:
-			t := strings.Join(trimAll(inlineLines(b, x.src)), " ")
-			last = nil
-			if len(t) >= 60 && hasCode(t) && !isVerdictLine(t) {
-				last = newCandidate("", "")
-				last.add("", t)
-				x.emit(last)
-			}
-		case *ast.FencedCodeBlock:
-			if fix := x.suggestion(b); fix != "" && last != nil {
-				last.add(fieldFix, fix)
-			}
-		}
-	}
-	for _, c := range s.children {
-		x.proseFallback(c)
 	}
 }
 
