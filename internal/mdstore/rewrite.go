@@ -18,9 +18,19 @@ type Edit func(entries []Entry) (map[string]*Entry, error)
 // Rewrite changes entries of kind k in one atomic replacement of the file,
 // under the writer lock, so no hook's append can fall between the read and
 // the write. A changed entry is written whole, in place of its first copy,
-// with its folded state on one metadata line; its other copies and its
-// sighting lines elsewhere go, since that state counts them. Every other
-// byte of the file stays as it was, sightings of other entries included.
+// with its folded state on one metadata line, and its other copies go.
+// Every other byte of the file stays as it was, and no sighting line is
+// ever removed or changed, not even a changed or forgotten entry's own: the
+// metadata line counts only what the sighting lines do not.
+//
+// That is what keeps a teammate's count whole. Git's union merge resolves a
+// change that touches another (a deleted line next to one appended on the
+// other side) by keeping both sides' lines, so any line a rewrite deletes
+// near the end of the file, where hooks append, comes back in the merge: a
+// sighting folded into its metadata and deleted would be counted twice. A
+// sighting line kept counts once however the merge goes, and the metadata
+// line a rewrite changes never stands at the end of an entry, where an
+// append could touch it.
 func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
 	unlock, err := s.Lock(ctx)
 	if err != nil {
@@ -57,12 +67,19 @@ func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
 }
 
 // rewriteRaw is d's file with changes made: the bytes between entries are
-// copied, changed entries rendered anew, and records of changed entries
-// inside other entries dropped.
+// copied, changed entries rendered anew with the records of them that stay
+// in the file (sightings, metadata lines a merge moved) left out of their
+// count, and every record kept.
 func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 	raw := d.Raw
 	var out bytes.Buffer
 	out.Grow(len(raw) + 256)
+	records := make(map[string]int, len(changes))
+	for i := range d.Sightings {
+		if _, ok := changes[d.Sightings[i].ID]; ok {
+			records[d.Sightings[i].ID]++
+		}
+	}
 	written := make(map[string]bool, len(changes))
 	pos := 0
 	skipGap := false
@@ -81,29 +98,33 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 		id := d.Entries[i].ID
 		e, touched := changes[id]
 		if !touched {
-			writeLines(&out, seg, true, func(l string) bool { return !recordOf(l, changes, "") }, nil)
+			out.Write(seg)
 			wrote = true
 			continue
 		}
 		if !written[id] && e != nil {
-			out.WriteString(Render(e))
+			own := *e
+			own.Seen = max(1, e.Seen-records[id])
+			out.WriteString(Render(&own))
 			wrote = true
 		}
 		written[id] = true
 		before := out.Len()
-		// The entry's own lines are replaced; records of other entries
-		// that an append or a merge left in its segment stay.
-		keep := func(l string) bool {
-			return strings.HasPrefix(l, metaPrefix) && !recordOf(l, changes, id) && foreignRecord(l, id)
-		}
-		// A kept record is written as a sighting: in another entry's
-		// segment, an entry with no metadata line of its own (flow-next's
-		// format) would take a plain metadata line as its own and change
-		// id, while a sighting counts for its id wherever it stands, as
-		// the record did where it was.
-		if wrote {
-			writeLines(&out, seg, e != nil, keep, asSighting)
-		} else {
+		// The entry's own lines are replaced; the records that an append
+		// or a merge left in its segment stay, its own sightings too.
+		keep := func(l string) bool { return isRecord(l, id) }
+		switch {
+		case e != nil:
+			writeLines(&out, seg, true, keep, nil)
+		case wrote:
+			// A removed entry's records now stand in the entry before
+			// it, written as sightings: an entry with no metadata line
+			// of its own (flow-next's format) would take a plain
+			// metadata line as its own and change id, while a sighting
+			// counts for its id wherever it stands, as the record did
+			// where it was.
+			writeLines(&out, seg, false, keep, asSighting)
+		default:
 			writeLines(&moved, seg, true, keep, asSighting)
 		}
 		if e == nil && out.Len() == before {
@@ -177,25 +198,14 @@ func asSighting(l string) string {
 	return metaPrefix + " seen " + strings.TrimSpace(l[len(metaPrefix):])
 }
 
-// recordOf reports whether l is a metadata or sighting line of a changed
-// entry other than own.
-func recordOf(l string, changes map[string]*Entry, own string) bool {
+// isRecord reports whether l, a line in entry own's segment, is a record
+// that counts by id: a sighting of any entry, or another entry's metadata.
+func isRecord(l, own string) bool {
 	if !strings.HasPrefix(l, metaPrefix) {
 		return false
 	}
-	m, _, ok := parseMeta(l)
-	if !ok || m.ID == own {
-		return false
-	}
-	_, changed := changes[m.ID]
-	return changed
-}
-
-// foreignRecord reports whether l, a line in entry own's segment, records
-// another entry: a sighting of any other id, or another entry's metadata.
-func foreignRecord(l, own string) bool {
-	m, _, ok := parseMeta(l)
-	return ok && m.ID != "" && m.ID != own
+	m, sighting, ok := parseMeta(l)
+	return ok && m.ID != "" && (sighting || m.ID != own)
 }
 
 // survivor follows merged-into pointers from e to the entry that holds its
