@@ -252,3 +252,28 @@ func FuzzSeenOnce(f *testing.F) {
 		}
 	})
 }
+
+// A sighting comment inside a line (a lesson that quotes one) is no
+// sighting, for mdstore or for any reader.
+func TestSightingInsideALine(t *testing.T) {
+	t.Parallel()
+	e := pit("p-5a1e0c9d2b7f", "the webhook log line ends in <!-- flowmem: seen id=p-5a1e0c9d2b7f last=2026-01-25 tasks=fn-9.9 -->", "", "")
+	files := FilesOf(t, []mdstore.Entry{e})
+	if all := folded(t, files); len(all) != 1 || all[0].Seen != 1 {
+		t.Fatalf("mdstore reads %+v", all)
+	}
+	var got []string
+	must(0, EachLive(files, func(_ mdstore.Kind, line []byte) bool {
+		got = append(got, string(line))
+		return true
+	}))
+	if len(got) != 1 || !strings.Contains(got[0], "\n  fn-1.1 · 2026-01-01 · ") {
+		t.Errorf("memory read shows %q", got)
+	}
+	if hits := must(Search(files, []string{"webhook log line ends"}, Options{})); len(hits) != 1 || hits[0].Entry.Seen != 1 {
+		t.Errorf("a search finds %+v", hits)
+	}
+	if out := must(Prime(files, "", Options{})); out != "" {
+		t.Errorf("prime without a task takes the lesson as confirmed:\n%s", out)
+	}
+}

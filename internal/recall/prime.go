@@ -182,15 +182,20 @@ func recordLines(b []byte, m map[string]sighting, ids *idCount) {
 	}
 }
 
-// recordSightings records every sighting line of seg.
+// recordSightings records every sighting line of seg, which is whole
+// lines.
 func recordSightings(seg []byte, m map[string]sighting) {
-	for {
-		i := bytes.Index(seg, seenOpen)
+	for at := 0; ; {
+		i := bytes.Index(seg[at:], seenOpen)
 		if i < 0 {
 			return
 		}
-		l, rest, _ := bytes.Cut(seg[i:], []byte("\n"))
-		recordSighting(l, m)
-		seg = rest
+		i += at
+		l, _, _ := bytes.Cut(seg[i:], []byte("\n"))
+		// A line's own comment only, as mdstore reads sightings.
+		if i == 0 || seg[i-1] == '\n' {
+			recordSighting(l, m)
+		}
+		at = i + len(l)
 	}
 }
