@@ -443,7 +443,8 @@ func (d *doctor) checkHookBinary() {
 		d.add("hook binary", Skip, "no hook installed", "")
 		return
 	}
-	var bad, good, other, reinstall []string
+	var bad, good, other, rewrite []string
+	pinnedOther := 0 // other builds that only a reinstall can replace
 	byName := false
 	checked := map[string]bool{}
 	for _, place := range d.places {
@@ -460,6 +461,11 @@ func (d *doctor) checkHookBinary() {
 			checked[prog] = true
 			if !strings.ContainsAny(prog, `/\`) {
 				byName = true
+			}
+			// A hook by path is fixed where it is written: reinstalling
+			// there rewrites it with this build's path.
+			if fix := d.reinstall(place); strings.ContainsAny(prog, `/\`) && !slices.Contains(rewrite, fix) {
+				rewrite = append(rewrite, fix)
 			}
 			resolved, err := d.resolve(prog)
 			if err != nil {
@@ -489,7 +495,7 @@ func (d *doctor) checkHookBinary() {
 					// A hook by path records with the flowmem beside it,
 					// whatever PATH says: only a reinstall points it here.
 					if strings.ContainsAny(prog, `/\`) && filepath.Dir(recorder) == filepath.Dir(resolved) {
-						reinstall = append(reinstall, d.reinstall(place))
+						pinnedOther++
 					}
 				}
 			}
@@ -498,13 +504,17 @@ func (d *doctor) checkHookBinary() {
 	}
 	switch {
 	case len(bad) > 0 && byName:
-		d.add("hook binary", Fail, list(bad, "; "), putOnPath(d.opts.Exe))
+		fix := putOnPath(d.opts.Exe)
+		if len(rewrite) > 0 {
+			fix += "; and for a hook by path: " + list(rewrite, "; ")
+		}
+		d.add("hook binary", Fail, list(bad, "; "), fix)
 	case len(bad) > 0:
 		d.add("hook binary", Fail, list(bad, "; "),
-			"reinstall so the hook runs an existing binary: flowmem install (the project's hook runs '"+install.HookCmd+"' from PATH; --local and --user record the absolute path of the flowmem you run)")
-	case len(other) > 0 && len(reinstall) == len(other):
+			"reinstall so the hook runs this build: "+list(rewrite, "; ")+" (the project's hook runs '"+install.HookCmd+"' from PATH; --local and --user record this build's absolute path)")
+	case len(other) > 0 && pinnedOther == len(other):
 		d.add("hook binary", Warn, list(other, "; ")+": the hook records with that one",
-			"point the hook at this build: "+list(reinstall, "; "))
+			"point the hook at this build: "+list(rewrite, "; "))
 	case len(other) > 0:
 		d.add("hook binary", Warn, list(other, "; ")+": the hook records with that one",
 			putOnPath(d.opts.Exe)+"; or replace the other one with this build")

@@ -224,7 +224,20 @@ func TestDoctor(t *testing.T) {
 				}
 				os.Chmod(o.Exe, 0o644)
 			},
-			check: "hook binary", status: Fail, detail: "not executable",
+			check: "hook binary", status: Fail, detail: "not executable", fix: "for a hook by path: " + "@EXE@" + " install --local",
+		},
+		{
+			// A teammate's local settings name a path of another machine:
+			// reinstalling there rewrites it ('flowmem install' would add
+			// a project hook and leave the broken one).
+			name: "local hook binary gone",
+			change: func(t *testing.T, o *Options, proj string) {
+				write(t, filepath.Join(proj, ".claude", "settings.json"), `{}`)
+				if _, err := install.Run(install.Options{Scope: install.Local, Project: proj, Command: "/home/someone/go/bin/flowmem-hook", NoScout: true}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			check: "hook binary", status: Fail, detail: "/home/someone/go/bin/flowmem-hook (local hook): no such file", fix: "reinstall so the hook runs this build: " + "@EXE@" + " install --local (",
 		},
 		{
 			name: "hook binary fails to run",
@@ -410,6 +423,7 @@ func TestDoctor(t *testing.T) {
 			rep := Run(context.Background(), o)
 			c := find(t, rep, tt.check)
 			tt.detail = strings.ReplaceAll(tt.detail, "@EXE@", o.Exe)
+			tt.fix = strings.ReplaceAll(tt.fix, "@EXE@", o.Exe)
 			if c.Status != tt.status || !strings.Contains(c.Detail, tt.detail) || !strings.Contains(c.Fix, tt.fix) {
 				t.Errorf("%s = %+v; want status %s, detail ~%q, fix ~%q", tt.check, c, tt.status, tt.detail, tt.fix)
 			}
