@@ -58,40 +58,59 @@ func TestUnionMergeAfterRewrite(t *testing.T) {
 	type rewrite struct {
 		name  string
 		base  mdstore.Status // X's status before the rewrite
+		// copies: X is in the file twice, as a union merge leaves a
+		// lesson both branches captured (the second copy, for fn-1.4,
+		// last).
+		copies bool
 		alice func(x, w string) []string
 		want  func(x, w string) (wantEntry, wantEntry) // X and W, before Bob's sighting
 	}
 	both := append(slices.Clone(xTasks), wTasks...)
 	rewrites := []rewrite{
-		{"archive", mdstore.Active, func(x, _ string) []string { return []string{"archive", x} },
+		{"archive", mdstore.Active, false, func(x, _ string) []string { return []string{"archive", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 3, status: mdstore.Archived, tasks: xTasks}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		{"restore", mdstore.Archived, func(x, _ string) []string { return []string{"restore", x} },
+		{"restore", mdstore.Archived, false, func(x, _ string) []string { return []string{"restore", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 3, status: mdstore.Active, tasks: xTasks}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		{"approve", mdstore.Pending, func(x, _ string) []string { return []string{"approve", x} },
+		{"approve", mdstore.Pending, false, func(x, _ string) []string { return []string{"approve", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 3, status: mdstore.Active, tasks: xTasks}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		{"reject", mdstore.Pending, func(x, _ string) []string { return []string{"reject", x} },
+		{"reject", mdstore.Pending, false, func(x, _ string) []string { return []string{"reject", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 3, status: mdstore.Archived, tasks: xTasks}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		{"forget", mdstore.Active, func(x, _ string) []string { return []string{"forget", x} },
+		{"forget", mdstore.Active, false, func(x, _ string) []string { return []string{"forget", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{gone: true}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		{"merge-into-x", mdstore.Active, func(x, w string) []string { return []string{"merge", x, w, "--into", x} },
+		{"merge-into-x", mdstore.Active, false, func(x, w string) []string { return []string{"merge", x, w, "--into", x} },
 			func(x, _ string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 5, status: mdstore.Active, tasks: both}, wantEntry{seen: 2, status: mdstore.Archived, tasks: wTasks, mergedInto: x}
 			}},
-		{"merge-into-w", mdstore.Active, func(x, w string) []string { return []string{"merge", w, x, "--into", w} },
+		{"merge-into-w", mdstore.Active, false, func(x, w string) []string { return []string{"merge", w, x, "--into", w} },
 			func(_, w string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 3, status: mdstore.Archived, tasks: xTasks, mergedInto: w}, wantEntry{seen: 5, status: mdstore.Active, tasks: both}
 			}},
 	}
+	xCopied := append(slices.Clone(xTasks), "fn-1.4")
+	rewrites = append(rewrites,
+		rewrite{"archive-copies", mdstore.Active, true, func(x, _ string) []string { return []string{"archive", x} },
+			func(string, string) (wantEntry, wantEntry) {
+				return wantEntry{seen: 4, status: mdstore.Archived, tasks: xCopied}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
+			}},
+		rewrite{"approve-copies", mdstore.Pending, true, func(x, _ string) []string { return []string{"approve", x} },
+			func(string, string) (wantEntry, wantEntry) {
+				return wantEntry{seen: 4, status: mdstore.Active, tasks: xCopied}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
+			}},
+		rewrite{"merge-into-w-copies", mdstore.Active, true, func(x, w string) []string { return []string{"merge", w, x, "--into", w} },
+			func(_, w string) (wantEntry, wantEntry) {
+				return wantEntry{seen: 4, status: mdstore.Archived, tasks: xCopied, mergedInto: w}, wantEntry{seen: 6, status: mdstore.Active, tasks: append(slices.Clone(xCopied), wTasks...)}
+			}},
+	)
 	for _, rw := range rewrites {
 		for _, bob := range []string{"lesson", "sighting"} {
 			for _, order := range []string{"bob-pulls", "alice-pulls"} {
@@ -119,6 +138,22 @@ func TestUnionMergeAfterRewrite(t *testing.T) {
 					x := rec(xText, "fn-1.1", rw.base)
 					rec(xText, "fn-1.2", "")
 					rec(xText, "fn-1.3", "")
+					if rw.copies {
+						c := mdstore.Entry{Kind: mdstore.Pitfall, ID: x, Date: now.UTC().Format("2006-01-02"), Task: "fn-1.4", Source: "impl-review", Category: "api",
+							Issue: xText, Tasks: []string{"fn-1.4"}, Status: rw.base}
+						c.Normalize()
+						f, err := os.OpenFile(s.Path(mdstore.Pitfall), os.O_APPEND|os.O_WRONLY, 0)
+						if err != nil {
+							t.Fatal(err)
+						}
+						_, err = f.WriteString("\n" + mdstore.Render(&c))
+						if cerr := f.Close(); err == nil {
+							err = cerr
+						}
+						if err != nil {
+							t.Fatal(err)
+						}
+					}
 					gitIn(t, base, "add", "-A")
 					gitIn(t, base, "commit", "-qm", "base")
 					gitIn(t, base, "push", "-q", "origin", "main")

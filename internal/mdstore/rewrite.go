@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
@@ -18,10 +19,12 @@ type Edit func(entries []Entry) (map[string]*Entry, error)
 // Rewrite changes entries of kind k in one atomic replacement of the file,
 // under the writer lock, so no hook's append can fall between the read and
 // the write. A changed entry is written whole, in place of its first copy,
-// with its folded state on one metadata line, and its other copies go.
+// with its folded state on one metadata line, which its other copies (a
+// union merge of two branches that both captured it) take for theirs.
 // Every other byte of the file stays as it was, and no sighting line is
 // ever removed or changed, not even a changed or forgotten entry's own: the
-// metadata line counts only what the sighting lines do not.
+// metadata line counts, and names the tasks of, only what the sighting
+// lines do not.
 //
 // That is what keeps a teammate's count whole. Git's union merge resolves a
 // change that touches another (a deleted line next to one appended on the
@@ -30,7 +33,8 @@ type Edit func(entries []Entry) (map[string]*Entry, error)
 // sighting folded into its metadata and deleted would be counted twice. A
 // sighting line kept counts once however the merge goes, and the metadata
 // line a rewrite changes never stands at the end of an entry, where an
-// append could touch it.
+// append could touch it. (A forgotten entry last in the file, with no
+// sighting after it, still comes back that way: its lines are all it has.)
 func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
 	unlock, err := s.Lock(ctx)
 	if err != nil {
@@ -74,12 +78,22 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 	raw := d.Raw
 	var out bytes.Buffer
 	out.Grow(len(raw) + 256)
-	records := make(map[string]int, len(changes))
+	// What the records that stay say of each changed entry, which its new
+	// metadata line leaves to them: readers fold two metadata lines of one
+	// lesson by their largest count or number of tasks, so a task a
+	// sighting names, written there too, could count once more.
+	records := make(map[string]*Entry, len(changes))
 	for i := range d.Sightings {
-		if _, ok := changes[d.Sightings[i].ID]; ok {
-			records[d.Sightings[i].ID]++
+		r := &d.Sightings[i]
+		if _, ok := changes[r.ID]; ok {
+			if records[r.ID] == nil {
+				records[r.ID] = &Entry{}
+			}
+			records[r.ID].Seen++
+			records[r.ID].Tasks = append(records[r.ID].Tasks, r.Tasks...)
 		}
 	}
+	metaLine := make(map[string]string, len(changes))
 	written := make(map[string]bool, len(changes))
 	pos := 0
 	skipGap := false
@@ -102,18 +116,36 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 			wrote = true
 			continue
 		}
-		if !written[id] && e != nil {
+		first := !written[id]
+		written[id] = true
+		if first && e != nil {
 			own := *e
-			own.Seen = max(1, e.Seen-records[id])
-			out.WriteString(Render(&own))
+			if r := records[id]; r != nil {
+				own.Seen = max(1, e.Seen-r.Seen)
+				own.Tasks = slices.DeleteFunc(slices.Clone(e.Tasks), func(t string) bool { return slices.Contains(r.Tasks, t) })
+			}
+			text := Render(&own)
+			metaLine[id] = strings.SplitN(text, "\n", 3)[1]
+			out.WriteString(text)
 			wrote = true
 		}
-		written[id] = true
 		before := out.Len()
 		// The entry's own lines are replaced; the records that an append
 		// or a merge left in its segment stay, its own sightings too.
 		keep := func(l string) bool { return isRecord(l, id) }
 		switch {
+		case e != nil && !first && slices.ContainsFunc(strings.Split(string(seg), "\n"), func(l string) bool { return ownMeta(l, id) }):
+			// Another copy of the entry (a union merge of two branches
+			// that both captured it) keeps its lines, its metadata made
+			// the entry's new one: removed, it would come back in the
+			// next union merge next to a teammate's append, and its old
+			// status would count as much as the new one.
+			writeLines(&out, seg, true, func(string) bool { return true }, func(l string) string {
+				if ownMeta(l, id) {
+					return metaLine[id]
+				}
+				return l
+			})
 		case e != nil:
 			writeLines(&out, seg, true, keep, nil)
 		case wrote:
@@ -196,6 +228,15 @@ func asSighting(l string) string {
 		return l
 	}
 	return metaPrefix + " seen " + strings.TrimSpace(l[len(metaPrefix):])
+}
+
+// ownMeta reports whether l is a metadata line of entry id.
+func ownMeta(l, id string) bool {
+	if !strings.HasPrefix(l, metaPrefix) {
+		return false
+	}
+	m, sighting, ok := parseMeta(strings.TrimRight(l, "\r"))
+	return ok && !sighting && m.ID == id
 }
 
 // isRecord reports whether l, a line in entry own's segment, is a record

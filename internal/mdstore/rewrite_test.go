@@ -234,6 +234,11 @@ func FuzzRewrite(f *testing.F) {
 	f.Add([]byte(Header(Pitfall)+"\n"+Render(&Entry{Kind: Pitfall, ID: "p-2", Date: "2026-01-01", Issue: "b", Seen: 1, LastSeen: "2026-01-01", Status: Active})+"\n"+
 		Render(&Entry{Kind: Pitfall, ID: "p-1", Date: "2026-01-01", Issue: "a", Seen: 1, LastSeen: "2026-01-01", Tasks: []string{"fn-1"}, Status: Active})+
 		"\n"+renderSighting("p-1", "2026-02-01", "fn-2")+"\n"+renderSighting("p-1", "2026-02-02", "fn-3")), false)
+	// Two copies of one lesson, as a union merge of two branches that
+	// both captured it leaves them, with sightings naming their tasks.
+	f.Add([]byte(Header(Pitfall)+"\n"+Render(&Entry{Kind: Pitfall, ID: "p-1", Date: "2026-01-01", Task: "fn-1", Issue: "a", Seen: 1, LastSeen: "2026-01-01", Tasks: []string{"fn-1"}, Status: Active})+
+		"\n"+renderSighting("p-1", "2026-02-01", "fn-2")+"\n"+renderSighting("p-1", "2026-02-02", "fn-1")+"\n"+
+		Render(&Entry{Kind: Pitfall, ID: "p-1", Date: "2026-01-01", Task: "fn-3", Issue: "a", Seen: 1, LastSeen: "2026-01-01", Tasks: []string{"fn-3"}, Status: Active})), false)
 	f.Add([]byte("# Pitfalls\n\n## 2026-01-10 manual [pitfall]\nAlways use wrappers\ninstead of builder\n\n## 2026-01-11 fn-1.1 impl-review [framework]\n**Issue**: x\n"), false)
 	f.Add([]byte(Header(Pitfall)+"\n"+Render(&Entry{Kind: Pitfall, ID: "p-1", Date: "2026-01-01", Issue: "a", Seen: 1, LastSeen: "2026-01-01", Status: Active})+"\n"+renderSighting("p-1", "2026-02-01", "fn-2")+"\n"+Render(&Entry{Kind: Pitfall, ID: "p-2", Date: "2026-01-01", Issue: "b", Seen: 1, LastSeen: "2026-01-01", Status: Active})), true)
 	f.Add([]byte("## 2026-01-01 x\n<!-- flowmem: id=p-1 seen=2 -->\n<!-- flowmem: seen id=p-2 last=2026-01-02 -->\n## 2026-01-02 y\n<!-- flowmem: id=p-2 -->\n```\n## 2026-01-03 z\n```\n"), true)
