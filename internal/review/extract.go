@@ -605,11 +605,6 @@ func (x *extractor) section(s *section, sc scope) {
 	// A graded section ("## 1. Storage" over "- **Rating**: …") is an
 	// area of the review, not one finding.
 	container := k.container || sc.force || s.level == 1 && len(s.children) > 0 || graded
-	if !container && k.severity != "" && markedChildren(s) {
-		// "### 🟠 High — Unresolved" over "#### 1.1 …", "#### 1.2
-		// …": a severity group, each sub-heading a finding of its own.
-		container, inner.findings = true, true
-	}
 	if !container && len(s.blocks) == 0 && idChildren(s) {
 		// "### 2. Storage" with nothing of its own over "#### S-1 …",
 		// "#### S-2 …": a group heading, each marked sub-heading a
@@ -711,20 +706,6 @@ func statusLine(line string) string {
 		}
 	}
 	return ""
-}
-
-// markedChildren reports whether s has several sub-headings and every one
-// is marked as a finding (numbered, tagged with a severity or an id).
-func markedChildren(s *section) bool {
-	if len(s.children) < 2 {
-		return false
-	}
-	for _, c := range s.children {
-		if _, _, _, marked := titleMarker(c.title); !marked {
-			return false
-		}
-	}
-	return true
 }
 
 // idChildren reports whether s has several sub-headings and every one
