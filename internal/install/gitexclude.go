@@ -56,16 +56,18 @@ func gitExclude(file string) (exclude, line string, ignored, tracked, ok bool) {
 // rule goes to the clone's own info/exclude, which no one else sees.
 func keepOutOfGit(file string, dryRun bool) (*Change, string, error) {
 	exclude, line, ignored, tracked, ok := gitExclude(file)
+	warning := ""
 	if tracked {
+		// The rule below takes effect once git no longer tracks it.
 		rel := line[1:]
-		return nil, fmt.Sprintf("%s is committed to git, so this machine's hook path reaches everyone who pulls, and their hook fails. Fix: git rm --cached %s && git commit -m 'stop sharing %s'", rel, rel, rel), nil
+		warning = fmt.Sprintf("%s is committed to git, so this machine's hook path reaches everyone who pulls, and their hook fails. Fix: git rm --cached %s && git commit -m 'stop sharing %s'", rel, rel, rel)
 	}
 	if !ok || ignored {
-		return nil, "", nil
+		return nil, warning, nil
 	}
 	before, exists, err := readFile(exclude)
 	if err != nil {
-		return nil, "", err
+		return nil, warning, err
 	}
 	after := before
 	if len(after) > 0 && after[len(after)-1] != '\n' {
@@ -76,13 +78,13 @@ func keepOutOfGit(file string, dryRun bool) (*Change, string, error) {
 	c.Reason = "ignores " + line[1:]
 	if !dryRun {
 		if err := os.MkdirAll(filepath.Dir(exclude), 0o755); err != nil {
-			return nil, "", fmt.Errorf("keep %s out of git: %w", file, err)
+			return nil, warning, fmt.Errorf("keep %s out of git: %w", file, err)
 		}
 		if err := writeFile(exclude, after); err != nil {
-			return nil, "", fmt.Errorf("keep %s out of git: %w", file, err)
+			return nil, warning, fmt.Errorf("keep %s out of git: %w", file, err)
 		}
 	}
-	return &c, "", nil
+	return &c, warning, nil
 }
 
 // forgetOutOfGit takes out the rule keepOutOfGit added, if it is there.

@@ -81,9 +81,15 @@ func TestLocalSettingsStayOutOfGit(t *testing.T) {
 			t.Fatal(err)
 		}
 		git(t, root, "add", "-A")
+		git(t, root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "local settings")
 		res, err := Run(Options{Scope: Local, Project: root, Command: "/x/flowmem-hook"})
 		if err != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "git rm --cached .claude/settings.local.json") {
 			t.Errorf("Warnings = %q, err %v; want the fix for a committed file", res.Warnings, err)
+		}
+		// The fix as printed is enough: once untracked, git ignores it.
+		git(t, root, "rm", "-q", "--cached", ".claude/settings.local.json")
+		if st := git(t, root, "status", "--porcelain", "--untracked-files=all"); strings.Contains(st, "?? .claude/settings.local.json") {
+			t.Errorf("after git rm --cached, git status shows it untracked:\n%s", st)
 		}
 	})
 	t.Run("not a git work tree", func(t *testing.T) {
