@@ -140,3 +140,34 @@ func TestRalphChecksReviewCommandFirst(t *testing.T) {
 		t.Errorf("a session ran anyway: %s", b)
 	}
 }
+
+// TestRalphChecksHookReadsReview: a review command the hook does not take
+// for a review (its name matches no capture.review_patterns) would let the
+// loop run and learn nothing: it stops before the first session, and runs
+// once the project's patterns name the command.
+func TestRalphChecksHookReadsReview(t *testing.T) {
+	t.Parallel()
+	proj, env := ralphFixture(t, false)
+	if err := os.WriteFile(filepath.Join(proj, "scripts", "check-code"), []byte("#!/bin/sh\necho '<verdict>SHIP</verdict>'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env = append(env, "REVIEW_CMD=./scripts/check-code")
+	run := func(name string, args ...string) ([]byte, error) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = proj, env
+		return cmd.CombinedOutput()
+	}
+	out, err := run(ralphScript(t), "-n", "2")
+	if err == nil || !strings.Contains(string(out), `does not take "./scripts/check-code fn-1.1" for a review`) {
+		t.Errorf("ralph.sh with an unrecognised review command: %v\n%s", err, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(proj), "allowed.log")); err == nil {
+		t.Errorf("a session ran anyway: %s", b)
+	}
+	if out, err := run(flowmemBin(t), "config", "set", "capture.review_patterns", `["\\bcheck-code\\b"]`); err != nil {
+		t.Fatalf("config set: %v\n%s", err, out)
+	}
+	if out, err := run(ralphScript(t), "-n", "2"); err != nil {
+		t.Errorf("ralph.sh once a pattern names the command: %v\n%s", err, out)
+	}
+}

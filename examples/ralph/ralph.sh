@@ -202,6 +202,29 @@ git rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
 	die "$(pwd) is not in a git work tree: the loop commits each task it finishes (git init, and commit what is there first)"
 command -v "$CLAUDE_BIN" >/dev/null || die "Claude Code client '$CLAUDE_BIN' not found (set CLAUDE_BIN)"
 command -v "$FLOWMEM" >/dev/null || die "flowmem not found (set FLOWMEM, or from a flowmem checkout: make install, and put \$(go env GOPATH)/bin on PATH)"
+# The hook learns only from a command it takes for a review
+# (capture.review_patterns). Ask it, in a scratch project with this
+# project's settings, whether it would read "$REVIEW_CMD <task-id>" as one:
+# a SHIP from a recognised review is logged, from anything else it is not.
+json_string() {
+	local s=${1//\\/\\\\}
+	s=${s//\"/\\\"}
+	printf '"%s"' "$s"
+}
+probe=$(mktemp -d)
+mkdir -p "$probe/.flow"
+# Memory on there whatever it is here: doctor reports that on its own.
+if cp .flow/config.json "$probe/.flow/config.json" 2>/dev/null &&
+	(cd "$probe" && "$FLOWMEM" config set memory.enabled true >/dev/null 2>&1); then
+	printf '{"hook_event_name":"PostToolUse","tool_name":"Bash","cwd":%s,"tool_input":{"command":%s},"tool_response":{"stdout":"<verdict>SHIP</verdict>\\n","stderr":""}}\n' \
+		"$(json_string "$probe")" "$(json_string "$REVIEW_CMD ${ids[0]}")" |
+		(cd "$probe" && env -u FLOWMEM_DISABLE -u FLOW_TASK_ID "$FLOWMEM" hook >/dev/null 2>&1) || true
+	if [[ ! -s $probe/.flow/memory/reviews.jsonl ]]; then
+		rm -rf "$probe"
+		die "flowmem's hook does not take \"$REVIEW_CMD ${ids[0]}\" for a review (capture.review_patterns), so the loop would learn nothing: give the command a name with 'review' in it, or add a pattern (flowmem config get capture.review_patterns; see README.md)"
+	fi
+fi
+rm -rf "$probe"
 # A loop without the hook learns nothing and a loop without memory recalls
 # nothing: check both before spending money on the first session.
 if [[ ${RALPH_SKIP_DOCTOR:-} != 1 ]]; then
