@@ -388,6 +388,12 @@ func TestRankFloorSpread(t *testing.T) {
 	if got := ids(Rank(t, entries, "carousel swipe gesture", opt)); len(got) != 3 || slices.Contains(got, "z") {
 		t.Errorf("every word said = %v, want c, s and g", got)
 	}
+	// A shorter list is the first part of the default one: the floor
+	// weighs the same lessons whatever the limit.
+	full := ids(Rank(t, entries, "carousel swipe gesture", opt))
+	if got := ids(Rank(t, entries, "carousel swipe gesture", Options{Floor: StrictFloor, Limit: 1})); !slices.Equal(got, full[:1]) {
+		t.Errorf("limit 1 = %v, want %v", got, full[:1])
+	}
 	for _, q := range []string{"carousel swipe tooltip", "carousel swipe"} {
 		if got := ids(Rank(t, entries, q, opt)); len(got) != 0 {
 			t.Errorf("Rank(%q) = %v, want nothing", q, got)

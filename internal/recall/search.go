@@ -820,6 +820,13 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 	for qi, q := range qs {
 		ws[qi] = weigh(q, r.df[qi], r.n, opt.Floor)
 	}
+	// The floor weighs the best DefaultLimit lessons whatever the limit:
+	// a shorter list is the first part of the default one, not a list
+	// answered on less evidence.
+	depth := k
+	if opt.Floor > 0 {
+		depth = max(k, DefaultLimit)
+	}
 	sc := newScorer(p)
 	defer sc.files.close()
 	for qi, w := range ws {
@@ -833,7 +840,7 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			}
 		}
 		slices.SortFunc(order, func(a, b int) int { return cmp.Compare(r.cands[b].ub, r.cands[a].ub) })
-		top := topK{k: k}
+		top := topK{k: depth}
 		for _, ci := range order {
 			c := &r.cands[ci]
 			if top.full() && c.ub < top.worst() {
@@ -894,6 +901,7 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			// share a word with it follow.
 			lead(out[qi], func(h *Hit) bool { return h.answers })
 		}
+		out[qi] = out[qi][:min(len(out[qi]), k)]
 	}
 	return out, nil
 }
