@@ -397,8 +397,19 @@ func clip(s string) string {
 // went from precision 0.637 (310/487), recall 0.647, F1 0.642, 6
 // zero-yield to 0.639 (317/496), 0.662, 0.650, 5; the old splits pooled
 // from 0.644 (393/610), 0.786, F1 0.708 to 0.645 (393/609), 0.786, 0.709.
+// Round 9b (r9-review14): blind12+13, scored blind at the end of round 9,
+// became NEW-DEV (44 reviews, 151 learnable) — eleven rules kept for raising
+// F1 on the older pools had left them exactly where round 8's rules did. A
+// rule now stays only if removing it costs F1 on NEW-DEV or BLIND6-11:
+// the concession and size-smell drops, the prose fallback and
+// markedChildren went. NEW-DEV went from precision 0.492 (95/193), recall
+// 0.629, F1 0.552 to 0.497 (97/195), 0.642, 0.561; BLIND6-11 from 0.639
+// (317/496), 0.662, 0.650 to 0.637 (320/502), 0.668, 0.652; the old splits
+// they were written against from 0.645 (393/609), 0.786, 0.709 to 0.629
+// (394/626), 0.788, 0.700. Gates of the moved splits re-set to the figure
+// less about 0.03.
 const (
-	gateDevPrecision = 0.70 // was 0.66 — round 8 (r8-review11)
+	gateDevPrecision = 0.69 // was 0.70 — round 9 (r9-review14): 0.715 (133/186)
 	gateDevRecall    = 0.78 // was 0.77 — round 8b (r8-review12)
 	gateDevCategory  = 0.62 // was 0.61 — round 8 (r8-category3, 42f4ba5: 0.651, 84/129)
 	gateDevVerdict   = 0.93 // was 0.90 — r5-review8 (18e0164): 0.957 (44/46)
@@ -412,7 +423,7 @@ const (
 // top of this file. At 1bf3e40 precision 0.727 (64/88). Round 6
 // (r6-review9, 34773d1): precision 0.736 (64/87), category 0.609 (39/64).
 const (
-	gateBlindPrecision = 0.68 // was 0.67 — round 8 (r8-review11)
+	gateBlindPrecision = 0.65 // was 0.68 — round 9 (r9-review14): 0.684 (67/98)
 	gateBlindRecall    = 0.76
 	gateBlindCategory  = 0.63 // was 0.59 — round 7 (r7-category2, fc0de8c: 0.662, 45/68)
 	gateBlindVerdict   = 0.91
@@ -433,7 +444,7 @@ const (
 // recall 0.838 (57/68), category 0.474 (27/57); at 1bf3e40 precision
 // 0.671 (57/85).
 const (
-	gateR4Precision = 0.54 // was 0.53 — round 8 (r8-review11)
+	gateR4Precision = 0.52 // was 0.54 — round 9 (r9-review14): 0.549 (62/113)
 	gateR4Recall    = 0.88 // was 0.86 — round 8 (r8-review11)
 	gateR4Category  = 0.45 // was 0.44 — round 8 (r8-category3, 42f4ba5: 0.484, 30/62)
 	gateR4Verdict   = 0.93
@@ -482,7 +493,7 @@ const (
 // (28/44), 3 zero-yield. Round 6 (r6-review9, 34773d1): category 0.357
 // (10/28).
 const (
-	gateR4cPrecision = 0.59 // was 0.55 — round 8b (r8-review12)
+	gateR4cPrecision = 0.58 // was 0.59 — round 9 (r9-review14): 0.608 (31/51)
 	gateR4cRecall    = 0.67 // was 0.63 — round 8b (r8-review12)
 	gateR4cCategory  = 0.28 // was 0.24
 	gateR4cVerdict   = 0.90
@@ -528,7 +539,7 @@ const (
 // that score less a margin; whoever fixes a rule against it must say so in
 // SOURCES.md, and from then on it is development data.
 const (
-	gateR6Precision = 0.66 // was 0.59 — round 8 (r8-review11)
+	gateR6Precision = 0.64 // was 0.66 — round 9 (r9-review14): 0.674 (58/86)
 	gateR6Recall    = 0.65 // was 0.64 — round 9 (r9-review13): 0.682 (58/85)
 	gateR6Category  = 0.51 // was 0.50 — round 8b (r8-review12)
 	gateR6Verdict   = 0.92 // was 0.85 — round 7 (r7-review10)
@@ -544,7 +555,7 @@ const (
 // whoever fixes a rule against it must say so in SOURCES.md, and from then
 // on it is development data.
 const (
-	gateR6bPrecision = 0.60 // was 0.58 — round 8b (r8-review12)
+	gateR6bPrecision = 0.59 // was 0.60 — round 9 (r9-review14): 0.622 (46/74)
 	gateR6bRecall    = 0.66 // was 0.69 — round 8b (r8-review12): 0.687 (46/67)
 	gateR6bCategory  = 0.42 // was 0.41 — round 8b (r8-review12)
 	gateR6bVerdict   = 0.92 // was 0.80 — round 7 (r7-review10)
@@ -563,8 +574,8 @@ const (
 // on it is development data. Round 8 (r8-review11) does, pooling it with
 // blind-r5b/r6/r6b as the generalization check.
 const (
-	gateR7Precision = 0.54 // was 0.52 — round 8b (r8-review12)
-	gateR7Recall    = 0.52 // was 0.51 — round 8 (r8-review11)
+	gateR7Precision = 0.55 // was 0.54 — round 9 (r9-review14): 0.585 (48/82)
+	gateR7Recall    = 0.55 // was 0.52 — round 9 (r9-review14): 0.578 (48/83)
 	gateR7Category  = 0.29 // was 0.25 — round 8 (r8-category3, 42f4ba5: 0.326, 15/46)
 	gateR7Verdict   = 0.75
 	gateR7ZeroYield = 2
@@ -605,8 +616,8 @@ const (
 // 0.562, 0.400, 0.800, 1.
 const (
 	gateR8bPrecision = 0.70 // was 0.68 — round 9 (r9-review13)
-	gateR8bRecall    = 0.53 // was 0.49 — round 9 (r9-review13)
-	gateR8bCategory  = 0.37 // was 0.38 — round 9 (r9-review13): 0.400 (20/50), three more kept
+	gateR8bRecall    = 0.54 // was 0.53 — round 9 (r9-review14): 0.573 (51/89)
+	gateR8bCategory  = 0.38 // was 0.37 — round 9 (r9-review14): 0.412 (21/51)
 	gateR8bVerdict   = 0.77 // was 0.70 — round 9 (r9-review13)
 	gateR8bZeroYield = 1    // was 2 — round 9 (r9-review13)
 )
@@ -620,8 +631,8 @@ const (
 // score exactly the same: no round-9 rule change moved a fresh review.
 // Gated at the first score less a margin.
 const (
-	gateR9Precision = 0.51
-	gateR9Recall    = 0.64
+	gateR9Precision = 0.52 // was 0.51 — round 9 (r9-review14): 0.551 (49/89)
+	gateR9Recall    = 0.66 // was 0.64 — round 9 (r9-review14): 0.690 (49/71)
 	gateR9Category  = 0.34
 	gateR9Verdict   = 0.90
 	gateR9ZeroYield = 0
@@ -634,8 +645,8 @@ const (
 // (47/105), recall 0.588 (47/80), category accuracy 0.340 (16/47), verdict
 // accuracy 0.870 (20/23), 2 zero-yield reviews; round 8's rules the same.
 const (
-	gateR9bPrecision = 0.41
-	gateR9bRecall    = 0.55
+	gateR9bPrecision = 0.42 // was 0.41 — round 9 (r9-review14): 0.453 (48/106)
+	gateR9bRecall    = 0.57 // was 0.55 — round 9 (r9-review14): 0.600 (48/80)
 	gateR9bCategory  = 0.30
 	gateR9bVerdict   = 0.82
 	gateR9bZeroYield = 2
