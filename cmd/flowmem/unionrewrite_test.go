@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,14 +57,14 @@ func TestUnionMergeAfterRewrite(t *testing.T) {
 	const xText, wText, yText = "The cache key ignores the tenant id", "Retries hammer the upstream without backoff", "Temp files are left behind on a failed upload"
 	xTasks, wTasks := []string{"fn-1.1", "fn-1.2", "fn-1.3"}, []string{"fn-2.1", "fn-2.2"}
 	type rewrite struct {
-		name  string
-		base  mdstore.Status // X's status before the rewrite
+		name string
+		base mdstore.Status // X's status before the rewrite
 		// copies: X is in the file twice, as a union merge leaves a
 		// lesson both branches captured (the second copy, for fn-1.4,
 		// last).
 		copies bool
-		alice func(x, w string) []string
-		want  func(x, w string) (wantEntry, wantEntry) // X and W, before Bob's sighting
+		alice  func(x, w string) []string
+		want   func(x, w string) (wantEntry, wantEntry) // X and W, before Bob's sighting
 	}
 	both := append(slices.Clone(xTasks), wTasks...)
 	rewrites := []rewrite{
@@ -271,6 +272,34 @@ func checkReaders(t *testing.T, dir string, wants map[string]wantEntry) {
 			t.Errorf("memory read -r %q: %s is %s but recalled", w.text, id, w.status)
 		case i >= 0:
 			same("memory read -r", rel.Entries[i], w)
+		}
+	}
+	// memory read and memory prime, as people and prompts see them: a
+	// lesson's line, then its tasks and count.
+	human := mustFlowmem(t, plain(), dir, "memory", "read")
+	for id, w := range wants {
+		prime := mustFlowmem(t, plain(), dir, "memory", "prime", w.text)
+		for _, out := range []struct{ reader, text string }{{"memory read", human}, {"memory prime", prime}} {
+			_, after, found := strings.Cut(out.text, "- [pitfall] "+w.text+"\n")
+			switch {
+			case w.gone || w.status != mdstore.Active:
+				if found {
+					t.Errorf("%s shows %s, which is forgotten (%v) or %s:\n%s", out.reader, id, w.gone, w.status, out.text)
+				}
+			case !found:
+				t.Errorf("%s does not show %s:\n%s", out.reader, id, out.text)
+			default:
+				line, _, _ := strings.Cut(after, "\n")
+				// Once is not said.
+				if w.seen > 1 && !strings.Contains(line, fmt.Sprintf(" seen %dx,", w.seen)) || w.seen == 1 && strings.Contains(line, " seen ") {
+					t.Errorf("%s: %s's line %q, want seen %dx", out.reader, id, line, w.seen)
+				}
+				for _, task := range w.tasks {
+					if !strings.Contains(line, task) {
+						t.Errorf("%s: %s's line %q lacks task %s", out.reader, id, line, task)
+					}
+				}
+			}
 		}
 	}
 	n := 0
