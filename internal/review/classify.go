@@ -235,17 +235,12 @@ func deadCode(t string) string {
 
 // unfinishedWords say the code is not done yet (a stub, a TODO): such a
 // finding is fixed by finishing the work and teaches nothing for the next
-// task. notDoneWords do so only after a negation ("does not compile",
-// "not implemented"). A failing build is not here: it can be a build lesson.
-var (
-	unfinishedWords = wordSet(`stub stubbed stubs unfinished unimplemented todo todos`)
-	notDoneWords    = wordSet(`compile compiles implemented`)
-	negations       = wordSet(`not no never doesn't don't won't isn't can't cannot fails fail failing`)
-)
+// task. A failing build is not here: it can be a build lesson.
+var unfinishedWords = wordSet(`stub stubbed stubs unfinished unimplemented todo todos`)
 
 // unfinished returns the word that marks problem as unfinished work, or "".
-// It reads words, not phrases, so any wording of "does not compile" or
-// "left a stub" is the same signal.
+// It reads words, not phrases, so any wording of "left a stub" is the
+// same signal.
 func unfinished(problem string) string {
 	words := strings.FieldsFunc(problem, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
 	for i, w := range words {
@@ -254,13 +249,6 @@ func unfinished(problem string) string {
 		}
 		if w == "syntax" && i+1 < len(words) && strings.HasPrefix(words[i+1], "error") {
 			return "syntax error"
-		}
-		if notDoneWords[w] {
-			for j := max(0, i-2); j < i; j++ {
-				if negations[words[j]] {
-					return words[j] + " " + w
-				}
-			}
 		}
 	}
 	return ""
