@@ -58,8 +58,8 @@ func PrimeIDs(files []File, task string, opt Options) (string, []string, error) 
 // weighed down as they age. Only entries whose metadata says seen=2 or
 // more, or whose heading says manual, are parsed. A lesson a file holds
 // more than once (a union merge's copies) is confirmed as one: the pass
-// counts the ids, and when one came twice the files are read again with
-// the copies of such ids gathered and offered folded at the end.
+// counts the ids, and when one came twice it is made again with the
+// copies folded (foldCopies).
 func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
 	var r reader
 	sightings, err := r.collectSightings(files, nil)
@@ -68,18 +68,32 @@ func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
 	}
 	ids := newIDCount(files)
 	hits, err := r.confirmed(files, sightings, ids, nil, opt, k)
-	if err != nil || ids.twice == nil {
+	if err != nil || !ids.twice() {
 		return hits, err
 	}
-	return r.confirmed(files, sightings, nil, &copyGroups{c: ids}, opt, k)
+	folds, err := foldCopies(files, ids)
+	if err != nil {
+		return nil, err
+	}
+	return r.confirmed(files, sightings, ids, folds, opt, k)
 }
 
-// confirmed is one pass of topConfirmed: it counts the ids it reads in ids
-// unless nil, and with copies it gathers the entries whose ids came twice
-// there and offers them, folded, at the end.
-func (r *reader) confirmed(files []File, sightings map[string]sighting, ids *idCount, copies *copyGroups, opt Options, k int) ([]Hit, error) {
+// confirmed is one pass of topConfirmed, counting the ids it reads, the
+// copies in folds read as their fold.
+func (r *reader) confirmed(files []File, sightings map[string]sighting, ids *idCount, folds map[at]*copies, opt Options, k int) ([]Hit, error) {
 	top := topK{k: k}
-	offer := func(e *mdstore.Entry) {
+	err := r.eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
+		e, skip := take(folds, fi, line)
+		if skip || e == nil && !mayBeConfirmed(seg, sightings, ids) {
+			return
+		}
+		if e == nil {
+			pe, ok := mdstore.ParseSegment(files[fi].Kind, seg, line)
+			if !ok {
+				return
+			}
+			e = &pe
+		}
 		if !eligible(e) {
 			return
 		}
@@ -92,41 +106,25 @@ func (r *reader) confirmed(files []File, sightings map[string]sighting, ids *idC
 			rec = recency(e, opt.Now)
 		}
 		top.offer(Hit{Entry: *e, Score: (1 + math.Log(math.Max(float64(e.Seen), 1))) * (0.5 + 0.5*rec)})
-	}
-	err := r.eachSegment(files, func(fi int, seg []byte, off int64, line int) {
-		if copies != nil && copies.add(files, fi, seg, off, line) {
-			return
-		}
-		if !mayBeConfirmed(seg, sightings, ids) {
-			return
-		}
-		if e, ok := mdstore.ParseSegment(files[fi].Kind, seg, line); ok {
-			offer(&e)
-		}
 	})
-	if copies != nil {
-		copies.each(files, offer)
-	}
 	return top.sorted(), err
 }
 
 // mayBeConfirmed reads only an entry's heading and metadata line: whether
 // it is manual, seen twice or more, or has sightings. It counts the
-// metadata line's id in ids unless nil.
+// metadata line's id in ids.
 func mayBeConfirmed(seg []byte, sightings map[string]sighting, ids *idCount) bool {
 	head, rest, _ := bytes.Cut(seg, []byte("\n"))
 	if bytes.Contains(head, []byte(" manual")) {
-		if id := metaID(rest); id != nil && ids != nil {
-			ids.add(idKey(id))
+		if id := metaID(rest); id != nil {
+			ids.add(id)
 		}
 		return true
 	}
 	if id, ok := seenOnce(rest); ok {
 		// Most lessons: confirmed only by a sighting. (ReadMeta reads
 		// every field, tasks too: it was most of the pass.)
-		if ids != nil {
-			ids.add(idKey(id))
-		}
+		ids.add(id)
 		_, seen := sightings[string(id)]
 		return seen
 	}
@@ -136,8 +134,8 @@ func mayBeConfirmed(seg []byte, sightings map[string]sighting, ids *idCount) boo
 	}
 	meta, _, _ := bytes.Cut(rest[i:], []byte("\n"))
 	m, ok := mdstore.ReadMeta(meta)
-	if ok && !m.Sighting && ids != nil {
-		ids.add(idKey(m.ID))
+	if ok && !m.Sighting {
+		ids.add(m.ID)
 	}
 	_, seen := sightings[string(m.ID)]
 	return ok && (seen || m.Seen >= 2)

@@ -573,7 +573,23 @@ type scanned struct {
 	folded    []mdstore.Entry // lessons a file holds more than once (fold)
 }
 
+// scanFiles scans files once; when some id came twice, once more with a
+// file's copies of a lesson read as their fold (foldCopies): one entry,
+// one candidate, which says every word a copy says.
 func (p *plan) scanFiles(files []File) (*scanned, error) {
+	r, ids, err := p.scanPass(files, nil)
+	if err != nil || !ids.twice() {
+		return r, err
+	}
+	folds, err := foldCopies(files, ids)
+	if err != nil {
+		return nil, err
+	}
+	r, _, err = p.scanPass(files, folds)
+	return r, err
+}
+
+func (p *plan) scanPass(files []File, folds map[at]*copies) (*scanned, *idCount, error) {
 	r := &scanned{df: make([][]int, len(p.qs)), sightings: map[string]sighting{}}
 	for qi, q := range p.qs {
 		r.df[qi] = make([]int, len(q.terms))
@@ -583,6 +599,17 @@ func (p *plan) scanFiles(files []File) (*scanned, error) {
 	var rd reader
 	ids := newIDCount(files)
 	err := rd.eachSegment(files, func(fi int, seg []byte, off int64, line int) {
+		c := candidate{file: int32(fi), line: int32(line), off: off}
+		if e, skip := take(folds, fi, line); skip || e != nil {
+			// The copy's own sighting lines count; its fold has none.
+			recordSightings(seg, r.sightings)
+			if skip {
+				return
+			}
+			r.folded = append(r.folded, *e)
+			seg, c.fold = []byte(mdstore.Render(e)), int32(len(r.folded))
+		}
+		c.n = int32(len(seg))
 		r.n++
 		total += len(seg)
 		clear(masks)
@@ -595,23 +622,15 @@ func (p *plan) scanFiles(files []File) (*scanned, error) {
 			}
 		}
 		if any {
-			r.cands = append(r.cands, candidate{file: int32(fi), line: int32(line), n: int32(len(seg)), off: off})
+			r.cands = append(r.cands, c)
 			r.masks = append(r.masks, masks...)
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	copies, err := rd.foldCopies(files, ids)
-	if err != nil {
-		return nil, err
-	}
-	r.fold(copies, len(p.qs))
 	r.avgLen = 1
 	if r.n > 0 {
 		r.avgLen = float64(total) / float64(r.n)
 	}
-	return r, nil
+	return r, ids, err
 }
 
 // weighed is one query with the memory's statistics applied: idf per

@@ -137,22 +137,22 @@ func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
 	if err != nil {
 		return err
 	}
-	copies, err := r.foldCopies(files, ids)
+	folds, err := foldCopies(files, ids)
 	if err != nil {
 		return err
 	}
 	// The ids of the entries parsed: those read from their bytes are
-	// each counted once (counted, !again).
+	// each counted once (counted, !cameTwice).
 	seen := map[string]bool{}
 	stop := false
 	var line []byte
 	var v mdstore.View
-	return r.eachSegment(files, func(fi int, seg []byte, off int64, n int) {
+	return r.eachSegment(files, func(fi int, seg []byte, _ int64, n int) {
 		k := files[fi].Kind
 		if stop {
 			return
 		}
-		if mdstore.ViewSegment(seg, &v) && counted(seg, v.ID) && !ids.again(v.ID) {
+		if mdstore.ViewSegment(seg, &v) && counted(seg, v.ID) && !ids.cameTwice(v.ID) {
 			if _, ok := sightings[string(v.ID)]; !ok {
 				if out, ok := appendView(line[:0], k, &v); ok {
 					line = out
@@ -161,7 +161,7 @@ func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
 				}
 			}
 		}
-		folded, skip := copies.take(fi, off)
+		folded, skip := take(folds, fi, n)
 		if skip {
 			return
 		}
