@@ -7,9 +7,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -169,13 +171,20 @@ func benchHook(dir, bin, front, decodeOnly string, runs int) error {
 	reviewPayload := fmt.Sprintf(`{"session_id":"s1","cwd":%q,"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"flowctl codex impl-review fn-12.3"},"tool_response":{"stdout":%q,"stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false},"tool_use_id":"toolu_2"}`,
 		dir, string(review))
 	// Every run captures into the same store, as a fresh clone has it:
-	// the memory file is put back before each run.
+	// the memory file is put back before each run, and the reviews log
+	// lost, or the runs after the first would find the tool call logged
+	// and record nothing.
 	pitfalls := filepath.Join(dir, ".flow", "memory", "pitfalls.md")
 	orig, err := os.ReadFile(pitfalls)
 	if err != nil {
 		return err
 	}
-	restore := func() error { return os.WriteFile(pitfalls, orig, 0o644) }
+	restore := func() error {
+		if err := os.Remove(filepath.Join(dir, ".flow", "memory", "reviews.jsonl")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return os.WriteFile(pitfalls, orig, 0o644)
+	}
 	for _, h := range hooks {
 		c, err := measure(runs, dir, h.argv, []byte(reviewPayload), restore)
 		if err != nil {

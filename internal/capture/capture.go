@@ -249,57 +249,70 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 		return res, nil
 	}
 
-	// 7. Dedupe and append under the lock: a lesson memory holds is a
-	// sighting of its entry, any other a new entry.
+	// 7. Record and log, once per tool call, under one hold of the lock.
+	if res.Verdict == review.None {
+		return res, nil
+	}
+	return res, commit(ctx, res, ev.Identity(), cfg.Bool("capture.approval"), opt)
+}
+
+// commit is the last stage, under one hold of the memory lock. Unless the
+// reviews log already names this tool call — the hook is registered in two
+// places and Claude Code runs both for one call, often at the same moment
+// — the lessons are recorded (a lesson memory holds is a sighting of its
+// entry, any other a new entry; with approval the new ones wait, pending)
+// and the review gets its line in the log: every review with a verdict,
+// SHIP included, and also when its lessons could not be written, so that
+// nothing is lost silently. The run that finds its call logged says
+// nothing: Claude Code hands the model every hook's note, and the first
+// run's note already tells it what was recorded.
+func commit(ctx context.Context, res *Result, event string, approval bool, opt Options) error {
+	what := "reviews log"
+	if res.Skip == "" {
+		what = "record lessons"
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("memory untouched: the hook's deadline passed before recording (%w)", err)
+		}
+	}
+	dir := res.Project.MemoryDir()
+	store := mdstore.Open(dir)
+	store.LockTimeout = opt.LockTimeout
+	unlock, err := store.Lock(ctx)
+	if err != nil {
+		if res.Skip == "" {
+			// The user must hear that found lessons were lost, and the
+			// model must not be told the review held none worth keeping.
+			res.Unrecorded = unrecorded(err, opt)
+		}
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	defer unlock()
+	// A log that cannot be read does not stop the recording: a lesson
+	// counted twice is better than one lost.
+	logged, readErr := reviewlog.Logged(dir, event)
+	if logged {
+		res.Skip = "this tool call is recorded already (the hook ran twice for it; flowmem doctor names the second registration)"
+		res.Nudge = false
+		return nil
+	}
 	var recordErr error
 	if res.Skip == "" {
-		recordErr = record(ctx, res, cfg.Bool("capture.approval"), opt)
-	}
-
-	// 8. Log the review: one line for every review with a verdict, SHIP
-	// included, and also when its lessons could not be written, so that
-	// nothing is lost silently.
-	var logErr error
-	if res.Verdict != review.None {
-		logErr = logReview(ctx, res, opt)
-	}
-	return res, errors.Join(recordErr, logErr)
-}
-
-// record is stage 7; with approval the new lessons wait, pending.
-func record(ctx context.Context, res *Result, approval bool, opt Options) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("memory untouched: the hook's deadline passed before recording (%w)", err)
-	}
-	if approval {
-		// The team reviews what the hook learned before it reaches a
-		// prompt: new lessons wait for flowmem memory approve.
-		res.Pending = true
-		for i := range res.Lessons {
-			res.Lessons[i].Status = mdstore.Pending
+		if approval {
+			// The team reviews what the hook learned before it reaches a
+			// prompt: new lessons wait for flowmem memory approve.
+			res.Pending = true
+			for i := range res.Lessons {
+				res.Lessons[i].Status = mdstore.Pending
+			}
+		}
+		res.Outcomes, err = store.RecordLocked(ctx, mdstore.Pitfall, res.Lessons, opt.Now())
+		if err != nil {
+			res.Unrecorded = unrecorded(err, opt)
+			recordErr = fmt.Errorf("record lessons: %w", err)
 		}
 	}
-	store := mdstore.Open(res.Project.MemoryDir())
-	store.LockTimeout = opt.LockTimeout
-	var err error
-	res.Outcomes, err = store.Record(ctx, mdstore.Pitfall, res.Lessons, opt.Now())
-	if err != nil {
-		// The user must hear that found lessons were lost, and the model
-		// must not be told the review held none worth keeping.
-		res.Unrecorded = mdstore.Clip(mdstore.OneLine(err.Error()), 200)
-		if errors.Is(err, mdstore.ErrLockTimeout) {
-			res.Unrecorded = fmt.Sprintf("another flowmem process held the memory lock for more than %v", opt.LockTimeout)
-		}
-		return fmt.Errorf("record lessons: %w", err)
-	}
-	return nil
-}
-
-// logReview is stage 8: the review's line in .flow/memory/reviews.jsonl,
-// under the memory lock (taken after Record has released it).
-func logReview(ctx context.Context, res *Result, opt Options) error {
 	r := reviewlog.Review{Time: opt.Now(), Task: res.Task, Kind: res.Kind, Verdict: string(res.Verdict),
-		Findings: res.Findings, Kept: res.Kept}
+		Findings: res.Findings, Kept: res.Kept, Event: event}
 	for _, o := range res.Outcomes {
 		if o.New {
 			r.New++
@@ -308,7 +321,19 @@ func logReview(ctx context.Context, res *Result, opt Options) error {
 		}
 		r.IDs = append(r.IDs, o.ID)
 	}
-	return reviewlog.Append(ctx, res.Project.MemoryDir(), r, opt.LockTimeout)
+	var logErr error
+	if _, err := reviewlog.AppendLine(reviewlog.Path(dir), reviewlog.Line(r)); err != nil {
+		logErr = fmt.Errorf("reviews log: %w", err)
+	}
+	return errors.Join(readErr, recordErr, logErr)
+}
+
+// unrecorded is why found lessons were not written, for the user.
+func unrecorded(err error, opt Options) string {
+	if errors.Is(err, mdstore.ErrLockTimeout) {
+		return fmt.Sprintf("another flowmem process held the memory lock for more than %v", opt.LockTimeout)
+	}
+	return mdstore.Clip(mdstore.OneLine(err.Error()), 200)
 }
 
 // decode is stage 1: the event, bounded in size and by the run's

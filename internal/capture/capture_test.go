@@ -314,6 +314,13 @@ func withField(t testing.TB, payload []byte, key string, value any) []byte {
 	return b
 }
 
+// rerun is payload as another tool call reports it: the same command run
+// again, under a call id of its own.
+func rerun(t testing.TB, payload []byte, n int) []byte {
+	t.Helper()
+	return withField(t, payload, "tool_use_id", fmt.Sprintf("toolu_rerun%d", n))
+}
+
 func TestHandlePersistedOutput(t *testing.T) {
 	dir := newProject(t, true)
 	full, err := os.ReadFile(filepath.Join("..", "..", "testdata", "capture", "reviews", "impl-review-fn-1.2.md"))
@@ -355,7 +362,7 @@ func TestRecurrenceThroughTheHook(t *testing.T) {
 		t.Fatalf("first run: %+v %v", res, err)
 	}
 	// The same review run again: everything folds, nothing is added.
-	res, err := handle(t, dir, review)
+	res, err := handle(t, dir, rerun(t, review, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -415,7 +422,7 @@ func TestOutputContract(t *testing.T) {
 	}
 
 	out.Reset()
-	Run(context.Background(), bytes.NewReader(failure), &out, &errOut, optsFor(dir))
+	Run(context.Background(), bytes.NewReader(rerun(t, failure, 1)), &out, &errOut, optsFor(dir))
 	second := decodeOutput(t, out.Bytes())
 	h := second.HookSpecificOutput
 	if h == nil || h.HookEventName != "PostToolUseFailure" {
@@ -463,7 +470,7 @@ func TestAdditionalContextBounded(t *testing.T) {
 	dir := newProject(t, true)
 	for run := 0; run < 2; run++ {
 		var out, errOut bytes.Buffer
-		Run(context.Background(), bytes.NewReader(p), &out, &errOut, optsFor(dir))
+		Run(context.Background(), bytes.NewReader(rerun(t, p, run)), &out, &errOut, optsFor(dir))
 		if errOut.Len() != 0 {
 			t.Fatal(errOut.String())
 		}
@@ -641,7 +648,7 @@ func TestVerdictMaskedAway(t *testing.T) {
 	if after, _ := os.ReadFile(file); !bytes.Equal(before, after) {
 		t.Error("the memory changed")
 	}
-	p = withField(t, p, "tool_response", map[string]any{"stdout": strings.Replace(review, "<private>internal notes ", "", 1), "stderr": ""})
+	p = withField(t, rerun(t, p, 1), "tool_response", map[string]any{"stdout": strings.Replace(review, "<private>internal notes ", "", 1), "stderr": ""})
 	if res, err := handle(t, dir, p); err != nil || !res.Recorded() {
 		t.Fatalf("next capture: %+v %v", res, err)
 	}

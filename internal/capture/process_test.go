@@ -21,6 +21,7 @@ import (
 	"github.com/flowmem/flowmem/internal/app"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/review"
+	"github.com/flowmem/flowmem/internal/reviewlog"
 )
 
 // TestMain lets the test binary stand in for the flowmem binary: the
@@ -180,8 +181,10 @@ func TestProcessHugePayload(t *testing.T) {
 }
 
 // TestProcessConcurrentCapture: 32 hook processes capture at once. Distinct
-// lessons all land; one review captured 32 times is one set of entries
-// seen 32 times. Nothing is lost, nothing interleaves.
+// lessons all land; one review run in 32 tool calls is one set of entries
+// seen 32 times; one tool call seen by 32 hook processes (the hook
+// registered in more than one place) is recorded once. Nothing is lost,
+// nothing interleaves.
 func TestProcessConcurrentCapture(t *testing.T) {
 	n := 32
 	if raceEnabled {
@@ -211,7 +214,7 @@ func TestProcessConcurrentCapture(t *testing.T) {
 	t.Run("same review", func(t *testing.T) {
 		dir := enabledProject(t)
 		p := payload(t, "bash_review")
-		results := runConcurrently(t, dir, n, func(int) []byte { return p })
+		results := runConcurrently(t, dir, n, func(i int) []byte { return asCall(t, p, i) })
 		for i, r := range results {
 			if r.err != nil || r.stderr != "" || !strings.HasPrefix(r.stdout, `{"systemMessage":`) {
 				t.Errorf("hook %d: exit %v stderr %q stdout %q", i, r.err, r.stderr, r.stdout)
@@ -227,6 +230,58 @@ func TestProcessConcurrentCapture(t *testing.T) {
 			}
 		}
 	})
+	t.Run("one call, many hooks", func(t *testing.T) {
+		dir := enabledProject(t)
+		p := payload(t, "bash_review")
+		results := runConcurrently(t, dir, n, func(int) []byte { return p })
+		spoke := 0
+		for i, r := range results {
+			if r.err != nil || r.stderr != "" {
+				t.Errorf("hook %d: exit %v stderr %q stdout %q", i, r.err, r.stderr, r.stdout)
+			}
+			if r.stdout != "" {
+				spoke++
+			}
+		}
+		// The model hears of the review once, from the run that recorded it.
+		if spoke != 1 {
+			t.Errorf("%d of %d runs printed a note, want 1", spoke, n)
+		}
+		es := loadPitfalls(t, dir)
+		if len(es) != 3 {
+			t.Fatalf("%d entries, want 3", len(es))
+		}
+		for _, e := range es {
+			if e.Seen != 1 {
+				t.Errorf("%q seen %d times, want 1", e.Issue, e.Seen)
+			}
+		}
+		rs, skipped, err := reviewlog.Read(filepath.Join(dir, ".flow", "memory"))
+		if err != nil || len(skipped) != 0 || len(rs) != 1 || rs[0].Event != "toolu_01Review" || rs[0].New != 3 {
+			t.Fatalf("reviews log: %+v %v %v, want one line for toolu_01Review", rs, skipped, err)
+		}
+		// The same reviewer run again later is a new call: a sighting.
+		r := runHook(t, dir, bytes.NewReader(asCall(t, p, 1)))
+		if r.err != nil || r.stderr != "" || !strings.Contains(r.stdout, "seen 2 times") {
+			t.Fatalf("re-run: exit %v stderr %q stdout %q", r.err, r.stderr, r.stdout)
+		}
+	})
+}
+
+// asCall is payload as tool call n reports it: the same command run
+// again, under a call id of its own.
+func asCall(t testing.TB, payload []byte, n int) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(payload, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["tool_use_id"] = fmt.Sprintf("toolu_call%d", n)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func runConcurrently(t *testing.T, dir string, n int, input func(int) []byte) []procResult {

@@ -52,6 +52,21 @@ func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Ti
 		return nil, err
 	}
 	defer unlock()
+	return s.record(ctx, k, lessons, today)
+}
+
+// RecordLocked is Record for a caller that already holds the lock (Lock),
+// so that what it checks and writes besides the lessons (the capture
+// hook's reviews log) happens in the same critical section.
+func (s *Store) RecordLocked(ctx context.Context, k Kind, lessons []Entry, now time.Time) ([]Outcome, error) {
+	today, err := prepareLessons(k, lessons, now)
+	if err != nil {
+		return nil, err
+	}
+	return s.record(ctx, k, lessons, today)
+}
+
+func (s *Store) record(ctx context.Context, k Kind, lessons []Entry, today string) ([]Outcome, error) {
 	path := s.Path(k)
 	m := memory{k: k, path: path}
 	size, last, err := m.prepare(lessons)

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -58,6 +59,10 @@ type Review struct {
 	New      int      `json:"new"`
 	Recurred int      `json:"recurred"`
 	IDs      []string `json:"ids,omitempty"`
+	// Event is the tool call that showed the review (hookevent's
+	// Identity): a hook that runs twice for one call finds it here and
+	// records nothing the second time.
+	Event string `json:"event,omitempty"`
 }
 
 // Path is the log in the memory folder dir.
@@ -74,6 +79,9 @@ func Line(r Review) []byte {
 	r.IDs = slices.DeleteFunc(slices.Clone(r.IDs), func(id string) bool { return !validID(id) })
 	r.IDs = r.IDs[:min(len(r.IDs), maxIDs)]
 	r.Findings = max(r.Findings, 0)
+	if !validID(r.Event) {
+		r.Event = ""
+	}
 	b, _ := json.Marshal(r) // strings, ints and an in-range time always encode
 	return append(b, '\n')
 }
@@ -120,6 +128,40 @@ func Append(ctx context.Context, dir string, r Review, lockTimeout time.Duration
 		return fmt.Errorf("reviews log: %w", err)
 	}
 	return nil
+}
+
+// tail is how much of the log's end Logged reads: the runs of one tool
+// call are seconds apart, and dozens of lines (at least four of MaxLine)
+// fit in it. Searching it costs about 8 instructions a byte.
+const tail = 16 << 10
+
+// Logged reports whether the log in the memory folder dir has a line for
+// the tool call event among its last lines. The caller holds the memory
+// lock, so that checking and appending are one step.
+func Logged(dir, event string) (bool, error) {
+	if !validID(event) {
+		return false, nil
+	}
+	f, err := regfile.Open(Path(dir), os.O_RDONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reviews log: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("reviews log: %w", err)
+	}
+	off := max(fi.Size()-tail, 0)
+	buf := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
+		return false, fmt.Errorf("reviews log: %w", err)
+	}
+	// An id needs no escaping, and a quote inside a JSON string is always
+	// escaped, so these bytes occur only as the field itself.
+	return bytes.Contains(buf, []byte(`"event":"`+event+`"`)), nil
 }
 
 // AppendLine appends line (one line, ending in a newline) to the regular

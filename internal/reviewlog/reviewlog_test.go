@@ -210,3 +210,39 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestLogged: the tool call a line names is found among the log's last
+// lines, only as that field and only whole; an event that is not an id is
+// not stored.
+func TestLogged(t *testing.T) {
+	dir := t.TempDir()
+	if ok, err := Logged(dir, "toolu_01A"); ok || err != nil {
+		t.Fatalf("no log: %v %v", ok, err)
+	}
+	r := Review{Time: day, Kind: "impl-review", Verdict: "NEEDS_WORK", Task: `"event":"toolu_01B"`, Event: "toolu_01A"}
+	if err := Append(context.Background(), dir, r, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	for event, want := range map[string]bool{"toolu_01A": true, "toolu_01": false, "toolu_01B": false, "": false} {
+		if ok, err := Logged(dir, event); ok != want || err != nil {
+			t.Errorf("Logged(%q) = %v %v, want %v", event, ok, err, want)
+		}
+	}
+	// The runs of one call are seconds apart: only the log's tail is read.
+	for i := 0; i < tail/100; i++ {
+		if _, err := AppendLine(Path(dir), Line(Review{Time: day, Kind: "review", Event: fmt.Sprintf("toolu_%d", i)})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ok, _ := Logged(dir, "toolu_01A"); ok {
+		t.Error("a call logged before the last tail bytes still found")
+	}
+	if ok, _ := Logged(dir, fmt.Sprintf("toolu_%d", tail/100-1)); !ok {
+		t.Error("the last call not found")
+	}
+	for _, bad := range []string{"toolu 1", "sk-ant-api03-" + strings.Repeat("a", 20)} {
+		if b := Line(Review{Time: day, Kind: "review", Event: bad}); bytes.Contains(b, []byte(`"event"`)) {
+			t.Errorf("event %q stored: %s", bad, b)
+		}
+	}
+}
