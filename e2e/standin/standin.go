@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -118,8 +119,12 @@ type Server struct {
 
 	mu       sync.Mutex
 	requests []*Request
-	ids      int
 }
+
+// replies numbers the replies of every server in the process: message and
+// tool_use ids are unique, as the real API's are (flowmem's hook tells two
+// tool calls apart by tool_use_id, so two sessions must not share one).
+var replies atomic.Int64
 
 // Start listens on 127.0.0.1 on a free port and serves the conversations.
 func Start(convs ...Conversation) (*Server, error) {
@@ -179,9 +184,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 	reply := s.answer(req)
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
-	s.ids++
-	id := s.ids
 	s.mu.Unlock()
+	id := int(replies.Add(1))
 	if req.Stream {
 		writeSSE(w, req.Model, id, reply)
 	} else {
