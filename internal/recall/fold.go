@@ -40,7 +40,12 @@ func newIDCount(files []File) *idCount {
 	return &idCount{keys: make([]uint64, n)}
 }
 
-func (c *idCount) add(id []byte) { c.addKey(idKey(id) | 1) }
+// add counts id; a nil idCount counts nothing.
+func (c *idCount) add(id []byte) {
+	if c != nil {
+		c.addKey(idKey(id) | 1)
+	}
+}
 
 func (c *idCount) addKey(k uint64) {
 	mask := uint64(len(c.keys) - 1)

@@ -163,36 +163,24 @@ func seenOnce(rest []byte) ([]byte, bool) {
 	return id, true
 }
 
-// recordLines records every sighting line of b and counts the id of
-// every metadata line. b is whole lines.
+// recordLines records every sighting line of b, which is whole lines,
+// and with ids counts the id of every metadata line (a search for those
+// stops at every entry; most files hold no sighting).
 func recordLines(b []byte, m map[string]sighting, ids *idCount) {
+	open := seenOpen
+	if ids != nil {
+		open = metaOpen
+	}
 	for at := 0; ; {
-		i := bytes.Index(b[at:], metaOpen)
+		i := bytes.Index(b[at:], open)
 		if i < 0 {
 			return
 		}
 		i += at
 		l, _, _ := bytes.Cut(b[i:], []byte("\n"))
+		// A line's own comment only, as mdstore reads records.
 		if i == 0 || b[i-1] == '\n' {
 			recordLine(l, m, ids)
-		}
-		at = i + len(l)
-	}
-}
-
-// recordSightings records every sighting line of seg, which is whole
-// lines.
-func recordSightings(seg []byte, m map[string]sighting) {
-	for at := 0; ; {
-		i := bytes.Index(seg[at:], seenOpen)
-		if i < 0 {
-			return
-		}
-		i += at
-		l, _, _ := bytes.Cut(seg[i:], []byte("\n"))
-		// A line's own comment only, as mdstore reads sightings.
-		if i == 0 || seg[i-1] == '\n' {
-			recordSighting(l, m)
 		}
 		at = i + len(l)
 	}

@@ -602,7 +602,7 @@ func (p *plan) scanPass(files []File, folds map[at]*copies) (*scanned, *idCount,
 		c := candidate{file: int32(fi), line: int32(line), off: off}
 		if e, skip := take(folds, fi, line); skip || e != nil {
 			// The copy's own sighting lines count; its fold has none.
-			recordSightings(seg, r.sightings)
+			recordLines(seg, r.sightings, nil)
 			if skip {
 				return
 			}

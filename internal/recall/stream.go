@@ -102,12 +102,7 @@ func (h handles) close() {
 func (r *reader) collectSightings(files []File, ids *idCount) (map[string]sighting, error) {
 	m := map[string]sighting{}
 	record := func(b []byte) {
-		b = b[:bytes.LastIndexByte(b, '\n')+1]
-		if ids != nil {
-			recordLines(b, m, ids)
-		} else {
-			recordSightings(b, m)
-		}
+		recordLines(b[:bytes.LastIndexByte(b, '\n')+1], m, ids)
 	}
 	for _, f := range files {
 		h, err := regfile.Open(f.Path, os.O_RDONLY, 0)
