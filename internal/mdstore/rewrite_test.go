@@ -411,3 +411,40 @@ func TestCreateThroughDanglingSymlink(t *testing.T) {
 		}
 	}
 }
+
+// TestRewriteKeepsUnionCopies: a lesson both branches captured stands twice
+// after git's union merge, the first copy only its heading and metadata
+// (the merge kept the shared lines once, in the second). Archiving it
+// changes each copy's metadata line and removes neither, so no next union
+// merge can bring back a copy with its old status; the count and tasks read
+// as before.
+func TestRewriteKeepsUnionCopies(t *testing.T) {
+	s := Open(t.TempDir())
+	raw := Header(Pitfall) + "\n" +
+		"## 2026-03-01 fn-5.5 impl-review [api] <!-- p-0123456789ab -->\n" +
+		"<!-- flowmem: id=p-0123456789ab seen=1 last=2026-03-01 tasks=fn-5.5 status=active -->\n" +
+		"## 2026-03-01 fn-3.1 impl-review [api] <!-- p-0123456789ab -->\n" +
+		"<!-- flowmem: id=p-0123456789ab seen=1 last=2026-03-01 tasks=fn-3.1 status=active -->\n" +
+		"**Issue**: The cache key leaves out the tenant\n" +
+		"**Fix**: Put the tenant id in the key <!-- p-0123456789ab -->\n\n" +
+		renderSighting("p-0123456789ab", "2026-03-02", "fn-7.1")
+	if err := os.WriteFile(s.Path(Pitfall), []byte(raw), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const id = "p-0123456789ab"
+	was := byID(t, s, Pitfall)[id]
+	if err := s.Rewrite(context.Background(), Pitfall, setStatus(id, Archived)); err != nil {
+		t.Fatal(err)
+	}
+	got := byID(t, s, Pitfall)[id]
+	if got.Status != Archived || got.Seen != was.Seen || got.Seen != 3 || len(got.Tasks) != 3 || got.Fix != was.Fix || got.Issue != was.Issue {
+		t.Errorf("after archiving: %+v\nbefore: %+v", got, was)
+	}
+	after, _ := os.ReadFile(s.Path(Pitfall))
+	if n := strings.Count(string(after), "## 2026-03-01 "); n != 2 {
+		t.Errorf("%d copies of the lesson after archiving it, want both:\n%s", n, after)
+	}
+	if strings.Contains(string(after), "status=active") || !strings.Contains(string(after), "\n"+renderSighting(id, "2026-03-02", "fn-7.1")) {
+		t.Errorf("a copy kept its old metadata, or the sighting line went:\n%s", after)
+	}
+}
