@@ -26,8 +26,8 @@ func TestQualityCauses(t *testing.T) {
 	all := map[string]int{}
 	zero := map[string]int{}
 	for _, d := range strings.Split(dirs, ",") {
-		if d == "blind14" {
-			t.Fatal("blind14 is scored once by the coordinator, never explained")
+		if d == "blind15" {
+			t.Fatal("blind15 is scored once by the coordinator, never explained")
 		}
 		s := scoreSplit(t, filepath.Join("..", "..", "testdata", "review", "real", d), false)
 		for _, c := range s.causes {

@@ -740,11 +740,11 @@ func TestQualityRealReviews(t *testing.T) {
 // unseen reports whether a split is still blind: scored, never explained.
 // blind-r5b, blind-r6 and blind-r6b keep the names of their one blind
 // score but are development data since round 7, blind-r7 and blind-r8
-// since round 8, blind-r8b since round 9, blind-r9 and blind-r9b (scored
+// since round 8, blind-r8b since round 9, blind-r9, blind-r9b and blind-r9c (scored
 // once at the end of round 9's rule writing) from then on.
 func unseen(split string) bool {
 	switch strings.TrimSuffix(split, ", second annotator") {
-	case "blind-r5b", "blind-r6", "blind-r6b", "blind-r7", "blind-r8", "blind-r8b", "blind-r9", "blind-r9b":
+	case "blind-r5b", "blind-r6", "blind-r6b", "blind-r7", "blind-r8", "blind-r8b", "blind-r9", "blind-r9b", "blind-r9c":
 		return false
 	}
 	return strings.HasPrefix(split, "blind")
