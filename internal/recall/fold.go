@@ -3,11 +3,9 @@ package recall
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"math/bits"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
-	"github.com/flowmem/flowmem/internal/regfile"
 )
 
 // A git union merge of two branches that both captured one lesson keeps
@@ -16,7 +14,7 @@ import (
 // copies of a lesson into one entry (Doc.Folded). recall's passes read a
 // segment at a time: each counts the ids of the metadata lines it meets
 // anyway (idCount), and only when one comes twice are the files read
-// again, whole, for mdstore to fold (foldCopies).
+// again for mdstore to fold that id's copies (foldCopies).
 
 // idCount counts the ids of a pass's metadata lines by their hashes, in
 // an open-addressing set: a map's insert cost the pass several times as
@@ -165,30 +163,30 @@ type copies struct {
 	done bool
 }
 
-// foldCopies reads files whole and folds, file by file, the lessons a file
-// holds more than once (their ids came twice in ids) as mdstore folds them
-// (Doc.Folded, sightings left to the caller), by where each copy is.
+// foldCopies reads files again and folds, file by file, the lessons a
+// file holds more than once (their ids came twice in ids) as mdstore folds
+// them (Doc.Folded, sightings left to the caller), by where each copy is.
 // Copies in different files stay apart, as mdstore keeps them. None when
 // no id came twice.
 func foldCopies(files []File, ids *idCount) (map[at]*copies, error) {
 	if !ids.twice() {
 		return nil, nil
 	}
-	out := map[at]*copies{}
-	for fi, f := range files {
-		raw, err := regfile.Read(f.Path, 1<<30)
-		if err != nil {
-			return nil, fmt.Errorf("read memory: %w", err)
-		}
-		d := mdstore.Doc{Kind: f.Kind}
-		mdstore.Segments(raw, func(seg []byte, line int) bool {
-			if ids.cameTwice(segID(seg)) {
-				if e, ok := mdstore.ParseSegment(f.Kind, seg, line); ok {
-					d.Entries = append(d.Entries, e)
-				}
+	docs := make([]mdstore.Doc, len(files))
+	var r reader
+	err := r.eachSegment(files, func(fi int, seg []byte, _ int64, line int) {
+		if ids.cameTwice(segID(seg)) {
+			if e, ok := mdstore.ParseSegment(files[fi].Kind, seg, line); ok {
+				docs[fi].Entries = append(docs[fi].Entries, e)
 			}
-			return true
-		})
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := map[at]*copies{}
+	for fi, d := range docs {
+		d.Kind = files[fi].Kind
 		byID := map[string]*copies{}
 		for _, e := range d.Folded() {
 			byID[e.ID] = &copies{e: e}
