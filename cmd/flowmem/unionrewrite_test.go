@@ -63,55 +63,59 @@ func TestUnionMergeAfterRewrite(t *testing.T) {
 		// lesson both branches captured (the second copy, for fn-1.4,
 		// last).
 		copies bool
-		alice  func(x, w string) []string
-		want   func(x, w string) (wantEntry, wantEntry) // X and W, before Bob's sighting
+		// alone: X is the file's only entry.
+		alone bool
+		alice func(x, w string) []string
+		want  func(x, w string) (wantEntry, wantEntry) // X and W, before Bob's sighting
 	}
 	both := append(slices.Clone(xTasks), wTasks...)
 	rewrites := []rewrite{
-		{"archive", mdstore.Active, false, func(x, _ string) []string { return []string{"archive", x} },
+		{"archive", mdstore.Active, false, false, func(x, _ string) []string { return []string{"archive", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 3, status: mdstore.Archived, tasks: xTasks}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		{"restore", mdstore.Archived, false, func(x, _ string) []string { return []string{"restore", x} },
+		{"restore", mdstore.Archived, false, false, func(x, _ string) []string { return []string{"restore", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 3, status: mdstore.Active, tasks: xTasks}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		{"approve", mdstore.Pending, false, func(x, _ string) []string { return []string{"approve", x} },
+		{"approve", mdstore.Pending, false, false, func(x, _ string) []string { return []string{"approve", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 3, status: mdstore.Active, tasks: xTasks}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		{"reject", mdstore.Pending, false, func(x, _ string) []string { return []string{"reject", x} },
+		{"reject", mdstore.Pending, false, false, func(x, _ string) []string { return []string{"reject", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 3, status: mdstore.Archived, tasks: xTasks}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		{"forget", mdstore.Active, false, func(x, _ string) []string { return []string{"forget", x} },
+		{"forget", mdstore.Active, false, false, func(x, _ string) []string { return []string{"forget", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{gone: true}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		{"merge-into-x", mdstore.Active, false, func(x, w string) []string { return []string{"merge", x, w, "--into", x} },
+		{"merge-into-x", mdstore.Active, false, false, func(x, w string) []string { return []string{"merge", x, w, "--into", x} },
 			func(x, _ string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 5, status: mdstore.Active, tasks: both}, wantEntry{seen: 2, status: mdstore.Archived, tasks: wTasks, mergedInto: x}
 			}},
-		{"merge-into-w", mdstore.Active, false, func(x, w string) []string { return []string{"merge", w, x, "--into", w} },
+		{"merge-into-w", mdstore.Active, false, false, func(x, w string) []string { return []string{"merge", w, x, "--into", w} },
 			func(_, w string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 3, status: mdstore.Archived, tasks: xTasks, mergedInto: w}, wantEntry{seen: 5, status: mdstore.Active, tasks: both}
 			}},
 	}
 	xCopied := append(slices.Clone(xTasks), "fn-1.4")
 	rewrites = append(rewrites,
-		rewrite{"archive-copies", mdstore.Active, true, func(x, _ string) []string { return []string{"archive", x} },
+		rewrite{"archive-copies", mdstore.Active, true, false, func(x, _ string) []string { return []string{"archive", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 4, status: mdstore.Archived, tasks: xCopied}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		rewrite{"approve-copies", mdstore.Pending, true, func(x, _ string) []string { return []string{"approve", x} },
+		rewrite{"approve-copies", mdstore.Pending, true, false, func(x, _ string) []string { return []string{"approve", x} },
 			func(string, string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 4, status: mdstore.Active, tasks: xCopied}, wantEntry{seen: 2, status: mdstore.Active, tasks: wTasks}
 			}},
-		rewrite{"merge-into-w-copies", mdstore.Active, true, func(x, w string) []string { return []string{"merge", w, x, "--into", w} },
+		rewrite{"merge-into-w-copies", mdstore.Active, true, false, func(x, w string) []string { return []string{"merge", w, x, "--into", w} },
 			func(_, w string) (wantEntry, wantEntry) {
 				return wantEntry{seen: 4, status: mdstore.Archived, tasks: xCopied, mergedInto: w}, wantEntry{seen: 6, status: mdstore.Active, tasks: append(slices.Clone(xCopied), wTasks...)}
 			}},
 	)
+	rewrites = append(rewrites, rewrite{name: "forget-alone", base: mdstore.Active, alone: true, alice: func(x, _ string) []string { return []string{"forget", x} },
+		want: func(string, string) (wantEntry, wantEntry) { return wantEntry{gone: true}, wantEntry{} }})
 	for _, rw := range rewrites {
 		for _, bob := range []string{"lesson", "sighting"} {
 			for _, order := range []string{"bob-pulls", "alice-pulls"} {
@@ -134,8 +138,11 @@ func TestUnionMergeAfterRewrite(t *testing.T) {
 					}
 					// X is the last entry, and its two sightings end the
 					// file, as the hook appends them.
-					w := rec(wText, "fn-2.1", mdstore.Active)
-					rec(wText, "fn-2.2", "")
+					w := "p-none"
+					if !rw.alone {
+						w = rec(wText, "fn-2.1", mdstore.Active)
+						rec(wText, "fn-2.2", "")
+					}
 					x := rec(xText, "fn-1.1", rw.base)
 					rec(xText, "fn-1.2", "")
 					rec(xText, "fn-1.3", "")
@@ -193,7 +200,10 @@ func TestUnionMergeAfterRewrite(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					wants := map[string]wantEntry{x: wantX, w: wantW}
+					wants := map[string]wantEntry{x: wantX}
+					if !rw.alone {
+						wants[w] = wantW
+					}
 					if wantY != nil {
 						wants[""] = *wantY // its id is looked up by its text
 					}

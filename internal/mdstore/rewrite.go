@@ -157,7 +157,21 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 			// where it was.
 			writeLines(&out, seg, false, keep, asSighting)
 		default:
-			writeLines(&moved, seg, true, keep, asSighting)
+			// No entry before it: the records of others go to the end
+			// of the file, in the last entry. Its own sightings count for
+			// nothing now and stay where they are, before every entry:
+			// gone, they would leave nothing of it between its lines and
+			// the end of the file, where a teammate's append would bring
+			// it all back in a union merge.
+			own := func(l string) bool {
+				if !strings.HasPrefix(l, metaPrefix) {
+					return false
+				}
+				m, sighting, ok := parseMeta(strings.TrimRight(l, "\r"))
+				return ok && sighting && m.ID == id
+			}
+			writeLines(&out, seg, false, own, nil)
+			writeLines(&moved, seg, true, func(l string) bool { return keep(l) && !own(l) }, asSighting)
 		}
 		if e == nil && out.Len() == before {
 			// A removed entry takes the blank lines after it along.
