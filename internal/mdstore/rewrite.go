@@ -22,9 +22,10 @@ type Edit func(entries []Entry) (map[string]*Entry, error)
 // with its folded state on one metadata line, which its other copies (a
 // union merge of two branches that both captured it) take for theirs.
 // Every other byte of the file stays as it was, and no sighting line is
-// ever removed or changed, not even a changed or forgotten entry's own: the
-// metadata line counts, and names the tasks of, only what the sighting
-// lines do not.
+// removed or changed, not even a changed or forgotten entry's own (those of
+// other entries in a removed first entry move to the end of the file, to
+// stand in an entry): the metadata line counts, and names the tasks of,
+// only what the sighting lines do not.
 //
 // That is what keeps a teammate's count whole. Git's union merge resolves a
 // change that touches another (a deleted line next to one appended on the
