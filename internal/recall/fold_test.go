@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -275,5 +276,28 @@ func TestSightingInsideALine(t *testing.T) {
 	}
 	if out := must(Prime(files, "", Options{})); out != "" {
 		t.Errorf("prime without a task takes the lesson as confirmed:\n%s", out)
+	}
+}
+
+// TestIDCountManyBuckets counts enough ids to spread them over many of
+// resolve's buckets: exactly the ids counted twice came twice.
+func TestIDCountManyBuckets(t *testing.T) {
+	id := func(i int) []byte { return []byte("lesson-" + strconv.Itoa(i) + "-words") }
+	for _, n := range []int{0, 1, 64, 65, 5000} {
+		c := &idCount{}
+		for i := range n {
+			c.add(id(i))
+		}
+		for i := 3; i < n; i += 97 {
+			c.add(id(i))
+		}
+		if c.twice() != (n > 3) {
+			t.Errorf("%d ids, every 97th twice: twice() = %v", n, c.twice())
+		}
+		for i := range n {
+			if got := c.cameTwice(id(i)); got != (i%97 == 3) {
+				t.Errorf("%d ids: cameTwice(%s) = %v", n, id(i), got)
+			}
+		}
 	}
 }

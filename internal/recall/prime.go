@@ -75,7 +75,7 @@ func topConfirmed(files []File, opt Options, k int) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.confirmed(files, sightings, ids, folds, opt, k)
+	return r.confirmed(files, sightings, nil, folds, opt, k)
 }
 
 // confirmed is one pass of topConfirmed, counting the ids it reads, the
