@@ -82,7 +82,10 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 	// What the records that stay say of each changed entry, which its new
 	// metadata line leaves to them: readers fold two metadata lines of one
 	// lesson by their largest count or number of tasks, so a task a
-	// sighting names, written there too, could count once more.
+	// sighting names, written there too, could count once more. The
+	// tasks are kept cleaned, as Normalize left the changed entry's: a
+	// sighting's task as read ("f" and a control byte) is another string
+	// than the same task cleaned, and would not keep it off the line.
 	records := make(map[string]*Entry, len(changes))
 	for i := range d.Sightings {
 		r := &d.Sightings[i]
@@ -91,7 +94,9 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 				records[r.ID] = &Entry{}
 			}
 			records[r.ID].Seen++
-			records[r.ID].Tasks = append(records[r.ID].Tasks, r.Tasks...)
+			for _, t := range r.Tasks {
+				records[r.ID].Tasks = append(records[r.ID].Tasks, token(t))
+			}
 		}
 	}
 	metaLine := make(map[string]string, len(changes))
