@@ -59,9 +59,9 @@ type Options struct {
 //  7. generic advice: its title is about coverage or asks for tests ("no
 //     tests for …"), or it opens by asking to restructure ("Refactor
 //     …") or asks only to remove duplication; or its subject is the
-//     change's own docs ("the README is stale"), a one-off; or it is
-//     short (under thinLen bytes in all) and names no code in its
-//     problem or place, too vague to learn from;
+//     change's own docs ("the guide lists a removed flag"), a one-off;
+//     or it is short (under thinLen bytes in all) and names no code in
+//     its problem or place, too vague to learn from;
 //  8. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
 //     (minor or above), names code in its problem or a file's line in
@@ -129,8 +129,9 @@ func ClassifyWith(f Finding, o Options) Decision {
 		return drop(fmt.Sprintf("generic advice (asks for tests: %q)", w))
 	}
 	if w := docsSubject(title(problem)); w != "" {
-		// "The README is stale", "Docs overstate the cache": what is
-		// wrong is this change's own prose, fixed by editing it once.
+		// "The guide lists a removed flag", "Docs overstate the cache":
+		// what is wrong is this change's own prose, fixed by editing it
+		// once.
 		return drop(fmt.Sprintf("one-off tied to this task (its subject is the change's own %s)", w))
 	}
 	if !hasCode(f.Problem) && !hasCode(f.Location) && len(f.Location)+len(f.Problem)+len(f.Fix)+len(f.Evidence) < thinLen {
