@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/flowmem/flowmem/internal/gittest"
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
@@ -137,15 +138,7 @@ func TestGitUnionMerge(t *testing.T) {
 	dir := t.TempDir()
 	git := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
+		return gittest.Run(t, dir, args...)
 	}
 	add := func(text, task string) {
 		mustFlowmem(t, plain(), dir, "memory", "add", "--type", "pitfall", text, "--fix", "fix for: "+text, "--task", task)

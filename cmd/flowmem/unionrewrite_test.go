@@ -12,22 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flowmem/flowmem/internal/gittest"
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
-// gitIn runs git in dir and fails the test on an error.
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
+var gitIn = gittest.Run
 
 // wantEntry is what every reader must say of one lesson after the merge.
 type wantEntry struct {

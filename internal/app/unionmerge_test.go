@@ -12,21 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flowmem/flowmem/internal/gittest"
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
-// gitIn runs git in dir, with no user or system configuration, and fails
-// the test on an error.
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
+var gitIn = gittest.Run
 
 // flowmemIn runs flowmem in dir; a non-zero exit fails the test.
 func flowmemIn(t *testing.T, dir string, args ...string) string {
