@@ -201,7 +201,7 @@ fi
 git rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
 	die "$(pwd) is not in a git work tree: the loop commits each task it finishes (git init, and commit what is there first)"
 command -v "$CLAUDE_BIN" >/dev/null || die "Claude Code client '$CLAUDE_BIN' not found (set CLAUDE_BIN)"
-command -v "$FLOWMEM" >/dev/null || die "flowmem not found (set FLOWMEM, or from a flowmem checkout: make install, and put \$(go env GOPATH)/bin on PATH)"
+command -v "$FLOWMEM" >/dev/null || die "flowmem not found (set FLOWMEM, or from a flowmem checkout: make install, and put \$(go env GOBIN), else \$(go env GOPATH)/bin, on PATH)"
 # The hook learns only from a command it takes for a review
 # (capture.review_patterns). Ask it, in a scratch project with this
 # project's settings, whether it would read "$REVIEW_CMD <task-id>" as one:

@@ -242,8 +242,8 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 	}
 	found, err := install.LookPath(prog, pathEnv)
 	if err != nil {
-		return []string{fmt.Sprintf("no %s on PATH: the hook in %s runs '%s' by name, so it cannot run here. Fix: put %s on PATH (export PATH=\"%s:$PATH\" in your shell profile, then restart Claude Code; from a checkout, make install puts flowmem and flowmem-hook in $(go env GOPATH)/bin)%s",
-			prog, file, opts.Command, dir, dir, local)}
+		return []string{fmt.Sprintf("no %s on PATH: the hook in %s runs '%s' by name, so it cannot run here. Fix: put %s on PATH (export PATH=\"%s:$PATH\" in your shell profile, then restart Claude Code; from a checkout, make install puts flowmem and flowmem-hook in %s)%s",
+			prog, file, opts.Command, dir, dir, install.GoBin, local)}
 	}
 	flowmemBin, err := install.Recorder(found, pathEnv)
 	if err != nil {

@@ -186,7 +186,7 @@ func TestInstallChecksFlowmemOnPath(t *testing.T) {
 		not        string   // not in stderr
 	}{
 		{"missing", filepath.Join(dir, "empty"), []string{"install"},
-			[]string{"warning: no flowmem-hook on PATH", `export PATH="` + filepath.Dir(exe) + `:$PATH"`, "make install", exe + " uninstall && " + exe + " install --local"}, ""},
+			[]string{"warning: no flowmem-hook on PATH", `export PATH="` + filepath.Dir(exe) + `:$PATH"`, "make install puts flowmem and flowmem-hook in $(go env GOBIN), else $(go env GOPATH)/bin", exe + " uninstall && " + exe + " install --local"}, ""},
 		{"another build", other, []string{"install"},
 			[]string{"would record with " + filepath.Join(other, "flowmem") + " (flowmem version 0.0.1), not this build", "make install", exe + " uninstall && " + exe + " install --local"}, ""},
 		{"init --install too", other, []string{"init", "--install"},

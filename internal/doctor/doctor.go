@@ -541,7 +541,7 @@ func (d *doctor) reinstall(place string) string {
 // putOnPath says how to get this flowmem onto PATH, where hooks and the
 // scout that run flowmem by name find it.
 func putOnPath(exe string) string {
-	fix := "put this flowmem first on PATH: from a checkout of flowmem, make install, and add its folder ($(go env GOPATH)/bin) to PATH in your shell profile, then restart Claude Code"
+	fix := "put this flowmem first on PATH: from a checkout of flowmem, make install, and add its folder (" + install.GoBin + ") to PATH in your shell profile, then restart Claude Code"
 	if exe != "" {
 		fix += fmt.Sprintf(`; or export PATH="%s:$PATH"`, filepath.Dir(exe))
 	}

@@ -330,7 +330,7 @@ func TestDoctor(t *testing.T) {
 			change: func(t *testing.T, o *Options, proj string) {
 				o.PathEnv = "/nonexistent"
 			},
-			check: "hook binary", status: Fail, detail: "flowmem-hook (project hook): not found on PATH", fix: "make install",
+			check: "hook binary", status: Fail, detail: "flowmem-hook (project hook): not found on PATH", fix: "make install, and add its folder ($(go env GOBIN), else $(go env GOPATH)/bin)",
 		},
 		{
 			name: "teammate with another build on PATH",

@@ -94,6 +94,10 @@ func isExecutable(p string) bool {
 	return err == nil && fi.Mode().IsRegular() && (runtime.GOOS == "windows" || fi.Mode().Perm()&0o111 != 0)
 }
 
+// GoBin names the folder make install (go install) puts the binaries in,
+// as the go command chooses it, for messages that tell a user where to look.
+const GoBin = "$(go env GOBIN), else $(go env GOPATH)/bin"
+
 // LookPath finds an executable named name in the folders of pathEnv (the
 // value of $PATH). It works from a given PATH rather than the process's, so
 // callers can ask about the PATH the hook or the scout will see.
