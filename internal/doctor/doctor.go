@@ -130,7 +130,13 @@ type doctor struct {
 	// judgeAllowed are those that allow the command the hook's note asks
 	// the model to run after a review.
 	judgeAllowed []string
+	// codexOnly: the only hook is Codex CLI's, which has no subagents and
+	// no Claude Code permissions to miss.
+	codexOnly bool
 }
+
+// forCodex is the detail of a Claude Code check a Codex-only setup skips.
+const forCodex = "Codex CLI only: it has no subagents or Claude Code permissions"
 
 func (d *doctor) add(name string, s Status, detail, fix string) {
 	d.checks = append(d.checks, Check{Name: name, Status: s, Detail: detail, Fix: fix})
@@ -388,6 +394,10 @@ func (d *doctor) checkHooks() {
 	case len(disabled) > 0:
 		d.add("hooks", Fail, "disableAllHooks is true in "+list(disabled, ", ")+": Claude Code runs no hooks at all",
 			`remove "disableAllHooks" from that file (or set it to false)`)
+	case claudePlaces == 0 && len(d.places) > 0:
+		// Codex CLI alone: its hook is the whole setup.
+		d.codexOnly = true
+		d.add("hooks", OK, list(found, "; ")+" (Codex CLI only; flowmem install adds Claude Code's)", "")
 	case claudePlaces == 0:
 		d.add("hooks", Fail, "no flowmem hook in .claude/settings.json, .claude/settings.local.json or ~/.claude/settings.json, and the flowmem plugin is not enabled: reviews are not captured",
 			"flowmem install (or --local / --user)")
@@ -652,6 +662,8 @@ func (d *doctor) checkScout() {
 			"keep your edits, or take flowmem's copy: flowmem install --force (if a teammate's newer flowmem wrote it, update yours instead: --force would put an older scout in the shared file)")
 	case d.plugin:
 		d.add("scout", OK, "from the flowmem plugin (flowmem:memory-scout)", "")
+	case d.codexOnly:
+		d.add("scout", Skip, forCodex, "")
 	default:
 		d.add("scout", Fail, "memory-scout is not installed in .claude/agents/ or ~/.claude/agents/: nothing reads memory back at plan and work time",
 			"flowmem install")
@@ -670,6 +682,8 @@ func (d *doctor) checkCurator() {
 		d.add("curator", OK, list(found["all"], ", "), "")
 	case d.plugin:
 		d.add("curator", OK, "from the flowmem plugin (flowmem:memory-curator)", "")
+	case d.codexOnly:
+		d.add("curator", Skip, forCodex, "")
 	default:
 		d.add("curator", Warn, "memory-curator is not installed in .claude/agents/ or ~/.claude/agents/: nobody but you judges the groups 'flowmem memory curate' proposes",
 			"flowmem install")
@@ -683,6 +697,10 @@ func (d *doctor) checkCurator() {
 func (d *doctor) checkPermission(check, rule string, in []string, asks string) {
 	if len(in) > 0 {
 		d.add(check, OK, rule+" in "+list(in, ", "), "")
+		return
+	}
+	if d.codexOnly {
+		d.add(check, Skip, forCodex, "")
 		return
 	}
 	d.add(check, Warn, "no settings file allows "+rule+": "+asks+", and claude -p refuses it",

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	flowmem "github.com/flowmem/flowmem"
 	"github.com/flowmem/flowmem/internal/install"
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
@@ -516,4 +517,35 @@ func FuzzHasName(f *testing.F) {
 			t.Errorf("hasName true for %q", s)
 		}
 	})
+}
+
+// TestDoctorCodexOnly: a project set up for Codex CLI alone (install
+// --codex, no Claude Code settings or agents) is healthy: Codex runs the
+// hook and has no subagents, so the Claude Code checks do not apply.
+func TestDoctorCodexOnly(t *testing.T) {
+	o, proj := setup(t)
+	if err := os.RemoveAll(filepath.Join(proj, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := install.Run(install.Options{Project: proj, Home: o.Home, Command: install.HookCmd, Scope: install.Codex}); err != nil {
+		t.Fatal(err)
+	}
+	rep := Run(context.Background(), o)
+	if !rep.OK {
+		t.Errorf("a Codex-only setup fails: %+v", rep.Checks)
+	}
+	if c := find(t, rep, "hooks"); c.Status != OK || !strings.Contains(c.Detail, ".codex/hooks.json") {
+		t.Errorf("hooks = %+v, want ok naming .codex/hooks.json", c)
+	}
+	for _, name := range []string{"scout", "scout permission", "judge permission", "curator"} {
+		if c := find(t, rep, name); c.Status != Skip || !strings.Contains(c.Detail, "Codex") {
+			t.Errorf("%s = %+v, want skipped for Codex", name, c)
+		}
+	}
+	// With Claude Code's hook gone but its scout left behind, the scout
+	// is still reported as it is.
+	write(t, filepath.Join(proj, ".claude", "agents", install.Scout.File), string(flowmem.ScoutAgent))
+	if c := find(t, Run(context.Background(), o), "scout"); c.Status != OK {
+		t.Errorf("scout installed beside a Codex hook = %+v, want ok", c)
+	}
 }
