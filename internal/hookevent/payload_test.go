@@ -103,6 +103,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"malformed", fixture(t, "malformed"), "invalid character"},
 		{"truncated", fixture(t, "truncated"), "unexpected EOF"},
 		{"not an object", fixture(t, "not_object"), "not a JSON object"},
+		{"null", []byte("null\n"), "not a JSON object (null)"},
+		// A word is not the literal its first letter begins.
+		{"a word", []byte("not json\n"), "invalid character 'o' in literal null (expecting 'u')"},
+		{"a word like true", []byte("trie"), "invalid character 'i' in literal true (expecting 'u')"},
 		{"empty", nil, "empty input"},
 		{"only spaces", []byte("  \n"), "empty input"},
 	}

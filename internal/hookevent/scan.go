@@ -82,7 +82,7 @@ func (f *framer) scan(b []byte) (int, error) {
 				f.pos++
 				continue
 			case c != '{':
-				return 0, notObject(c)
+				return 0, notObject(b[f.pos:])
 			}
 			f.start = f.pos
 		}
@@ -220,10 +220,11 @@ func skipSpace(b []byte, i int) int {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// notObject names what the top level is instead of an object, in
-// encoding/json's words.
-func notObject(c byte) error {
-	kind := ""
+// notObject names what the top level, rest, is instead of an object, in
+// encoding/json's words; a word is a literal only as far as it spells one
+// ("not json" is no null).
+func notObject(rest []byte) error {
+	c, kind, lit := rest[0], "", ""
 	switch {
 	case c == '[':
 		kind = "array"
@@ -231,12 +232,19 @@ func notObject(c byte) error {
 		kind = "string"
 	case c == '-' || (c >= '0' && c <= '9'):
 		kind = "number"
-	case c == 't' || c == 'f':
-		kind = "bool"
+	case c == 't':
+		kind, lit = "bool", "true"
+	case c == 'f':
+		kind, lit = "bool", "false"
 	case c == 'n':
-		kind = "null"
+		kind, lit = "null", "null"
 	default:
 		return syntaxError(c, "looking for beginning of value")
+	}
+	for i := 1; i < len(lit) && i < len(rest); i++ {
+		if rest[i] != lit[i] {
+			return syntaxError(rest[i], fmt.Sprintf("in literal %s (expecting %s)", lit, strconv.QuoteRune(rune(lit[i]))))
+		}
 	}
 	return fmt.Errorf("not a JSON object (%s)", kind)
 }
