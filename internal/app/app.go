@@ -134,7 +134,10 @@ func Main(ctx context.Context, args []string, std IO) (code int) {
 	}
 	var notFound usageError
 	a := newApp(std, &notFound)
-	err := a.RunContext(ctx, permute(a.Commands, helpArgs(a.Commands, args)))
+	args, err := permute(a.Commands, helpArgs(a.Commands, args))
+	if err == nil {
+		err = a.RunContext(ctx, args)
+	}
 	if err == nil && notFound.msg != "" {
 		err = &notFound
 	}

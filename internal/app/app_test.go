@@ -73,11 +73,14 @@ func TestPermute(t *testing.T) {
 		{"flowmem unknown a --b", "flowmem unknown a --b"},
 		{"flowmem memory read -r a --relevant b -r=c --json", "flowmem memory read --relevant a --relevant b --relevant=c --json"},
 		{"flowmem memory read -t pitfall", "flowmem memory read -t pitfall"},
+		// The same value twice says one thing; a switch twice too.
+		{"flowmem memory read -t pitfall --type pitfall --json --json", "flowmem memory read -t pitfall --type pitfall --json --json"},
 	}
 	for _, tt := range tests {
-		got := strings.Join(permute(cmds, strings.Fields(tt.in)), " ")
-		if got != tt.want {
-			t.Errorf("permute(%q) = %q, want %q", tt.in, got, tt.want)
+		args, err := permute(cmds, strings.Fields(tt.in))
+		got := strings.Join(args, " ")
+		if err != nil || got != tt.want {
+			t.Errorf("permute(%q) = %q, %v, want %q", tt.in, got, err, tt.want)
 		}
 	}
 }

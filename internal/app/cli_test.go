@@ -57,6 +57,10 @@ func TestUsageErrors(t *testing.T) {
 		{"memory --bogus", "flowmem memory: unknown flag --bogus", "usage: flowmem memory COMMAND [options]"},
 		{"memory nope", `flowmem memory: unknown command "nope"`, "usage: flowmem memory COMMAND [options]"},
 		{"--bogus", "flowmem: unknown flag --bogus", "usage: flowmem COMMAND [options]"},
+		// A value flag given twice with two values: which one was meant?
+		{"memory add --type pitfall --type convention x", "flowmem memory add: --type given twice (pitfall, convention): give it once", "usage: flowmem memory add [options] TEXT"},
+		{"memory add x -t pitfall --fix a --type=decision", "flowmem memory add: --type given twice (pitfall, decision): give it once", "usage: flowmem memory add [options] TEXT"},
+		{"memory read --limit 3 -n 5", "flowmem memory read: --limit given twice (3, 5): give it once", "usage: flowmem memory read [options]"},
 		{"nope", `flowmem: unknown command "nope"`, "usage: flowmem COMMAND [options]"},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -9,10 +10,12 @@ import (
 
 // permute moves flags that follow positional arguments in front of them.
 // urfave/cli v2 stops parsing flags at the first positional argument, but
-// people write `memory add --type pitfall "text" --fix "..."`.
-func permute(cmds []*cli.Command, args []string) []string {
+// people write `memory add --type pitfall "text" --fix "..."`. A value flag
+// given twice with different values is a usage error: urfave/cli would keep
+// the last one silently (`--type pitfall … --type convention`).
+func permute(cmds []*cli.Command, args []string) ([]string, error) {
 	if len(args) < 2 {
-		return args
+		return args, nil
 	}
 	out := []string{args[0]}
 	rest := args[1:]
@@ -31,9 +34,10 @@ func permute(cmds []*cli.Command, args []string) []string {
 		leaf, cmds = next, next.Subcommands
 	}
 	if leaf == nil || len(leaf.Subcommands) > 0 {
-		return append(out, rest...)
+		return append(out, rest...), nil
 	}
 	var flags, positional []string
+	given := map[string]string{} // a single-value flag's full name → its value
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		switch {
@@ -44,14 +48,23 @@ func permute(cmds []*cli.Command, args []string) []string {
 			// Help for the command itself, whatever else was typed:
 			// with arguments left, urfave/cli would look the first one up
 			// as a subcommand ("unknown command").
-			return append(out, "--help")
+			return append(out, "--help"), nil
 		case len(a) > 1 && strings.HasPrefix(a, "-"):
 			a = sliceFlagName(leaf, a)
 			flags = append(flags, a)
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(name, "=") && takesValue(leaf, name) && i+1 < len(rest) {
-				flags = append(flags, rest[i+1])
+			name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if !hasValue && takesValue(leaf, name) && i+1 < len(rest) {
+				value, hasValue = rest[i+1], true
+				flags = append(flags, value)
 				i++
+			}
+			if f := single(leaf, name); f != "" && hasValue {
+				if prev, ok := given[f]; ok && prev != value {
+					// urfave/cli names a command only once it runs.
+					leaf.HelpName = "flowmem " + strings.Join(out[1:], " ")
+					return nil, &usageError{msg: fmt.Sprintf("--%s given twice (%s, %s): give it once", f, prev, value), cmd: leaf}
+				}
+				given[f] = value
 			}
 		default:
 			positional = append(positional, a)
@@ -62,7 +75,23 @@ func permute(cmds []*cli.Command, args []string) []string {
 		// Keep values that start with "-" from being read as flags.
 		out = append(out, "--")
 	}
-	return append(out, positional...)
+	return append(out, positional...), nil
+}
+
+// single is the full name of c's flag called name when it takes one value
+// (not a switch, not a list), else "".
+func single(c *cli.Command, name string) string {
+	for _, f := range c.Flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.BoolFlag, *cli.StringSliceFlag:
+			return ""
+		}
+		return f.Names()[0]
+	}
+	return ""
 }
 
 func find(cmds []*cli.Command, name string) *cli.Command {
