@@ -20,7 +20,8 @@ import (
 var ErrNotFound = errors.New("no such entry")
 
 // Find returns the entry whose id is id, or the only one whose id starts
-// with it. An unknown or ambiguous id is an error that says which.
+// with it, in any case (ids are lower-case hex; a page or a font may show
+// them otherwise). An unknown or ambiguous id is an error that says which.
 func Find(entries []mdstore.Entry, id string) (mdstore.Entry, error) {
 	id = strings.TrimSpace(id)
 	if id == "" {
@@ -29,10 +30,10 @@ func Find(entries []mdstore.Entry, id string) (mdstore.Entry, error) {
 	var found mdstore.Entry
 	var ids []string
 	for _, e := range entries {
-		if e.ID == id {
+		if strings.EqualFold(e.ID, id) {
 			return e, nil
 		}
-		if strings.HasPrefix(e.ID, id) {
+		if len(e.ID) >= len(id) && strings.EqualFold(e.ID[:len(id)], id) {
 			found, ids = e, append(ids, e.ID)
 		}
 	}

@@ -25,6 +25,10 @@ func TestFind(t *testing.T) {
 		{"p-abc", "p-abc", ""}, // an exact id wins over the longer ids it starts
 		{"p-ab", "", "ambiguous: it starts 3 ids"},
 		{"p-x", "", "no such entry"},
+		// Ids are lower-case hex; one copied from a page that capitalised
+		// it still names the entry.
+		{"P-ABD", "p-abd456", ""},
+		{"p-ABC", "p-abc", ""},
 		{" ", "", "empty id"},
 	}
 	for _, tt := range tests {
