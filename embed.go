@@ -5,6 +5,7 @@ package flowmem
 
 import (
 	_ "embed"
+	"runtime/debug"
 	"strings"
 )
 
@@ -27,3 +28,37 @@ var versionFile string
 // one place it is written (plugin.json and marketplace.json must agree,
 // which TestPluginVersions checks).
 var Version = strings.TrimSpace(versionFile)
+
+// BuildVersion names this build: the release in the VERSION file, then
+// what the Go toolchain recorded: the module version when built by
+// `go install module@version` (or stamped from the checkout), else the VCS
+// revision (and whether the tree had uncommitted changes). flowmem and
+// flowmem-hook both report it, and doctor compares it with the flowmem the
+// hook runs, so two builds of one release still tell apart.
+func BuildVersion() string {
+	v := Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	if mv := bi.Main.Version; mv != "" && mv != "(devel)" {
+		return v + " (module " + mv + ")"
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" {
+		return v
+	}
+	rev = rev[:min(len(rev), 12)]
+	if modified == "true" {
+		rev += ", modified"
+	}
+	return v + " (rev " + rev + ")"
+}

@@ -118,3 +118,38 @@ func TestNoDocGenerators(t *testing.T) {
 		}
 	}
 }
+
+// TestHookVersionNamesBuild: flowmem-hook --version names the same build as
+// flowmem --version (the module version or revision too, when the
+// toolchain stamped one), so
+// two builds of one release can be told apart from the hook's side.
+func TestHookVersionNamesBuild(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git: the toolchain stamps no revision")
+	}
+	dir := t.TempDir()
+	cmd := exec.Command("go", "build", "-buildvcs=true", "-tags", "urfave_cli_no_docs", "-o", dir+string(filepath.Separator),
+		"github.com/flowmem/flowmem/cmd/flowmem", "github.com/flowmem/flowmem/cmd/flowmem-hook")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Skipf("go build -buildvcs=true (not in a git checkout?): %v\n%s", err, out)
+	}
+	version := func(prog string) string {
+		out, err := exec.Command(filepath.Join(dir, prog), "--version").Output()
+		if err != nil {
+			t.Fatalf("%s --version: %v", prog, err)
+		}
+		v, ok := strings.CutPrefix(strings.TrimSpace(string(out)), prog+" version ")
+		if !ok {
+			t.Fatalf("%s --version = %q", prog, out)
+		}
+		return v
+	}
+	full, hook := version("flowmem"), version("flowmem-hook")
+	if !strings.Contains(full, "(") {
+		t.Skipf("flowmem --version = %q: no module version or revision stamped", full)
+	}
+	if hook != full {
+		t.Errorf("flowmem-hook --version says %q, flowmem --version %q", hook, full)
+	}
+}

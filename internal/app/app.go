@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -261,38 +260,8 @@ func fixUsageErrors(cmds []*cli.Command) {
 	}
 }
 
-// Version names this build: the release in the VERSION file, then what
-// the Go toolchain recorded: the module version when built by
-// `go install module@version`, else the VCS revision (and whether the tree
-// had uncommitted changes). Doctor compares it with the flowmem the hook
-// runs, so two builds of one release still tell apart.
-func Version() string {
-	v := flowmem.Version
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return v
-	}
-	if mv := bi.Main.Version; mv != "" && mv != "(devel)" {
-		return v + " (module " + mv + ")"
-	}
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value
-		}
-	}
-	if rev == "" {
-		return v
-	}
-	rev = rev[:min(len(rev), 12)]
-	if modified == "true" {
-		rev += ", modified"
-	}
-	return v + " (rev " + rev + ")"
-}
+// Version names this build (flowmem.BuildVersion).
+func Version() string { return flowmem.BuildVersion() }
 
 // env is what every command shares: the IO and lazily found project paths.
 type env struct {

@@ -80,7 +80,7 @@ func Main(ctx context.Context, args []string, o Options) (code int) {
 	if len(args) > 1 {
 		switch args[1] {
 		case "--version", "-v", "version":
-			fmt.Fprintln(o.Stdout, "flowmem-hook version", flowmem.Version)
+			fmt.Fprintln(o.Stdout, "flowmem-hook version", flowmem.BuildVersion())
 			return 0
 		case "--help", "-h", "help":
 			fmt.Fprint(o.Stdout, usage)
