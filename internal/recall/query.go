@@ -19,11 +19,6 @@ const (
 	// synonymWeight is the weight of a synonym (text.Synonyms): it counts
 	// for its word's slot, never more than the word itself.
 	synonymWeight = 0.4
-	// pairWeight is the weight of two adjacent words of the request joined
-	// as one (term.pair): the same thing written as one word, so closer
-	// than a synonym, but two adjacent words need not name one thing.
-	// Weights 0.4 to 1 gain alike (testdata/recall/README.md).
-	pairWeight = 0.8
 	// maxTerms bounds a query: terms are bits of a uint64 in the scan.
 	maxTerms = 64
 )
@@ -34,18 +29,8 @@ type term struct {
 	slot   int // the request word it stands for
 	weight float64
 	syn    bool // a synonym of the slot's word, not the word itself
-	// generic is set when the word is in generic.txt; Search also sets it
-	// when the word is common in the memory searched.
+	// generic is set when the word is in generic.txt.
 	generic bool
-	// pair: two adjacent words of the request joined (sign in, api key,
-	// back off), as lessons write them in one word or one identifier
-	// (signin, api_key, backoff); lead is the first word as written. Like
-	// a synonym it counts for the first word's slot and never qualifies a
-	// lesson.
-	pair bool
-	// minor: the word as the request writes it is a function word
-	// (minorWords); it counts half a word towards a pair (see coverage).
-	minor bool
 	// lead is, for an identifier's joined form, where a file's spelling of
 	// it starts: its first part as written (useEffect and use_effect both
 	// start with "use"), or its first letter when no part is a token.
@@ -84,21 +69,6 @@ var genericWords = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// minorWords are function words that stop.txt keeps (negations: the
-// curator must not take a lesson for its opposite) or that name no topic
-// (numbers, per). A lesson still qualifies by them and they count in the
-// floor's share, but two of them make one word of a pair: a lesson that
-// shares "two" and one other word with a request shares one word with it
-// (a board game's "two steps" and a lesson about two migrations). General
-// English, not taken from any request.
-var minorWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("no not never none nothing one two three four five six seven eight nine ten twice per") {
-		m[w] = true
-	}
-	return m
-}()
-
 // taskIDs are the ids of the work a request belongs to: flow-next's fn-N,
 // fn-N.M and fn-N-slug.M anywhere, a leading "ID:" such as "PROJ-12:" or
 // "#34:", and #N references. They name the task, not its topic: a lesson
@@ -133,13 +103,8 @@ func parseQuery(s string) *query {
 		}
 		n := len(q.terms)
 		q.word(text.Fold(w), group, k == text.Whole)
-		if len(q.terms) > n {
-			// As written, as the stop words are: "ones" is a pronoun,
-			// not the number it folds to.
-			q.terms[n].minor = minorWords[strings.ToLower(w)]
-			if k == text.Whole {
-				whole = n
-			}
+		if len(q.terms) > n && k == text.Whole {
+			whole = n
 		}
 	})
 	for i := range q.terms {
@@ -163,42 +128,7 @@ func parseQuery(s string) *query {
 			}
 		}
 	}
-	q.pairs(s)
 	return q
-}
-
-// particles are the stop words that end a phrasal verb, which code
-// writes as one word (log in, time out, set up, back off, fail over).
-var particles = map[string]bool{"in": true, "out": true, "up": true, "down": true, "off": true, "on": true, "over": true}
-
-// pairs adds the joined form of each two adjacent plain words of s (the
-// first not a stop word, the second not one either or a particle) to the
-// first word's slot.
-func (q *query) pairs(s string) {
-	var z text.Tokenizer
-	prev := ""
-	z.Scan(s, func(tok []byte, k text.Kind) {
-		switch k {
-		case text.Part:
-			return
-		case text.Whole:
-			prev = "" // an identifier is joined already
-			return
-		}
-		w := strings.ToLower(string(tok))
-		if prev != "" && (!text.IsStop(w) || particles[w]) && len(q.terms) < maxTerms {
-			st := text.Fold(prev + w)
-			if ti, ok := q.index[text.Fold(prev)]; ok {
-				if _, dup := q.index[st]; !dup {
-					q.add(term{stem: st, slot: q.terms[ti].slot, weight: pairWeight, syn: true, pair: true, lead: prev})
-				}
-			}
-		}
-		prev = w
-		if text.IsStop(w) {
-			prev = ""
-		}
-	})
 }
 
 // word adds the stem of one request word in a slot of its own.

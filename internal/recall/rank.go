@@ -81,11 +81,6 @@ const (
 // one or two of its words with the memory by chance, not all of them.
 const spreadWords = 3
 
-// scatteredShare: a request no lesson answers by two of its words said
-// together in one field, nor by the floor's share alone, is answered
-// only when its best lessons together say this share of it.
-const scatteredShare = 2.0 / 3
-
 // Hit is one ranked entry.
 type Hit struct {
 	Entry mdstore.Entry `json:"entry"`
@@ -96,8 +91,6 @@ type Hit struct {
 	answers bool
 	alone   bool
 	mask    uint64 // the query's specific terms the lesson says
-	// joint: one field of the lesson says two of the request's words.
-	joint bool
 }
 
 func limitOf(opt Options) int { return cmp.Or(max(opt.Limit, 0), DefaultLimit) }

@@ -303,9 +303,9 @@ func TestHitJSON(t *testing.T) {
 	}
 }
 
-// TestRankAnswersLead: with the floor, a lesson that answers the request
-// comes before one that only shares a word of it, even one scoring more.
-func TestRankAnswersLead(t *testing.T) {
+// TestPrimeAnswersLead: prime puts a lesson that answers the task before
+// one that only shares a word of it, even one scoring more and confirmed.
+func TestPrimeAnswersLead(t *testing.T) {
 	t.Parallel()
 	one := pit("one", "Carousel carousel carousel", "Carousel", "")
 	one.Seen = 20
@@ -315,44 +315,9 @@ func TestRankAnswersLead(t *testing.T) {
 	if len(loose) < 2 || loose[0] != "one" {
 		t.Fatalf("without the floor %v: want the one-word lesson first (else this test shows nothing)", loose)
 	}
-	got := ids(Rank(t, entries, "carousel swipe", Options{Floor: StrictFloor}))
-	if len(got) < 2 || got[0] != "both" || !slices.Contains(got, "one") {
-		t.Errorf("with the floor = %v, want both, one, …", got)
-	}
-}
-
-// TestRankPairs: two adjacent words of the request find a lesson that
-// writes them as one word or one identifier, in any spelling, ahead of a
-// shorter lesson that says the rest as well; a stop word other than a
-// particle does not join ("retries of" is no word), and the joined form
-// alone qualifies nothing.
-func TestRankPairs(t *testing.T) {
-	t.Parallel()
-	short := pit("short", "Retries log", "", "")
-	for _, spelling := range []string{"backoff", "back-off", "back_off", "BackOff"} {
-		long := pit("long", "Retries run without any "+spelling+" between the attempts of a job", "", "")
-		entries := []mdstore.Entry{short, long, pit("z", "Other", "", "")}
-		if got := ids(Rank(t, entries, "retries should", Options{})); len(got) == 0 || got[0] != "short" {
-			t.Fatalf("%s: without a pair %v: want the short lesson first (else this test shows nothing)", spelling, got)
-		}
-		if got := ids(Rank(t, entries, "retries should back off", Options{})); len(got) < 2 || got[0] != "long" {
-			t.Errorf("%s: Rank(retries should back off) = %v, want long first", spelling, got)
-		}
-	}
-	if q := parseQuery("retries of the job"); q.index["retriesof"] != 0 || slices.ContainsFunc(q.terms, func(t term) bool { return t.pair }) {
-		t.Errorf("a stop word joined a pair: %+v", q.terms)
-	}
-	entries := []mdstore.Entry{pit("long", "Use backoff", "", ""), pit("z", "Other", "", "")}
-	if got := ids(Rank(t, entries, "back off", Options{})); len(got) != 0 {
-		t.Errorf("the joined form alone = %v, want nothing", got)
-	}
-	// The scan counts every spelling, as the scorer will match it: its
-	// counts weigh the pair.
-	q := parseQuery("back off")
-	ti := q.index["backoff"]
-	entries = []mdstore.Entry{pit("a", "Use backoff", "", ""), pit("b", "Use back-off", "", ""), pit("c", "Use back_off", "", ""), pit("d", "Go back, turn it off", "", "")}
-	if r := must(compile([]*query{q}).scanFiles(FilesOf(t, entries))); !q.terms[ti].pair || r.df[0][ti] != 3 {
-		t.Errorf("entries saying backoff = %d, want 3 (%+v)", r.df[0][ti], q.terms[ti])
+	_, got, err := PrimeIDs(FilesOf(t, entries), "carousel swipe", Options{})
+	if err != nil || len(got) < 2 || got[0] != "both" || !slices.Contains(got, "one") {
+		t.Errorf("prime = %v, %v, want both, one, …", got, err)
 	}
 }
 
@@ -421,8 +386,8 @@ func TestRankFloorForeign(t *testing.T) {
 	if got := ids(Rank(t, entries, q, opt)); len(got) == 0 || got[0] != "lamp" {
 		t.Fatalf("a small memory = %v, want lamp first", got)
 	}
-	// From genericMinEntries lessons on, the memory's gaps count.
-	for i := range genericMinEntries {
+	// From vocabularyMin lessons on, the memory's gaps count.
+	for i := range vocabularyMin {
 		entries = append(entries, pit(fmt.Sprintf("fill%d", i), fmt.Sprintf("Filler note number%d about topic%d", i, i), "", ""))
 	}
 	if got := ids(Rank(t, entries, q, Options{})); len(got) == 0 || got[0] != "lamp" {
@@ -443,66 +408,6 @@ func TestRankFloorForeign(t *testing.T) {
 	entries = append(entries, pit("glass", "Lantern glass cracks in the harbor wind", "", ""))
 	if got := ids(Rank(t, entries, q, opt)); len(got) < 2 || !slices.Contains(got[:2], "lamp") || !slices.Contains(got[:2], "glass") {
 		t.Errorf("two lessons sharing two words = %v, want lamp and glass first", got)
-	}
-}
-
-// TestRankFloorScattered: with the floor, in a memory of genericMinEntries
-// lessons or more, lessons that each say two words of a request only in
-// different fields (one in the issue, the other in the fix) do not answer
-// it while a third of it goes unsaid; one lesson saying both in one field
-// does, and so does any lesson in a small memory.
-func TestRankFloorScattered(t *testing.T) {
-	t.Parallel()
-	scattered := []mdstore.Entry{
-		pit("lamp", "Lantern flickers when the wind rises", "Shield the wick from the harbor draft", ""),
-		pit("dock", "Harbor gate sticks after rain", "Oil the lantern hook before the gate", ""),
-		pit("a", "Webhook retries hammer the receiver", "", ""),
-	}
-	opt := Options{Floor: StrictFloor}
-	const q = "quilt saffron velvet lantern harbor"
-	if got := ids(Rank(t, scattered, q, opt)); len(got) < 2 {
-		t.Fatalf("a small memory = %v, want lamp and dock", got)
-	}
-	for i := range genericMinEntries {
-		scattered = append(scattered, pit(fmt.Sprintf("fill%d", i), fmt.Sprintf("Filler note number%d about topic%d", i, i), "", ""))
-	}
-	if got := ids(Rank(t, scattered, q, Options{})); len(got) < 2 {
-		t.Fatalf("without the floor %v: want lamp and dock (else this test shows nothing)", got)
-	}
-	if got := ids(Rank(t, scattered, q, opt)); len(got) != 0 {
-		t.Errorf("two words in different fields = %v, want nothing", got)
-	}
-	joint := slices.Clone(scattered)
-	joint[1] = pit("dock", "Harbor lantern sticks after rain", "Oil the hook before the gate", "")
-	if got := ids(Rank(t, joint, q, opt)); len(got) == 0 || got[0] != "dock" {
-		t.Errorf("two words in one field = %v, want dock first", got)
-	}
-}
-
-// TestRankFloorMinorWords: with the floor, a number or a negation shared
-// with a lesson is half a word of a pair: a lesson sharing "two" and one
-// other word with a request shares one word with it. "ones" is a pronoun,
-// not the number it folds to.
-func TestRankFloorMinorWords(t *testing.T) {
-	t.Parallel()
-	entries := []mdstore.Entry{
-		pit("lamp", "One lantern and two wicks flicker near the harbor", "", ""),
-		pit("a", "Webhook retries hammer the receiver", "", ""),
-		pit("b", "CSV export writes formulas", "", ""),
-	}
-	opt := Options{Floor: StrictFloor}
-	for _, tc := range []struct{ query, want string }{
-		{"quilt saffron velvet: two lanterns", ""},
-		{"quilt saffron velvet: lanterns near wicks", "lamp"},
-		{"quilt saffron velvet: two lanterns, never wicks", "lamp"},
-		{"quilt saffron velvet: which lanterns are the ones", "lamp"},
-	} {
-		if got := ids(Rank(t, entries, tc.query, Options{})); len(got) == 0 || got[0] != "lamp" {
-			t.Fatalf("Rank(%q) without the floor = %v: want lamp first (else this test shows nothing)", tc.query, got)
-		}
-		if got := strings.Join(ids(Rank(t, entries, tc.query, opt)), " "); !strings.HasPrefix(got, tc.want) || tc.want == "" && got != "" {
-			t.Errorf("Rank(%q) = %q, want %q first", tc.query, got, tc.want)
-		}
 	}
 }
 
@@ -563,10 +468,10 @@ func TestRankFieldLabelsAreNotWords(t *testing.T) {
 	}
 }
 
-// A word counts as common only by the lessons that say it, not by those
-// saying words its prefix begins: "intl" is looked for as "int", which
-// begins "internal" and "integer" in most lessons of a Go memory, and
-// counted that way it was generic and qualified nothing. A camelCase
+// A word's document frequency counts only the lessons that say it, not
+// those saying words its prefix begins: "intl" is looked for as "int",
+// which begins "internal" and "integer" in most lessons of a Go memory,
+// and counted that way it weighed as a common word. A camelCase
 // identifier still says its words run together (SameSite says samesite).
 func TestRankCountsOnlyTheWord(t *testing.T) {
 	var entries []mdstore.Entry
@@ -582,6 +487,10 @@ func TestRankCountsOnlyTheWord(t *testing.T) {
 	} {
 		if got := ids(Rank(t, entries, tc.query, Options{})); !slices.Equal(got, []string{tc.want}) {
 			t.Errorf("Rank(%s) = %v, want [%s]", tc.query, got, tc.want)
+		}
+		q := parseQuery(tc.query)
+		if r := must(compile([]*query{q}).scanFiles(FilesOf(t, entries))); r.df[0][0] != 1 {
+			t.Errorf("entries saying %s = %d, want 1", tc.query, r.df[0][0])
 		}
 	}
 }
