@@ -119,3 +119,19 @@ func TestHelpAfterArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpNamesValues: every value flag's help names what it takes
+// (--limit N, --type TYPE), never urfave/cli's bare placeholder "value".
+func TestHelpNamesValues(t *testing.T) {
+	var nf usageError
+	walkCommands(newApp(IO{}, &nf).Commands, nil, func(path []string, c *cli.Command) {
+		std, out, _ := testIO(t.TempDir())
+		Main(context.Background(), append(append([]string{"flowmem"}, path...), "--help"), std)
+		_, opts, _ := strings.Cut(out.String(), "OPTIONS:")
+		for _, l := range strings.Split(opts, "\n") {
+			if strings.Contains(l, " value ") || strings.Contains(l, " value,") {
+				t.Errorf("flowmem %s --help: %s", strings.Join(path, " "), strings.TrimSpace(l))
+			}
+		}
+	})
+}

@@ -141,7 +141,7 @@ Examples:
    flowmem memory merge p-3f2a p-77c0    (after reading a group)`,
 			Flags: []cli.Flag{
 				&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` groups (default: all)"},
-				&cli.Float64Flag{Name: "threshold", Value: curate.DefaultThreshold, Usage: "least similarity, from 0 to 1, of the pair that starts a group and of a member to the others on average"},
+				&cli.Float64Flag{Name: "threshold", Value: curate.DefaultThreshold, Usage: "least similarity `X`, from 0 to 1, of the pair that starts a group and of a member to the others on average"},
 				jsonFlag,
 			},
 			Action: args(0, "no arguments", func(c *cli.Context) error {

@@ -106,11 +106,11 @@ Examples:
    flowmem memory add --type convention "Errors are wrapped as 'verb noun: %w'"
    flowmem memory add --type decision "SQLite over Postgres: single binary, no server" --task fn-2`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Usage: "pitfall, convention or decision (required)"},
-			&cli.StringFlag{Name: "fix", Usage: "what to do instead (pitfalls)"},
-			&cli.StringFlag{Name: "context", Usage: "where it applies or how it was found"},
-			&cli.StringFlag{Name: "task", Usage: "task id it came from (default: manual)"},
-			&cli.StringFlag{Name: "category", Usage: "framework, convention, api, build, edge-case, security or general"},
+			&cli.StringFlag{Name: "type", Aliases: []string{"t"}, Usage: "the entry's `TYPE`: pitfall, convention or decision (required)"},
+			&cli.StringFlag{Name: "fix", Usage: "what to do instead, as `TEXT` (pitfalls)"},
+			&cli.StringFlag{Name: "context", Usage: "where it applies or how it was found, as `TEXT`"},
+			&cli.StringFlag{Name: "task", Usage: "the task `ID` it came from (default: manual)"},
+			&cli.StringFlag{Name: "category", Usage: "its `CATEGORY`: framework, convention, api, build, edge-case, security or general"},
 			&cli.StringSliceFlag{Name: "replaces", Usage: "the entry `ID` this lesson replaces: merged into it, archived (repeatable)"},
 			jsonFlag,
 		},

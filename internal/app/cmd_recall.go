@@ -85,7 +85,7 @@ Examples:
    flowmem memory prime --session-start     # in .claude/settings.json SessionStart`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` lessons (default: recall.limit)"},
-			&cli.IntFlag{Name: "max-chars", Usage: "character budget (default: recall.max_chars; always capped well under Claude Code's 10,000-character limit)"},
+			&cli.IntFlag{Name: "max-chars", Usage: "a budget of `N` characters (default: recall.max_chars; always capped well under Claude Code's 10,000-character limit)"},
 			&cli.BoolFlag{Name: "session-start", Usage: "print Claude Code SessionStart hook JSON; task from FLOW_TASK_ID"},
 			jsonFlag,
 		},
