@@ -57,6 +57,7 @@ func TestUsageErrors(t *testing.T) {
 		{"memory --bogus", "flowmem memory: unknown flag --bogus", "usage: flowmem memory COMMAND [options]"},
 		{"memory nope", `flowmem memory: unknown command "nope"`, "usage: flowmem memory COMMAND [options]"},
 		{"--bogus", "flowmem: unknown flag --bogus", "usage: flowmem COMMAND [options]"},
+		{"memory approve --all p-1234", "flowmem memory approve: give IDs or --all, not both", "usage: flowmem memory approve [options] ID... | --all"},
 		// A value flag given twice with two values: which one was meant?
 		{"memory add --type pitfall --type convention x", "flowmem memory add: --type given twice (pitfall, convention): give it once", "usage: flowmem memory add [options] TEXT"},
 		{"memory add x -t pitfall --fix a --type=decision", "flowmem memory add: --type given twice (pitfall, decision): give it once", "usage: flowmem memory add [options] TEXT"},

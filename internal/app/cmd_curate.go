@@ -262,7 +262,10 @@ func statusCommand(e *env, action curate.Action, name, usage, description string
 	}
 	cmd.Action = func(c *cli.Context) error {
 		all := c.Bool("all") // false where there is no --all
-		if all == (c.NArg() > 0) {
+		if all && c.NArg() > 0 {
+			return usagef("give IDs or --all, not both")
+		}
+		if !all && c.NArg() == 0 {
 			return usagef("expected %s", want)
 		}
 		_, _, s, err := e.memoryStore()
