@@ -56,6 +56,11 @@ func Lookup(s *mdstore.Store, ids []string) ([]mdstore.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return lookupIn(all, ids)
+}
+
+// lookupIn is Lookup among entries already loaded.
+func lookupIn(all []mdstore.Entry, ids []string) ([]mdstore.Entry, error) {
 	var out []mdstore.Entry
 	for _, id := range ids {
 		e, err := Find(all, id)
@@ -189,16 +194,23 @@ type Merged struct {
 // its tasks the union. The others are archived with merged-into=<survivor>.
 // All in one atomic rewrite of their file.
 func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Merged, error) {
-	if into != "" {
-		// The survivor goes first; the others keep their order.
-		if i := slices.Index(ids, into); i >= 0 {
-			ids = slices.Delete(slices.Clone(ids), i, i+1)
-		}
-		ids = append([]string{into}, ids...)
-	}
-	entries, err := Lookup(s, ids)
+	all, err := s.Load()
 	if err != nil {
 		return Merged{}, err
+	}
+	entries, err := lookupIn(all, ids)
+	if err != nil {
+		return Merged{}, err
+	}
+	if into != "" {
+		// The survivor goes first, the others keep their order; --into
+		// may name one of them by another spelling.
+		sv, err := Find(all, into)
+		if err != nil {
+			return Merged{}, err
+		}
+		entries = slices.DeleteFunc(entries, func(e mdstore.Entry) bool { return e.ID == sv.ID })
+		entries = append([]mdstore.Entry{sv}, entries...)
 	}
 	if len(entries) < 2 {
 		return Merged{}, errors.New("merge needs at least two entries")

@@ -115,6 +115,27 @@ func TestMerge(t *testing.T) {
 	}
 }
 
+// TestMergeIntoNamedOtherwise: --into may name a survivor among the ids by
+// another spelling (a prefix, the whole id, capitals); it is one entry,
+// not one named twice.
+func TestMergeIntoNamedOtherwise(t *testing.T) {
+	for _, spell := range []func(string) string{
+		func(id string) string { return id[:6] },
+		func(id string) string { return strings.ToUpper(id) },
+	} {
+		s := mdstore.Open(t.TempDir())
+		a := record(t, s, day, "fn-1", "io.ReadAll on stdin hangs the hook")[0]
+		b := record(t, s, day, "fn-2", "the hook hangs reading stdin to EOF")[0]
+		m, err := Merge(context.Background(), s, []string{a, b}, spell(b))
+		if err != nil {
+			t.Fatalf("merge %s %s --into %s: %v", a, b, spell(b), err)
+		}
+		if m.Into.ID != b || len(m.Merged) != 1 || m.Merged[0].ID != a {
+			t.Errorf("Merge = %+v, want %s into %s", m, a, b)
+		}
+	}
+}
+
 // TestMergeRacesCaptures: a merge racing 16 concurrent hook captures loses
 // none of them and neither part of the merge.
 func TestMergeRacesCaptures(t *testing.T) {
