@@ -165,6 +165,14 @@ func lessonList(outs []mdstore.Outcome, room int, judged bool) string {
 			if len(e.Tasks) > 0 {
 				prefix[i] += ", in tasks " + mdstore.Clip(strings.Join(e.Tasks, ", "), 40)
 			}
+			// Not a lesson memory hands back: say so, or the model
+			// counts on it.
+			switch e.Status {
+			case mdstore.Archived:
+				prefix[i] += ", archived (never recalled)"
+			case mdstore.Pending:
+				prefix[i] += ", pending approval"
+			}
 			prefix[i] += ": "
 		}
 	}

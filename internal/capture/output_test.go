@@ -134,3 +134,27 @@ func TestSecondLookBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatNamesItsStatus: a repeat of a lesson someone archived or
+// rejected, or that still waits for approval, is not one memory hands to
+// the model; the note says so rather than count it like an active one.
+func TestRepeatNamesItsStatus(t *testing.T) {
+	archived := outcome("p-3d4e5f607182", "Retries without jitter stampede the upstream after an outage.", 2)
+	archived.Entry.Status = mdstore.Archived
+	pending := outcome("p-4e5f60718293", "A cron spec in local time fires twice on the autumn clock change.", 3)
+	pending.Entry.Status = mdstore.Pending
+	active := outcome("p-5f6071829304", "An unbuffered channel in the handler blocks the sender forever.", 2)
+	for _, nudge := range []bool{true, false} {
+		r := Result{Verdict: review.NeedsWork, Nudge: nudge, Task: "fn-4.2", Findings: 3, Kept: 3, Outcomes: []mdstore.Outcome{archived, pending, active}}
+		c := additionalContext(&r)
+		for _, want := range []string{
+			`[p-3d4e5f607182] seen 2 times, in tasks fn-3.1, archived (never recalled): "Retries`,
+			`[p-4e5f60718293] seen 3 times, in tasks fn-3.1, pending approval: "A cron`,
+			`[p-5f6071829304] seen 2 times, in tasks fn-3.1: "An unbuffered`,
+		} {
+			if !strings.Contains(c, want) {
+				t.Errorf("nudge %v: context lacks %q:\n%s", nudge, want, c)
+			}
+		}
+	}
+}
