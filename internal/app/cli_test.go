@@ -57,6 +57,9 @@ func TestUsageErrors(t *testing.T) {
 		{"memory --bogus", "flowmem memory: unknown flag --bogus", "usage: flowmem memory COMMAND [options]"},
 		{"memory nope", `flowmem memory: unknown command "nope"`, "usage: flowmem memory COMMAND [options]"},
 		{"--bogus", "flowmem: unknown flag --bogus", "usage: flowmem COMMAND [options]"},
+		// Text in another encoding would lose its bytes silently.
+		{"memory add --type pitfall caf\xe9-au-lait", "flowmem memory add: TEXT is not valid UTF-8 (byte 4); save it as UTF-8; nothing was written", "usage: flowmem memory add [options] TEXT"},
+		{"memory add --type pitfall lesson --fix \xc3", "flowmem memory add: --fix is not valid UTF-8 (byte 1)", "usage: flowmem memory add [options] TEXT"},
 		{"memory approve --all p-1234", "flowmem memory approve: give IDs or --all, not both", "usage: flowmem memory approve [options] ID... | --all"},
 		// A value flag given twice with two values: which one was meant?
 		{"memory add --type pitfall --type convention x", "flowmem memory add: --type given twice (pitfall, convention): give it once", "usage: flowmem memory add [options] TEXT"},

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/flowmem/flowmem/internal/curate"
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -125,6 +126,13 @@ Examples:
 			text := strings.TrimSpace(c.Args().First())
 			if text == "" {
 				return usagef("memory add: TEXT is empty")
+			}
+			// Text in another encoding (Latin-1, say) would lose bytes
+			// silently on its way to the file.
+			for _, f := range []struct{ name, val string }{{"TEXT", text}, {"--fix", c.String("fix")}, {"--context", c.String("context")}} {
+				if i := invalidUTF8(f.val); i >= 0 {
+					return usagef("memory add: %s is not valid UTF-8 (byte %d); save it as UTF-8; nothing was written", f.name, i+1)
+				}
 			}
 			task, category := c.String("task"), strings.ToLower(strings.TrimSpace(c.String("category")))
 			if err := checkTask(task); err != nil {
@@ -376,4 +384,16 @@ func checkTask(task string) error {
 		return usagef("memory add: --task looks like a secret, not a task id like fn-3.2; nothing was written")
 	}
 	return nil
+}
+
+// invalidUTF8 is the offset of s's first byte that is not UTF-8, or -1.
+func invalidUTF8(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
+				return i
+			}
+		}
+	}
+	return -1
 }
