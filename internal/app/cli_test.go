@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -138,4 +139,25 @@ func TestHelpNamesValues(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestBadConfigSetChangesNothing: a config set that is refused (a bad key,
+// a value of the wrong type, text that is not UTF-8) leaves a folder with
+// no project as it was: no .flow/ made for a setting that was never saved.
+func TestBadConfigSetChangesNothing(t *testing.T) {
+	for _, args := range [][]string{
+		{"config", "set", "a..b", "1"},
+		{"config", "set", "capture.approval", "maybe"},
+		{"config", "set", "team.name", "caf\xe9"},
+		{"config", "set", "k\xff", "1"},
+	} {
+		dir := t.TempDir()
+		std, _, errb := testIO(dir)
+		if code := Main(context.Background(), append([]string{"flowmem"}, args...), std); code != exitUsage {
+			t.Errorf("%q: exit %d, want 64\n%s", args, code, errb)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+			t.Errorf("%q left %s behind", args, ents[0].Name())
+		}
+	}
 }

@@ -62,6 +62,17 @@ Examples:
    flowmem config set capture.review_patterns '["\\bmy-review\\b"]'`,
 				Flags: []cli.Flag{jsonFlag},
 				Action: args(2, "KEY VALUE", func(c *cli.Context) error {
+					key, value := c.Args().Get(0), config.ParseValue(c.Args().Get(1))
+					// Refused before anything is made on disk: a bad
+					// setting must not leave a .flow/ behind.
+					for _, f := range []struct{ name, val string }{{"KEY", key}, {"VALUE", c.Args().Get(1)}} {
+						if i := invalidUTF8(f.val); i >= 0 {
+							return usagef("%s is not valid UTF-8 (byte %d); nothing was written", f.name, i+1)
+						}
+					}
+					if err := new(config.Config).Set(key, value); err != nil {
+						return usagef("%v", err)
+					}
 					p, found, err := e.projectOrRoot()
 					if err != nil {
 						return err
@@ -79,12 +90,10 @@ Examples:
 						return err
 					}
 					defer unlock()
-					key := c.Args().Get(0)
 					cfg, err := config.LoadForSet(p.ConfigPath(), key)
 					if err != nil {
 						return err
 					}
-					value := config.ParseValue(c.Args().Get(1))
 					if err := cfg.Set(key, value); err != nil {
 						return usagef("%v", err)
 					}
