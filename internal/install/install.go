@@ -231,10 +231,23 @@ func Run(opts Options) (Result, error) {
 	if err == nil && opts.hasScout() {
 		res.Allow = ScoutPermission
 		res.AllowRules = allowRules()
+		// Rules there before flowmem's first install here are the
+		// user's: noted, so uninstall leaves them.
+		var theirs []string
+		if inst, ierr := Installed(before, opts.IsOurs); ierr == nil && len(inst) == 0 {
+			for _, rule := range res.AllowRules {
+				if HasAllow(before, rule) {
+					theirs = append(theirs, rule)
+				}
+			}
+		}
 		for _, rule := range res.AllowRules {
 			if err == nil {
 				after, err = AddAllow(after, rule)
 			}
+		}
+		if err == nil && len(theirs) > 0 {
+			after, err = setLeftRules(after, theirs)
 		}
 	}
 	if err != nil {
@@ -328,8 +341,12 @@ func Uninstall(opts Options) (Result, error) {
 		res.Events = append(res.Events, slices.Sorted(maps.Keys(found))...)
 	}
 	after, err := Unmerge(before, ours)
+	theirs := leftRules(before)
+	if err == nil && len(theirs) > 0 {
+		after, err = setLeftRules(after, nil)
+	}
 	for _, rule := range allowRules() {
-		if err == nil && opts.hasScout() && HasAllow(after, rule) {
+		if err == nil && opts.hasScout() && HasAllow(after, rule) && !slices.Contains(theirs, rule) {
 			if rule == ScoutPermission {
 				res.Allow = rule
 			}

@@ -286,3 +286,46 @@ func TestHookCommand(t *testing.T) {
 		t.Errorf("front-end command not recognised: %q → %q", got, HookProgram(got))
 	}
 }
+
+// TestUninstallKeepsUsersOwnRules: a permission rule the user had before
+// flowmem was installed (the scout's, added by hand from the README) is
+// theirs: uninstall removes only what install added, and restores the
+// file's bytes, however often install ran in between.
+func TestUninstallKeepsUsersOwnRules(t *testing.T) {
+	dir := t.TempDir()
+	settings := filepath.Join(dir, ".claude", "settings.json")
+	orig := "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(npm test:*)\",\n      \"" + ScoutPermission + "\"\n    ]\n  }\n}\n"
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(orig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := Run(opts(dir)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	validate(t, read(t, settings))
+	res, err := Uninstall(opts(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(read(t, settings)); got != orig {
+		t.Errorf("uninstall left:\n%s\nwant the file as it was:\n%s", got, orig)
+	}
+	if strings.Contains(strings.Join(res.AllowRules, " "), ScoutPermission) {
+		t.Errorf("uninstall reports removing the user's own rule: %v", res.AllowRules)
+	}
+
+	// Installed again, then uninstalled: still the user's.
+	if _, err := Run(opts(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Uninstall(opts(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(read(t, settings)); got != orig {
+		t.Errorf("second uninstall left:\n%s", got)
+	}
+}

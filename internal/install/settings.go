@@ -436,6 +436,46 @@ func RemoveAllow(src []byte, rule string) ([]byte, error) {
 	})
 }
 
+// LeaveKey is the settings key that names the allow rules a file held
+// before flowmem was first installed there: they are the user's (the
+// scout's rule added by hand, say), so uninstall leaves them. Install
+// writes it only then, and uninstall removes it.
+const LeaveKey = "flowmemLeavesAllow"
+
+// leftRules are the rules src's LeaveKey names.
+func leftRules(src []byte) []string {
+	var s map[string]any
+	if json.Unmarshal(src, &s) != nil {
+		return nil
+	}
+	list, _ := s[LeaveKey].([]any)
+	var out []string
+	for _, v := range list {
+		if r, ok := v.(string); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// setLeftRules returns src with LeaveKey naming rules, or without it when
+// there are none.
+func setLeftRules(src []byte, rules []string) ([]byte, error) {
+	return edit(src, func(d *jsonedit.Doc) ([]byte, bool, error) {
+		if d.Root.Get(LeaveKey) != nil {
+			return d.RemoveKey(d.Root, LeaveKey), len(rules) > 0, nil
+		}
+		if len(rules) == 0 {
+			return d.Src, false, nil
+		}
+		list := make([]any, 0, len(rules))
+		for _, r := range rules {
+			list = append(list, r)
+		}
+		return d.AddMember(d.Root, LeaveKey, list), false, nil
+	})
+}
+
 // HasAllow reports whether src's permissions.allow holds rule.
 func HasAllow(src []byte, rule string) bool {
 	var s struct {
