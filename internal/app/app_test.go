@@ -73,6 +73,10 @@ func TestPermute(t *testing.T) {
 		{"flowmem unknown a --b", "flowmem unknown a --b"},
 		{"flowmem memory read -r a --relevant b -r=c --json", "flowmem memory read --relevant a --relevant b --relevant=c --json"},
 		{"flowmem memory read -t pitfall", "flowmem memory read -t pitfall"},
+		// A negative number is a value, not a flag.
+		{"flowmem config set recall.limit -5", "flowmem config set -- recall.limit -5"},
+		{"flowmem memory read -n -1 --json", "flowmem memory read -n -1 --json"},
+		{"flowmem memory search -5", "flowmem memory search -- -5"},
 		// The same value twice says one thing; a switch twice too.
 		{"flowmem memory read -t pitfall --type pitfall --json --json", "flowmem memory read -t pitfall --type pitfall --json --json"},
 	}

@@ -54,6 +54,7 @@ func TestUsageErrors(t *testing.T) {
 		{"config get", "flowmem config get: expected KEY", "usage: flowmem config get [options] KEY"},
 		{"memory read --limit x", `flowmem memory read: --limit: "x" is not a valid value`, "usage: flowmem memory read [options]"},
 		{"memory read --limit", "flowmem memory read: --limit needs a value", "usage: flowmem memory read [options]"},
+		{"config set recall.limit -5", "flowmem config set: recall.limit: must be at least 1", "usage: flowmem config set [options] KEY VALUE"},
 		{"install --local --user", "flowmem install: give at most one of --local, --user, --codex", "usage: flowmem install [options]"},
 		{"memory --bogus", "flowmem memory: unknown flag --bogus", "usage: flowmem memory COMMAND [options]"},
 		{"memory nope", `flowmem memory: unknown command "nope"`, "usage: flowmem memory COMMAND [options]"},

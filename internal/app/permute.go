@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -49,6 +50,10 @@ func permute(cmds []*cli.Command, args []string) ([]string, error) {
 			// with arguments left, urfave/cli would look the first one up
 			// as a subcommand ("unknown command").
 			return append(out, "--help"), nil
+		case negativeNumber(a):
+			// A value (config set recall.limit -5), not a flag: no
+			// flag is named by digits.
+			positional = append(positional, a)
 		case len(a) > 1 && strings.HasPrefix(a, "-"):
 			a = sliceFlagName(leaf, a)
 			flags = append(flags, a)
@@ -71,11 +76,18 @@ func permute(cmds []*cli.Command, args []string) ([]string, error) {
 		}
 	}
 	out = append(out, flags...)
-	if len(positional) > 0 && positional[0] != "--" && len(flags) > 0 {
+	dashed := slices.ContainsFunc(positional, func(a string) bool { return strings.HasPrefix(a, "-") })
+	if len(positional) > 0 && positional[0] != "--" && (len(flags) > 0 || dashed) {
 		// Keep values that start with "-" from being read as flags.
 		out = append(out, "--")
 	}
 	return append(out, positional...), nil
+}
+
+// negativeNumber: a is a number below zero, such as -5 or -0.5.
+func negativeNumber(a string) bool {
+	_, err := strconv.ParseFloat(a, 64)
+	return err == nil && strings.HasPrefix(a, "-") && len(a) > 1 && a[1] >= '0' && a[1] <= '9'
 }
 
 // single is the full name of c's flag called name when it takes one value
