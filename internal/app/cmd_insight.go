@@ -2,13 +2,18 @@ package app
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/insight"
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/regfile"
 	"github.com/flowmem/flowmem/internal/reviewlog"
 	"github.com/urfave/cli/v2"
 )
@@ -120,6 +125,9 @@ Examples:
 					_, err := e.raw.Out.Write(b.Bytes())
 					return err
 				}
+				if err := reportTarget(file); err != nil {
+					return err
+				}
 				if err := atomicfile.Write(file, b.Bytes(), 0o644); err != nil {
 					return fmt.Errorf("write report: %w", err)
 				}
@@ -128,6 +136,33 @@ Examples:
 			}),
 		},
 	}
+}
+
+// reportTarget: the page replaces only a page flowmem wrote (its title
+// says so): --html README.md, or a folder's name, is a slip of the path,
+// not a wish to lose the file. A missing folder is made.
+func reportTarget(file string) error {
+	fi, err := os.Stat(file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("memory report: %w", err)
+	case fi.IsDir():
+		return fmt.Errorf("memory report: %s is a folder: name the page, e.g. %s", file, filepath.Join(file, "memory.html"))
+	}
+	f, err := regfile.Open(file, os.O_RDONLY, 0)
+	if err != nil {
+		return fmt.Errorf("memory report: %w", err)
+	}
+	defer f.Close()
+	head := make([]byte, 1024)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if !bytes.HasPrefix(head, []byte("<!DOCTYPE html>")) || !bytes.Contains(head, []byte("<title>flowmem memory")) {
+		return fmt.Errorf("memory report: %s exists and is not a page flowmem wrote: name another file (or remove it first)", file)
+	}
+	return nil
 }
 
 // audit runs the audit over the inputs and the injection record.
