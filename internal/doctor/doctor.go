@@ -408,7 +408,7 @@ func (d *doctor) checkHooks() {
 		d.add("hooks", Warn, list(partial, "; ")+": a review command that exits non-zero is only seen by PostToolUseFailure",
 			"flowmem install (same scope flag) adds the missing event")
 	case claudePlaces > 1:
-		d.add("hooks", Warn, "flowmem's hook is registered in more than one place, so it runs once per place on every tool call (a review's lessons count as seen once per run): "+list(found, "; "),
+		d.add("hooks", Warn, "flowmem's hook is registered in more than one place, so it runs once per place on every tool call (a review is still recorded once: the later runs find its call in the reviews log): "+list(found, "; "),
 			"keep one: "+d.keepOne())
 	default:
 		d.add("hooks", OK, list(found, "; "), "")

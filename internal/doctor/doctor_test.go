@@ -198,7 +198,7 @@ func TestDoctor(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			check: "hooks", status: Warn, detail: "more than one place", fix: "keep one: flowmem uninstall --user",
+			check: "hooks", status: Warn, detail: "more than one place, so it runs once per place on every tool call (a review is still recorded once", fix: "keep one: flowmem uninstall --user",
 		},
 		{
 			name: "plugin only",
