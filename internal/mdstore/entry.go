@@ -58,6 +58,17 @@ const (
 	Active   Status = "active"
 	Archived Status = "archived"
 	Pending  Status = "pending"
+	// Forgotten is never an entry's status on disk: it is what a
+	// forget's mark says, a sighting line that names a status,
+	//
+	//	<!-- flowmem: seen id=p-… status=forgotten -->
+	//
+	// which memory forget leaves where the entry was. Readers leave out
+	// every copy of that id, so a union merge that brings the entry's
+	// lines back (a teammate's append or rewrite touched them) does not
+	// bring the lesson back. A build from before it reads the mark as one
+	// more sighting, of nothing once the entry is gone.
+	Forgotten Status = "forgotten"
 )
 
 // Entry is one lesson. Every text field is a single line: Normalize enforces

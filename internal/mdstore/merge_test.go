@@ -152,3 +152,35 @@ func record(t *testing.T, s *Store, day time.Time, task string, lessons ...Entry
 		t.Fatal(err)
 	}
 }
+
+// TestFoldStatus: two metadata lines of one lesson that disagree (two
+// branches rewrote it both ways; git's union merge kept both) fold to one
+// status whichever comes first and whatever their dates, and a retire
+// wins over keeping the lesson.
+func TestFoldStatus(t *testing.T) {
+	type rec struct {
+		status Status
+		into   string
+		last   string
+	}
+	recs := []rec{
+		{Active, "", "2026-01-01"}, {Active, "", "2026-02-01"}, {Pending, "", "2026-03-01"},
+		{Archived, "", "2026-01-01"}, {Archived, "p-b", "2026-01-01"}, {Archived, "p-a", "2026-02-01"},
+	}
+	for _, a := range recs {
+		for _, b := range recs {
+			ea := Entry{ID: "p-x", Seen: 1, LastSeen: a.last, Status: a.status, MergedInto: a.into}
+			eb := Entry{ID: "p-x", Seen: 1, LastSeen: b.last, Status: b.status, MergedInto: b.into}
+			ab, ba := fold(ea, eb), fold(eb, ea)
+			if ab.Status != ba.Status || ab.MergedInto != ba.MergedInto || ab.LastSeen != ba.LastSeen {
+				t.Errorf("%v then %v: %s %q %s; the other way %s %q %s", a, b, ab.Status, ab.MergedInto, ab.LastSeen, ba.Status, ba.MergedInto, ba.LastSeen)
+			}
+			if (a.status == Archived || b.status == Archived) != (ab.Status == Archived) {
+				t.Errorf("%v and %v fold to %s: a retire wins", a, b, ab.Status)
+			}
+			if ab.Status == Pending && (a.status == Active || b.status == Active) {
+				t.Errorf("%v and %v fold to pending: approving wins over waiting", a, b)
+			}
+		}
+	}
+}

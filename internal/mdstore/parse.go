@@ -126,16 +126,18 @@ func checkFrontMatter(raw []byte) error {
 // lesson merged (foldIndex) and every sighting counted.
 func (d *Doc) Folded() []Entry {
 	out, index := foldIndex(d.Entries)
-	if len(d.Sightings) == 0 {
-		return out
-	}
-	if len(out) > 0 && &out[0] == &d.Entries[0] {
-		out = append([]Entry(nil), out...)
-	}
-	for i := range d.Sightings {
-		if j, ok := index[d.Sightings[i].ID]; ok {
-			CountSighting(&out[j], &d.Sightings[i])
+	if len(d.Sightings) > 0 {
+		if len(out) > 0 && &out[0] == &d.Entries[0] {
+			out = append([]Entry(nil), out...)
 		}
+		for i := range d.Sightings {
+			if j, ok := index[d.Sightings[i].ID]; ok {
+				CountSighting(&out[j], &d.Sightings[i])
+			}
+		}
+	}
+	if forgotten := func(e Entry) bool { return e.Status == Forgotten }; slices.ContainsFunc(out, forgotten) {
+		out = slices.DeleteFunc(slices.Clone(out), forgotten)
 	}
 	return out
 }
@@ -752,16 +754,54 @@ func fold(a, b Entry) Entry {
 		}
 	}
 	out.Seen = max(a.Seen, b.Seen, len(out.Tasks))
-	if b.LastSeen > a.LastSeen {
-		out.LastSeen, out.Status, out.MergedInto = b.LastSeen, b.Status, b.MergedInto
-	} else if b.LastSeen == a.LastSeen && b.Status == Active {
-		out.Status = Active
-	}
+	out.LastSeen = max(a.LastSeen, b.LastSeen)
+	out.Status, out.MergedInto = foldStatus(a.Status, a.MergedInto, b.Status, b.MergedInto)
 	return out
 }
 
-// CountSighting adds one recorded recurrence s to entry e.
+// foldStatus is the status of a lesson whose two records disagree: two
+// branches rewrote it both ways (Alice archived it, Bob approved it) and
+// git's union merge kept both metadata lines, or both captured it and one
+// retired its copy. A deliberate retire wins over a change that keeps the
+// lesson, whatever the dates and whichever line comes first, as one
+// branch does it (an archived lesson seen again stays archived):
+// forgotten over archived (merged or rejected too) over active over
+// pending. Of two merges the one that names its survivor wins, and of two
+// survivors the smaller id, so every clone reads the same whichever side
+// pulled.
+func foldStatus(a Status, aInto string, b Status, bInto string) (Status, string) {
+	ra, rb := statusRank(a), statusRank(b)
+	switch {
+	case ra > rb:
+		return a, aInto
+	case rb > ra:
+		return b, bInto
+	case aInto == "" || bInto != "" && bInto < aInto:
+		return b, bInto
+	}
+	return a, aInto
+}
+
+// statusRank orders statuses by how much they retire a lesson.
+func statusRank(s Status) int {
+	switch s {
+	case Pending:
+		return 0
+	case Archived:
+		return 2
+	case Forgotten:
+		return 3
+	}
+	return 1
+}
+
+// CountSighting adds one recorded recurrence s to entry e. A forget's
+// mark (s forgotten, see Forgotten) is no recurrence: it forgets e.
 func CountSighting(e, s *Entry) {
+	if s.Status == Forgotten {
+		e.Status = Forgotten
+		return
+	}
 	e.Seen++
 	e.LastSeen = max(e.LastSeen, s.LastSeen)
 	for _, t := range s.Tasks {

@@ -360,6 +360,9 @@ func (m *memory) repeat(l *Entry) (Entry, bool) {
 		taken := false
 		m.records("id", id, func(doc []byte, start int, sighting bool) bool {
 			if sighting {
+				// A forget's mark keeps its id: the lesson recorded
+				// again is new, under the next id of the chain.
+				taken = taken || bytes.HasSuffix(lineAt(doc, start), []byte(" status="+Forgotten+" -->"))
 				return true
 			}
 			if e, ok := m.entryAt(doc, start); ok && e.ID == id {
@@ -372,7 +375,9 @@ func (m *memory) repeat(l *Entry) (Entry, bool) {
 			return true
 		})
 		if found.ID != "" {
-			return m.state(found), true
+			if e := m.state(found); e.Status != Forgotten {
+				return e, true
+			}
 		}
 		if !taken {
 			break
@@ -382,7 +387,7 @@ func (m *memory) repeat(l *Entry) (Entry, bool) {
 	var found Entry
 	if l.FP != "" {
 		m.records("fp", l.FP, func(doc []byte, start int, sighting bool) bool {
-			if e, ok := m.entryAt(doc, start); ok && !sighting && e.FP == l.FP && slices.Equal(symbols(e.Text()), symbols(l.Text())) {
+			if e, ok := m.entryAt(doc, start); ok && !sighting && e.FP == l.FP && slices.Equal(symbols(e.Text()), symbols(l.Text())) && m.state(e).Status != Forgotten {
 				found = e
 				return false
 			}

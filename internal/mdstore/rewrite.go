@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -34,8 +35,9 @@ type Edit func(entries []Entry) (map[string]*Entry, error)
 // sighting folded into its metadata and deleted would be counted twice. A
 // sighting line kept counts once however the merge goes, and the metadata
 // line a rewrite changes never stands at the end of an entry, where an
-// append could touch it. (A forgotten entry last in the file, with no
-// sighting after it, still comes back that way: its lines are all it has.)
+// append could touch it. A forgotten entry last in the file, with no
+// sighting after it, still comes back that way (its lines are all it
+// has), so a forget leaves a mark that readers honour (Forgotten).
 func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
 	unlock, err := s.Lock(ctx)
 	if err != nil {
@@ -160,8 +162,11 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 			// of its own (flow-next's format) would take a plain
 			// metadata line as its own and change id, while a sighting
 			// counts for its id wherever it stands, as the record did
-			// where it was.
+			// where it was. The forget's mark stands there too.
 			writeLines(&out, seg, false, keep, asSighting)
+			if first {
+				out.WriteString(forgetMark(id))
+			}
 		default:
 			// No entry before it: the records of others go to the end
 			// of the file, in the last entry. Its own sightings count for
@@ -178,6 +183,11 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 			}
 			writeLines(&out, seg, false, own, nil)
 			writeLines(&moved, seg, true, func(l string) bool { return keep(l) && !own(l) }, asSighting)
+			if first {
+				// The mark goes in an entry where one follows; with
+				// none, after the entry's own sightings.
+				moved.WriteString("\n" + forgetMark(id))
+			}
 		}
 		if e == nil && out.Len() == before {
 			// A removed entry takes the blank lines after it along.
@@ -186,6 +196,17 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 	}
 	if !skipGap {
 		out.Write(raw[pos:])
+	}
+	if moved.Len() > 0 && !wrote {
+		// Nothing was left to hold the records: the mark alone stays, at
+		// the end (the records of others had no entry either).
+		moved.Reset()
+		for _, id := range slices.Sorted(maps.Keys(changes)) {
+			if changes[id] == nil {
+				moved.WriteString("\n" + forgetMark(id))
+			}
+		}
+		wrote = true
 	}
 	if moved.Len() > 0 && wrote {
 		if b := out.Bytes(); len(b) > 0 && b[len(b)-1] != '\n' {
@@ -203,6 +224,11 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 		}
 	}
 	return out.Bytes(), nil
+}
+
+// forgetMark is the line memory forget leaves for entry id (Forgotten).
+func forgetMark(id string) string {
+	return metaPrefix + " seen id=" + id + " status=" + string(Forgotten) + " -->\n"
 }
 
 // writeLines copies the lines of seg that keep accepts (given without

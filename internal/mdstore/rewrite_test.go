@@ -448,3 +448,53 @@ func TestRewriteKeepsUnionCopies(t *testing.T) {
 		t.Errorf("a copy kept its old metadata, or the sighting line went:\n%s", after)
 	}
 }
+
+// TestForgetMark: memory forget leaves a mark (a sighting line of the id,
+// status=forgotten) where the entry was. A union merge that brings the
+// entry's lines back, before or after the mark, does not bring the lesson
+// back for any reader; the lesson recorded again later is a new entry
+// (the next id of its chain), which the mark does not touch.
+func TestForgetMark(t *testing.T) {
+	for _, back := range []string{"after", "before"} {
+		t.Run(back, func(t *testing.T) {
+			s := Open(t.TempDir())
+			out := recordText(t, s, Pitfall, day, "keep this lesson", "forget this lesson")
+			x := out[1].ID
+			base, _ := os.ReadFile(s.Path(Pitfall))
+			xLines := base[strings.Index(string(base), "\n## "+day.Format("2006-01-02")+" fn-1 [pitfall] <!-- "+x)+1:]
+			if err := s.Rewrite(context.Background(), Pitfall, func([]Entry) (map[string]*Entry, error) {
+				return map[string]*Entry{x: nil}, nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			forgot, _ := os.ReadFile(s.Path(Pitfall))
+			mark := "<!-- flowmem: seen id=" + x + " status=forgotten -->\n"
+			if !strings.HasSuffix(string(forgot), mark) {
+				t.Fatalf("no forget mark at the end:\n%s", forgot)
+			}
+			// What git's union merge makes of it with a teammate's
+			// append after X: X's lines on one side of the mark.
+			merged := string(forgot) + "\n" + string(xLines)
+			if back == "before" {
+				merged = strings.TrimSuffix(string(forgot), mark) + string(xLines) + mark
+			}
+			if err := os.WriteFile(s.Path(Pitfall), []byte(merged), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got := byID(t, s, Pitfall); len(got) != 1 || got[x].ID != "" {
+				t.Fatalf("after the merge, readers see %v", got)
+			}
+			if n, err := s.Tally(Pitfall, day, 0); err != nil || n != (Tally{Active: 1}) {
+				t.Fatalf("tally %+v, %v; want one active", n, err)
+			}
+			again := recordText(t, s, Pitfall, day.AddDate(0, 0, 1), "forget this lesson")
+			if !again[0].New || again[0].ID == x {
+				t.Fatalf("the lesson recorded again: %+v; want a new entry, not %s", again[0], x)
+			}
+			third := recordText(t, s, Pitfall, day.AddDate(0, 0, 2), "forget this lesson")
+			if got := byID(t, s, Pitfall); third[0].New || third[0].ID != again[0].ID || got[again[0].ID].Seen != 2 || len(got) != 2 {
+				t.Fatalf("seen a third time: %+v; readers %v", third[0], got)
+			}
+		})
+	}
+}

@@ -36,7 +36,8 @@ func (s *Store) Tally(k Kind, now time.Time, staleDays int) (Tally, error) {
 // brief is a record that counts for an entry by id: a sighting, or a
 // metadata line a merge moved.
 type brief struct {
-	id, last string
+	id, last  string
+	forgotten bool // a forget's mark
 }
 
 // counted is an entry as counting keeps it: its days (a date is ten
@@ -73,10 +74,12 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 			return true
 		}
 		// fold's rule for two copies of one lesson.
-		if a := &entries[i]; string(c.last[:]) > string(a.last[:]) {
-			a.last, a.status = c.last, c.status
-		} else if c.last == a.last && c.status == Active {
-			a.status = Active
+		a := &entries[i]
+		if string(c.last[:]) > string(a.last[:]) {
+			a.last = c.last
+		}
+		if statusRank(c.status) > statusRank(a.status) {
+			a.status = c.status
 		}
 		return true
 	})
@@ -86,7 +89,12 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 	for _, r := range records {
 		// CountSighting: a sighting moves the last day on, nothing else
 		// that counting reads.
-		if i, ok := index[r.id]; ok && r.last > string(entries[i].last[:]) {
+		i, ok := index[r.id]
+		switch {
+		case !ok:
+		case r.forgotten:
+			entries[i].status = Forgotten
+		case r.last > string(entries[i].last[:]):
 			entries[i].last = dayOf(r.last)
 		}
 	}
@@ -97,6 +105,7 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 			t.Archived++
 		case Pending:
 			t.Pending++
+		case Forgotten:
 		default:
 			t.Active++
 			d := e.last
@@ -130,7 +139,7 @@ func briefEntry(k Kind, seg []byte, line int, records *[]brief) (id []byte, c co
 		return nil, c, false
 	}
 	for _, r := range recs {
-		*records = append(*records, brief{id: strings.Clone(r.ID), last: strings.Clone(r.LastSeen)})
+		*records = append(*records, brief{id: strings.Clone(r.ID), last: strings.Clone(r.LastSeen), forgotten: r.Status == Forgotten})
 	}
 	return []byte(e.ID), counted{date: dayOf(e.Date), last: dayOf(e.LastSeen), status: e.Status}, true
 }

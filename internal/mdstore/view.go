@@ -179,6 +179,8 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m Meta, ok bool) {
 				m.Status = Archived
 			case string(Pending):
 				m.Status = Pending
+			case string(Forgotten):
+				m.Status = Forgotten
 			}
 		}
 	}

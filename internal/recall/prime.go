@@ -94,11 +94,8 @@ func (r *reader) confirmed(files []File, sightings map[string]sighting, ids *idC
 			}
 			e = &pe
 		}
-		if !eligible(e) {
-			return
-		}
 		addSightings(sightings, e)
-		if !Confirmed(e) {
+		if !eligible(e) || !Confirmed(e) {
 			return
 		}
 		rec := 1.0

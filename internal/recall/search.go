@@ -488,9 +488,10 @@ func sameLetter(a, b rune) bool {
 
 // sighting is what the sighting lines of one id add to its entry.
 type sighting struct {
-	n     int
-	last  string
-	tasks []string
+	n      int
+	last   string
+	tasks  []string
+	forgot bool // a forget's mark (mdstore.Forgotten)
 }
 
 var seenOpen = []byte("<!-- flowmem: seen ")
@@ -506,6 +507,11 @@ func recordSighting(l []byte, m map[string]sighting) {
 		return
 	}
 	s := m[string(me.ID)]
+	if me.Status == mdstore.Forgotten {
+		s.forgot = true
+		m[string(me.ID)] = s
+		return
+	}
 	s.n++
 	s.last = max(s.last, string(me.Last))
 	for _, t := range me.Tasks {
@@ -521,6 +527,9 @@ func addSightings(m map[string]sighting, e *mdstore.Entry) {
 	si, ok := m[e.ID]
 	if !ok {
 		return
+	}
+	if si.forgot {
+		e.Status = mdstore.Forgotten
 	}
 	e.Seen += si.n
 	e.LastSeen = max(e.LastSeen, si.last)
@@ -1053,7 +1062,7 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 // eligible: archived and pending (merged, awaiting curation) lessons are
 // never recalled.
 func eligible(e *mdstore.Entry) bool {
-	return e.Status != mdstore.Archived && e.Status != mdstore.Pending
+	return e.Status != mdstore.Archived && e.Status != mdstore.Pending && e.Status != mdstore.Forgotten
 }
 
 // lift is the modest boost for lessons that keep coming back and for those

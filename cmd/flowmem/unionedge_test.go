@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flowmem/flowmem/internal/mdstore"
+)
+
+// teamRepo is a bare origin and a base commit of pitfalls.md holding W
+// (seen twice, its sighting after it) and then X, the file's last entry,
+// with no sighting after it. status is X's status.
+type teamRepo struct {
+	root, origin string
+	w, x         string
+}
+
+const (
+	edgeW = "Retries hammer the upstream without backoff"
+	edgeX = "The cache key ignores the tenant id"
+	edgeY = "Temp files are left behind on a failed upload"
+)
+
+func newTeamRepo(t *testing.T, status mdstore.Status) *teamRepo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is required for this test")
+	}
+	r := &teamRepo{root: t.TempDir()}
+	r.origin = filepath.Join(r.root, "origin")
+	gitIn(t, r.root, "init", "-q", "--bare", "-b", "main", r.origin)
+	base := filepath.Join(r.root, "base")
+	gitIn(t, r.root, "clone", "-q", r.origin, base)
+	mustFlowmem(t, plain(), base, "init", "--enable")
+	s := mdstore.Open(filepath.Join(base, ".flow", "memory"))
+	now := time.Now()
+	rec := func(text, task string, status mdstore.Status) string {
+		out, err := s.Record(context.Background(), mdstore.Pitfall, []mdstore.Entry{{Issue: text, Task: task, Source: "impl-review", Category: "api", Tasks: []string{task}, Status: status}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out[0].ID
+	}
+	r.w = rec(edgeW, "fn-2.1", mdstore.Active)
+	rec(edgeW, "fn-2.2", "")
+	r.x = rec(edgeX, "fn-1.1", status)
+	gitIn(t, base, "add", "-A")
+	gitIn(t, base, "commit", "-qm", "base")
+	gitIn(t, base, "push", "-q", "origin", "main")
+	return r
+}
+
+// clone is a teammate's clone of origin.
+func (r *teamRepo) clone(t *testing.T, name string) string {
+	t.Helper()
+	dir := filepath.Join(r.root, name)
+	gitIn(t, r.root, "clone", "-q", r.origin, dir)
+	return dir
+}
+
+// join pushes first's commit and has second pull it, with a merge or a
+// rebase, and fails on a conflict git reports: the union driver has none.
+func join(t *testing.T, first, second, how string) {
+	t.Helper()
+	gitIn(t, first, "push", "-q", "origin", "main")
+	mode := "--no-rebase"
+	if how == "rebase" {
+		mode = "--rebase"
+	}
+	if out := gitIn(t, second, "pull", "-q", mode, "--no-edit", "origin", "main"); strings.Contains(out, "CONFLICT") {
+		t.Fatalf("pull conflicted:\n%s", out)
+	}
+}
+
+// pullWays runs fn for both pull orders and both ways of joining.
+func pullWays(t *testing.T, fn func(t *testing.T, alicePulls bool, how string)) {
+	for _, order := range []string{"bob-pulls", "alice-pulls"} {
+		for _, how := range []string{"merge", "rebase"} {
+			t.Run(order+"/"+how, func(t *testing.T) {
+				t.Parallel()
+				fn(t, order == "alice-pulls", how)
+			})
+		}
+	}
+}
+
+// TestUnionMergeForgetLast: Alice forgets X, the file's last entry, with
+// no sighting after it, while Bob appends (a new lesson, or a sighting of
+// W, which lands after X). git's union merge keeps both sides of two
+// changes that touch, so Bob's side brought all of X's lines back and the
+// forgotten lesson read as active again. Every reader must keep it
+// forgotten, and W and Bob's lesson whole.
+func TestUnionMergeForgetLast(t *testing.T) {
+	t.Parallel()
+	for _, bob := range []string{"lesson", "sighting"} {
+		t.Run(bob, func(t *testing.T) {
+			t.Parallel()
+			pullWays(t, func(t *testing.T, alicePulls bool, how string) {
+				r := newTeamRepo(t, mdstore.Active)
+				alice, bobDir := r.clone(t, "alice"), r.clone(t, "bob")
+				mustFlowmem(t, plain(), alice, "memory", "forget", r.x)
+				gitIn(t, alice, "commit", "-qam", "alice forgets X")
+				wants := map[string]wantEntry{
+					r.x: {gone: true},
+					r.w: {text: edgeW, seen: 2, status: mdstore.Active, tasks: []string{"fn-2.1", "fn-2.2"}},
+				}
+				switch bob {
+				case "lesson":
+					mustFlowmem(t, plain(), bobDir, "memory", "add", "--type", "pitfall", edgeY, "--task", "fn-9.1")
+					wants[""] = wantEntry{text: edgeY, seen: 1, status: mdstore.Active, tasks: []string{"fn-9.1"}}
+				case "sighting":
+					mustFlowmem(t, plain(), bobDir, "memory", "add", "--type", "pitfall", edgeW, "--task", "fn-9.1")
+					wants[r.w] = wantEntry{text: edgeW, seen: 3, status: mdstore.Active, tasks: []string{"fn-2.1", "fn-2.2", "fn-9.1"}}
+				}
+				gitIn(t, bobDir, "commit", "-qam", "bob")
+				first, second := alice, bobDir
+				if alicePulls {
+					first, second = bobDir, alice
+				}
+				join(t, first, second, how)
+				checkReaders(t, second, wants)
+				if t.Failed() {
+					raw, _ := os.ReadFile(filepath.Join(second, ".flow", "memory", "pitfalls.md"))
+					t.Logf("pitfalls.md after the pull:\n%s", raw)
+				}
+			})
+		})
+	}
+}
+
+// TestUnionMergeConflictingRewrites: Alice and Bob each rewrite X, the
+// same entry, in different ways. Both change its metadata line, and git's
+// union merge keeps both lines. A deliberate retire (forget, archive,
+// reject, merge into another) wins over a change that keeps the lesson
+// (approve, restore), whichever side pulls and however: readers used to
+// take "active" on equal dates, so an archive came undone.
+func TestUnionMergeConflictingRewrites(t *testing.T) {
+	t.Parallel()
+	xTasks, wTasks := []string{"fn-1.1"}, []string{"fn-2.1", "fn-2.2"}
+	type pair struct {
+		name       string
+		base       mdstore.Status
+		alice, bob func(x, w string) []string
+		want       func(x, w string) (wantEntry, wantEntry) // X, W
+	}
+	archive := func(x, _ string) []string { return []string{"archive", x} }
+	approve := func(x, _ string) []string { return []string{"approve", x} }
+	keptW := wantEntry{text: edgeW, seen: 2, status: mdstore.Active, tasks: wTasks}
+	pairs := []pair{
+		{"archive-vs-approve", mdstore.Pending, archive, approve, func(string, string) (wantEntry, wantEntry) {
+			return wantEntry{text: edgeX, seen: 1, status: mdstore.Archived, tasks: xTasks}, keptW
+		}},
+		{"reject-vs-approve", mdstore.Pending, func(x, _ string) []string { return []string{"reject", x} }, approve, func(string, string) (wantEntry, wantEntry) {
+			return wantEntry{text: edgeX, seen: 1, status: mdstore.Archived, tasks: xTasks}, keptW
+		}},
+		{"forget-vs-approve", mdstore.Pending, func(x, _ string) []string { return []string{"forget", x} }, approve, func(string, string) (wantEntry, wantEntry) {
+			return wantEntry{gone: true}, keptW
+		}},
+		{"forget-vs-archive", mdstore.Active, func(x, _ string) []string { return []string{"forget", x} }, archive, func(string, string) (wantEntry, wantEntry) {
+			return wantEntry{gone: true}, keptW
+		}},
+		{"archive-vs-merge", mdstore.Active, archive, func(x, w string) []string { return []string{"merge", w, x, "--into", w} }, func(_, w string) (wantEntry, wantEntry) {
+			return wantEntry{text: edgeX, seen: 1, status: mdstore.Archived, tasks: xTasks, mergedInto: w},
+				wantEntry{text: edgeW, seen: 3, status: mdstore.Active, tasks: append(slices.Clone(xTasks), wTasks...)}
+		}},
+		{"restore-vs-forget", mdstore.Archived, func(x, _ string) []string { return []string{"restore", x} },
+			func(x, _ string) []string { return []string{"forget", x} }, func(string, string) (wantEntry, wantEntry) {
+				return wantEntry{gone: true}, keptW
+			}},
+	}
+	for _, p := range pairs {
+		t.Run(p.name, func(t *testing.T) {
+			t.Parallel()
+			pullWays(t, func(t *testing.T, alicePulls bool, how string) {
+				r := newTeamRepo(t, p.base)
+				alice, bobDir := r.clone(t, "alice"), r.clone(t, "bob")
+				mustFlowmem(t, plain(), alice, append([]string{"memory"}, p.alice(r.x, r.w)...)...)
+				gitIn(t, alice, "commit", "-qam", "alice")
+				mustFlowmem(t, plain(), bobDir, append([]string{"memory"}, p.bob(r.x, r.w)...)...)
+				gitIn(t, bobDir, "commit", "-qam", "bob")
+				first, second := alice, bobDir
+				if alicePulls {
+					first, second = bobDir, alice
+				}
+				join(t, first, second, how)
+				wx, ww := p.want(r.x, r.w)
+				checkReaders(t, second, map[string]wantEntry{r.x: wx, r.w: ww})
+				if t.Failed() {
+					raw, _ := os.ReadFile(filepath.Join(second, ".flow", "memory", "pitfalls.md"))
+					t.Logf("pitfalls.md after the pull:\n%s", raw)
+				}
+			})
+		})
+	}
+}
