@@ -199,3 +199,32 @@ func TestUnionMergeConflictingRewrites(t *testing.T) {
 		})
 	}
 }
+
+// TestUnionMergeSameSighting: Alice and Bob each see X again on the same
+// day for the same task. Their sighting lines were byte for byte the same,
+// and git's union merge takes one addition that both sides made once: the
+// merged memory counted X seen twice, not three times.
+func TestUnionMergeSameSighting(t *testing.T) {
+	t.Parallel()
+	pullWays(t, func(t *testing.T, alicePulls bool, how string) {
+		r := newTeamRepo(t, mdstore.Active)
+		alice, bobDir := r.clone(t, "alice"), r.clone(t, "bob")
+		for _, dir := range []string{alice, bobDir} {
+			mustFlowmem(t, plain(), dir, "memory", "add", "--type", "pitfall", edgeX, "--task", "fn-1.2")
+			gitIn(t, dir, "commit", "-qam", "sighting")
+		}
+		first, second := alice, bobDir
+		if alicePulls {
+			first, second = bobDir, alice
+		}
+		join(t, first, second, how)
+		checkReaders(t, second, map[string]wantEntry{
+			r.x: {text: edgeX, seen: 3, status: mdstore.Active, tasks: []string{"fn-1.1", "fn-1.2"}},
+			r.w: {text: edgeW, seen: 2, status: mdstore.Active, tasks: []string{"fn-2.1", "fn-2.2"}},
+		})
+		if t.Failed() {
+			raw, _ := os.ReadFile(filepath.Join(second, ".flow", "memory", "pitfalls.md"))
+			t.Logf("pitfalls.md after the pull:\n%s", raw)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -811,13 +812,17 @@ func CountSighting(e, s *Entry) {
 	}
 }
 
-// renderSighting records one recurrence of e on day by task.
+// renderSighting records one recurrence of e on day by task. The line
+// ends with a random token (n=, which readers skip as they skip any field
+// they do not know): two clones that see one lesson again on one day for
+// one task wrote the same line, and git's union merge takes an addition
+// both sides made once, so one recurrence was lost.
 func renderSighting(id, day, task string) string {
 	s := fmt.Sprintf("%s seen id=%s last=%s", metaPrefix, token(id), day)
 	if t := token(task); t != "" && t != "manual" {
 		s += " tasks=" + t
 	}
-	return s + " -->\n"
+	return fmt.Sprintf("%s n=%08x -->\n", s, rand.Uint32())
 }
 
 // foldIndex merges entries that share an id into the first of them,

@@ -420,14 +420,14 @@ func TestCreateThroughDanglingSymlink(t *testing.T) {
 // as before.
 func TestRewriteKeepsUnionCopies(t *testing.T) {
 	s := Open(t.TempDir())
+	sighting := renderSighting("p-0123456789ab", "2026-03-02", "fn-7.1")
 	raw := Header(Pitfall) + "\n" +
 		"## 2026-03-01 fn-5.5 impl-review [api] <!-- p-0123456789ab -->\n" +
 		"<!-- flowmem: id=p-0123456789ab seen=1 last=2026-03-01 tasks=fn-5.5 status=active -->\n" +
 		"## 2026-03-01 fn-3.1 impl-review [api] <!-- p-0123456789ab -->\n" +
 		"<!-- flowmem: id=p-0123456789ab seen=1 last=2026-03-01 tasks=fn-3.1 status=active -->\n" +
 		"**Issue**: The cache key leaves out the tenant\n" +
-		"**Fix**: Put the tenant id in the key <!-- p-0123456789ab -->\n\n" +
-		renderSighting("p-0123456789ab", "2026-03-02", "fn-7.1")
+		"**Fix**: Put the tenant id in the key <!-- p-0123456789ab -->\n\n" + sighting
 	if err := os.WriteFile(s.Path(Pitfall), []byte(raw), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +444,7 @@ func TestRewriteKeepsUnionCopies(t *testing.T) {
 	if n := strings.Count(string(after), "## 2026-03-01 "); n != 2 {
 		t.Errorf("%d copies of the lesson after archiving it, want both:\n%s", n, after)
 	}
-	if strings.Contains(string(after), "status=active") || !strings.Contains(string(after), "\n"+renderSighting(id, "2026-03-02", "fn-7.1")) {
+	if strings.Contains(string(after), "status=active") || !strings.Contains(string(after), "\n"+sighting) {
 		t.Errorf("a copy kept its old metadata, or the sighting line went:\n%s", after)
 	}
 }
