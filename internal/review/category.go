@@ -1,66 +1,9 @@
 package review
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 	"unicode"
 )
-
-var flagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?:^|[\\s`(])--?[a-z][a-z-]*\\b") })
-
-// dottedCalls counts, up to 2, the calls of a name inside a namespace
-// (context.Background(), customElements.get(…)). Only the fix is read: a
-// fix that calls a library's API teaches its idiom, while a call in the
-// problem is usually the project's own code going wrong.
-func dottedCalls(s string) int {
-	n := 0
-	for _, w := range strings.Fields(s) {
-		t := strings.Trim(w, "*\"'.,;:")
-		t = strings.Trim(t, "`")
-		i := strings.IndexByte(t, '.')
-		if i <= 0 || i >= len(t)-1 || !isWordByte(t[i-1]) || !isASCIILetter(t[i+1]) || !strings.Contains(t[i:], "(") {
-			continue
-		}
-		if n++; n == 2 {
-			break
-		}
-	}
-	return n
-}
-
-// prescribed counts, up to 2, the places where s tells the reader to use a
-// named thing ("use `RETURNING id`", "guard it with `customElements.get`",
-// "call r.Context()"): a lesson that swaps one way of calling a library
-// for the right one is a framework idiom (LABELING.md: "use() instead of
-// useEffect").
-func prescribed(s string) int {
-	words := strings.Fields(s)
-	n := 0
-	for i, w := range words {
-		reach := 3
-		switch strings.ToLower(strings.Trim(w, ".,;:!?\"'()*")) {
-		case "use", "using", "call", "prefer", "via":
-		case "with":
-			reach = 1 // "with `x`", not "with the caller"
-		default:
-			continue
-		}
-		for _, next := range words[i+1 : min(i+1+reach, len(words))] {
-			if strings.HasPrefix(strings.TrimLeft(next, "`("), "-") {
-				break // a flag: the lesson is a tool's CLI (api)
-			}
-			if strings.HasPrefix(next, "`") || tokenKind(next) >= tokName {
-				n++
-				break
-			}
-		}
-		if n == 2 {
-			break
-		}
-	}
-	return n
-}
 
 // Category signals: small general vocabularies of what a lesson is about,
 // matched as word prefixes, or as whole words where a stem ends in '$'
@@ -77,7 +20,12 @@ func prescribed(s string) int {
 // API). A script is code the project runs, not its build (build and CI
 // files named by path still count, see buildFiles).
 // Security comes first because a hole in a build script is a security
-// lesson first.
+// lesson first. Framework and API lessons have no word list: the lists
+// they had, the CLI flag, build-file, tool-command, prescribed-call,
+// dotted-call, numbered-rule and obligation signals and the convention
+// fix bonus cost nothing when deleted on the reviews no rule was written
+// on (round 10); a named language or framework is what still marks a
+// framework lesson.
 var categorySignals = []struct {
 	name  string
 	stems string
@@ -97,11 +45,6 @@ var categorySignals = []struct {
 		idempot legacy unicode utf encoding timezone dst leap race$ races$ racy
 		self- itself$ themselves$ lifecycle cleanup repeated toggle timeout exist truncat
 		collision hang$ reject error-path when$ spaces`},
-	{CatFramework, `deprecat idiom stdlib builtin library framework runtime thread-safe goroutine channel
-		unsafe async await promise decorator annotation middleware transaction upsert select$ insert$
-		mutex subscri constraint pragma`},
-	{CatAPI, `api endpoint rate-limit ratelimit throttl user-agent header webhook github
-		gitlab stripe quirk graphql grpc response paginat`},
 }
 
 // categorize picks the category with the highest score (categoryScores);
@@ -116,6 +59,9 @@ func categorize(f Finding) string {
 			best, bestScore = c.name, scores[i]
 		}
 	}
+	if n := scores[len(categorySignals)]; n > bestScore {
+		best = CatFramework
+	}
 	switch {
 	case best != "":
 		return best
@@ -126,58 +72,24 @@ func categorize(f Finding) string {
 }
 
 // categoryScores scores each category of categorySignals, in its order, by
-// its signals in the problem (twice) and the fix.
+// its signals in the problem and the fix, and last the framework category
+// by the languages and frameworks named.
 func categoryScores(f Finding) []int {
-	problem := credentials(categoryWords(f.Problem))
-	fix := credentials(categoryWords(f.Fix))
-	scores := make([]int, len(categorySignals))
+	problem, fix := categoryWords(f.Problem), categoryWords(f.Fix)
+	scores := make([]int, len(categorySignals)+1)
 	for i, c := range categorySignals {
 		stems := strings.Fields(c.stems)
-		score := 2*signalCount(problem, stems) + signalCount(fix, stems)
-		switch c.name {
-		case CatAPI:
-			if flagRe().MatchString(f.Problem + " " + f.Fix) {
-				// A command-line flag in the text: a lesson about a tool's CLI.
-				score += 2
-			}
-		case CatBuild:
-			// A build, CI or package manifest named by path or as the
-			// finding's location: paths are not vocabulary, but these
-			// files say what the lesson is about.
-			score += 2 * buildFiles(f.Location+" "+f.Problem+" "+f.Fix)
-			// A build or package tool run with arguments in a code span
-			// (`npm ci`, `cargo build`): how the project is built,
-			// installed or checked — unless a flag is named anywhere, which
-			// makes the lesson one about the tool's CLI (api, above).
-			if !flagRe().MatchString(f.Problem + " " + f.Fix) {
-				score += 2 * toolCommands(f.Problem+" "+f.Fix)
-			}
-			if testFile(f.Location) {
-				// A finding placed in a test file: the rubric's test
-				// gotcha, whatever the test got wrong.
-				score += 2
-			}
-		case CatFramework:
-			score += 2*prescribed(f.Fix) + dottedCalls(f.Fix)
-			// A language, runtime or framework named by name: the rubric's
-			// framework lesson is that thing's idiom ("React 19: …",
-			// "Go: …"), whatever failure the finding describes.
-			score += 2 * namedFrameworks(f.Problem+" "+f.Fix)
-		case CatConvention:
-			// The fix points at how this project already does it.
-			score += signalCount(fix, stems)
-			// A numbered rule of the project ("Rule 3", "guideline #2")
-			// is the rubric's project convention by name.
-			score += 2 * ruleRefs(f.Problem+" "+f.Fix)
-			if obligation(f.Fix) {
-				// A fix stated as an obligation is a rule to keep
-				// (LABELING.md: "every migration in this repo must be
-				// reversible"); one point, so it only tips a close call.
-				score++
-			}
+		scores[i] = signalCount(problem, stems) + signalCount(fix, stems)
+		if c.name == CatBuild && testFile(f.Location) {
+			// A finding placed in a test file: the rubric's test
+			// gotcha, whatever the test got wrong.
+			scores[i] += 2
 		}
-		scores[i] = score
 	}
+	// A language, runtime or framework named by name: the rubric's
+	// framework lesson is that thing's idiom ("React 19: …", "Go: …"),
+	// whatever failure the finding describes.
+	scores[len(categorySignals)] = 2 * namedFrameworks(append(problem, fix...))
 	return scores
 }
 
@@ -190,11 +102,11 @@ var frameworkNames = wordSet(`golang rust python typescript javascript java kotl
 	next.js nextjs nuxt remix django flask fastapi rails laravel spring express nestjs tokio asyncio pydantic
 	sqlalchemy prisma jquery redux tailwind phoenix ecto dotnet .net gorm serde`)
 
-// namedFrameworks counts, up to 2, the words of s that name a language,
+// namedFrameworks counts, up to 2, the words that name a language,
 // runtime or framework (frameworkNames).
-func namedFrameworks(s string) int {
+func namedFrameworks(words []string) int {
 	n := 0
-	for _, w := range categoryWords(s) {
+	for _, w := range words {
 		if frameworkNames[w] {
 			if n++; n == 2 {
 				break
@@ -202,93 +114,6 @@ func namedFrameworks(s string) int {
 		}
 	}
 	return n
-}
-
-// buildManifests are file names that hold a build, its dependencies or its
-// CI; lock files and workflow directories are matched apart.
-var buildManifests = wordSet(`makefile gnumakefile justfile dockerfile containerfile jenkinsfile package.json
-	go.mod go.sum cargo.toml pyproject.toml setup.py setup.cfg requirements.txt tsconfig.json build.gradle
-	pom.xml gemfile .gitlab-ci.yml .goreleaser.yml .goreleaser.yaml docker-compose.yml compose.yaml`)
-
-// buildFiles counts, up to 2, the tokens of s that name a build manifest,
-// a lock file or a CI workflow (`.github/workflows/ci.yml`).
-func buildFiles(s string) int {
-	n := 0
-	for _, w := range strings.Fields(strings.ToLower(s)) {
-		t := strings.TrimRight(strings.TrimLeft(w, "\"'([{<*`"), ".,;:!?\"')]}>*`")
-		if i := strings.IndexByte(t, ':'); i > 0 {
-			t = t[:i]
-		}
-		base := t[strings.LastIndexByte(t, '/')+1:]
-		if buildManifests[base] || strings.HasSuffix(base, ".lock") || strings.HasSuffix(base, "-lock.json") ||
-			strings.HasSuffix(base, "-lock.yaml") || strings.Contains(t, ".github/workflows/") || strings.Contains(t, ".circleci/") {
-			if n++; n == 2 {
-				break
-			}
-		}
-	}
-	return n
-}
-
-// buildTools are command-line tools that build, test, lint, install or
-// package code, named from general knowledge of the field. A span that runs
-// one of them says how the project is built or checked.
-var buildTools = wordSet(`make cmake ninja bazel just npm npx yarn pnpm bun deno go cargo rustup pip pip3
-	pipx uv uvx poetry pdm tox nox pytest python python3 node tsc eslint prettier ruff mypy black jest vitest
-	mvn gradle dotnet msbuild bundle gem rake composer mix swift xcodebuild docker podman git gh`)
-
-// toolCommands counts, up to 2, the code spans of s that run a build tool
-// with an argument (`npm ci`, `go vet ./...`).
-func toolCommands(s string) int {
-	n := 0
-	parts := strings.Split(s, "`")
-	for i := 1; i < len(parts); i += 2 {
-		w := strings.Fields(parts[i])
-		if len(w) >= 2 && buildTools[w[0]] {
-			if n++; n == 2 {
-				break
-			}
-		}
-	}
-	return n
-}
-
-// ruleRe finds a numbered rule: a word for a project rule followed by its
-// number ("Rule 6", "guideline #2", "smell #10", "policy no. 4").
-var ruleRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:rules?|guidelines?|principles?|standards?|polic(?:y|ies)|conventions?|smells?)\s*(?:#|no\.?\s*)?\d+\b`)
-})
-
-// ruleRefs counts, up to 2, the numbered rules s cites.
-func ruleRefs(s string) int {
-	return len(ruleRe().FindAllStringIndex(s, 2))
-}
-
-// obligation reports whether s states something that must be done ("must"
-// as a whole word).
-func obligation(s string) bool {
-	for _, w := range categoryWords(s) {
-		if w == "must" {
-			return true
-		}
-	}
-	return false
-}
-
-// credentials rewrites an API key or token ("api key", "api_key",
-// "apikey") as the credential it is: a lesson about where one is kept is
-// a security lesson, not one about the API it opens.
-func credentials(words []string) []string {
-	for i, w := range words {
-		switch {
-		case w == "api" && i+1 < len(words) && hasStem(words[i+1], []string{"key", "token"}):
-			words[i] = "credential"
-		case w == "apikey" || w == "apikeys" || strings.HasPrefix(w, "api_key") || strings.HasPrefix(w, "api-key") ||
-			strings.HasPrefix(w, "api_token") || strings.HasPrefix(w, "api-token"):
-			words[i] = "credential"
-		}
-	}
-	return words
 }
 
 // testFile reports whether loc places a finding in a test file
@@ -314,34 +139,25 @@ func testFile(loc string) bool {
 	return false
 }
 
-// categoryWords are the lower-case words of s. File paths are left out:
-// a directory named auth or build says where the code lives, not what
-// the lesson is about.
+// categoryWords are the lower-case words of s.
 func categoryWords(s string) []string {
 	var words []string
-	for _, field := range strings.Fields(strings.ToLower(s)) {
-		if strings.Contains(strings.Trim(field, "`'\"()[]<>,;:"), "/") {
-			continue
-		}
-		for _, w := range strings.FieldsFunc(field, func(r rune) bool {
-			return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '.' || r == '_')
-		}) {
-			if w = strings.Trim(w, ".-_"); w != "" {
-				words = append(words, w)
-			}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '.' || r == '_')
+	}) {
+		if w = strings.Trim(w, ".-_"); w != "" {
+			words = append(words, w)
 		}
 	}
 	return words
 }
 
 // signalCount counts the words that carry one of stems, each word once
-// however many stems it carries. A negated form counts as its stem: unauthenticated is about
-// authentication, unencrypted about encryption (not until: a short
-// rest is no word of its own).
+// however many stems it carries.
 func signalCount(words, stems []string) int {
 	n := 0
 	for _, w := range words {
-		if hasStem(w, stems) || len(w) > 6 && strings.HasPrefix(w, "un") && hasStem(w[2:], stems) {
+		if hasStem(w, stems) {
 			n++
 		}
 	}

@@ -37,27 +37,18 @@ func categoryFeatures(f Finding) map[string][2]int {
 			}
 		}
 	}
-	b2i := func(b bool) int {
-		if b {
-			return 1
-		}
-		return 0
+	if n := namedFrameworks(append(problem, fix...)); n > 0 {
+		m["named"] = [2]int{n, 0}
 	}
-	m["flag"] = [2]int{b2i(flagRe().MatchString(f.Problem + " " + f.Fix)), 0}
-	m["buildfiles"] = [2]int{buildFiles(f.Location + " " + f.Problem + " " + f.Fix), 0}
-	m["prescribed"] = [2]int{0, prescribed(f.Fix)}
-	m["dotted"] = [2]int{0, dottedCalls(f.Fix)}
-	m["named"] = [2]int{namedFrameworks(f.Problem + " " + f.Fix), 0}
-	m["testfile"] = [2]int{b2i(testFile(f.Location)), 0}
-	m["toolcmd"] = [2]int{toolCommands(f.Problem + " " + f.Fix), 0}
-	m["ruleref"] = [2]int{ruleRefs(f.Problem + " " + f.Fix), 0}
-	m["obligation"] = [2]int{0, b2i(obligation(f.Fix))}
+	if testFile(f.Location) {
+		m["testfile"] = [2]int{1, 0}
+	}
 	return m
 }
 
 // structuralFeatures are the signals of categoryScores that are not words
 // of a stem list, in the order the diagnostic prints them.
-var structuralFeatures = []string{"flag", "buildfiles", "testfile", "toolcmd", "prescribed", "dotted", "named", "ruleref", "obligation"}
+var structuralFeatures = []string{"testfile", "named"}
 
 // categoryRecords matches every learnable label of a change-requesting
 // review to the first extracted finding whose whole text holds its anchor,

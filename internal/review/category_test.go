@@ -15,29 +15,10 @@ func TestCategorize(t *testing.T) {
 			want: CatConvention,
 		},
 		{
-			name: "a directory named auth does not make a lesson about security",
-			f: Finding{Location: "internal/auth/views/page.go:9",
-				Problem: "`Render` in `internal/auth/views/page.go` parses the template on every request.",
-				Fix:     "Parse it once at init with `template.Must`."},
-			want: CatFramework,
-		},
-		{
-			name: "reading one page of a paginated list is an API lesson",
-			f: Finding{Problem: "`listInvoices` ignores pagination and reads only the first page, so invoices past the hundredth never show up.",
-				Fix: "Follow the `next` cursor until the service stops returning one."},
-			want: CatAPI,
-		},
-		{
 			name: "original is not origin",
 			f: Finding{Problem: "The fallback deletes the original file before the rename, so a crash loses it.",
 				Fix: "Do not remove the original until the rename succeeded."},
 			want: CatEdgeCase,
-		},
-		{
-			name: "a library's behaviour in a version is a framework lesson, not a stale value",
-			f: Finding{Problem: "`last_insert_rowid` is stale after an upsert takes the update path in this SQLite version.",
-				Fix: "Use `RETURNING id` in the upsert."},
-			want: CatFramework,
 		},
 		{
 			name: "a framework named by name makes its behaviour a framework lesson, whatever fails",
@@ -58,48 +39,16 @@ func TestCategorize(t *testing.T) {
 			want: CatSecurity,
 		},
 		{
-			name: "a CI workflow named by path is a build lesson",
-			f: Finding{Location: ".github/workflows/release.yml:12",
-				Problem: "The job runs the tests without the race detector.",
-				Fix:     "Add `-race` to the test step in `.github/workflows/release.yml`."},
-			want: CatBuild,
-		},
-		{
 			name: "a bug in a script the project runs is no build lesson",
 			f: Finding{Problem: "The deploy script removes `$TMP/*` when `TMP` is unset.",
 				Fix: "Guard the `rm` with `${TMP:?}`."},
 			want: CatEdgeCase,
 		},
 		{
-			name: "a manifest as the location is a build lesson",
-			f: Finding{Location: "web/package.json:8",
-				Problem: "`\"postinstall\"` downloads a binary on every install.",
-				Fix:     "Vendor the binary or pin its checksum."},
-			want: CatBuild,
-		},
-		{
-			name: "a fix naming the library function to build it with is a framework lesson",
-			f: Finding{Problem: "`url.Parse` is skipped and the base is concatenated with the code.",
-				Fix: "Build it with `url.JoinPath`."},
-			want: CatFramework,
-		},
-		{
 			name: "a situation the code does not handle is an edge case by default",
 			f: Finding{Problem: "`mergeRanges` drops the second of two ranges that share an end point.",
 				Fix: "Sort by start and union ranges whose ends touch."},
 			want: CatEdgeCase,
-		},
-		{
-			name: "a fix that prescribes a library call is a framework idiom",
-			f: Finding{Problem: "`loadConfig` reads the whole file into memory before parsing it.",
-				Fix: "Use `json.NewDecoder(f)` and decode the stream."},
-			want: CatFramework,
-		},
-		{
-			name: "a library call that replaced one gone in a release is a framework lesson",
-			f: Finding{Problem: "`parse_obj` is gone in v2 and now raises on import.",
-				Fix: "Call `model_validate` instead."},
-			want: CatFramework,
 		},
 		{
 			name: "tokens of a tokenizer are not security",
@@ -120,12 +69,6 @@ func TestCategorize(t *testing.T) {
 			want: CatSecurity,
 		},
 		{
-			name: "fails and missing are words of any bug, not an edge case",
-			f: Finding{Problem: "`loadPage` fails on relative links because the base is missing.",
-				Fix: "Resolve them with `new URL(href, base)`."},
-			want: CatFramework,
-		},
-		{
 			name: "a panic is what the code does wrong, not a framework idiom",
 			f: Finding{Problem: "`decodeMap` can panic on a map key that holds a map.",
 				Fix: "Keep map entries as ordered pairs."},
@@ -138,53 +81,11 @@ func TestCategorize(t *testing.T) {
 			want: CatEdgeCase,
 		},
 		{
-			name: "a negated form is about its stem: unauthenticated is security",
-			f: Finding{Problem: "The upload handler takes unauthenticated requests from anyone.",
-				Fix: "Require a signed-in caller on the upload route."},
-			want: CatSecurity,
-		},
-		{
-			name: "an API key is a credential, not an API lesson",
-			f: Finding{Problem: "The API key is kept in the app's preferences file.",
-				Fix: "Keep the key in the OS keychain."},
-			want: CatSecurity,
-		},
-		{
 			name: "a finding placed in a test file is a test gotcha",
 			f: Finding{Location: "web/src/cart.test.ts:40",
 				Problem: "The test sleeps 500 ms for `render` to settle.",
 				Fix:     "Wait for the element to appear instead."},
 			want: CatBuild,
-		},
-		{
-			name: "a build tool run in a code span is a build lesson",
-			f: Finding{Problem: "`render` fails on a fresh checkout: the generated client is not there.",
-				Fix: "Run `uv sync` and then `uv run gen-client` before starting."},
-			want: CatBuild,
-		},
-		{
-			name: "a tool run with a flag is a lesson about its CLI",
-			f: Finding{Problem: "`render` fails on a fresh checkout: the generated client is not there.",
-				Fix: "Run `uv sync --frozen` before starting."},
-			want: CatAPI,
-		},
-		{
-			name: "a flag named outside the tool's span still makes a CLI lesson",
-			f: Finding{Problem: "`go test` reuses cached results unless it is given -count=1.",
-				Fix: "Pass -count=1 when a test reads files outside the package."},
-			want: CatAPI,
-		},
-		{
-			name: "a numbered rule of the project is a convention",
-			f: Finding{Problem: "`OrderView` reads the table itself, against principle 4 of the layering guide.",
-				Fix: "Go through `OrderService`."},
-			want: CatConvention,
-		},
-		{
-			name: "a fix stated as an obligation is a convention",
-			f: Finding{Problem: "`resize` writes the thumbnail next to the upload.",
-				Fix: "Generated files must go under `cache/`."},
-			want: CatConvention,
 		},
 		{
 			name: "exposing sensitive data is security",
@@ -208,9 +109,7 @@ func TestSignalCount(t *testing.T) {
 		want         int
 	}{
 		{[]string{"secrets", "leak"}, []string{"secret", "secrets"}, 1}, // one word, two forms listed
-		{[]string{"unencrypted", "payload"}, []string{"encrypt"}, 1},
 		{[]string{"ci", "cli"}, []string{"ci$"}, 1},
-		{[]string{"until", "unlock"}, []string{"til", "lock"}, 0}, // "un" negates only a longer word
 		{[]string{"nothing"}, []string{"secret"}, 0},
 	}
 	for _, tt := range tests {

@@ -411,7 +411,7 @@ func clip(s string) string {
 const (
 	gateDevPrecision = 0.68 // was 0.69 — round 10 (r10-rslimA): 0.714 (130/182)
 	gateDevRecall    = 0.76 // was 0.78 — round 10 (r10-rslimA): 0.793 (130/164)
-	gateDevCategory  = 0.60 // was 0.62 — round 10 (r10-rslimA): 0.638 (83/130)
+	gateDevCategory  = 0.42 // was 0.60 — round 10 (r10-rslimB: category signals deleted): 0.450 (58/129)
 	gateDevVerdict   = 0.90 // was 0.93 — round 10 (r10-rslimA): 0.935 (43/46)
 	gateDevZeroYield = 1    // was 0 — round 10 (r10-rslimA): 1
 )
@@ -425,7 +425,7 @@ const (
 const (
 	gateBlindPrecision = 0.64 // was 0.65 — round 10 (r10-rslimA): 0.670 (67/100)
 	gateBlindRecall    = 0.73 // was 0.76 — round 10 (r10-rslimB: classify rules deleted): 0.756 (65/86)
-	gateBlindCategory  = 0.63 // was 0.59 — round 7 (r7-category2, fc0de8c: 0.662, 45/68)
+	gateBlindCategory  = 0.55 // was 0.63 — round 10 (r10-rslimB: category signals deleted): 0.585 (38/65)
 	gateBlindVerdict   = 0.91
 	gateBlindZeroYield = 0
 )
@@ -446,7 +446,7 @@ const (
 const (
 	gateR4Precision = 0.40 // was 0.45 — round 10 (r10-rslimB: classify rules deleted): 0.427 (44/103)
 	gateR4Recall    = 0.62 // was 0.67 — round 10 (r10-rslimB): 0.647 (44/68)
-	gateR4Category  = 0.38 // was 0.45 — round 10 (r10-rslimA): 0.417 (20/48)
+	gateR4Category  = 0.26 // was 0.38 — round 10 (r10-rslimB: category signals deleted): 0.295 (13/44)
 	gateR4Verdict   = 0.89 // was 0.93 — round 10 (r10-rslimA): 0.923 (24/26)
 	gateR4ZeroYield = 1    // was 0 — round 10 (r10-rslimA): 1
 )
@@ -495,7 +495,7 @@ const (
 const (
 	gateR4cPrecision = 0.53 // was 0.58 — round 10 (r10-rslimB: classify rules deleted): 0.561 (32/57)
 	gateR4cRecall    = 0.67 // was 0.63 — round 8b (r8-review12)
-	gateR4cCategory  = 0.28 // was 0.24
+	gateR4cCategory  = 0.31 // was 0.28 — round 10 (r10-rslimB: category signals deleted): 0.344 (11/32)
 	gateR4cVerdict   = 0.78 // was 0.90 — round 10 (r10-rslimA): 0.812 (13/16)
 	gateR4cZeroYield = 2    // was 3 — round 7 (r7-review10)
 )
@@ -541,7 +541,7 @@ const (
 const (
 	gateR6Precision = 0.64 // was 0.66 — round 9 (r9-review14): 0.674 (58/86)
 	gateR6Recall    = 0.66 // was 0.65 — round 10 (r10-rslimA): 0.694 (59/85)
-	gateR6Category  = 0.49 // was 0.51 — round 10 (r10-rslimA): 0.525 (31/59)
+	gateR6Category  = 0.42 // was 0.49 — round 10 (r10-rslimB: category signals deleted): 0.459 (28/61)
 	gateR6Verdict   = 0.92 // was 0.85 — round 7 (r7-review10)
 	gateR6ZeroYield = 1    // was 3 — round 7 (r7-review10)
 )
@@ -576,7 +576,7 @@ const (
 const (
 	gateR7Precision = 0.55 // was 0.54 — round 9 (r9-review14): 0.585 (48/82)
 	gateR7Recall    = 0.53 // was 0.55 — round 10 (r10-rslimA): 0.566 (47/83)
-	gateR7Category  = 0.28 // was 0.29 — round 10 (r10-rslimA): 0.319 (15/47)
+	gateR7Category  = 0.21 // was 0.28 — round 10 (r10-rslimB: category signals deleted): 0.245 (12/49)
 	gateR7Verdict   = 0.75
 	gateR7ZeroYield = 2
 )
@@ -596,7 +596,7 @@ const (
 const (
 	gateR8Precision = 0.57 // was 0.56 — round 9 (r9-review13): 0.600 (78/130)
 	gateR8Recall    = 0.68 // was 0.69 — round 10 (r10-rslimA): 0.713 (77/108)
-	gateR8Category  = 0.42 // was 0.41 — round 10 (r10-rslimA): 0.455 (35/77)
+	gateR8Category  = 0.46 // was 0.42 — round 10 (r10-rslimB: category signals deleted): 0.494 (39/79)
 	gateR8Verdict   = 0.88
 	gateR8ZeroYield = 0
 )
@@ -617,7 +617,7 @@ const (
 const (
 	gateR8bPrecision = 0.73 // was 0.70 — round 10 (r10-rslimA): 0.761 (51/67)
 	gateR8bRecall    = 0.54 // was 0.53 — round 9 (r9-review14): 0.573 (51/89)
-	gateR8bCategory  = 0.38 // was 0.37 — round 9 (r9-review14): 0.412 (21/51)
+	gateR8bCategory  = 0.32 // was 0.38 — round 10 (r10-rslimB: category signals deleted): 0.353 (18/51)
 	gateR8bVerdict   = 0.77 // was 0.70 — round 9 (r9-review13)
 	gateR8bZeroYield = 1    // was 2 — round 9 (r9-review13)
 )
@@ -633,7 +633,7 @@ const (
 const (
 	gateR9Precision = 0.53 // was 0.52 — round 10 (r10-rslimA): 0.563 (49/87)
 	gateR9Recall    = 0.66 // was 0.64 — round 9 (r9-review14): 0.690 (49/71)
-	gateR9Category  = 0.34
+	gateR9Category  = 0.35 // was 0.34 — round 10 (r10-rslimB: category signals deleted): 0.388 (19/49)
 	gateR9Verdict   = 0.90
 	gateR9ZeroYield = 0
 )
@@ -647,7 +647,7 @@ const (
 const (
 	gateR9bPrecision = 0.43 // was 0.42 — round 10 (r10-rslimA): 0.466 (48/103)
 	gateR9bRecall    = 0.57 // was 0.55 — round 9 (r9-review14): 0.600 (48/80)
-	gateR9bCategory  = 0.30
+	gateR9bCategory  = 0.39 // was 0.30 — round 10 (r10-rslimB: category signals deleted): 0.420 (21/50)
 	gateR9bVerdict   = 0.82
 	gateR9bZeroYield = 2
 )
@@ -663,7 +663,7 @@ const (
 const (
 	gateR9cPrecision = 0.41
 	gateR9cRecall    = 0.57
-	gateR9cCategory  = 0.25
+	gateR9cCategory  = 0.27 // was 0.25 — round 10 (r10-rslimB: category signals deleted): 0.308 (12/39)
 	gateR9cVerdict   = 0.72
 	gateR9cZeroYield = 2
 )
