@@ -160,11 +160,6 @@ func NewIndex(entries []mdstore.Entry) *Index {
 // on, times their likeness, before entries are compared.
 const feedback = 0.6
 
-// feedbackRescore is how many candidates the nearest neighbour is chosen
-// from: the nearest is almost always among the few that share the
-// rarest words, and this pass costs as much as grouping otherwise.
-const feedbackRescore = 16
-
 // feedback adds to each entry's words those of its nearest neighbour,
 // weighted by feedback and their likeness (pseudo-relevance feedback). A
 // second wording of a lesson often shares few words with the first but
@@ -179,7 +174,7 @@ func (x *Index) feedback() {
 	ivals := make([][]float64, len(x.kind))
 	for i := range x.kind {
 		terms[i], vals[i], iterms[i], ivals[i] = x.terms[i], x.vals[i], x.iterms[i], x.ivals[i]
-		cands := x.candidates(i, feedbackRescore)
+		cands := x.candidates(i, rescore)
 		j, s := best(i, cands, x.Similarity)
 		if s == 0 {
 			continue
@@ -308,11 +303,11 @@ func (x *Index) candidates(i, limit int) []Pair {
 }
 
 // best returns the candidate most like entry i by like, the first of
-// equals in byScore's order, and its likeness.
+// equals, and its likeness.
 func best(i int, cands []Pair, like func(i, j int) float64) (int, float64) {
 	j, s := -1, 0.0
 	for _, p := range cands {
-		if l := like(i, p.J); j < 0 || l > s || l == s && p.J < j {
+		if l := like(i, p.J); j < 0 || l > s {
 			j, s = p.J, l
 		}
 	}
@@ -373,7 +368,7 @@ const groupJoin = 0.8
 func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
 	var pairs []Pair
 	for i := range x.kind {
-		for _, p := range x.nearest(i, 8, rescore, x.Similarity) {
+		for _, p := range x.nearest(i, rescore, rescore, x.Similarity) {
 			if p.Score >= threshold && p.I < p.J {
 				pairs = append(pairs, p)
 			}
