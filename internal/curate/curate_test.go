@@ -328,7 +328,7 @@ func TestFeedback(t *testing.T) {
 		e("p-0", "The worker holds a mutex across an await point", "release the lock before awaiting"),
 		e("p-1", "A lock guard lives across the await in the worker", "drop the guard before awaiting"),
 		e("p-2", "The guard survives the suspension, so other tasks stall", "drop the guard first"),
-		e("p-3", "Templates escape nothing in the admin page", "escape on output"),
+		e("p-3", "Templates escape nothing; admin pages render raw input", "escape output"),
 	}
 	for i := range 8 {
 		entries = append(entries, e(fmt.Sprintf("p-x%d", i), fmt.Sprintf("filler%d words%d here%d", i, i, i), ""))
@@ -339,36 +339,6 @@ func TestFeedback(t *testing.T) {
 	}
 	if s := x.Similarity(0, 3); s != 0 {
 		t.Errorf("p-3 shares no word with any entry: likeness to p-0 %.3f, want 0", s)
-	}
-}
-
-// Neighbours are ranked by Likeness: an entry naming the same defect with
-// another remedy comes before one that shares only remedy words, while
-// groups stay on Similarity, where the fix counts double.
-func TestLikenessIssueAlone(t *testing.T) {
-	e := func(id, issue, fix string) mdstore.Entry {
-		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Fix: fix, Status: mdstore.Active}
-	}
-	entries := []mdstore.Entry{
-		e("p-0", "The price widget shows stale totals after an admin edits a product", "evict the memoized product row in the save handler"),
-		e("p-1", "Admins edit a product and the price widget keeps stale totals", "put a short expiry on the widget's data"),
-		e("p-2", "The session list never drops logged out users", "evict memoized sessions every hour"),
-	}
-	for i := range 8 {
-		entries = append(entries, e(fmt.Sprintf("p-x%d", i), fmt.Sprintf("filler%d words%d here%d", i, i, i), ""))
-	}
-	x := NewIndex(entries)
-	if x.Similarity(0, 2) <= x.Similarity(0, 1) {
-		t.Fatalf("the case needs p-2 nearer by Similarity: p-1 %.3f, p-2 %.3f", x.Similarity(0, 1), x.Similarity(0, 2))
-	}
-	if nb := x.Neighbours(0, 2, rescore); len(nb) == 0 || nb[0].J != 1 || nb[0].Score != x.Likeness(0, 1) {
-		t.Errorf("Neighbours(p-0) = %v, want p-1 first, scored by Likeness %.3f", nb, x.Likeness(0, 1))
-	}
-	if l, s := x.Likeness(0, 1), x.Similarity(0, 1); l < DefaultThreshold || s >= DefaultThreshold {
-		t.Fatalf("the case needs p-0/p-1 alike by Likeness only: Likeness %.3f, Similarity %.3f", l, s)
-	}
-	if groups, _ := x.Clusters(DefaultThreshold); len(groups) != 0 {
-		t.Errorf("Clusters = %v, want none: groups stay on Similarity", groups)
 	}
 }
 
@@ -402,34 +372,6 @@ func TestClustersAverage(t *testing.T) {
 	}
 	if len(scores) == 1 && scores[0] != s(0, 2) {
 		t.Errorf("score %.3f, want the least likeness of two members %.3f", scores[0], s(0, 2))
-	}
-}
-
-// Two groups join when a pair across them is at the threshold and their
-// members are alike enough across on average, though less than the
-// threshold asks of one entry: one lesson worded two ways, twice each.
-func TestClustersJoinGroups(t *testing.T) {
-	e := func(id, issue string) mdstore.Entry {
-		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Status: mdstore.Active}
-	}
-	entries := []mdstore.Entry{
-		e("p-0", "alpha bravo charlie delta kilo lima"),
-		e("p-1", "alpha bravo charlie delta kilo mike"),
-		e("p-2", "golf hotel india juliet kilo lima"),
-		e("p-3", "golf hotel india juliet kilo mike"),
-	}
-	for i := range 12 {
-		entries = append(entries, e(fmt.Sprintf("p-x%d", i), fmt.Sprintf("filler%d words%d here%d", i, i, i)))
-	}
-	x := NewIndex(entries)
-	s := x.Similarity
-	th := max(s(0, 2), s(0, 3), s(1, 2), s(1, 3))
-	if avg := (s(0, 2) + s(0, 3) + s(1, 2) + s(1, 3)) / 4; avg >= th || avg < groupJoin*th || s(0, 1) < th || s(2, 3) < th {
-		t.Fatalf("fixture: across %.3f on average, threshold %.3f", avg, th)
-	}
-	groups, _ := x.Clusters(th)
-	if len(groups) != 1 || !slices.Equal(slices.Sorted(slices.Values(groups[0])), []int{0, 1, 2, 3}) {
-		t.Errorf("groups %v at %.3f, want p-0 to p-3 in one", groups, th)
 	}
 }
 

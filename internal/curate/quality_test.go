@@ -507,46 +507,29 @@ func TestQualityCurate(t *testing.T) {
 	if nn := ratio(tot.foundKnown, tot.pairs); nn < gateKnown {
 		t.Errorf("curate quality below its gate: S in A's group or 3 nearest, known duplicates apart %.3f (gate %.2f, target %.2f)", nn, gateKnown, targetFound)
 	}
-	if f, a := ratio(fresh.proposed, fresh.pairs), ratio(fresh.noPair, fresh.near); f < gateFreshFound || a < targetNoPair {
-		t.Errorf("curate quality on round 6's real recurrences below its gate: found %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
-			f, gateFreshFound, targetFound, a, targetNoPair)
-	}
-	if f, nn, a := ratio(fresh8.proposed, fresh8.pairs), ratio(fresh8.found, fresh8.pairs), ratio(fresh8.noPair, fresh8.near); f < gateFresh8Found || nn < gateFresh8Nearest || a < targetNoPair {
-		t.Errorf("curate quality on round 8's real recurrences below its gate: found %.3f (gate %.2f), group or 3 nearest %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
-			f, gateFresh8Found, nn, gateFresh8Nearest, targetFound, a, targetNoPair)
-	}
-	if f, nn, a := ratio(fresh8b.proposed, fresh8b.pairs), ratio(fresh8b.found, fresh8b.pairs), ratio(fresh8b.noPair, fresh8b.near); f < gateFresh8bFound || nn < gateFresh8bNearest || a < targetNoPair {
-		t.Errorf("curate quality on round 8's second real set below its gate: found %.3f (gate %.2f), group or 3 nearest %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
-			f, gateFresh8bFound, nn, gateFresh8bNearest, targetFound, a, targetNoPair)
-	}
-	if f, nn, a := ratio(fresh9.proposed, fresh9.pairs), ratio(fresh9.found, fresh9.pairs), ratio(fresh9.noPair, fresh9.near); f < gateFresh9Found || nn < gateFresh9Nearest || a < targetNoPair {
-		t.Errorf("curate quality on round 9's real set below its gate: found %.3f (gate %.2f), group or 3 nearest %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
-			f, gateFresh9Found, nn, gateFresh9Nearest, targetFound, a, targetNoPair)
-	}
-	real := scores[realHeldOut]
-	if f, a := ratio(real.proposed, real.pairs), ratio(real.noPair, real.near); f < gateRealFound || a < targetNoPair {
-		t.Errorf("curate quality on the real recurrences below its gate: found %.3f (gate %.2f, target %.2f), near misses apart %.3f (target %.2f)",
-			f, gateRealFound, targetFound, a, targetNoPair)
+	if f, nn, a := ratio(pool.proposed, pool.pairs), ratio(pool.found, pool.pairs), ratio(pool.noPair, pool.near); f < gateRealFound || nn < gateRealNearest || a < targetNoPair {
+		t.Errorf("curate quality on the real pool below its gate: found %.3f (gate %.2f, target %.2f), group or 3 nearest %.3f (gate %.2f), near misses apart %.3f (target %.2f)",
+			f, gateRealFound, targetFound, nn, gateRealNearest, a, targetNoPair)
 	}
 }
 
 // The gates the test holds: the targets where they are met, else what is
 // true today (see the report) less a margin, so a regression still fails.
+//
+// The written sets' second wordings ask for the remedy in nearly the
+// words of the first (one author wrote both); real reviewers name it
+// differently or not at all. Round 10 deleted the rules tuned on the
+// written sets (the fix counted double, groups joined across, the issue
+// alone as a second likeness) because the real pool lost nothing without
+// them, so the written gates stand lower than the real ones.
 const (
-	gateFound      = 0.93 // S in A's group or beside it (Near, with its group), all sets
-	gateNearest    = 0.83 // S in A's group or among A's 3 nearest, all sets
-	gateKnown      = 0.90 // the same, other sets' wordings of A's lesson (same-lesson.txt) taking no place
-	gateFoundInSet = 0.96
+	gateFound      = 0.90 // S in A's group or beside it (Near, with its group), written sets
+	gateNearest    = 0.76 // S in A's group or among A's 3 nearest, written sets
+	gateKnown      = 0.85 // the same, other sets' wordings of A's lesson (same-lesson.txt) taking no place
+	gateFoundInSet = 0.95
 	gateNoPair     = 0.92
-	gateRealFound  = 0.92 // S in A's group or beside it, real recurrences (reviews2.txt)
-	gateFreshFound = 0.95 // the same on reviews3.txt
-	// real4.txt, scored once at 9ead8c5: 0.897 beside, 0.914 group or 3-NN.
-	gateFresh8Found   = 0.86
-	gateFresh8Nearest = 0.88
-	// real5.txt, scored once at 5292bc0: 0.950 beside, 0.900 group or 3-NN.
-	gateFresh8bFound   = 0.92
-	gateFresh8bNearest = 0.87
-	// real6.txt, scored once at 0e43598: 0.922 beside, 0.902 group or 3-NN.
-	gateFresh9Found   = 0.88
-	gateFresh9Nearest = 0.87
+	// The real pool (240 pairs, 198 near misses) at the end of round 10:
+	// beside 0.954, group or 3-NN 0.942, near misses apart 0.980.
+	gateRealFound   = 0.93
+	gateRealNearest = 0.92
 )

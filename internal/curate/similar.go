@@ -21,41 +21,22 @@ const DefaultThreshold = 0.5
 // word would otherwise look common and count for nothing.
 const priorDocs = 10
 
-// fixWeight is how much more a word of the fix counts than a word only of
-// the issue. A near miss is another lesson about the same code, so it
-// shares the issue's words by nature; a second wording of one lesson asks
-// for the same remedy, while a near miss usually asks for another.
-const fixWeight = 2
-
 // nameWeight is how much a word of a code name (an identifier, a path,
 // the parts of either) counts against the same word in prose. A near miss
 // is another lesson about the same code, so it shares the lesson's names;
 // a second wording of the lesson, raised on other code, shares its prose.
 const nameWeight = 0.8
 
-// issueShare is how much the likeness of two issues alone counts in
-// ranking an entry's neighbours (Likeness). Another reviewer naming the
-// same defect often asks for another remedy, or none: on the five sets of
-// real recurrences (180 pairs) the first wording is among the 3 nearest
-// more often when the issues alone also count, while on the written sets,
-// whose wordings ask for a remedy in nearly the same words, slightly less.
-// Groups, which must keep near misses apart, stay on Similarity, where the
-// fix counts double.
-const issueShare = 0.7
-
 // Index holds the content words of entries, weighted by how rare each is
 // among them, to find which entries say nearly the same thing.
 type Index struct {
 	kind    []int32     // each entry's kind, numbered: compared for every candidate
 	terms   [][]int32   // each entry's distinct words, by word number
-	vals    [][]float64 // each term's weight in its entry: idf, times fixWeight in the fix
+	vals    [][]float64 // each term's weight in its entry: idf, less in a code name
 	norm    []float64   // each entry's summed squared term weights
-	iterms  [][]int32   // the same for each entry's issue alone
-	ivals   [][]float64
-	inorm   []float64
-	weight  []float64 // each word's inverse document frequency
-	posts   [][]int32 // each word's entries
-	acc     []float64 // Neighbours' scratch: partial dot products by entry
+	weight  []float64   // each word's inverse document frequency
+	posts   [][]int32   // each word's entries
+	acc     []float64   // Neighbours' scratch: partial dot products by entry
 	touched []int32
 }
 
@@ -67,19 +48,20 @@ const (
 	commonShare = 0.05
 	commonMin   = 50
 	// rescore is how many candidates per entry are scored in full.
-	rescore = 32
+	rescore = 16
 )
 
-// NewIndex indexes the entries' lesson texts and fixes.
+// NewIndex indexes the entries' lesson texts and fixes, a word of the fix
+// counting as one of the issue: real reviewers naming one defect ask for
+// the remedy in other words or not at all.
 func NewIndex(entries []mdstore.Entry) *Index {
-	x := &Index{kind: make([]int32, len(entries)), terms: make([][]int32, len(entries)),
-		vals: make([][]float64, len(entries)), iterms: make([][]int32, len(entries)), ivals: make([][]float64, len(entries))}
+	x := &Index{kind: make([]int32, len(entries)), terms: make([][]int32, len(entries)), vals: make([][]float64, len(entries))}
 	for i := range entries {
 		x.kind[i] = int32(slices.Index(mdstore.Kinds, entries[i].Kind))
 	}
 	type term struct {
-		id    int32
-		w, iw float64 // the most one of its occurrences counts; one in the issue
+		id int32
+		w  float64 // the most one of its occurrences counts
 	}
 	var ts []term
 	at := map[int32]int{}       // where a word of the entry is in ts
@@ -92,15 +74,12 @@ func NewIndex(entries []mdstore.Entry) *Index {
 	for i := range entries {
 		ts = ts[:0]
 		clear(at)
-		for field, s := range [2]string{entries[i].Text(), entries[i].Fix} {
+		for _, s := range [2]string{entries[i].Text(), entries[i].Fix} {
 			z.Scan(s, func(tok []byte, k text.Kind) {
 				if k != text.Whole && text.IsStop(string(tok)) {
 					return
 				}
 				w := 1.0
-				if field == 1 {
-					w = fixWeight
-				}
 				if k != text.Word {
 					w *= nameWeight
 				}
@@ -114,16 +93,12 @@ func NewIndex(entries []mdstore.Entry) *Index {
 					}
 					spelled[string(tok)] = id
 				}
-				iw := 0.0
-				if field == 0 {
-					iw = w
-				}
 				if k, ok := at[id]; ok {
-					ts[k].w, ts[k].iw = max(ts[k].w, w), max(ts[k].iw, iw)
+					ts[k].w = max(ts[k].w, w)
 					return
 				}
 				at[id] = len(ts)
-				ts = append(ts, term{id, w, iw})
+				ts = append(ts, term{id, w})
 				x.posts[id] = append(x.posts[id], int32(i))
 			})
 		}
@@ -131,9 +106,6 @@ func NewIndex(entries []mdstore.Entry) *Index {
 		x.terms[i], x.vals[i] = make([]int32, len(ts)), make([]float64, len(ts))
 		for k, t := range ts {
 			x.terms[i][k], x.vals[i][k] = t.id, t.w
-			if t.iw > 0 {
-				x.iterms[i], x.ivals[i] = append(x.iterms[i], t.id), append(x.ivals[i], t.iw)
-			}
 		}
 	}
 	n := float64(len(entries) + priorDocs)
@@ -141,15 +113,11 @@ func NewIndex(entries []mdstore.Entry) *Index {
 	for id, p := range x.posts {
 		x.weight[id] = math.Log(n / float64(len(p)))
 	}
-	x.norm, x.inorm = make([]float64, len(entries)), make([]float64, len(entries))
+	x.norm = make([]float64, len(entries))
 	for i, ts := range x.terms {
 		for k, t := range ts {
 			x.vals[i][k] *= x.weight[t]
 			x.norm[i] += x.vals[i][k] * x.vals[i][k]
-		}
-		for k, t := range x.iterms[i] {
-			x.ivals[i][k] *= x.weight[t]
-			x.inorm[i] += x.ivals[i][k] * x.ivals[i][k]
 		}
 	}
 	x.feedback()
@@ -170,21 +138,14 @@ const feedback = 0.6
 func (x *Index) feedback() {
 	terms := make([][]int32, len(x.kind))
 	vals := make([][]float64, len(x.kind))
-	iterms := make([][]int32, len(x.kind))
-	ivals := make([][]float64, len(x.kind))
 	for i := range x.kind {
-		terms[i], vals[i], iterms[i], ivals[i] = x.terms[i], x.vals[i], x.iterms[i], x.ivals[i]
-		cands := x.candidates(i, rescore)
-		j, s := best(i, cands, x.Similarity)
-		if s == 0 {
+		terms[i], vals[i] = x.terms[i], x.vals[i]
+		nb := x.Neighbours(i, 1, rescore)
+		if len(nb) == 0 || nb[0].Score == 0 {
 			continue
 		}
+		j, s := nb[0].J, nb[0].Score
 		terms[i], vals[i] = blend(x.terms[i], x.vals[i], 1/math.Sqrt(x.norm[i]), x.terms[j], x.vals[j], feedback*s/math.Sqrt(x.norm[j]))
-		// The issue takes on the words of the issue nearest to it, which
-		// need not be the nearest entry.
-		if j, s := best(i, cands, x.issueSimilarity); s > 0 {
-			iterms[i], ivals[i] = blend(x.iterms[i], x.ivals[i], 1/math.Sqrt(x.inorm[i]), x.iterms[j], x.ivals[j], feedback*s/math.Sqrt(x.inorm[j]))
-		}
 	}
 	for id := range x.posts {
 		x.posts[id] = x.posts[id][:0]
@@ -194,10 +155,6 @@ func (x *Index) feedback() {
 		for k, t := range terms[i] {
 			x.posts[t] = append(x.posts[t], int32(i))
 			x.norm[i] += vals[i][k] * vals[i][k]
-		}
-		x.iterms[i], x.ivals[i], x.inorm[i] = iterms[i], ivals[i], 0
-		for _, v := range ivals[i] {
-			x.inorm[i] += v * v
 		}
 	}
 }
@@ -242,18 +199,13 @@ func byScore(a, b Pair) int {
 }
 
 // Neighbours returns the k entries most like entry i, of its kind, best
-// first, by Likeness: each entry's text asked as a query against the
+// first, by Similarity: each entry's text asked as a query against the
 // others. Rare words find the candidates by idf alone; the best limit of
 // them (at least k) are then scored in full.
 func (x *Index) Neighbours(i, k, limit int) []Pair {
-	return x.nearest(i, k, limit, x.Likeness)
-}
-
-// nearest is Neighbours scored by like.
-func (x *Index) nearest(i, k, limit int, like func(i, j int) float64) []Pair {
 	out := x.candidates(i, limit)
 	for n := range out {
-		out[n].Score = like(i, out[n].J)
+		out[n].Score = x.Similarity(i, out[n].J)
 	}
 	slices.SortFunc(out, byScore)
 	if len(out) > k {
@@ -302,35 +254,9 @@ func (x *Index) candidates(i, limit int) []Pair {
 	return out
 }
 
-// best returns the candidate most like entry i by like, the first of
-// equals, and its likeness.
-func best(i int, cands []Pair, like func(i, j int) float64) (int, float64) {
-	j, s := -1, 0.0
-	for _, p := range cands {
-		if l := like(i, p.J); j < 0 || l > s {
-			j, s = p.J, l
-		}
-	}
-	return j, s
-}
-
 // Similarity of entries i and j: the cosine of their weighted word sets.
 func (x *Index) Similarity(i, j int) float64 {
-	return cosine(x.terms[i], x.vals[i], x.norm[i], x.terms[j], x.vals[j], x.norm[j])
-}
-
-// issueSimilarity of entries i and j: the cosine of their issues alone.
-func (x *Index) issueSimilarity(i, j int) float64 {
-	return cosine(x.iterms[i], x.ivals[i], x.inorm[i], x.iterms[j], x.ivals[j], x.inorm[j])
-}
-
-// Likeness of entries i and j as their neighbours are ranked: their
-// Similarity, or issueShare of their issues' alone when that is more.
-func (x *Index) Likeness(i, j int) float64 {
-	return max(x.Similarity(i, j), issueShare*x.issueSimilarity(i, j))
-}
-
-func cosine(a []int32, av []float64, an float64, b []int32, bv []float64, bn float64) float64 {
+	a, av, an, b, bv, bn := x.terms[i], x.vals[i], x.norm[i], x.terms[j], x.vals[j], x.norm[j]
 	if an == 0 || bn == 0 {
 		return 0
 	}
@@ -350,12 +276,6 @@ func cosine(a []int32, av []float64, an float64, b []int32, bv []float64, bn flo
 	return d / math.Sqrt(an*bn)
 }
 
-// groupJoin: two groups join when their members are on average this share
-// of the threshold alike across them. The wordings of one lesson often
-// form two groups, one naming the cause and one the symptom, each close
-// within and less across.
-const groupJoin = 0.8
-
 // Clusters returns groups of entry indexes, each started by a pair at
 // least threshold alike, with the least likeness of two members, best
 // groups first. Pairs are taken best first; an entry joins a group when it
@@ -368,7 +288,7 @@ const groupJoin = 0.8
 func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
 	var pairs []Pair
 	for i := range x.kind {
-		for _, p := range x.nearest(i, rescore, rescore, x.Similarity) {
+		for _, p := range x.Neighbours(i, rescore, rescore) {
 			if p.Score >= threshold && p.I < p.J {
 				pairs = append(pairs, p)
 			}
@@ -406,29 +326,11 @@ func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
 				groups[gi] = append(groups[gi], p.J)
 				scores[gi] = min(scores[gi], s)
 			}
-		case gi != gj:
-			least, sum := 1.0, 0.0
-			for _, a := range groups[gi] {
-				for _, b := range groups[gj] {
-					s := x.Similarity(a, b)
-					least, sum = min(least, s), sum+s
-				}
-			}
-			if sum >= groupJoin*threshold*float64(len(groups[gi])*len(groups[gj])) {
-				for _, m := range groups[gj] {
-					group[m] = gi
-				}
-				groups[gi] = append(groups[gi], groups[gj]...)
-				scores[gi] = min(scores[gi], scores[gj], least)
-				groups[gj] = nil
-			}
 		}
 	}
-	order := make([]int, 0, len(groups))
-	for i := range groups {
-		if groups[i] != nil {
-			order = append(order, i)
-		}
+	order := make([]int, len(groups))
+	for i := range order {
+		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
 	outG, outS := make([][]int, len(order)), make([]float64, len(order))
