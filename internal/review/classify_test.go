@@ -255,7 +255,7 @@ func TestClassifyMinSeverity(t *testing.T) {
 // finding major, or several minor without saying none blocks, asks for
 // changes; one with only low findings, or one minor, does not.
 func TestOptionalSectionRanksNit(t *testing.T) {
-	a := Analyze("VERDICT: NEEDS_WORK\n\n## Suggestions (optional improvements)\n\n1. **Streaming large bodies**\n   - Decode `resp.Body` with `json.NewDecoder` instead of `io.ReadAll`.\n")
+	a := Analyze("VERDICT: NEEDS_WORK\n\n## Optional issues\n\n1. **Streaming large bodies**\n   - Decode `resp.Body` with `json.NewDecoder` instead of `io.ReadAll`.\n")
 	if len(a.Findings) != 1 || a.Findings[0].Severity != SevNit || len(a.Kept()) != 0 {
 		t.Errorf("optional suggestion: %+v kept %d, want one nit finding dropped", a.Findings, len(a.Kept()))
 	}

@@ -49,8 +49,8 @@ var mdParser parser.Parser = goldmark.New().Parser()
 //
 // Sections that summarise, praise or list passed checks are skipped.
 // Sections of recommendations or next steps are not findings: each of their
-// items is linked, as a fix, to the finding it names (by number, file or
-// title words).
+// items is linked, as a fix, to the finding it names (by file or title
+// words).
 func Extract(text string) []Finding {
 	fs, _ := extract(text, false)
 	return fs
@@ -93,7 +93,6 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 		// substantial top-level list items are the best guess.
 		x.fallback(root)
 	}
-	x.foldRestated()
 	x.linkFixes()
 	out := make([]Finding, 0, len(x.out))
 	var whole []string
@@ -429,10 +428,7 @@ type extractor struct {
 	out     []*candidate
 	draft   *candidate // field lines outside any titled finding
 	fixSecs []*section
-	// later are ranges of x.out read from a suggestions section that
-	// followed findings: their items may only restate an earlier one's fix.
-	later [][2]int
-	lead  *scope // a lead-in paragraph ("Issues found:") announcing the next list
+	lead    *scope // a lead-in paragraph ("Issues found:") announcing the next list
 	// open: nothing but a heading or a separator came since the last
 	// finding, so a field block here starts a finding of its own.
 	open bool
@@ -479,13 +475,6 @@ func (x *extractor) section(s *section, sc scope) {
 	x.lead = nil
 	x.open = true
 	k := classifyHeading(s.title)
-	if s.level > 0 && k.findings && strings.Contains(strings.ToLower(s.title), "suggest") && x.found() {
-		start := len(x.out)
-		defer func() {
-			x.flushDraft()
-			x.later = append(x.later, [2]int{start, len(x.out)})
-		}()
-	}
 	if s.level > 0 && !sc.force {
 		switch {
 		case k.done && s.level > 1:
@@ -840,13 +829,6 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		// A paragraph of nothing but an empty link or image has no text.
 		return
 	}
-	if x.draft != nil && x.draft.lastSlot != "" {
-		if _, ok := leadInParagraph(strings.Join(lines, " ")); ok {
-			// "I found a few problems:" after "Summary: …" announces
-			// findings; it continues no field.
-			x.flushDraft()
-		}
-	}
 	if c := titleParagraph(lines[0], sc); c != nil {
 		// "**Issue 2: Context ignored**" alone on its line: the rest
 		// of its paragraph and the paragraphs, lists and fields up to
@@ -1035,18 +1017,6 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 	if sev == "" {
 		sev = sc.severity
 	}
-	if bt, rest, ok := boldTitle(first); ok {
-		if _, _, t, _ := titleMarker(bt); t != "" {
-			bt = t
-		}
-		// "**Cache ignores TTL (blocking):** body": the bold part is
-		// the title, whatever verb it starts with.
-		c := newCandidate(bt, sev)
-		c.ref = ref
-		c.add("", rest)
-		x.itemBody(c, it, fp)
-		return c
-	}
 	c := newCandidate("", sev)
 	c.ref = ref
 	c.add("", title)
@@ -1199,8 +1169,7 @@ func (x *extractor) fallback(s *section) {
 }
 
 // linkFixes attaches each item of a recommendations section to the finding
-// it names: by the finding's number or id, by a file both name, or by words
-// of the finding's title.
+// it names: by a file both name, or by words of the finding's title.
 func (x *extractor) linkFixes() {
 	if len(x.out) == 0 {
 		return
@@ -1212,73 +1181,6 @@ func (x *extractor) linkFixes() {
 			}
 		}
 	}
-}
-
-// foldRestated links each unnumbered, unplaced item of a later suggestions section
-// to the earlier finding that shares the most code names with it, when
-// one does, as its fix (SPEC §4: a
-// fix in a later section that names the finding): "In start_record,
-// write the pidfile first" after a finding about start_record is that
-// finding's fix, not a second finding. Items that name nothing earlier
-// stay findings of their own.
-func (x *extractor) foldRestated() {
-	if len(x.later) == 0 {
-		return
-	}
-	drop := map[*candidate]bool{}
-	for _, r := range x.later {
-		earlier := x.out[:r[0]]
-		for _, c := range x.out[r[0]:r[1]] {
-			f, ok := c.finding()
-			if !ok || c.ref != "" || f.Location != "" {
-				// A numbered finding, or one with its own place
-				// ("**File:** a.ts:9" under "### SUGGESTION: …"), is a
-				// finding of its own.
-				continue
-			}
-			var target *candidate
-			best, ties := 0, 0
-			for _, e := range earlier {
-				ef, ok := e.finding()
-				if !ok || drop[e] {
-					continue
-				}
-				switch n := sharedCode(f.Problem+" "+f.Fix, ef.Problem+" "+ef.Fix+" "+ef.Evidence+" "+ef.Location); {
-				case n > best:
-					target, best, ties = e, n, 1
-				case n == best && n > 0:
-					ties++
-				}
-			}
-			if ties == 1 {
-				target.linked = append(target.linked, joinText(f.Problem, f.Fix))
-				drop[c] = true
-			}
-		}
-	}
-	out := x.out[:0]
-	for _, c := range x.out {
-		if !drop[c] {
-			out = append(out, c)
-		}
-	}
-	x.out = out
-}
-
-// sharedCode counts the distinct pieces of code (identifiers, calls,
-// paths; not plain words) that a names and b names too.
-func sharedCode(a, b string) int {
-	seen := map[string]bool{}
-	for _, w := range strings.Fields(a) {
-		if tokenKind(w) < tokCode {
-			continue
-		}
-		t := strings.Trim(w, ".,;:!?\"'()[]{}<>*`")
-		if len(t) > 3 && !seen[t] && strings.Contains(b, t) {
-			seen[t] = true
-		}
-	}
-	return len(seen)
 }
 
 // fixItems are a recommendations section's list items and paragraphs,
@@ -1300,14 +1202,6 @@ func (x *extractor) fixItems(s *section) []string {
 
 // target finds the finding a recommendation names, or nil.
 func (x *extractor) target(item string) *candidate {
-	_, ref, _, _ := titleMarker(item)
-	if ref != "" {
-		for _, c := range x.out {
-			if c.ref != "" && strings.EqualFold(c.ref, ref) {
-				return c
-			}
-		}
-	}
 	if loc := guessLocation(item); loc != "" {
 		path := strings.SplitN(strings.Trim(loc, "`"), ":", 2)[0]
 		for _, c := range x.out {

@@ -39,14 +39,6 @@ func TestExtractShapes(t *testing.T) {
 			},
 		},
 		{
-			name: "PR review threads, a heading per thread",
-			text: "# PR 5\n\n## Review threads\n\n### Thread 1: src/a.ts:44\n\n**@bot** (2026):\n\nThe `foo` call is case-sensitive. Use `toLowerCase()` first.\n\n### Thread 2: src/b.ts:65\n\n**@bot** (2026):\n\nThe `bar` query is sorted by `updated`. Sort by `merged_at` instead.\n",
-			want: []Finding{
-				{Location: "src/a.ts:44", Problem: "Thread 1: src/a.ts:44. @bot (2026): The `foo` call is case-sensitive.", Fix: "Use `toLowerCase()` first."},
-				{Location: "src/b.ts:65", Problem: "Thread 2: src/b.ts:65. @bot (2026): The `bar` query is sorted by `updated`.", Fix: "Sort by `merged_at` instead."},
-			},
-		},
-		{
 			name: "tracker-style ids open findings and are no words of their title",
 			text: "## High\n\n- SEC-R3-014: Tokens logged at debug level\n  - Location: `auth/log.go:20`\n  - Recommendation: Redact `token` before logging.\n\n### OPS-7: Backups skip the WAL\n\nThe `pg_dump` job runs without `--wal`. Add it.\n",
 			want: []Finding{
@@ -58,11 +50,6 @@ func TestExtractShapes(t *testing.T) {
 			name: "a numbered heading that says thread-safe is one finding",
 			text: "## Bugs\n\n### 1. `notify` not thread-safe\n\nTwo callers race on `notify`. Take the lock first.\n",
 			want: []Finding{{Problem: "`notify` not thread-safe. Two callers race on `notify`. Take the lock first."}},
-		},
-		{
-			name: "a bold title that is the instruction, the body only the failure",
-			text: "## Issues\n\n- **Sort merged PRs by merge time before using the first.** The query orders by `updated`, so `merged[0]` can be an old merge.\n",
-			want: []Finding{{Problem: "Sort merged PRs by merge time before using the first. The query orders by `updated`, so `merged[0]` can be an old merge.", Fix: "Sort merged PRs by merge time before using the first."}},
 		},
 		{
 			name: "a long heading named Defect: is one finding with its body",
@@ -328,11 +315,6 @@ func TestExtractShapes(t *testing.T) {
 				{Problem: "Oversized items can vanish (bug)", Fix: "Split items over the limit instead of skipping them."},
 			},
 		},
-		{
-			name: "a verdict section restating a finding is no finding, even under a title naming findings",
-			text: "# Review Findings: hooks\n\n## Important\n\n### 1. Contracts load only with the API app\n\n`load_contracts` runs inside `if app:`. Load them unconditionally.\n\n## Verdict: REQUEST CHANGES\n\nFinding #1 is a correctness issue — contracts should load independently of the server.\n",
-			want: []Finding{{Severity: SevMajor, Problem: "Contracts load only with the API app. `load_contracts` runs inside `if app:`.", Fix: "Load them unconditionally."}},
-		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -428,7 +410,7 @@ func TestExtractRealShapes(t *testing.T) {
 	}{
 		{"dev/dev-07.md", 5},
 		{"dev/dev-05.md", 6},
-		{"real/dev/stevennana-mina-ai-router-collab-reliability.md", 7},
+		{"real/dev/stevennana-mina-ai-router-collab-reliability.md", 5},
 	} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "review", tt.file))
 		if err != nil {
@@ -511,37 +493,12 @@ func TestImperativeTitle(t *testing.T) {
 }
 
 func TestSplitFixReadsRequests(t *testing.T) {
-	p, f := splitFix("The fetch is capped at 100 rows. If these are true counts, please paginate until the window ends.")
-	if p != "The fetch is capped at 100 rows." || f != "If these are true counts, please paginate until the window ends." {
+	p, f := splitFix("The fetch is capped at 100 rows. If these are true counts, you should paginate until the window ends.")
+	if p != "The fetch is capped at 100 rows." || f != "If these are true counts, you should paginate until the window ends." {
 		t.Errorf("splitFix = %q, %q", p, f)
 	}
 	if _, f := splitFix("The page was pleasant to read."); f != "" {
 		t.Errorf("no request, got fix %q", f)
-	}
-}
-
-func TestExtractFoldsSuggestionsThatNameAFinding(t *testing.T) {
-	text := "<verdict>NEEDS_WORK</verdict>\n\n## Issues\n\n" +
-		"- Major: `cache.go:40` — load_index reads the whole index into memory on every request, so large repos time out.\n" +
-		"- Major: `sync.go:12` — push_batch retries without a backoff and hammers the server.\n\n" +
-		"## Suggestions\n\n" +
-		"- In load_index, stream the entries with a bufio.Scanner instead of reading them at once.\n" +
-		"- Run the linters in CI with `golangci-lint run` so unused results are caught.\n"
-	fs := Extract(text)
-	if len(fs) != 3 {
-		t.Fatalf("Extract found %d findings, want 3 (two issues and the linter suggestion): %+v", len(fs), fs)
-	}
-	if !strings.Contains(fs[0].Fix, "bufio.Scanner") {
-		t.Errorf("the load_index suggestion is not the first finding's fix: %+v", fs[0])
-	}
-	if !strings.Contains(fs[2].Problem+fs[2].Fix, "golangci-lint") {
-		t.Errorf("a suggestion that names no finding is not kept as its own: %+v", fs[2])
-	}
-
-	numbered := strings.Replace(text, "- In load_index", "### 3. Stream the index\n\nIn load_index", 1)
-	numbered = strings.Replace(numbered, "- Run the linters", "### 4. Lint in CI\n\nRun the linters", 1)
-	if got := len(Extract(numbered)); got != 4 {
-		t.Errorf("numbered suggestions are findings of their own: Extract found %d, want 4", got)
 	}
 }
 
@@ -567,24 +524,6 @@ func TestExtractFindingsLeadInIsNoField(t *testing.T) {
 	}
 	if f, v, ok := labelLine("**Summary:** all good"); !ok || f != fieldDesc || v != "all good" {
 		t.Errorf("a summary field is still a field: %q %q %v", f, v, ok)
-	}
-}
-
-// TestExtractLeadInEndsAField: a findings lead-in after a summary field
-// announces a list; it does not continue the summary.
-func TestExtractLeadInEndsAField(t *testing.T) {
-	fs := Extract("Summary: tidy change.\n\nI found two problems:\n\n* `Dial` in `net.go` has no timeout, so a dead host hangs the worker. Use `DialTimeout`.\n* `sort.Slice` in `rank.go` is not stable; equal scores reorder between runs. Use `sort.SliceStable`.\n")
-	var n int
-	for _, f := range fs {
-		if strings.Contains(f.Problem, "Dial") || strings.Contains(f.Problem, "sort.Slice") {
-			n++
-			if strings.Contains(f.Problem, "Dial") && strings.Contains(f.Problem, "sort.Slice") {
-				t.Errorf("two items in one finding: %q", f.Problem)
-			}
-		}
-	}
-	if n != 2 {
-		t.Errorf("got %+v, want the two items as findings of their own", fs)
 	}
 }
 
