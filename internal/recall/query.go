@@ -13,8 +13,8 @@ import (
 
 // Query weights relative to a word of the request.
 const (
-	// genericWeight is the weight of a generic word (generic.txt, or common
-	// in this memory): it breaks ties but cannot lift a lesson by itself.
+	// genericWeight is the weight of a generic word (generic.txt): it
+	// breaks ties but cannot lift a lesson by itself.
 	genericWeight = 0.2
 	// synonymWeight is the weight of a synonym (text.Synonyms): it counts
 	// for its word's slot, never more than the word itself.

@@ -10,7 +10,7 @@
 // itself, and a request read as it is (prime, one read --relevant) gets
 // lessons only when one of them says enough of its specific words (the
 // relevance floor, SPEC §6): task ids, stop words, generic words
-// (generic.txt, or common in this memory) and synonyms break ties but
+// (generic.txt) and synonyms break ties but
 // never qualify a lesson, so a request that no lesson bears on gets
 // nothing.
 package recall
