@@ -31,7 +31,7 @@ func randomTokens(s string) string {
 		for end > start && isSep(s[end-1]) {
 			end--
 		}
-		if end-start >= minRandom && looksRandom(s[start:end]) {
+		if end-start >= minRandom && !digest(s, start) && looksRandom(s[start:end]) {
 			if b.Len() == 0 {
 				b.Grow(len(s))
 			}
@@ -46,6 +46,21 @@ func randomTokens(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// digest reports whether the token at s[start:] is a checksum written
+// the way lockfiles and manifests write them, named by its algorithm:
+// sha512-<base64> (npm, Subresource Integrity), h1:<base64> (go.sum).
+func digest(s string, start int) bool {
+	t := s[start:]
+	if strings.HasPrefix(t, "sha") {
+		n := 3
+		for n < len(t) && t[n] >= '0' && t[n] <= '9' {
+			n++
+		}
+		return n > 3 && n < len(t) && t[n] == '-'
+	}
+	return start >= 3 && s[start-3:start] == "h1:"
 }
 
 func tokenByte(c byte) bool {
@@ -77,27 +92,42 @@ func looksRandom(t string) bool {
 		if len(part) < 2 || len(part) >= 4 && isHex(part) {
 			continue
 		}
-		humps, sh := 0, 0
-		for i := 0; i < len(part); {
-			c := class(part[i])
-			j := i + 1
-			if c == upper && j < len(part) && class(part[j]) == lower {
-				c = lower
-			}
-			for j < len(part) && class(part[j]) == c {
-				j++
-			}
-			humps++
-			if j-i <= 2 {
-				sh++
-			}
-			i = j
-		}
+		humps, sh := humpCount(part)
 		if humps >= 3 {
 			short += sh
 		}
 	}
 	return short >= 6
+}
+
+// humpCount counts part's humps and the short ones (two bytes or less).
+func humpCount(part string) (humps, short int) {
+	for i := 0; i < len(part); {
+		c := class(part[i])
+		j := i + 1
+		if c == upper && j < len(part) && class(part[j]) == lower {
+			c = lower
+		}
+		for j < len(part) && class(part[j]) == c {
+			j++
+		}
+		humps++
+		if j-i <= 2 {
+			short++
+		}
+		i = j
+	}
+	return humps, short
+}
+
+// shortHumps counts the short humps of t's parts between separators.
+func shortHumps(t string) int {
+	n := 0
+	for part := range strings.FieldsFuncSeq(t, func(r rune) bool { return r < 0x80 && isSep(byte(r)) }) {
+		_, sh := humpCount(part)
+		n += sh
+	}
+	return n
 }
 
 const (

@@ -214,37 +214,53 @@ func maskAssignments(s string) string {
 			continue
 		}
 		k := j
-		if k < len(s) && (s[k] == '"' || s[k] == '\'') {
+		// Between the key and its operator: the key's closing quote, an
+		// escaped one (JSON inside a string literal: \"password\":) or
+		// markdown around the key (**secret**:, `token`:).
+		for n := 0; n < 3 && k < len(s) && strings.IndexByte("\"'*`\\", s[k]) >= 0; n++ {
 			k++
 		}
 		sepStart := k
 		for k < len(s) && isSpace(s[k]) {
 			k++
 		}
-		op := false
-		for _, o := range []string{"=>", ":=", "=", ":"} {
-			if strings.HasPrefix(s[k:], o) {
+		op := ""
+		for _, o := range ops {
+			if strings.HasPrefix(s[k:], o) && (o != "is " || k > sepStart) {
+				op = o
 				k += len(o)
-				op = true
 				break
 			}
 		}
-		if op {
+		if op != "" {
 			for k < len(s) && isSpace(s[k]) {
 				k++
 			}
-		} else if k == sepStart {
+			// The other side of an escaped or quoted value: \"SECRET\".
+			if k+1 < len(s) && s[k] == '\\' && (s[k+1] == '"' || s[k+1] == '\'') {
+				k++
+			}
+		} else if k == sepStart || strings.ContainsAny(s[j:sepStart], "*`\\") {
+			// A space alone joins a key to its value only in prose
+			// ("secret 7f3a…"); after a code span or emphasis it is the
+			// next word of the sentence.
 			i = j
 			continue
 		}
-		vs, ve := value(s, k)
+		// A quoted value after a key that names a secret may hold spaces
+		// (a passphrase); elsewhere a space ends it.
+		vs, ve := value(s, k, strong && op != "" && op != "is " && op != "|")
 		if vs < 0 {
 			i = j
 			continue
 		}
 		v, sep := s[vs:ve], s[sepStart:k]
-		if strings.Contains(v, maskPrefix) || v == Private || insideMask(s, vs) || !secretValue(v, sep) ||
-			!strong && (!op || !looksLikeCredential(v) || strings.ContainsAny(v, "/\\`()")) {
+		if data(s, i, vs, ve, op) {
+			sep = "="
+		}
+		if strings.Contains(v, maskPrefix) || v == Private || insideMask(s, vs) || isLabel(v) || op == ":" && isLocation(s[i:j], v) || !secretValue(v, sep) ||
+			!strong && (op == "" || !looksLikeCredential(v) || strings.ContainsAny(v, "/\\`()") ||
+				(op == "is " || op == "|") && len(v) < minRandom) {
 			i = j
 			continue
 		}
@@ -258,6 +274,58 @@ func maskAssignments(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// ops join a key to its value. "|" is a table's next cell, "%3D" an
+// "=" in a URL-encoded query, "is " the same said in a sentence ("the
+// api key is …"); like ":" these also join prose, so the value must look
+// like a credential.
+var ops = []string{"=>", ":=", "=", ":", "|", "%3D", "%3d", "is "}
+
+// data reports whether the assignment of s[vs:ve] to the key at s[i:] is
+// data, not prose, though its operator is ":": the value is quoted
+// ("password": "…", password: '…'), closes a code span (`password: …`),
+// or key and value fill a line the way YAML writes them. Data's value is a secret whatever it looks like.
+func data(s string, i, vs, ve int, op string) bool {
+	switch op {
+	case "=", ":=", "=>", "%3D", "%3d":
+		return true
+	case ":":
+	default:
+		return false
+	}
+	if vs > 0 && strings.IndexByte("\"'`", s[vs-1]) >= 0 || ve < len(s) && s[ve] == '`' {
+		// Unless the value names something: "OPENAI_API_KEY": "openai_api_key".
+		v := s[vs:ve]
+		return !isWordy(v) || !strings.ContainsAny(v, "_.")
+	}
+	for _, c := range []byte(s[ve:min(len(s), ve+64)]) {
+		if c == '\n' {
+			break
+		}
+		if !isSpace(c) {
+			return false
+		}
+	}
+	for p := i - 1; p >= 0 && s[p] != '\n'; p-- {
+		if !isSpace(s[p]) && s[p] != '-' && s[p] != '>' {
+			return false
+		}
+	}
+	return true
+}
+
+// isLabel: "**Token Handling:** …" names a topic; its "value" ends in a
+// colon, which no credential written in a review does.
+func isLabel(v string) bool {
+	return strings.HasSuffix(strings.TrimRight(v, "*_"), ":")
+}
+
+// isLocation: token.ts:40-52 is a file and its lines, not a key and its
+// value.
+func isLocation(key, v string) bool {
+	dot := strings.LastIndexByte(key, '.')
+	return dot >= 0 && len(key)-dot-1 >= 1 && len(key)-dot-1 <= 5 && v[0] >= '0' && v[0] <= '9'
 }
 
 // keyKind tells whether a key names a secret (strong) or might (weak).
@@ -281,20 +349,21 @@ func keyKind(key string) (strong, weak bool) {
 }
 
 // value finds an assignment's value at s[k:]: "quoted", 'quoted',
-// `quoted` (no spaces inside any) or a bare run; at least 3 bytes. A bare
+// `quoted` (no spaces inside any unless spaces) or a bare run; at least 3
+// bytes. A backslash ends a quoted value: \"quoted\" inside a literal. A bare
 // run ends at a backtick, which closes the code span a review quotes it in:
 // masking the backtick too would leave the span open and garble the
 // markdown after it.
-func value(s string, k int) (start, end int) {
+func value(s string, k int, spaces bool) (start, end int) {
 	if k >= len(s) {
 		return -1, -1
 	}
 	if q := s[k]; q == '"' || q == '\'' || q == '`' {
 		e := k + 1
-		for e < len(s) && s[e] != q && !isSpace(s[e]) {
+		for e < len(s) && s[e] != q && s[e] != '\\' && (spaces && s[e] == ' ' && e-k < 200 || !isSpace(s[e])) {
 			e++
 		}
-		if e < len(s) && s[e] == q && e-k-1 >= 3 {
+		if e < len(s) && (s[e] == q || s[e] == '\\' && e+1 < len(s) && s[e+1] == q) && e-k-1 >= 3 {
 			return k + 1, e
 		}
 		return -1, -1
@@ -597,7 +666,9 @@ func secretValue(v, sep string) bool {
 	}
 	lv := strings.ToLower(v)
 	switch lv {
-	case "null", "none", "nil", "true", "false", "undefined", "required", "optional", "string", "redacted", "xxx", "xxxx", "changeme", "example":
+	case "null", "none", "nil", "true", "false", "undefined", "required", "optional", "redacted", "xxx", "xxxx", "changeme", "example",
+		// Types: a field declared in a class or an interface (token: str).
+		"string", "str", "bytes", "int", "bool", "any", "object":
 		return false
 	}
 	sep = strings.TrimSpace(sep)
@@ -632,8 +703,10 @@ func looksLikeCredential(v string) bool {
 	}
 	classes := lower + upper + digit + sym
 	// A capitalised word ("Required") or a hyphenated one ("read-only") is
-	// prose; a digit or two symbol-separated cases is not.
-	return classes >= 3 || classes == 2 && digit == 1
+	// prose; a digit or two symbol-separated cases is not, nor letters
+	// whose case flips at random (kDHQxKrMUc: words in an identifier make
+	// long humps, parseAccessToken).
+	return classes >= 3 || classes == 2 && digit == 1 || shortHumps(v) >= 3
 }
 
 // isWordy: only letters and single hyphens or underscores between them,

@@ -158,3 +158,58 @@ func BenchmarkStringDense(b *testing.B) {
 		String(text)
 	}
 }
+
+// TestStringShapes: secret shapes that reached the memory files through the
+// hook and memory add before round 10 (each value random, of its shape),
+// and the text around them that must stay.
+func TestStringShapes(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		// A key that names a secret, then ":" and a value of letters whose
+		// case flips at random.
+		{"yaml value of mixed-case letters", "passwd: DkKdkaQIcRoN", "passwd: [REDACTED:assignment]"},
+		{"value closing a code span", "sets `passwd: ZqumpmhsEJNp` for admin", "sets `passwd: [REDACTED:assignment]` for admin"},
+		{"yaml line of one lower-case word", "db:\n  password: quietmoose\n  user: app", "db:\n  password: [REDACTED:assignment]\n  user: app"},
+		{"json quoted value", `{"password": "quietmoose"}`, `{"password": "[REDACTED:assignment]"}`},
+		{"struct literal quoted value", `Config{User: "app", Password: "quietmoose"}`, `Config{User: "app", Password: "[REDACTED:assignment]"}`},
+		{"escaped json in a string literal", `body := "{\"user\":\"app\",\"password\":\"S3crlqFdAJB8\"}"`, `body := "{\"user\":\"app\",\"password\":\"[REDACTED:assignment]\"}"`},
+		{"quoted passphrase with spaces", `password: "pale ostrich cable lantern"`, `password: "[REDACTED:assignment]"`},
+		{"bold key", "**secret**: kDHQxKrMUcHphB", "**secret**: [REDACTED:assignment]"},
+		{"code span key", "`api_key`: Wm4qTzR8vLp2", "`api_key`: [REDACTED:assignment]"},
+		{"table cell", "| DB_PASSWORD | HvN2x4DZWxnZ1zhF |", "| DB_PASSWORD | [REDACTED:assignment] |"},
+		{"url-encoded equals", "login?user=a&pass%3DXDf32fUKRCGi", "login?user=a&pass%3D[REDACTED:assignment]"},
+		{"said in a sentence", "the admin password is rover77 on staging", "the admin password is [REDACTED:assignment] on staging"},
+		{"hex after 'key is'", "the api key is 649b9687e1d37c61c2c3419ef7f93fd3 here", "the api key is [REDACTED:assignment] here"},
+
+		// Kept: labels, words after a code span, types, prose after "is".
+		{"bold label", "- **Secret Management:** rotate keys yearly", "- **Secret Management:** rotate keys yearly"},
+		{"label with colon inside bold", "**Password Hashing:** use bcrypt", "**Password Hashing:** use bcrypt"},
+		{"code span then a word", "`store-credentials.ts` 仍然只检查头尾标记", "`store-credentials.ts` 仍然只检查头尾标记"},
+		{"file and lines", "see `src/token.ts:1040-1046` and (`auth/secrets.rs:88`)", "see `src/token.ts:1040-1046` and (`auth/secrets.rs:88`)"},
+		{"quoted name of a field", `{"ANTHROPIC_API_KEY": "anthropic_api_key"}`, `{"ANTHROPIC_API_KEY": "anthropic_api_key"}`},
+		{"field type", "class Settings:\n    secret_key: str\n", "class Settings:\n    secret_key: str\n"},
+		{"prose after is", "the api key is hard-coded and the token is valid", "the api key is hard-coded and the token is valid"},
+		{"short value after a weak key and is", "the sort key is utf8mb4", "the sort key is utf8mb4"},
+		{"table of field types", "| password | string | required |", "| password | string | required |"},
+
+		// Checksums named by their algorithm are not secrets.
+		{"npm integrity", `"integrity": "sha512-SRg4xiFBQ77rekbaj/J2VGl8LDkkUzZFcTB1t87atQ7su4WgGvgsxgwHhouzJyGCDseGC6oXAA1XKb68zVTjJY=="`,
+			`"integrity": "sha512-SRg4xiFBQ77rekbaj/J2VGl8LDkkUzZFcTB1t87atQ7su4WgGvgsxgwHhouzJyGCDseGC6oXAA1XKb68zVTjJY=="`},
+		{"go.sum line", "golang.org/x/text v0.14.0 h1:p15e0Ks+53VzzIFCXsZsLiu2f9PNZm0sjdPe0+a/pEw=",
+			"golang.org/x/text v0.14.0 h1:p15e0Ks+53VzzIFCXsZsLiu2f9PNZm0sjdPe0+a/pEw="},
+		{"subresource integrity", `integrity="sha384-KTCogcMN5xVz/zyiMXb5AJok/wIBefmMDipJdMvXOdfJyI2akT1uu/J+YaVrSqpB"`,
+			`integrity="sha384-KTCogcMN5xVz/zyiMXb5AJok/wIBefmMDipJdMvXOdfJyI2akT1uu/J+YaVrSqpB"`},
+		{"random token after a word that is no algorithm", "cache shard-KTCogcMN5xVz/zyiMXb5AJok/wIBefmMDipJd", "cache [REDACTED:random-token]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := String(tt.in); got != tt.want {
+				t.Errorf("String(%q)\n got  %q\n want %q", tt.in, got, tt.want)
+			}
+			if got := String(tt.want); got != tt.want {
+				t.Errorf("not idempotent: String(%q) = %q", tt.want, got)
+			}
+		})
+	}
+}
