@@ -284,13 +284,6 @@ func (c *candidate) add(field, value string) {
 		}
 		return
 	}
-	if field == fieldIgnored {
-		c.lastSlot = ""
-		return
-	}
-	if strings.HasPrefix(field, "problem") {
-		field = fieldProblem
-	}
 	c.fields[field] = joinCapped(c.fields[field], value)
 	c.lastSlot = field
 	if field == fieldSeverity || field == fieldLocation {
@@ -670,9 +663,6 @@ func (x *extractor) headingFinding(s *section, ref, title, sev string) {
 	sub = func(ss []*section) {
 		for _, ch := range ss {
 			c.lastSlot = headingField(ch.title)
-			if c.lastSlot == fieldIgnored {
-				c.lastSlot = fieldEvidence
-			}
 			x.body(c, ch.blocks)
 			sub(ch.children)
 		}
@@ -941,23 +931,12 @@ func (x *extractor) emitProse(body, sev, ref string) {
 func (x *extractor) looseLine(l string, sc scope) { x.paragraph([]string{l}, sc) }
 
 // draftField adds a field line to the open field block. A field that is
-// already filled (other than the problem's several labels) means the next
-// finding started, and so does a Severity after a complete finding.
+// already filled means the next finding started; a problem continues
+// unless a fix came after it.
 func (x *extractor) draftField(field, value string, sc scope) {
-	if field == fieldIgnored {
-		if x.draft != nil {
-			x.draft.lastSlot = ""
-		}
-		return
-	}
 	d := x.draft
 	if d != nil {
-		key := field
-		if strings.HasPrefix(key, "problem") {
-			key = fieldProblem
-		}
-		_, filled := d.fields[key]
-		if filled && key != fieldProblem || key == fieldProblem && filled && d.fields[fieldFix] != "" {
+		if _, filled := d.fields[field]; filled && (field != fieldProblem || d.fields[fieldFix] != "") {
 			x.flushDraft()
 			d = nil
 		}
@@ -1067,7 +1046,7 @@ func (x *extractor) itemHasFields(it ast.Node) bool {
 		return false
 	}
 	for _, l := range trimAll(inlineLines(fp, x.src)) {
-		if f, _, ok := labelLine(l); ok && f != fieldIgnored {
+		if _, _, ok := labelLine(l); ok {
 			return true
 		}
 	}

@@ -39,15 +39,10 @@ func severityRank(s string) int {
 
 var severityWords = map[string]string{
 	"p0": SevCritical, "critical": SevCritical, "blocker": SevCritical, "blocking": SevCritical,
-	"severe": SevCritical, "must-fix": SevCritical, "mustfix": SevCritical, "sev0": SevCritical, "sev1": SevCritical,
+	"severe": SevCritical, "must-fix": SevCritical,
 	"p1": SevMajor, "high": SevMajor, "major": SevMajor, "important": SevMajor, "should-fix": SevMajor,
-	"shouldfix": SevMajor, "error": SevMajor, "sev2": SevMajor,
-	"p2": SevMinor, "medium": SevMinor, "moderate": SevMinor, "minor": SevMinor,
-	"p3": SevNit, "low": SevNit,
-	"concern": SevMinor, "warning": SevMinor, "warn": SevMinor, "non-blocking": SevMinor, "nonblocking": SevMinor,
-	"sev3": SevMinor,
-	"nit":  SevNit, "nits": SevNit, "nitpick": SevNit, "nitpicks": SevNit, "trivial": SevNit, "cosmetic": SevNit,
-	"info": SevNit, "informational": SevNit, "optional": SevNit, "p4": SevNit, "style": SevNit,
+	"p2": SevMinor, "medium": SevMinor, "minor": SevMinor, "concern": SevMinor,
+	"p3": SevNit, "low": SevNit, "nit": SevNit, "info": SevNit, "optional": SevNit,
 }
 
 // Replacers are immutable and safe for concurrent use; building one costs

@@ -11,15 +11,12 @@ import (
 	"unicode/utf8"
 )
 
-// Field names the label machine fills. Problem labels carry a suffix so a
-// "Title" followed by a "Description" is read as one problem, not two
-// findings.
+// Field names the label machine fills; fieldIgnored is a table column
+// that is none of them.
 const (
 	fieldSeverity = "severity"
 	fieldLocation = "location"
 	fieldProblem  = "problem"
-	fieldTitle    = "problem-title"
-	fieldDesc     = "problem-desc"
 	fieldFix      = "fix"
 	fieldEvidence = "evidence"
 	fieldIgnored  = "ignored"
@@ -100,7 +97,7 @@ func fieldRun(line string) []string {
 			continue
 		}
 		rest := line[i+2:]
-		if f, _, ok := labelLine(rest); !ok || f == fieldIgnored || !isASCIILetter(rest[0]) || rest[0] < 'A' || rest[0] > 'Z' {
+		if _, _, ok := labelLine(rest); !ok || !isASCIILetter(rest[0]) || rest[0] < 'A' || rest[0] > 'Z' {
 			continue
 		}
 		end := i + 1
@@ -117,22 +114,16 @@ func fieldRun(line string) []string {
 // small general vocabulary of review templates, matched as word stems so
 // "Suggested fix direction", "Recommended change" and "Why it matters"
 // need no entry of their own.
-var (
-	ignoredLabels = wordSet(`verdict confidence category categories status rating grade effort type task model reviewer reviewed
-		stage classification disposition scope date branch commit kind tags mode round author owner`)
-	labelStems = []struct{ field, stems string }{
-		{fieldEvidence, "verif"},
-		{fieldSeverity, "severity priority sev"},
-		{fieldFix, "fix suggest recommend remediat solution resolution proposed action change"},
-		{fieldLocation, "location file path where line"},
-		{fieldEvidence, "why impact evidence rationale detail reproduc risk consequence context note"},
-		{fieldTitle, "title"},
-		{fieldDesc, "description summary"},
-		{fieldProblem, problemStems},
-	}
-)
+var labelStems = []struct{ field, stems string }{
+	{fieldEvidence, "verif"},
+	{fieldSeverity, "priority sev"},
+	{fieldFix, "fix suggest recommend"},
+	{fieldLocation, "location file"},
+	{fieldEvidence, "why impact reproduc"},
+	{fieldProblem, problemStems},
+}
 
-const problemStems = "problem issue finding concern bug what observation symptom"
+const problemStems = "problem issue finding concern bug what observation symptom description"
 
 // labelField maps a label to the field it fills, or "" when the words are
 // not a field name.
@@ -140,9 +131,6 @@ func labelField(label string) string {
 	l := strings.ToLower(strings.TrimSpace(label))
 	if l == "" {
 		return ""
-	}
-	if ignoredLabels[l] || ignoredLabels[strings.Fields(l)[0]] && len(strings.Fields(l)) <= 2 {
-		return fieldIgnored
 	}
 	words := strings.FieldsFunc(l, func(r rune) bool { return !unicode.IsLetter(r) })
 	for _, w := range words {
@@ -174,7 +162,7 @@ func headingField(title string) string {
 	if rest != "" {
 		t = rest
 	}
-	if f := labelField(t); f != "" && f != fieldIgnored && f != fieldSeverity {
+	if f := labelField(t); f != "" && f != fieldSeverity {
 		return f
 	}
 	return fieldEvidence
@@ -737,8 +725,7 @@ func jsonFindings(body string) []Finding {
 }
 
 // jsonFindingKeys name the array of findings in a JSON review.
-var jsonFindingKeys = map[string]bool{"findings": true, "issues": true, "comments": true, "action_items": true,
-	"action_items_table": true, "problems": true}
+var jsonFindingKeys = map[string]bool{"findings": true}
 
 // jsonVerdict reads the overall verdict of a review written as one JSON
 // document: its top-level "verdict", "decision" or Codex's
@@ -821,15 +808,9 @@ func jsonFinding(it map[string]any) (Finding, bool) {
 	return f, f.Problem != ""
 }
 
-// proseKeys name, most telling first, the members of a nested JSON value
-// that hold what a person would read: a reviewer's {"description", "file",
-// "lines"} location or {"before", "after", "diff"} fix.
-var proseKeys = []string{"description", "text", "summary", "message", "explanation", "suggestion", "recommendation", "after"}
-
 // jsonProse turns a nested JSON value into the text it carries, never its
-// JSON syntax (a lesson's fix must read as words, not '{"diff":null}'): a
-// prose member of an object if it has one, else its scalar members as
-// "key: value"; an array's items joined.
+// JSON syntax (a lesson's fix must read as words, not '{"diff":null}'): an
+// object's members as "key: value", an array's items joined.
 func jsonProse(v any) string {
 	switch v := v.(type) {
 	case nil:
@@ -847,15 +828,6 @@ func jsonProse(v any) string {
 		}
 		return strings.Join(parts, "; ")
 	case map[string]any:
-		for _, k := range proseKeys {
-			for ik, iv := range v {
-				if strings.EqualFold(ik, k) {
-					if t := jsonProse(iv); t != "" {
-						return t
-					}
-				}
-			}
-		}
 		keys := make([]string, 0, len(v))
 		for k := range v {
 			keys = append(keys, k)

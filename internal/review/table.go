@@ -98,20 +98,11 @@ func renderCell(c string) string {
 	return c
 }
 
+// tableColumn is the field a column's header names, as a field label
+// would.
 func tableColumn(h string) string {
-	h = strings.ToLower(strings.TrimSpace(strings.Trim(h, "*` ")))
-	switch h {
-	case "sev", "severity", "priority", "level", "prio":
-		return fieldSeverity
-	case "location", "file", "file:line", "where", "path", "line", "lines", "section":
-		return fieldLocation
-	case "finding", "issue", "problem", "description", "title", "bug", "concern", "what", "comment", "observation":
-		return fieldProblem
-	case "fix", "suggestion", "recommendation", "remediation", "resolution", "action", "suggested fix", "solution",
-		"how to fix", "proposed fix", "recommended fix", "fix / suggestion", "fix/suggestion", "how":
-		return fieldFix
-	case "evidence", "why", "rationale", "details", "impact":
-		return fieldEvidence
+	if f := labelField(strings.Trim(h, "*` ")); f != "" {
+		return f
 	}
 	return fieldIgnored
 }
