@@ -76,7 +76,7 @@ func NewIndex(entries []mdstore.Entry) *Index {
 		clear(at)
 		for _, s := range [2]string{entries[i].Text(), entries[i].Fix} {
 			z.Scan(s, func(tok []byte, k text.Kind) {
-				if k != text.Whole && text.IsStop(string(tok)) {
+				if text.IsStop(string(tok)) {
 					return
 				}
 				w := 1.0
