@@ -70,6 +70,7 @@ func FuzzRender(f *testing.F) {
 	f.Add("issue", "fix", "ctx", "", "fn-1.1", "api")
 	f.Add("## 2026-01-01 x [y]", "<!-- flowmem: id=z -->", "---", "```", "manual", "pitfall")
 	f.Add("", "", "", "1. list", "", "")
+	f.Add("a <!-- hidden --> b", `<\!-- x`, "<<!--", "<!-- y -->", "manual", "api")
 	f.Fuzz(func(t *testing.T, issue, fix, ctx, body, task, cat string) {
 		e := Entry{Kind: Pitfall, Date: "2026-01-10", Issue: issue, Fix: fix, Context: ctx, Body: body, Task: task, Category: cat, Source: "impl-review"}
 		e.Normalize()

@@ -614,7 +614,7 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 				hurt(n, fmt.Sprintf("holds a line of entry %s: a merge interleaved two entries", other))
 			}
 		}
-		return validText(v)
+		return unescapeComments(validText(v))
 	}
 	// Fixed buffers: most entries have one metadata line and at most one
 	// line of free text, and reading them should not allocate.
@@ -656,7 +656,7 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 		case '*':
 			switch {
 			case strings.HasPrefix(l, "**Issue**:"):
-				v := validText(l[len("**Issue**:"):])
+				v := unescapeComments(validText(l[len("**Issue**:"):]))
 				if e.Issue != "" && v != e.Issue {
 					hurt(n, "holds a second lesson (another **Issue** line): a merge fused two entries")
 				}
@@ -698,7 +698,7 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 			if tag != "" && e.Issue != "" {
 				b = cutOwnTag(b, tag)
 			}
-			e.Body = validText(unescapeBody(b))
+			e.Body = unescapeComments(validText(unescapeBody(b)))
 		} else if len(body) > 1 {
 			e.Body = OneLine(strings.Join(body, " "))
 		}
@@ -899,15 +899,15 @@ func Render(e *Entry) string {
 	}
 	fmt.Fprintf(&b, " status=%s -->\n", e.Status)
 	if e.Issue != "" {
-		fmt.Fprintf(&b, "**Issue**: %s\n", e.Issue)
+		fmt.Fprintf(&b, "**Issue**: %s\n", escapeComments(e.Issue))
 	}
 	for _, f := range [...]struct{ label, val string }{{"Fix", e.Fix}, {"Context", e.Context}} {
 		if f.val != "" {
-			fmt.Fprintf(&b, "**%s**: %s%s\n", f.label, f.val, tag)
+			fmt.Fprintf(&b, "**%s**: %s%s\n", f.label, escapeComments(f.val), tag)
 		}
 	}
 	if e.Body != "" {
-		b.WriteString(escapeBody(e.Body))
+		b.WriteString(escapeBody(escapeComments(e.Body)))
 		if e.Issue != "" {
 			b.WriteString(tag)
 		}
@@ -931,6 +931,57 @@ func escapeBody(s string) string {
 		return s[:n] + `\` + s[n:]
 	}
 	return s
+}
+
+// escapeComments keeps an HTML comment in a field's text from hiding what
+// follows it when the file is rendered (a pull request, a markdown view)
+// while readers hand that text to the model: every "<!--" is written
+// "<\!--", which renders as the text itself. A run of backslashes already
+// between "<" and "!--" gets one more, so unescapeComments undoes exactly
+// this and parse(render(e)) == e holds.
+func escapeComments(s string) string {
+	return commentOpeners(s, 1)
+}
+
+// unescapeComments reads what escapeComments wrote. Files written before
+// it read the same, but for a field that held "<\!--" itself.
+func unescapeComments(s string) string {
+	return commentOpeners(s, -1)
+}
+
+// commentOpeners adds (by +1) or removes (-1) one backslash in every "<",
+// backslashes, "!--" of s; removing needs at least one there.
+func commentOpeners(s string, by int) string {
+	if !strings.Contains(s, "!--") {
+		return s
+	}
+	var b strings.Builder
+	from := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '<' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] == '\\' {
+			j++
+		}
+		if !strings.HasPrefix(s[j:], "!--") || (by < 0 && j == i+1) {
+			continue
+		}
+		b.WriteString(s[from : i+1])
+		if by > 0 {
+			b.WriteByte('\\')
+			from = i + 1
+		} else {
+			from = i + 2
+		}
+		i = j - 1
+	}
+	if from == 0 {
+		return s
+	}
+	b.WriteString(s[from:])
+	return b.String()
 }
 
 func unescapeBody(s string) string {

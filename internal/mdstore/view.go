@@ -77,6 +77,9 @@ func ViewSegment(seg []byte, v *View) bool {
 		if *dst != nil {
 			return false // a second line of one field
 		}
+		if bytes.Contains(l, []byte(`<\`)) {
+			return false // an escaped comment opener: unescaping copies
+		}
 		if *dst = bytes.TrimSpace(l); !utf8.Valid(*dst) {
 			return false
 		}
