@@ -33,13 +33,13 @@ var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // quote earlier rounds before their own answer. Without a tag it reads
 // verdict lines, strongest form first, the last of that form winning:
 //  1. a verdict key: `VERDICT: X`, `**Verdict:** X`, `Overall verdict: X.`,
-//     `Verdict — X`, `| Verdict | X |`,
-//     `SOL_VERDICT: X`, `… — verdict=X`, `"verdict": "x"`, or a `## Verdict`
+//     `SOL_VERDICT: X`, `… verdict=X`, `"verdict": "x"`, or a `## Verdict`
 //     heading (or bold line) followed by `**X**`;
 //  2. a decision key: `Recommendation:`, `Decision:`, `Status:`,
-//     `Assessment:`, `Conclusion:`, `Outcome:`, `Overall:` (with up to two
-//     words before it, "Final recommendation:"), unless the line is a
-//     list item nested under another, a finding's own field;
+//     `Assessment:`, `Conclusion:`, `Overall:`, `Sign-off:` (with up to
+//     two words before it, "Final recommendation:"), unless the line is a
+//     list item nested under another or the key opens two or more list
+//     items (a finding's own field);
 //  3. a line that is only a verdict phrase: `**REQUEST CHANGES**`, `## ❌ Not
 //     ready`, `LGTM`;
 //  4. a grade: `Overall: 6.5/10`, `Grade: B-` (see scoreVerdict).
@@ -47,10 +47,11 @@ var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // X is flow-next's words or another reviewer's (see verdictPhrases), so a
 // sub-item's `**Verdict**: CORRECT` is ignored; an approval that carries a
 // request ("Approve, with changes requested below") is the request.
-// Lowercase snake_case keys such as `flowctl_verdict:` or `true_verdict:`
-// are metadata written about a review, not by the reviewer, and are
-// ignored too. One pass over the lines:
-// the cost is linear in the text.
+// Lines in fenced code count like any other. Forms, keys and phrases
+// whose deletion changed no verdict of any labelled review (round 10) are
+// gone, except those whose deletion would turn a request into an approval
+// ("Not approved", "Don't merge", "conditionally approved, pending …").
+// One pass over the lines: the cost is linear in the text.
 func ParseVerdict(text string) Verdict {
 	if v := lastTagVerdict(text); v != None {
 		return v
@@ -87,22 +88,11 @@ const (
 
 func lastLineVerdict(text string) Verdict {
 	found, form := None, formNone
-	inFence := false
-	fence := ""
 	pending := formNone // a "## Verdict" title waits for its word on the next line
 	fields := fieldKeys(text)
 	for line := range strings.Lines(text) {
 		trimmed := strings.TrimSpace(line)
-		if f := fenceMarker(trimmed); f != "" {
-			switch {
-			case !inFence:
-				inFence, fence = true, f
-			case strings.HasPrefix(trimmed, fence):
-				inFence = false
-			}
-			continue
-		}
-		if inFence || trimmed == "" {
+		if trimmed == "" {
 			continue
 		}
 		plain := plainLine(trimmed)
@@ -274,7 +264,7 @@ func fraction(s string) (n, d float64, ok bool) {
 
 // decisionKeys name the slot where reviewers that do not say "verdict" put
 // their overall call.
-var decisionKeys = []string{"recommendation", "decision", "status", "assessment", "conclusion", "outcome", "overall", "gate", "sign-off", "signoff"}
+var decisionKeys = []string{"recommendation", "decision", "status", "assessment", "conclusion", "overall", "sign-off"}
 
 // decisionVerdict reads "Recommendation: Request changes", "Final
 // decision: APPROVE", "Review status — BLOCKED".
@@ -293,6 +283,7 @@ func decisionVerdict(plain string) Verdict {
 		}
 		j := strings.IndexByte(value, ' ')
 		if j < 0 || strings.EqualFold(value[:j], "not") || strings.EqualFold(value[:j], "no") {
+			// "Status: not merge-ready": a negated word is no call.
 			break
 		}
 		value = strings.TrimLeft(value[j:], " ")
@@ -388,21 +379,6 @@ func stripSymbols(s string) string {
 	return strings.TrimRightFunc(s, func(r rune) bool { return !isWord(r) })
 }
 
-// fenceMarker returns the fence run that opens or closes a fenced code block
-// on this line, or "".
-func fenceMarker(trimmed string) string {
-	for _, c := range []string{"```", "~~~"} {
-		if strings.HasPrefix(trimmed, c) {
-			n := 0
-			for n < len(trimmed) && trimmed[n] == c[0] {
-				n++
-			}
-			return trimmed[:n]
-		}
-	}
-	return ""
-}
-
 var verdictDecor = strings.NewReplacer("*", "", "`", "")
 
 // plainLine drops the markdown decoration reviewers put around verdicts
@@ -471,9 +447,8 @@ func titleForm(plain string) int {
 }
 
 // keyedVerdict finds `verdict: WORD` or `verdict=WORD` anywhere in a line.
-// The key may be prefixed by words ("Overall verdict") or by an upper-case
-// reviewer tag (SOL_VERDICT) but not by a lowercase identifier
-// (flowctl_verdict), which is how corpus and tool metadata spell it.
+// The key may be prefixed by words ("Overall verdict") or by a tag
+// (SOL_VERDICT).
 func keyedVerdict(plain string) Verdict {
 	lower := asciiLower(plain)
 	found := None
@@ -504,37 +479,18 @@ func keyedVerdict(plain string) Verdict {
 }
 
 // keySeparator returns the length of the separator that opens rest
-// after a verdict key — ":", "=", a dash ("Verdict — NEEDS WORK") or a
-// table cell's "|" ("| Verdict | REQUEST CHANGES |") — or 0.
+// after a verdict key — ":" or "=" — or 0.
 func keySeparator(rest string) int {
-	for _, sep := range []string{":", "=", "|", "—", "–", "- "} {
-		if strings.HasPrefix(rest, sep) {
-			return len(sep)
-		}
+	if strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "=") {
+		return 1
 	}
 	return 0
 }
 
+// verdictKeyPrefixOK: "verdict" at i is a key of its own or the last part
+// of one (SOL_VERDICT), not the end of a word.
 func verdictKeyPrefixOK(plain string, i int) bool {
-	if i == 0 {
-		return true
-	}
-	prev := plain[i-1]
-	switch {
-	case prev == '_':
-		j := i - 1
-		for j > 0 && (isASCIILetter(plain[j-1]) || isDigit(plain[j-1]) || plain[j-1] == '_') {
-			j--
-		}
-		prefix := plain[j : i-1]
-		if prefix == "" {
-			return false
-		}
-		return strings.ToUpper(prefix) == prefix && plain[i:i+7] == "VERDICT"
-	case isASCIILetter(prev) || isDigit(prev):
-		return false
-	}
-	return true
+	return i == 0 || !isASCIILetter(plain[i-1]) && !isDigit(plain[i-1])
 }
 
 // verdictPhrases are the words reviewers use for their overall call, as
@@ -552,17 +508,12 @@ var verdictPhrases = []struct {
 	{MajorRethink, []string{"needs", "rethink"}, true},
 	{MajorRethink, []string{"rethink"}, true},
 	{MajorRethink, []string{"start", "over"}, true},
-	{MajorRethink, []string{"redesign"}, false},
 	{NeedsWork, []string{"needs", "work"}, true},
 	{NeedsWork, []string{"request", "changes"}, true},
-	{NeedsWork, []string{"requesting", "changes"}, true},
 	{NeedsWork, []string{"requested", "changes"}, true},
 	{NeedsWork, []string{"changes", "requested"}, true},
-	{NeedsWork, []string{"changes", "required"}, true},
 	{NeedsWork, []string{"changes", "needed"}, true},
 	{NeedsWork, []string{"fixes", "required"}, true},
-	{NeedsWork, []string{"fixes", "needed"}, true},
-	{NeedsWork, []string{"requires", "changes"}, true},
 	{NeedsWork, []string{"not", "ready"}, true},
 	{NeedsWork, []string{"not", "approved"}, true},
 	{NeedsWork, []string{"conditional", "approval"}, true}, // approval once changes land
@@ -571,7 +522,6 @@ var verdictPhrases = []struct {
 	{NeedsWork, []string{"don't", "merge"}, true},
 	{NeedsWork, []string{"needs", ""}, false}, // needs fixes, needs changes, needs revision
 	{NeedsWork, []string{"blocked"}, false},
-	{NeedsWork, []string{"block"}, false},
 	{NeedsWork, []string{"reject"}, false},
 	{NeedsWork, []string{"rejected"}, false},
 	{NeedsWork, []string{"revise"}, false},
@@ -583,8 +533,6 @@ var verdictPhrases = []struct {
 	{Ship, []string{"approved"}, true},
 	{Ship, []string{"ready"}, false},
 	{Ship, []string{"merge"}, false},
-	{Ship, []string{"accept"}, false},
-	{Ship, []string{"accepted"}, false},
 	{Ship, []string{"pass"}, false},
 }
 
