@@ -50,18 +50,15 @@ type Options struct {
 //  3. about how text looks: problem and fix both about typos, naming,
 //     formatting, comments or docs; or a cleanup nit, its title calling
 //     code dead or unused;
-//  4. unfinished code (a stub, a TODO), fixed by finishing it;
-//  5. generic advice: its title asks for tests ("no tests for …"); or it
+//  4. generic advice: its title asks for tests ("no tests for …"); or it
 //     is short (under thinLen bytes in all) and names no code in its
 //     problem or place, too vague to learn from;
-//  6. no fix: neither a fix field, a linked recommendation nor an
+//  5. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
 //     (minor or above), names code in its problem or a file's line in
 //     its place, and is more than a label of a few words: that implies
 //     its fix (and see fallback: a review that asks for changes keeps
-//     something);
-//  7. names nothing concrete: no code span, identifier, path or acronym
-//     in problem, fix or place.
+//     something).
 //
 // Every rule here was kept because deleting it cost the review sets no
 // rule was written on (round 10's ablation); the ones whose deletion cost
@@ -98,9 +95,6 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// the code.
 		return drop(fmt.Sprintf("a cleanup nit (%q code)", w))
 	}
-	if w := unfinished(problem); w != "" {
-		return drop(fmt.Sprintf("unfinished or broken code, fixed by finishing it (%q)", w))
-	}
 	if w := asksForTests(stripCode(title(problem))); w != "" {
 		// "No tests for the retry path", "Missing parser tests": the
 		// finding is the advice to write tests (LABELING.md: generic).
@@ -130,9 +124,6 @@ func ClassifyWith(f Finding, o Options) Decision {
 			return drop(reasonNoFix)
 		}
 		implied = true
-	}
-	if !hasAnchor(f.Problem) && !hasAnchor(f.Fix) && !hasAnchor(f.Location) {
-		return drop("names no code, API, tool, path or command")
 	}
 	d.Keep = true
 	d.Reason = fmt.Sprintf("reusable %s lesson: names %s and gives a fix", d.Category, anchorOf(f))
@@ -192,23 +183,6 @@ var deadWords = wordSet(`dead unused`)
 func deadCode(t string) string {
 	for _, w := range strings.Fields(stripCode(t)) {
 		if w = strings.Trim(w, ".,;:!?\"'()*[]"); deadWords[w] {
-			return w
-		}
-	}
-	return ""
-}
-
-// unfinishedWords say the code is not done yet (a stub, a TODO): such a
-// finding is fixed by finishing the work and teaches nothing for the next
-// task. A failing build is not here: it can be a build lesson.
-var unfinishedWords = wordSet(`stub stubbed stubs unfinished unimplemented todo todos`)
-
-// unfinished returns the word that marks problem as unfinished work, or "".
-// It reads words, not phrases, so any wording of "left a stub" is the
-// same signal.
-func unfinished(problem string) string {
-	for _, w := range strings.FieldsFunc(problem, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' }) {
-		if unfinishedWords[w] {
 			return w
 		}
 	}

@@ -328,20 +328,6 @@ func TestConcrete(t *testing.T) {
 	}
 }
 
-// TestUnfinishedReadsWords: the rule reads words, so wordings no list
-// spelled out are caught, and look-alikes are not.
-func TestUnfinishedReadsWords(t *testing.T) {
-	for _, tt := range []struct{ problem, want string }{
-		{"`parse` is still a stub", "stub"},
-		{"the build fails on windows without cgo", ""},     // a build lesson, not unfinished work
-		{"the template placeholder is never rendered", ""}, // placeholders are a subject, not a stub
-	} {
-		if got := unfinished(tt.problem); got != tt.want {
-			t.Errorf("unfinished(%q) = %q, want %q", tt.problem, got, tt.want)
-		}
-	}
-}
-
 // A review that asks for changes always teaches something: when the filter
 // drops every finding, the first ones that name code and lack only a fix
 // are kept (at most fallbackKeep), and none is kept when a finding passed

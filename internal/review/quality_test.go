@@ -424,7 +424,7 @@ const (
 // (r6-review9, 34773d1): precision 0.736 (64/87), category 0.609 (39/64).
 const (
 	gateBlindPrecision = 0.62 // was 0.64 — round 10 (r10-rslimA): 0.656 (63/96)
-	gateBlindRecall    = 0.70 // was 0.73 — round 10 (r10-rslimA): 0.733 (63/86)
+	gateBlindRecall    = 0.72 // was 0.70 — round 10 (r10-rslimB: unfinished and no-anchor drops deleted): 0.756 (65/86)
 	gateBlindCategory  = 0.57 // was 0.55 — round 10 (r10-rslimA): 0.603 (38/63)
 	gateBlindVerdict   = 0.91
 	gateBlindZeroYield = 0
