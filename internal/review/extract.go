@@ -248,7 +248,6 @@ type candidate struct {
 	linked   []string // fixes from a recommendations section
 	lastSlot string
 	plainLen int
-	unit     bool // a field block that opened after a heading or separator
 }
 
 // maxCollect bounds the text gathered for one field: every field is cut
@@ -339,11 +338,6 @@ func (c *candidate) whole() (Finding, bool) {
 		problem = joinSentence(problem, prose)
 	}
 	evidence := c.fields[fieldEvidence]
-	if fix == "" && imperativeTitle(title) {
-		// "**Sort merged PRs by merge time before using the first**",
-		// then what goes wrong: the title is the fix.
-		fix = title
-	}
 	if problem == "" {
 		problem = fix
 	}
@@ -383,25 +377,6 @@ func noneClaim(t string) bool {
 	return false
 }
 
-// imperativeTitle tells a title that is an instruction ("Sort merged PRs
-// by merge time before using the first") from a noun phrase that opens
-// with a verb's spelling ("Build script is copied", "Build Steps
-// unreviewed", "Thread 7: a.ts:6"): an imperative verb, then lower-case
-// words, and no "is"/"are" stating a fact.
-func imperativeTitle(t string) bool {
-	w := strings.Fields(strings.ReplaceAll(t, "**", ""))
-	if len(w) < 3 || !imperativeVerbs[strings.ToLower(w[0])] {
-		return false
-	}
-	for _, x := range w[1:] {
-		if x == "is" || x == "are" {
-			return false
-		}
-	}
-	r, _ := utf8.DecodeRuneInString(w[1])
-	return unicode.IsLower(r) || r == '`'
-}
-
 func joinSentence(a, b string) string {
 	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
 	switch {
@@ -422,16 +397,10 @@ type extractor struct {
 	draft   *candidate // field lines outside any titled finding
 	fixSecs []*section
 	lead    *scope // a lead-in paragraph ("Issues found:") announcing the next list
-	// open: nothing but a heading or a separator came since the last
-	// finding, so a field block here starts a finding of its own.
-	open bool
 	// tail are the blocks that belong to the last item of list tailOf
 	// although markdown put them after it (see blocks).
 	tail   []ast.Node
 	tailOf *ast.List
-	// titled: the items being read are a numbered list of bold-titled
-	// items (see titledList), so their labels are titles, not fields.
-	titled bool
 }
 
 // found reports whether a candidate so far makes a finding: a findings
@@ -466,7 +435,6 @@ func (x *extractor) flushDraft() {
 func (x *extractor) section(s *section, sc scope) {
 	x.flushDraft()
 	x.lead = nil
-	x.open = true
 	k := classifyHeading(s.title)
 	if s.level > 0 && !sc.force {
 		switch {
@@ -796,13 +764,10 @@ func (x *extractor) block(b ast.Node, sc scope) {
 		x.paragraph(trimAll(inlineLines(b, x.src)), sc)
 	case *ast.List:
 		lead := x.lead
-		x.lead, x.open = nil, false
-		outer := x.titled
-		x.titled = x.titledList(b)
+		x.lead = nil
 		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
 			x.item(it, sc, lead)
 		}
-		x.titled = outer
 	case *ast.ThematicBreak, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 	default:
 		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
@@ -824,7 +789,7 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		// of its paragraph and the paragraphs, lists and fields up to
 		// the next title are its body.
 		x.flushDraft()
-		x.lead, x.open = nil, false
+		x.lead = nil
 		x.draft = c
 		if len(lines) == 1 {
 			return
@@ -840,11 +805,8 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		if isVerdictLine(l) {
 			continue
 		}
-		if _, _, ok := labelLine(l); ok {
-			for _, seg := range fieldRun(l) {
-				f, v, _ := labelLine(seg)
-				x.draftField(f, v, sc)
-			}
+		if f, v, ok := labelLine(l); ok {
+			x.draftField(f, v, sc)
 			continue
 		}
 		if x.draft != nil && x.draft.lastSlot != "" {
@@ -859,18 +821,6 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		return
 	}
 	body := strings.Join(plain, " ")
-	if d := x.draft; d != nil && d.unit && d.fields[fieldLocation] != "" && d.fields[fieldProblem] == "" && d.title == "" {
-		// "File: a.rs / Line: 40" opening a block, then the comment in
-		// prose: the paragraphs up to the next separator are the
-		// finding's text. A short lead line ("Prompt for agent:") names
-		// the part, no more.
-		if strings.HasSuffix(plain[0], ":") && len(strings.Fields(plain[0])) <= 5 {
-			plain = plain[1:]
-		}
-		d.add("", strings.Join(plain, " "))
-		return
-	}
-	x.open = false
 	if sev, ok := leadInParagraph(body); ok {
 		x.lead = &scope{severity: sev, findings: true}
 		if sev == "" {
@@ -943,7 +893,6 @@ func (x *extractor) draftField(field, value string, sc scope) {
 	}
 	if d == nil {
 		d = newCandidate("", sc.severity)
-		d.unit = x.open
 		x.draft = d
 	}
 	d.add(field, value)
@@ -974,7 +923,7 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 		// "- ✅ Inputs validated": a passed check, whatever its section.
 		return nil
 	}
-	if !x.titled && x.itemHasFields(it) {
+	if x.itemHasFields(it) {
 		for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.block(ch, sc)
 		}
@@ -1051,36 +1000,6 @@ func (x *extractor) itemHasFields(it ast.Node) bool {
 		}
 	}
 	return false
-}
-
-// titledList reports whether l is a numbered list of two or more items
-// that each open with a bold label ("1. **Stale handle:** …"), at least
-// one of them no field name: the labels title findings, so one that
-// happens to use a field's word ("2. **Context switch cost:** …") is a
-// title too, not a field that swallows the items after it.
-func (x *extractor) titledList(l *ast.List) bool {
-	if !l.IsOrdered() || l.ChildCount() < 2 {
-		return false
-	}
-	plain := false
-	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
-		fp := firstBlock(it)
-		if fp == nil {
-			return false
-		}
-		ls := trimAll(inlineLines(fp, x.src))
-		if len(ls) == 0 {
-			return false
-		}
-		t, _, ok := boldTitle(ls[0])
-		if !ok || !strings.HasSuffix(t, ":") {
-			return false
-		}
-		if _, _, field := labelLine(ls[0]); !field {
-			plain = true
-		}
-	}
-	return plain
 }
 
 func firstBlock(it ast.Node) ast.Node {

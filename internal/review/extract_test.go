@@ -15,16 +15,6 @@ func TestExtractShapes(t *testing.T) {
 		want []Finding
 	}{
 		{
-			name: "fields run on in one numbered item, after a legend list",
-			text: "## Legend\n\n- Critical: data loss\n- High: broken feature\n\n## Findings\n\n1. Severity: High. File: `a.go:3`. Description: The `Open` handle leaks; it is never closed. Suggested fix: defer `f.Close()` after the error check.\n2. Severity: Medium. File: `b.go:9`. Description: The `x.Y` call ignores ctx. Fix: pass ctx.\n",
-			want: []Finding{
-				{Severity: SevCritical, Problem: "data loss"},
-				{Severity: SevMajor, Problem: "broken feature"},
-				{Severity: SevMajor, Location: "a.go:3", Problem: "The `Open` handle leaks; it is never closed.", Fix: "defer `f.Close()` after the error check."},
-				{Severity: SevMinor, Location: "b.go:9", Problem: "The `x.Y` call ignores ctx.", Fix: "pass ctx."},
-			},
-		},
-		{
 			name: "a location block after a list item is not a finding of its own but the item's",
 			text: "## Findings\n\n1. Low: the lookup helpers overlap.\n\nLocation: `a.rs:3`,\n`b.rs:9`.\n\nThe helpers have similar names.\n",
 			want: []Finding{{Severity: SevNit, Location: "a.rs:3,", Problem: "the lookup helpers overlap. `b.rs:9`. The helpers have similar names."}},
@@ -35,7 +25,7 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{
 				{Severity: SevMajor, Problem: "Sessions outlive their pool Risk: `Pool.Close` returns while sessions still run.", Fix: "wait on the `WaitGroup` in `Close`."},
 				{Severity: SevMajor, Problem: "Retries hide timeouts The `retry` wrapper swallows `context.DeadlineExceeded`."},
-				{Severity: SevMinor, Location: "Cache.Len", Problem: "`Cache.Len` takes no lock."},
+				{Severity: SevMinor, Problem: "`Cache.Len` takes no lock."},
 			},
 		},
 		{
@@ -450,43 +440,6 @@ func TestJSONFindingNestedValuesReadAsProse(t *testing.T) {
 	}
 }
 
-func TestFieldRun(t *testing.T) {
-	tests := []struct {
-		line string
-		want []string
-	}{
-		{"Severity: High. File: `a.b: c. Fix: no`. Fix: close it.", []string{"Severity: High.", "File: `a.b: c. Fix: no`", "Fix: close it."}},
-		{"Problem: the cache. note: lower case is prose", []string{"Problem: the cache. note: lower case is prose"}},
-		{"Problem: one thing. Status: open", []string{"Problem: one thing. Status: open"}},
-		{"Fix: use X; Why: Y breaks", []string{"Fix: use X;", "Why: Y breaks"}},
-	}
-	for _, tt := range tests {
-		got := fieldRun(tt.line)
-		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
-			t.Errorf("fieldRun(%q) = %q, want %q", tt.line, got, tt.want)
-		}
-	}
-}
-
-func TestImperativeTitle(t *testing.T) {
-	tests := []struct {
-		title string
-		want  bool
-	}{
-		{"Sort merged PRs by merge time before using the first", true},
-		{"Normalize `author` before matching", true},
-		{"Build script is copied in two places", false},
-		{"Build Steps list unreviewed", false},
-		{"Thread 7: a.ts:6", false},
-		{"Close it", false},
-	}
-	for _, tt := range tests {
-		if got := imperativeTitle(tt.title); got != tt.want {
-			t.Errorf("imperativeTitle(%q) = %v, want %v", tt.title, got, tt.want)
-		}
-	}
-}
-
 func TestSplitFixReadsRequests(t *testing.T) {
 	p, f := splitFix("The fetch is capped at 100 rows. If these are true counts, you should paginate until the window ends.")
 	if p != "The fetch is capped at 100 rows." || f != "If these are true counts, you should paginate until the window ends." {
@@ -751,26 +704,6 @@ func TestBracketedSeverityTags(t *testing.T) {
 		if sev, _, _, _ := titleMarker(c.line); sev != c.sev {
 			t.Errorf("titleMarker(%q) severity = %q, want %q", c.line, sev, c.sev)
 		}
-	}
-}
-
-// TestExtractTitledListWithFieldWord: a numbered list of bold-titled
-// items is a list of findings even when one title uses a field's word
-// ("Context" names the evidence field); before, that title opened a field
-// and the items after it were read as its continuation.
-func TestExtractTitledListWithFieldWord(t *testing.T) {
-	text := "## 1. Worker shutdown (High)\n\n### Problems\n\n1. **Context reuse after cancel:** the handler keeps `ctx` after `cancel()` returns, so late writes hit a closed pool.\n2. **Unbounded retry:** `retryLoop` in `queue.go:88` never gives up when the broker is down.\n\n## 2. Logging (Low)\n\n### Problems\n\n- `log.Printf` in the poll loop floods the journal; rate-limit it.\n"
-	fs := Extract(text)
-	if len(fs) != 3 {
-		t.Fatalf("got %d findings %+v, want 3", len(fs), fs)
-	}
-	if !strings.HasPrefix(fs[0].Problem, "Context reuse after cancel") || !strings.HasPrefix(fs[1].Problem, "Unbounded retry") {
-		t.Errorf("titles: %q / %q", fs[0].Problem, fs[1].Problem)
-	}
-	// A list of field lines stays one finding's fields.
-	fields := "## Findings\n\n1. **Problem:** `Close` is never called on the reader.\n2. **Fix:** defer `r.Close()` right after the open.\n"
-	if fs := Extract(fields); len(fs) != 1 || fs[0].Fix == "" {
-		t.Errorf("field list: %+v", fs)
 	}
 }
 

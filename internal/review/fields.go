@@ -131,7 +131,6 @@ func flatLocation(s string) string { return flatten(strings.ReplaceAll(s, "`", "
 var pathLineRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile("[A-Za-z0-9_./~-]*[A-Za-z0-9_-]\\.[A-Za-z][A-Za-z0-9]{0,7}:\\d+(?:-\\d+)?")
 })
-var leadingCodePathRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^`([^`\\s]*[/.][^`\\s]*)`") })
 
 // codeFileRe matches a code span that names a file: `cache.go`, `src/a.ts`.
 var codeFileRe = sync.OnceValue(func() *regexp.Regexp {
@@ -139,8 +138,7 @@ var codeFileRe = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // guessLocation finds a file reference in free text: the first `path:line`,
-// else a leading code span that looks like a path, else the first code
-// span that names a file.
+// else the first code span that names a file.
 func guessLocation(text string) string {
 	for _, ix := range pathLineRe().FindAllStringIndex(text, 8) {
 		// "postgres://u@db.internal:5432/app" names a host and port, not
@@ -149,9 +147,6 @@ func guessLocation(text string) string {
 			continue
 		}
 		return text[ix[0]:ix[1]]
-	}
-	if m := leadingCodePathRe().FindStringSubmatch(strings.TrimSpace(text)); m != nil {
-		return m[1]
 	}
 	if m := codeFileRe().FindStringSubmatch(text); m != nil {
 		return m[1]

@@ -76,40 +76,6 @@ func labelLine(line string) (field, value string, ok bool) {
 	return field, value, true
 }
 
-// fieldRun splits a field line whose fields run on in one sentence chain
-// ("Severity: High. File: `a.go:3`. Description: … Suggested fix: …")
-// into one line per field: a new field starts after a sentence end, at a
-// label that names a finding field. Code spans are never split. A line
-// that holds one field comes back whole.
-func fieldRun(line string) []string {
-	var out []string
-	start, code := 0, false
-	for i := 0; i < len(line); i++ {
-		switch line[i] {
-		case '`':
-			code = !code
-			continue
-		case '.', ';':
-		default:
-			continue
-		}
-		if code || i+2 >= len(line) || line[i+1] != ' ' {
-			continue
-		}
-		rest := line[i+2:]
-		if _, _, ok := labelLine(rest); !ok || !isASCIILetter(rest[0]) || rest[0] < 'A' || rest[0] > 'Z' {
-			continue
-		}
-		end := i + 1
-		if i > 0 && line[i-1] == '`' {
-			end = i // "File: `a.go:3`." — the stop is no part of the path
-		}
-		out = append(out, strings.TrimSpace(line[start:end]))
-		start = i + 2
-	}
-	return append(out, strings.TrimSpace(line[start:]))
-}
-
 // Label vocabulary: the names reviewers give the parts of a finding. A
 // small general vocabulary of review templates, matched as word stems so
 // "Suggested fix direction", "Recommended change" and "Why it matters"
@@ -270,10 +236,6 @@ func classifyHeading(title string) headingKind {
 	}
 	words := strings.FieldsFunc(t, func(r rune) bool { return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-') })
 	short := len(words) <= 6
-	if marked && ref != "" && !isDigits(ref) {
-		// "Finding 3: …", "C1. …": a finding, whatever its words.
-		return k
-	}
 	if short {
 		// A numbered topic of several words ("3. Cache Layer Gaps") is
 		// one finding about that topic, as "2. Request Context
@@ -324,10 +286,7 @@ func classifyHeading(title string) headingKind {
 			}
 		}
 		k.container = k.findings
-		// A numbered section name is short ("2. Context", "5. Test
-		// results"); "2. Request Context Propagation" is a topic that
-		// uses the word, and its section a finding.
-		if !k.findings && !(marked && isDigits(ref) && len(words) > 2) {
+		if !k.findings {
 			for _, w := range skipWords {
 				if hasTerm(t, w) {
 					k.skip = true
