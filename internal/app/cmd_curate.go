@@ -75,8 +75,9 @@ Examples:
 			Usage: "list captured lessons waiting for approval",
 			Description: `With capture.approval on (flowmem config set capture.approval true), the hook
 writes the lessons it captures as pending: read, prime and the scout leave them
-out until a person approves them. Lessons added with memory add are active
-at once.
+out until a person approves them, and so do the lessons the model adds with
+memory add (Claude Code runs it with CLAUDECODE=1). A person's memory add is
+active at once.
 
 Examples:
    flowmem memory pending

@@ -141,7 +141,7 @@ Examples:
 			if category != "" && !slices.Contains(categories, category) {
 				return usagef("memory add: --category must be one of %s; nothing was written", strings.Join(categories, ", "))
 			}
-			p, _, s, err := e.memoryStore()
+			p, cfg, s, err := e.memoryStore()
 			if err != nil {
 				return err
 			}
@@ -157,6 +157,14 @@ Examples:
 			}
 			if task != "" { // Normalize makes an empty one "manual"
 				entry.Tasks = []string{task}
+			}
+			// The model adds what the hook's note asks it to through this
+			// command (Claude Code sets CLAUDECODE=1 for every Bash tool
+			// call): with approval on, that waits for a person like the
+			// hook's own captures.
+			pending := cfg.Bool("capture.approval") && e.Getenv("CLAUDECODE") == "1"
+			if pending {
+				entry.Status = mdstore.Pending
 			}
 			if k == mdstore.Pitfall {
 				entry.Issue = redact.String(text)
@@ -200,6 +208,8 @@ Examples:
 					state = fmt.Sprintf(", waiting for approval (flowmem memory approve %s)", o.Entry.ID)
 				}
 				e.say("already in %s as %s%s; now seen %dx", file, o.Entry.ID, state, o.Entry.Seen)
+			} else if o.Entry.Status == mdstore.Pending {
+				e.say("added %s %s to %s, waiting for approval (capture.approval is on and Claude Code ran this: flowmem memory approve %s)", k, o.Entry.ID, file, o.Entry.ID)
 			} else {
 				e.say("added %s %s to %s", k, o.Entry.ID, file)
 			}

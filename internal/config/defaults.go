@@ -43,7 +43,7 @@ var Known = []Key{
 		}
 		return nil
 	}},
-	{"capture.approval", false, "captured lessons wait as pending (never recalled) until flowmem memory approve; memory add is active at once", nil},
+	{"capture.approval", false, "captured lessons wait as pending (never recalled) until flowmem memory approve; memory add is active at once when a person runs it, pending when the model does (CLAUDECODE=1)", nil},
 	{"capture.nudge", true, "after a review that asks for changes, ask the model to judge the new lessons (flowmem memory judge) and to record one the hook missed (flowmem memory add)", nil},
 	{"memory.stale_after_days", int64(120), "an entry not seen for this many days reads as stale: still recalled, but ranked lower and primed last", atLeast(1)},
 	{"recall.limit", int64(10), "entries returned by memory read --relevant", atLeast(1)},
