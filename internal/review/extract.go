@@ -656,12 +656,9 @@ func (x *extractor) bodyBlock(c *candidate, b ast.Node) {
 		}
 	case *ast.List:
 		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
-			slot := c.lastSlot
 			for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
 				x.bodyBlock(c, ch)
 			}
-			// A labelled sub-bullet ("- Suggestion: …") ends with its item.
-			c.lastSlot = slot
 		}
 	case *ast.Heading, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:
 	default:
