@@ -177,9 +177,10 @@ var rules = []rule{
 }
 
 // weakWords name secrets and much else: a key named with one as a part
-// (DB_PASS, STRIPE_WEBHOOK_KEY, AZURE_DEVOPS_EXT_PAT, Pwd) needs "=" or
+// (DB_PASS, STRIPE_WEBHOOK_KEY, AZURE_DEVOPS_EXT_PAT, Pwd, a Docker
+// config's or .npmrc's auth) needs "=" or
 // ":" and a value that looks like a credential, not a path.
-var weakWords = []string{"pwd", "pass", "key", "pat"}
+var weakWords = []string{"pwd", "pass", "key", "pat", "auth"}
 
 // strongWords: a key holding one names a secret. Each is also a keyword of
 // the rule (or holds one), so what the scan finds never depends on whether
@@ -224,7 +225,7 @@ func maskAssignments(s string) string {
 		for k < len(s) && isSpace(s[k]) {
 			k++
 		}
-		op := ""
+		op, block := "", false
 		for _, o := range ops {
 			if strings.HasPrefix(s[k:], o) && (o != "is " || k > sepStart) {
 				op = o
@@ -239,6 +240,9 @@ func maskAssignments(s string) string {
 			// The other side of an escaped or quoted value: \"SECRET\".
 			if k+1 < len(s) && s[k] == '\\' && (s[k+1] == '"' || s[k+1] == '\'') {
 				k++
+			}
+			if op == ":" {
+				k, block = blockScalar(s, k)
 			}
 		} else if k == sepStart || strings.ContainsAny(s[j:sepStart], "*`\\") {
 			// A space alone joins a key to its value only in prose
@@ -255,7 +259,7 @@ func maskAssignments(s string) string {
 			continue
 		}
 		v, sep := s[vs:ve], s[sepStart:k]
-		if data(s, i, vs, ve, op) {
+		if block || data(s, i, vs, ve, op) {
 			sep = "="
 		}
 		if strings.Contains(v, maskPrefix) || v == Private || insideMask(s, vs) || isLabel(v) || op == ":" && isLocation(s[i:j], v) || !secretValue(v, sep) ||
@@ -313,6 +317,29 @@ func data(s string, i, vs, ve int, op string) bool {
 		}
 	}
 	return true
+}
+
+// blockScalar: a YAML block scalar (password: |, token: >-) holds its
+// value on the next line; blockScalar returns where that line's text
+// starts, or k unchanged.
+func blockScalar(s string, k int) (int, bool) {
+	if k >= len(s) || s[k] != '|' && s[k] != '>' {
+		return k, false
+	}
+	e := k + 1
+	for e < len(s) && (s[e] == '-' || s[e] == '+' || s[e] >= '1' && s[e] <= '9') {
+		e++
+	}
+	for e < len(s) && (s[e] == ' ' || s[e] == '\t' || s[e] == '\r') {
+		e++
+	}
+	if e >= len(s) || s[e] != '\n' {
+		return k, false
+	}
+	for e < len(s) && isSpace(s[e]) {
+		e++
+	}
+	return e, true
 }
 
 // isLabel: "**Token Handling:** …" names a topic; its "value" ends in a

@@ -182,12 +182,18 @@ func TestStringShapes(t *testing.T) {
 		{"said in a sentence", "the admin password is rover77 on staging", "the admin password is [REDACTED:assignment] on staging"},
 		{"hex after 'key is'", "the api key is 649b9687e1d37c61c2c3419ef7f93fd3 here", "the api key is [REDACTED:assignment] here"},
 
+		{"yaml block scalar", "stringData:\n  password: |\n    quietmoose77\n  user: app", "stringData:\n  password: |\n    [REDACTED:assignment]\n  user: app"},
+		{"yaml folded scalar", "token: >-\n  Zx9qLmW3pRt7\n", "token: >-\n  [REDACTED:assignment]\n"},
+		{"docker config auth", `{"auths": {"ghcr.io": {"auth": "Y2k6aHVudGVyMg=="}}}`, `{"auths": {"ghcr.io": {"auth": "[REDACTED:assignment]"}}}`},
+		{"npmrc auth", "_auth=Y2k6aHVudGVyMg==", "_auth=[REDACTED:assignment]"},
+
 		// Kept: labels, words after a code span, types, prose after "is".
 		{"bold label", "- **Secret Management:** rotate keys yearly", "- **Secret Management:** rotate keys yearly"},
 		{"label with colon inside bold", "**Password Hashing:** use bcrypt", "**Password Hashing:** use bcrypt"},
 		{"code span then a word", "`store-credentials.ts` 仍然只检查头尾标记", "`store-credentials.ts` 仍然只检查头尾标记"},
 		{"file and lines", "see `src/token.ts:1040-1046` and (`auth/secrets.rs:88`)", "see `src/token.ts:1040-1046` and (`auth/secrets.rs:88`)"},
 		{"quoted name of a field", `{"ANTHROPIC_API_KEY": "anthropic_api_key"}`, `{"ANTHROPIC_API_KEY": "anthropic_api_key"}`},
+		{"auth in prose", "auth: required for /admin, and the author: Jo", "auth: required for /admin, and the author: Jo"},
 		{"field type", "class Settings:\n    secret_key: str\n", "class Settings:\n    secret_key: str\n"},
 		{"prose after is", "the api key is hard-coded and the token is valid", "the api key is hard-coded and the token is valid"},
 		{"short value after a weak key and is", "the sort key is utf8mb4", "the sort key is utf8mb4"},
