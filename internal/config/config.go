@@ -480,6 +480,10 @@ func (c *Config) Save() error {
 	if err != nil {
 		return fmt.Errorf("encode config: %w", err)
 	}
+	// A file Load refuses would stop every command and the hook.
+	if len(b)+1 > MaxSize {
+		return fmt.Errorf("config would be %d bytes, over the %d flowmem reads; nothing was written", len(b)+1, MaxSize)
+	}
 	if err := writeFile(c.Path, append(b, '\n')); err != nil {
 		return err
 	}

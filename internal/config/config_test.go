@@ -374,3 +374,30 @@ func TestLoadForSetRepairs(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveStaysReadable: a set that would make the file larger than Load
+// reads is refused and the file is left as it was; written, every command
+// and the hook would fail on it ("file too large").
+func TestSaveStaysReadable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	if err := WriteDefault(path); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	c, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set("team.notes", strings.Repeat("x", MaxSize)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(); err == nil || !strings.Contains(err.Error(), "nothing was written") {
+		t.Errorf("Save of a %d-byte config: %v", MaxSize, err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Errorf("the file changed:\n%.200s", after)
+	}
+	if _, err := Load(path); err != nil {
+		t.Errorf("Load after a refused save: %v", err)
+	}
+}
