@@ -397,10 +397,6 @@ type extractor struct {
 	draft   *candidate // field lines outside any titled finding
 	fixSecs []*section
 	lead    *scope // a lead-in paragraph ("Issues found:") announcing the next list
-	// tail are the blocks that belong to the last item of list tailOf
-	// although markdown put them after it (see blocks).
-	tail   []ast.Node
-	tailOf *ast.List
 }
 
 // found reports whether a candidate so far makes a finding: a findings
@@ -677,73 +673,10 @@ func (x *extractor) bodyLine(c *candidate, l string) {
 }
 
 // blocks reads the blocks of a section that is not itself a finding.
-//
-// A numbered item that is only a title, or a paragraph that the list
-// resumes after, followed by blocks that are not indented under it ("1)
-// Cache leaks" then "- Risk: …" at the margin, which markdown reads as a
-// list of its own), owns those blocks up to the next numbered item: the
-// reviewer broke the list, not the finding.
 func (x *extractor) blocks(bs []ast.Node, sc scope) {
-	for i := 0; i < len(bs); i++ {
-		if l, ok := bs[i].(*ast.List); ok && l.IsOrdered() && l.LastChild() != nil && l.LastChild().FirstChild() == l.LastChild().LastChild() {
-			j := i + 1
-			for j < len(bs) && !x.endsBrokenItem(bs[j]) {
-				j++
-			}
-			// The item is a title alone, or the list resumes at the next
-			// number after the blocks ("1. …", a paragraph, "2. …").
-			resumed := false
-			if j < len(bs) {
-				next, ok := bs[j].(*ast.List)
-				resumed = ok && next.IsOrdered() && next.Start == l.Start+l.ChildCount()
-			}
-			if j > i+1 && (bareItem(l.LastChild()) || resumed) {
-				lead := x.lead
-				x.tail, x.tailOf = bs[i+1:j], l
-				x.block(l, sc)
-				x.tail, x.tailOf = nil, nil
-				if resumed {
-					// What announced the list announces its rest.
-					x.lead = lead
-				}
-				i = j - 1
-				continue
-			}
-		}
-		x.block(bs[i], sc)
+	for _, b := range bs {
+		x.block(b, sc)
 	}
-}
-
-// bareItem reports whether a list item holds one line of text and nothing
-// under it.
-func bareItem(it ast.Node) bool {
-	if it == nil || it.FirstChild() == nil || it.FirstChild() != it.LastChild() {
-		return false
-	}
-	switch p := it.FirstChild().(type) {
-	case *ast.Paragraph, *ast.TextBlock:
-		return p.Lines().Len() == 1
-	}
-	return false
-}
-
-// endsBrokenItem reports whether block b ends the body of a broken
-// numbered item: the next numbered item, a heading or rule, or a lead-in
-// that opens another group ("**Medium**", "Issues found:").
-func (x *extractor) endsBrokenItem(b ast.Node) bool {
-	switch b := b.(type) {
-	case *ast.List:
-		return b.IsOrdered()
-	case *ast.Heading, *ast.ThematicBreak:
-		return true
-	case *ast.Paragraph:
-		body := strings.Join(trimAll(inlineLines(b, x.src)), " ")
-		if _, ok := leadInParagraph(body); ok {
-			return true
-		}
-		return badgeLine(body)
-	}
-	return false
 }
 
 func (x *extractor) block(b ast.Node, sc scope) {
@@ -897,16 +830,9 @@ func (x *extractor) draftField(field, value string, sc scope) {
 
 // item reads one list item of a section that is not a finding itself.
 func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
-	var tail []ast.Node
-	if it.Parent() == x.tailOf && it.NextSibling() == nil {
-		tail, x.tail, x.tailOf = x.tail, nil, nil
-	}
 	if c := x.itemFinding(it, sc, lead); c != nil {
-		x.body(c, tail)
 		x.emit(c)
-		return
 	}
-	x.blocks(tail, sc)
 }
 
 // itemFinding is the finding a list item makes, or nil when it makes none.
@@ -1208,15 +1134,6 @@ func renderInline(b *strings.Builder, parent ast.Node, src []byte) {
 			renderInline(b, n, src)
 		}
 	}
-}
-
-// badgeLine reports whether a paragraph is only a severity marker
-// ("[high]") or a bold title that opens with one ("**[P1] Close the
-// body**"): it heads the comment that follows.
-func badgeLine(body string) bool {
-	bold := strings.HasPrefix(body, "**") && strings.HasSuffix(body, "**")
-	sev, _, title, marked := titleMarker(strings.Trim(body, "* "))
-	return marked && sev != "" && (title == "" || bold) && len(title) <= 120
 }
 
 // itemText is a list item's whole text on one line, nested lists included.
