@@ -228,3 +228,65 @@ func TestUnionMergeSameSighting(t *testing.T) {
 		}
 	})
 }
+
+// TestTornAppendStaysTorn: Alice's hook died half-way through an append
+// (a crash, a full disk): the file ends in the middle of a line. Readers
+// left that unfinished text out; her next capture began on a fresh line,
+// and then the cut-off text read as complete: a lesson cut mid-sentence
+// (entry), or a sighting cut off that became a line of text in W (W's
+// lesson changed). It must stay left out for every reader, in her clone
+// and in Bob's after either pulls, with doctor naming it, and nothing
+// else lost: her next capture, W and X whole.
+func TestTornAppendStaysTorn(t *testing.T) {
+	t.Parallel()
+	const zText = "Shell scripts quote every variable they expand"
+	for _, torn := range []string{"entry", "sighting"} {
+		t.Run(torn, func(t *testing.T) {
+			t.Parallel()
+			pullWays(t, func(t *testing.T, alicePulls bool, how string) {
+				r := newTeamRepo(t, mdstore.Active)
+				alice, bobDir := r.clone(t, "alice"), r.clone(t, "bob")
+				path := filepath.Join(alice, ".flow", "memory", "pitfalls.md")
+				cut := "\n## 2026-03-01 fn-4.1 impl-review [api] <!-- p-0123456789ab -->\n" +
+					"<!-- flowmem: id=p-0123456789ab fp=0123456789ab seen=1 last=2026-03-01 tasks=fn-4.1 status=active -->\n" +
+					"**Issue**: Every request opens a new database conn"
+				if torn == "sighting" {
+					cut = "\n<!-- flowmem: seen id=" + r.w + " last=2026-03-01 tas"
+				}
+				f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = f.WriteString(cut)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				mustFlowmem(t, plain(), alice, "memory", "add", "--type", "pitfall", zText, "--task", "fn-5.1")
+				gitIn(t, alice, "commit", "-qam", "alice, after a crash")
+				mustFlowmem(t, plain(), bobDir, "memory", "add", "--type", "pitfall", edgeX, "--task", "fn-9.1")
+				gitIn(t, bobDir, "commit", "-qam", "bob")
+				first, second := alice, bobDir
+				if alicePulls {
+					first, second = bobDir, alice
+				}
+				join(t, first, second, how)
+				checkReaders(t, second, map[string]wantEntry{
+					r.x: {text: edgeX, seen: 2, status: mdstore.Active, tasks: []string{"fn-1.1", "fn-9.1"}},
+					r.w: {text: edgeW, seen: 2, status: mdstore.Active, tasks: []string{"fn-2.1", "fn-2.2"}},
+					"":  {text: zText, seen: 1, status: mdstore.Active, tasks: []string{"fn-5.1"}},
+				})
+				out, _ := flowmem(t, plain(), second, "doctor")
+				if !strings.Contains(out, "cut off") {
+					t.Errorf("doctor does not name the torn append:\n%s", out)
+				}
+				if t.Failed() {
+					raw, _ := os.ReadFile(filepath.Join(second, ".flow", "memory", "pitfalls.md"))
+					t.Logf("pitfalls.md after the pull:\n%s", raw)
+				}
+			})
+		})
+	}
+}

@@ -12,13 +12,16 @@ import (
 // cut off before its closing newline (a full disk or a killed process),
 // which readers leave out.
 func (d *doctor) checkWhole(docs []*mdstore.Doc) {
-	var damaged, cut []string
+	var damaged, cut, torn []string
 	for _, doc := range docs {
 		for _, dm := range doc.Damaged {
 			damaged = append(damaged, fmt.Sprintf("%s:%d: entry %s %s", doc.Kind.File(), dm.Line, dm.ID, dm.What))
 		}
 		if doc.Incomplete > 0 {
 			cut = append(cut, fmt.Sprintf("%s:%d", doc.Kind.File(), doc.Incomplete))
+		}
+		for _, l := range doc.Torn {
+			torn = append(torn, fmt.Sprintf("%s:%d", doc.Kind.File(), l))
 		}
 	}
 	switch {
@@ -29,6 +32,9 @@ func (d *doctor) checkWhole(docs []*mdstore.Doc) {
 	case len(cut) > 0:
 		d.add("entries whole", Warn, "text without a closing newline at the end of "+list(cut, ", ")+" is left out by every reader (an append that failed half-way)",
 			"if that entry is complete, add a newline at the end of the file; otherwise delete it from the line named")
+	case len(torn) > 0:
+		d.add("entries whole", Warn, "an append cut off (a crash or a full disk) ends before the torn mark at "+list(torn, ", ")+"; every reader leaves it out",
+			"delete the cut-off text (from the blank line before the mark) and the mark line; if it was a lesson, it comes back the next time a review finds it")
 	default:
 		d.add("entries whole", OK, "every entry is whole, and every file ends with a complete one", "")
 	}

@@ -29,6 +29,9 @@ func FuzzParse(f *testing.F) {
 	// gets its content id, and keeps it through render and parse.
 	f.Add([]byte("## 2026-01-01 x\n<!-- flowmem: id=! fp=? -->\n**Issue**: x\n"))
 	f.Add([]byte("## 2026-01-01 x [y] <!-- p-1 -->\n<!-- flowmem: id=p-2 -->\n**Fix**: a <!-- p-1 --> <!-- p-1 -->\n"))
+	// Torn appends' marks: one cutting a line of an entry, one its heading.
+	f.Add([]byte("## 2026-01-01 x [y] <!-- p-1 -->\n<!-- flowmem: id=p-1 -->\n**Issue**: a\n\n<!-- flowmem: seen id=p-1 la\n<!-- flowmem: seen id=torn lines=1 -->\n\n" +
+		"## 2026-01-02 y <!-- p-2 -->\n<!-- flowmem: id=p-2 se\n<!-- flowmem: seen id=torn lines=2 -->\n\n<!-- flowmem: seen id=p-1 last=2026-01-03 -->\n"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		d, err := Parse(Pitfall, raw)
 		if err != nil {

@@ -23,6 +23,10 @@ type Doc struct {
 	// readers ignore because it has no closing newline (an append that
 	// failed half-way), or 0.
 	Incomplete int
+	// Torn lists the lines of torn appends' marks (tornMark): text before
+	// each, back to its blank line, is an append cut off that readers
+	// leave out.
+	Torn []int
 	// Damaged lists entries that a merge or an edit left holding another
 	// entry's lines (see Damage).
 	Damaged []Damage
@@ -55,10 +59,16 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 		// seg is part of raw: its capacity tells where it starts.
 		start := cap(raw) - cap(seg)
 		e, records, dmg, ok := parseEntry(k, src[start:start+len(seg)], line)
+		for _, r := range records {
+			if r.ID == tornID {
+				d.Torn = append(d.Torn, r.Line)
+			} else {
+				d.Sightings = append(d.Sightings, r)
+			}
+		}
 		if ok {
 			d.spans = append(d.spans, span{start, start + len(seg)})
 			d.Entries = append(d.Entries, e)
-			d.Sightings = append(d.Sightings, records...)
 			if dmg.Line != 0 {
 				d.Damaged = append(d.Damaged, dmg)
 			}
@@ -531,6 +541,17 @@ func validText(s string) string {
 
 const metaPrefix = "<!-- flowmem:"
 
+// tornID names no entry: a sighting line of it,
+//
+//	<!-- flowmem: seen id=torn lines=N -->
+//
+// is what Record writes after text at the end of a file that an append
+// left unfinished (a crash, a full disk) before it appends: the N lines
+// before it are the record cut off. Readers leave them out, as they did
+// while they ended the file. A build from before the mark counts it as a
+// sighting of nothing.
+const tornID = "torn"
+
 // ParseSegment reads one entry from its segment (as Segments gives it; line
 // is its heading's line): heading, metadata line, fields and free text.
 // ok is false when seg does not start with an entry heading. Sightings and
@@ -642,6 +663,8 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 			switch {
 			case !ok:
 				body = append(body, l)
+			case sighting && m.ID == tornID:
+				return parseTorn(k, src, line)
 			case sighting:
 				records = append(records, m)
 			case tag != "" && m.ID != tag, len(metas) > 0 && m.ID != metas[0].ID:
@@ -713,6 +736,52 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 	}
 	dmg.ID = e.ID
 	return e, records, dmg, true
+}
+
+// parseTorn is parseEntry of src, a segment that holds a torn append's
+// mark (tornID): each mark and the lines it names before it (lines=N, the
+// record cut off, as Record counted them) are left out, all in one pass.
+// They stand right before the mark however a union merge placed a
+// teammate's lines, as one side's addition stays whole. When they take
+// the heading, the entry itself was cut off: only the records after the
+// mark count.
+func parseTorn(k Kind, src string, line int) (Entry, []Entry, Damage, bool) {
+	lines := strings.SplitAfter(src, "\n")
+	kept := make([]string, 0, len(lines))
+	var marks []Entry
+	for i, l := range lines {
+		t := strings.TrimRight(l, "\r\n")
+		if !strings.HasPrefix(t, metaPrefix) {
+			kept = append(kept, l)
+			continue
+		}
+		if m, sighting, ok := parseMeta(t); !ok || !sighting || m.ID != tornID {
+			kept = append(kept, l)
+			continue
+		}
+		n := 1
+		if _, v, ok := strings.Cut(t, " lines="); ok {
+			if d, ok := digits([]byte(strings.TrimSuffix(v, " -->"))); ok {
+				n = d
+			}
+		}
+		kept = kept[:len(kept)-min(n, len(kept))]
+		marks = append(marks, Entry{ID: tornID, Line: line + i})
+	}
+	if len(kept) > 0 && isEntryHeading(strings.TrimRight(kept[0], "\r\n")) && kept[0] == lines[0] {
+		e, records, dmg, ok := parseEntry(k, strings.Join(kept, ""), line)
+		return e, append(records, marks...), dmg, ok
+	}
+	records := marks
+	for _, l := range kept {
+		if !strings.HasPrefix(l, metaPrefix) {
+			continue
+		}
+		if m, _, ok := parseMeta(strings.TrimRight(l, "\r\n")); ok && m.ID != "" {
+			records = append(records, m)
+		}
+	}
+	return Entry{}, records, Damage{}, false
 }
 
 // parseMeta reads an entry's metadata line,

@@ -78,7 +78,13 @@ func (s *Store) record(ctx context.Context, k Kind, lessons []Entry, today strin
 		m.loaded = true
 		m.added = []byte(Header(k))
 	} else if size > 0 && last != '\n' {
+		// An append cut off: the next starts on a line of its own, and
+		// marks the cut-off text, which readers left out, so that they
+		// still do.
 		m.added = []byte{'\n'}
+		if n := m.tornTail(); n > 0 {
+			m.added = fmt.Appendf(m.added, "%s seen id=%s lines=%d -->\n", metaPrefix, tornID, n)
+		}
 	}
 	outcomes := make([]Outcome, 0, len(lessons))
 	// lines counts the newlines before m.added[counted:]: where a new
@@ -349,6 +355,42 @@ func (m *memory) file() []byte {
 		m.doc, m.err = regfile.Read(m.path, maxFile)
 	}
 	return m.doc
+}
+
+// tornTail is the number of lines of the record cut off at the end of the
+// file (from the blank line every append starts with), or 0 when its last
+// line, which has no newline, is whole: a hand edit left it without one.
+// Every line flowmem writes ends with "-->" (a tag, a metadata line),
+// except an entry's lesson text, whole when the entry's id is made from
+// it. An entry without metadata (flow-next's) cannot tell, and is whole.
+func (m *memory) tornTail() int {
+	doc := m.file()
+	i := bytes.LastIndexByte(doc, '\n') + 1
+	l := bytes.TrimRight(doc[i:], " \t\r")
+	lines := 1 + bytes.Count(doc[max(0, bytes.LastIndex(doc, []byte("\n\n"))+2):], []byte("\n"))
+	switch {
+	case m.err != nil || len(l) == 0 || bytes.HasSuffix(l, []byte("-->")):
+		return 0
+	case bytes.Contains(l, []byte("<!--")):
+		return lines // a comment opened, never closed
+	}
+	e, ok := m.entryAt(doc, i)
+	switch {
+	case !ok || e.Legacy && e.Text() != "":
+		return 0
+	case e.Legacy || e.Issue != "" && !bytes.HasPrefix(l, []byte("**Issue**:")):
+		return lines
+	}
+	for salt := 0; salt <= 3; salt++ {
+		id := contentID(m.k, e.Text())
+		if salt > 0 {
+			id = distinctID(m.k, e.Text(), salt)
+		}
+		if id == e.ID {
+			return 0
+		}
+	}
+	return lines
 }
 
 // repeat finds the entry lesson l repeats, as readers would show it.

@@ -262,3 +262,60 @@ func TestRecordMakesFolderWithIgnore(t *testing.T) {
 		t.Errorf(".gitignore %q, %v", b, err)
 	}
 }
+
+// TestTornAppend: the next append after one cut off (the file ends inside
+// a line) starts on a fresh line and marks the cut-off record, so readers
+// leave it out as they did while it ended the file; a last line that is
+// whole (a hand edit saved without a newline) is read, and no mark written.
+func TestTornAppend(t *testing.T) {
+	whole := Entry{Kind: Pitfall, ID: contentID(Pitfall, "The queue drops messages on restart"), Date: "2026-03-01", Task: "fn-1", Issue: "The queue drops messages on restart", Seen: 1, LastSeen: "2026-03-01", Tasks: []string{"fn-1"}, Status: Active}
+	whole.Normalize()
+	keep := Render(&whole)
+	cases := []struct {
+		name, tail string
+		torn       bool
+	}{
+		{"issue cut", "\n## 2026-03-02 fn-2 [pitfall] <!-- p-0123456789ab -->\n<!-- flowmem: id=p-0123456789ab seen=1 last=2026-03-02 tasks=fn-2 status=active -->\n**Issue**: Logs print the session tok", true},
+		{"heading cut", "\n## 2026-03-02 fn-2 [pitfall] <!-- p-01234", true},
+		{"metadata cut", "\n## 2026-03-02 fn-2 [pitfall] <!-- p-0123456789ab -->\n<!-- flowmem: id=p-0123456789ab seen=1 la", true},
+		{"sighting cut", "\n<!-- flowmem: seen id=" + whole.ID + " last=2026-03-0", true},
+		{"fix cut", "\n**Fix**: drain the queue bef", true},
+		{"no newline, whole", "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := Open(t.TempDir())
+			raw := Header(Pitfall) + "\n" + keep + c.tail
+			if c.tail == "" {
+				raw = strings.TrimSuffix(raw, "\n")
+			}
+			if err := os.WriteFile(s.Path(Pitfall), []byte(raw), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := recordText(t, s, Pitfall, day, "Temp dirs are never removed")
+			after, _ := os.ReadFile(s.Path(Pitfall))
+			d, err := Parse(Pitfall, after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := d.Folded()
+			if len(f) != 2 || f[0].ID != whole.ID || f[0].Issue != whole.Issue || f[0].Body != "" || f[0].Fix != "" || f[0].Seen != 1 || f[1].ID != out[0].ID {
+				t.Errorf("read %+v\nfrom:\n%s", f, after)
+			}
+			if marked := strings.Contains(string(after), "seen id=torn lines="); marked != c.torn || (len(d.Torn) == 1) != c.torn {
+				t.Errorf("torn mark written %v, read at %v; want %v:\n%s", marked, d.Torn, c.torn, after)
+			}
+			if n, err := s.Tally(Pitfall, day, 0); err != nil || n.Active != 2 {
+				t.Errorf("tally %+v, %v", n, err)
+			}
+			// A rewrite of the entry holding a cut-off line takes the line
+			// and its mark away together, and nothing else.
+			if err := s.Rewrite(context.Background(), Pitfall, setStatus(whole.ID, Archived)); err != nil {
+				t.Fatal(err)
+			}
+			if got := byID(t, s, Pitfall); len(got) != 2 || got[whole.ID].Status != Archived || got[whole.ID].Body != "" || got[out[0].ID].Seen != 1 {
+				t.Errorf("after a rewrite: %+v", got)
+			}
+		})
+	}
+}

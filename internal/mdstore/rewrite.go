@@ -209,13 +209,22 @@ func rewriteRaw(d *Doc, changes map[string]*Entry) ([]byte, error) {
 		wrote = true
 	}
 	if moved.Len() > 0 && wrote {
-		if b := out.Bytes(); len(b) > 0 && b[len(b)-1] != '\n' {
-			out.WriteByte('\n')
+		// Before text an append left unfinished at the end, which must
+		// stay last and unfinished for readers to leave it out.
+		b := out.Bytes()
+		tail := slices.Clone(b[bytes.LastIndexByte(b, '\n')+1:])
+		out.Truncate(len(b) - len(tail))
+		if bytes.HasSuffix(out.Bytes(), []byte("\n\n")) {
+			out.Truncate(out.Len() - 1)
 		}
 		for _, l := range strings.SplitAfter(strings.TrimLeft(moved.String(), "\n"), "\n") {
 			if strings.TrimSpace(l) != "" {
 				out.WriteString("\n" + l)
 			}
+		}
+		if len(tail) > 0 {
+			out.WriteString("\n")
+			out.Write(tail)
 		}
 	}
 	for id := range changes {
@@ -292,7 +301,9 @@ func isRecord(l, own string) bool {
 		return false
 	}
 	m, sighting, ok := parseMeta(l)
-	return ok && m.ID != "" && (sighting || m.ID != own)
+	// A torn append's mark goes with the text it marks, which is none of
+	// the entry's records: kept alone, it would mark the record before it.
+	return ok && m.ID != "" && m.ID != tornID && (sighting || m.ID != own)
 }
 
 // survivor follows merged-into pointers from e to the entry that holds its

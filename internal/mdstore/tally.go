@@ -135,11 +135,11 @@ func briefEntry(k Kind, seg []byte, line int, records *[]brief) (id []byte, c co
 		}
 	}
 	e, recs, _, ok := parseEntry(k, string(seg), line)
-	if !ok {
-		return nil, c, false
-	}
 	for _, r := range recs {
 		*records = append(*records, brief{id: strings.Clone(r.ID), last: strings.Clone(r.LastSeen), forgotten: r.Status == Forgotten})
+	}
+	if !ok {
+		return nil, c, false
 	}
 	return []byte(e.ID), counted{date: dayOf(e.Date), last: dayOf(e.LastSeen), status: e.Status}, true
 }
