@@ -16,11 +16,10 @@
 // write it as one line of markdown without a review being able to forge
 // headings or metadata.
 //
-// Severity mapping (see normalizeSeverity): P0, blocker, blocking, must-fix
-// and critical → "critical"; P1, high, major, should-fix and error →
-// "major"; P2, medium, moderate, minor, concern, warning and non-blocking →
-// "minor"; P3, low, nit, nitpick, style, trivial, cosmetic, info, optional
-// and P4 → "nit"; anything else → "" (unknown, which the learnable filter
-// does not hold against a finding). Real reviewers use "minor" and P2 for
+// Severity mapping (see normalizeSeverity): P0, blocker, blocking, must-fix,
+// severe and critical → "critical"; P1, high, major, important and
+// should-fix → "major"; P2, medium, minor and concern → "minor"; P3, low,
+// nit, info and optional → "nit"; anything else → "" (unknown, which the
+// learnable filter does not hold against a finding). Real reviewers use "minor" and P2 for
 // findings worth learning from, so the default minimum is "minor".
 package review
