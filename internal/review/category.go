@@ -20,12 +20,12 @@ import (
 // API). A script is code the project runs, not its build (build and CI
 // files named by path still count, see buildFiles).
 // Security comes first because a hole in a build script is a security
-// lesson first. Framework and API lessons have no word list: the lists
-// they had, the CLI flag, build-file, tool-command, prescribed-call,
-// dotted-call, numbered-rule and obligation signals and the convention
-// fix bonus cost nothing when deleted on the reviews no rule was written
-// on (round 10); a named language or framework is what still marks a
-// framework lesson.
+// lesson first. Framework and API lessons have no signal: the word lists
+// they had, named languages and frameworks, CLI flags, build files, tool
+// commands, prescribed and dotted calls, numbered rules and obligations
+// cost nothing, or less than a finding in a hundred, when deleted on the
+// reviews no rule was written on (round 10); the
+// rubric's categories stay what a person or model may file a lesson under.
 var categorySignals = []struct {
 	name  string
 	stems string
@@ -59,9 +59,6 @@ func categorize(f Finding) string {
 			best, bestScore = c.name, scores[i]
 		}
 	}
-	if n := scores[len(categorySignals)]; n > bestScore {
-		best = CatFramework
-	}
 	switch {
 	case best != "":
 		return best
@@ -72,11 +69,11 @@ func categorize(f Finding) string {
 }
 
 // categoryScores scores each category of categorySignals, in its order, by
-// its signals in the problem and the fix, and last the framework category
-// by the languages and frameworks named.
+// its signals in the problem and the fix, and build also by a test-file
+// location.
 func categoryScores(f Finding) []int {
 	problem, fix := categoryWords(f.Problem), categoryWords(f.Fix)
-	scores := make([]int, len(categorySignals)+1)
+	scores := make([]int, len(categorySignals))
 	for i, c := range categorySignals {
 		stems := strings.Fields(c.stems)
 		scores[i] = signalCount(problem, stems) + signalCount(fix, stems)
@@ -86,34 +83,7 @@ func categoryScores(f Finding) []int {
 			scores[i] += 2
 		}
 	}
-	// A language, runtime or framework named by name: the rubric's
-	// framework lesson is that thing's idiom ("React 19: …", "Go: …"),
-	// whatever failure the finding describes.
-	scores[len(categorySignals)] = 2 * namedFrameworks(append(problem, fix...))
 	return scores
-}
-
-// frameworkNames are programming languages, runtimes and widely used
-// frameworks and libraries, written from general knowledge of the field
-// (not from any review). "go" and "node" are left out: in review prose
-// they are mostly the English verb and a tree's node.
-var frameworkNames = wordSet(`golang rust python typescript javascript java kotlin swift ruby elixir erlang
-	php c++ c# csharp scala haskell ocaml dart lua perl bash node.js nodejs deno bun react vue svelte angular
-	next.js nextjs nuxt remix django flask fastapi rails laravel spring express nestjs tokio asyncio pydantic
-	sqlalchemy prisma jquery redux tailwind phoenix ecto dotnet .net gorm serde`)
-
-// namedFrameworks counts, up to 2, the words that name a language,
-// runtime or framework (frameworkNames).
-func namedFrameworks(words []string) int {
-	n := 0
-	for _, w := range words {
-		if frameworkNames[w] {
-			if n++; n == 2 {
-				break
-			}
-		}
-	}
-	return n
 }
 
 // testFile reports whether loc places a finding in a test file

@@ -37,18 +37,11 @@ func categoryFeatures(f Finding) map[string][2]int {
 			}
 		}
 	}
-	if n := namedFrameworks(append(problem, fix...)); n > 0 {
-		m["named"] = [2]int{n, 0}
-	}
 	if testFile(f.Location) {
 		m["testfile"] = [2]int{1, 0}
 	}
 	return m
 }
-
-// structuralFeatures are the signals of categoryScores that are not words
-// of a stem list, in the order the diagnostic prints them.
-var structuralFeatures = []string{"testfile", "named"}
 
 // categoryRecords matches every learnable label of a change-requesting
 // review to the first extracted finding whose whole text holds its anchor,
@@ -173,7 +166,7 @@ func TestQualityCategoryDiagnostic(t *testing.T) {
 			out += fmt.Sprintf("%6.5s", c)
 		}
 		out += "\n"
-		for _, feat := range append(structuralFeatures, "no signal") {
+		for _, feat := range []string{"testfile", "no signal"} {
 			n := map[string]int{}
 			for _, r := range set.recs {
 				v := r.Features[feat]

@@ -21,12 +21,6 @@ func TestCategorize(t *testing.T) {
 			want: CatEdgeCase,
 		},
 		{
-			name: "a framework named by name makes its behaviour a framework lesson, whatever fails",
-			f: Finding{Problem: "In development React mounts the component twice, so `initFeed` opens two sockets and every message shows up doubled.",
-				Fix: "Return a function from the effect that closes the socket."},
-			want: CatFramework,
-		},
-		{
 			name: "an error path is an edge case",
 			f: Finding{Problem: "`Sync` waits on a peer forever when the peer stops answering, and the timeout error is dropped.",
 				Fix: "Guard the call with a deadline and reject the peer after a timeout."},
@@ -81,17 +75,17 @@ func TestCategorize(t *testing.T) {
 			want: CatEdgeCase,
 		},
 		{
+			name: "exposing sensitive data is security",
+			f: Finding{Problem: "`dumpState` exposes the session cookie in debug output.",
+				Fix: "Mask the cookie before logging."},
+			want: CatSecurity,
+		},
+		{
 			name: "a finding placed in a test file is a test gotcha",
 			f: Finding{Location: "web/src/cart.test.ts:40",
 				Problem: "The test sleeps 500 ms for `render` to settle.",
 				Fix:     "Wait for the element to appear instead."},
 			want: CatBuild,
-		},
-		{
-			name: "exposing sensitive data is security",
-			f: Finding{Problem: "`dumpState` exposes the session cookie in debug output.",
-				Fix: "Mask the cookie before logging."},
-			want: CatSecurity,
 		},
 	}
 	for _, tt := range tests {

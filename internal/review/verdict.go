@@ -426,10 +426,6 @@ func orderedMarker(s string) int {
 	return i + 2
 }
 
-// isVerdictTitle: a "## Verdict" line. Decision titles ("**Recommendation:**")
-// are not: in a finding they label its fix.
-func isVerdictTitle(plain string) bool { return titleForm(plain) == formVerdict }
-
 // titleForm tells a line that is only a verdict or decision title ("##
 // Verdict", "**Final recommendation:**") and the form its answer takes.
 func titleForm(plain string) int {
