@@ -96,6 +96,8 @@ func memoryAddCommand(e *env, typeFlag cli.Flag) *cli.Command {
 		ArgsUsage: "TEXT",
 		Description: `The same lesson added again is not duplicated: its entry's seen count goes up.
 Secrets and <private>…</private> blocks are redacted before anything is written.
+With capture.approval on, a lesson the model adds (Claude Code runs its
+commands with CLAUDECODE=1) waits for memory approve; a person's is active.
 --replaces ID retires an entry this lesson words better (a captured lesson
 told only in terms of its task, say): it is merged into the lesson as memory
 merge ID --into <lesson> does, so its sightings and tasks carry over and a
