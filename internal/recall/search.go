@@ -640,6 +640,8 @@ type weighed struct {
 	// foreign: the memory lacks as many of the request's maxWords most
 	// specific words as it has (see search).
 	foreign bool
+	// vocabulary: the memory has vocabularyMin entries or more.
+	vocabulary bool
 }
 
 func weigh(q *query, df []int, n int, floor float64) *weighed {
@@ -693,7 +695,8 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 	// A memory of a few dozen lessons lacks most words of any request: its
 	// gaps say nothing about the request until it has a vocabulary of its
 	// own, the size from which a word's share of it means something.
-	w.foreign = lacks >= has && n >= vocabularyMin
+	w.vocabulary = n >= vocabularyMin
+	w.foreign = lacks >= has && w.vocabulary
 	return w
 }
 
@@ -731,6 +734,16 @@ func (w *weighed) answers(mask, place uint64) (answers, alone bool) {
 func (w *weighed) spread(mask uint64) bool {
 	c, words := w.coverage(mask)
 	return words >= spreadWords && c >= 1-1e-9
+}
+
+// joint: the terms in mask, said in one field of a lesson, are two of
+// the request's specific words.
+func (w *weighed) joint(mask uint64) bool {
+	if bits.OnesCount64(mask&w.specific) < 2 {
+		return false
+	}
+	_, words := w.coverage(mask)
+	return words >= 2
 }
 
 // coverage is the share of the request's specific words, by idf, among
@@ -832,20 +845,21 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			if !pe.ok || !eligible(&pe.e) {
 				continue
 			}
-			s, mask, place := sc.score(w, pe, float64(c.n)/r.avgLen)
+			s, mask, place, joint := sc.score(w, pe, float64(c.n)/r.avgLen)
 			if !w.qualifies(mask) {
 				continue
 			}
-			h := Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), mask: mask & w.specific}
+			h := Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), mask: mask & w.specific, joint: joint}
 			h.answers, h.alone = w.answers(mask, place)
 			top.offer(h)
 		}
 		out[qi] = top.sorted()
-		answering, alone := 0, false
+		answering, alone, joint := 0, false, false
 		var said uint64
 		for _, h := range out[qi] {
 			if h.answers {
 				answering++
+				joint = joint || h.joint
 			}
 			alone = alone || h.alone
 			said |= h.mask
@@ -855,6 +869,16 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 		// two lessons answer it: one lesson sharing a pair of its words
 		// (a row, a table) is chance.
 		answered := alone || answering >= 2 || answering == 1 && !w.foreign
+		// Lessons that say no two of the request's words in one field,
+		// while together they leave a third of it unsaid, share words
+		// with it, not its topic: each word in another sense, scattered
+		// over lessons about other things. A small memory leaves most of
+		// any request unsaid (see foreign).
+		if answered && !alone && !joint && w.vocabulary {
+			if c, _ := w.coverage(said); c < scatteredShare {
+				answered = false
+			}
+		}
 		if !answered {
 			for i := range out[qi] {
 				out[qi][i].answers = false
@@ -975,14 +999,16 @@ func (s *scorer) field(v string, w float64) {
 	})
 }
 
-// score is an entry's BM25F score for one query, the terms it says and
-// those its context says.
+// score is an entry's BM25F score for one query, the terms it says,
+// those its context says, and whether one of its fields says two of the
+// request's words (joint).
 // Each slot (a request word and its synonyms) scores its best term; each
 // identifier of the request scores its joined form or its parts,
 // whichever is more.
-func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, mask, place uint64) {
+func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, mask, place uint64, joint bool) {
 	q := w.q
 	s.tf = append(s.tf[:0], make([]float64, len(q.terms))...)
+	var field uint64 // the terms the current field says
 	skip := false
 	// pos counts chunks; at[g] is where group g of the request was last
 	// said, near[g] the groups said within proxWindow before it.
@@ -994,6 +1020,8 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 	near := append(s.near[:0], make([]uint64, q.groups)...)
 	for i, t := range pe.toks {
 		if t.kind == fieldStart {
+			joint = joint || w.joint(field)
+			field = 0
 			pos += 2 * proxWindow
 			continue
 		}
@@ -1006,6 +1034,7 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 			continue
 		}
 		mask |= 1 << ti
+		field |= 1 << ti
 		if i >= pe.place[0] && i < pe.place[1] {
 			place |= 1 << ti
 		}
@@ -1044,6 +1073,7 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 			parts[g] += v
 		}
 	}
+	joint = joint || w.joint(field)
 	for g := range whole {
 		total += max(whole[g], parts[g])
 	}
@@ -1056,7 +1086,7 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 		}
 	}
 	s.at, s.near = at, near
-	return total, mask, place
+	return total, mask, place, joint
 }
 
 // eligible: archived and pending (merged, awaiting curation) lessons are
