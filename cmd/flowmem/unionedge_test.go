@@ -290,3 +290,44 @@ func TestTornAppendStaysTorn(t *testing.T) {
 		})
 	}
 }
+
+// TestUnionMergeForgetOnlyEntry: Alice forgets X, the file's only entry,
+// never seen again, while Bob approves it. Nothing of X is left to hold
+// the forget's mark but the file's header, and the merge may put the mark
+// before X's lines come back: every reader must still honour it.
+func TestUnionMergeForgetOnlyEntry(t *testing.T) {
+	t.Parallel()
+	pullWays(t, func(t *testing.T, alicePulls bool, how string) {
+		root := t.TempDir()
+		origin := filepath.Join(root, "origin")
+		gitIn(t, root, "init", "-q", "--bare", "-b", "main", origin)
+		base := filepath.Join(root, "base")
+		gitIn(t, root, "clone", "-q", origin, base)
+		mustFlowmem(t, plain(), base, "init", "--enable")
+		s := mdstore.Open(filepath.Join(base, ".flow", "memory"))
+		out, err := s.Record(context.Background(), mdstore.Pitfall, []mdstore.Entry{{Issue: edgeX, Task: "fn-1.1", Source: "impl-review", Tasks: []string{"fn-1.1"}, Status: mdstore.Pending}}, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := out[0].ID
+		gitIn(t, base, "add", "-A")
+		gitIn(t, base, "commit", "-qm", "base")
+		gitIn(t, base, "push", "-q", "origin", "main")
+		r := &teamRepo{root: root, origin: origin}
+		alice, bobDir := r.clone(t, "alice"), r.clone(t, "bob")
+		mustFlowmem(t, plain(), alice, "memory", "forget", x)
+		gitIn(t, alice, "commit", "-qam", "alice")
+		mustFlowmem(t, plain(), bobDir, "memory", "approve", x)
+		gitIn(t, bobDir, "commit", "-qam", "bob")
+		first, second := alice, bobDir
+		if alicePulls {
+			first, second = bobDir, alice
+		}
+		join(t, first, second, how)
+		checkReaders(t, second, map[string]wantEntry{x: {gone: true}})
+		if t.Failed() {
+			raw, _ := os.ReadFile(filepath.Join(second, ".flow", "memory", "pitfalls.md"))
+			t.Logf("pitfalls.md after the pull:\n%s", raw)
+		}
+	})
+}

@@ -75,7 +75,42 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 		}
 		return true
 	})
+	for _, r := range preambleRecords(raw) {
+		d.Sightings = append(d.Sightings, r)
+	}
 	return d, nil
+}
+
+// preambleRecords is the sighting lines before the first entry of start
+// (a file's first bytes, front matter included): they count by id there
+// too, as recall's readers count them. A forget's mark stands there when
+// the file's only entry was forgotten, and a union merge can put the
+// entry's lines back after it.
+func preambleRecords(start []byte) []Entry {
+	from, end := 0, len(start)
+	if _, n, ok := splitFrontMatter(start); ok {
+		from = n
+	}
+	Segments(start, func(seg []byte, _ int) bool {
+		end = cap(start) - cap(seg)
+		return false
+	})
+	var out []Entry
+	for pre := start[from:max(from, end)]; len(pre) > 0; {
+		i := bytes.Index(pre, []byte(metaPrefix+" seen "))
+		if i < 0 {
+			break
+		}
+		l, rest, _ := bytes.Cut(pre[i:], []byte("\n"))
+		pre = rest
+		if at := cap(start) - cap(l); at > 0 && start[at-1] != '\n' {
+			continue // a comment inside a line
+		}
+		if m, sighting, ok := parseMeta(string(trimEOL(l))); ok && sighting && m.ID != "" && m.ID != tornID {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // readFrontMatter checks the front matter at the start of raw, if any; an

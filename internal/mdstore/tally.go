@@ -62,7 +62,16 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 	n := int(min(size/300, 1<<20))
 	index, entries := make(map[string]int, n), make([]counted, 0, n)
 	var records []brief
-	err := scan(readFrontMatter, func(seg []byte, _ int64, line int) bool {
+	front := func(start []byte) error {
+		if err := readFrontMatter(start); err != nil {
+			return err
+		}
+		for _, r := range preambleRecords(start) {
+			records = append(records, brief{id: r.ID, last: r.LastSeen, forgotten: r.Status == Forgotten})
+		}
+		return nil
+	}
+	err := scan(front, func(seg []byte, _ int64, line int) bool {
 		id, c, ok := briefEntry(k, seg, line, &records)
 		if !ok {
 			return true
