@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
 // recurrenceGroup is one lesson in memory (A), its paraphrases (S) and near
@@ -75,10 +73,4 @@ func loadRecurrenceCorpus(t testing.TB, name string) []recurrenceGroup {
 		t.Fatal(err)
 	}
 	return groups
-}
-
-func (l lesson) entry() mdstore.Entry {
-	e := mdstore.Entry{Kind: mdstore.Pitfall, Issue: l.issue, Fix: l.fix, Task: "fn-1.1", Date: "2026-01-10"}
-	e.Normalize()
-	return e
 }

@@ -137,9 +137,3 @@ func TestCorpusWellFormed(t *testing.T) {
 		}
 	}
 }
-
-// corpusFileExists says whether a file under testdata/recall exists.
-func corpusFileExists(name string) bool {
-	_, err := os.Stat(filepath.Join("..", "..", "testdata", "recall", name))
-	return err == nil
-}
