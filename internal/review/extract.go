@@ -665,6 +665,11 @@ func (x *extractor) bodyBlock(c *candidate, b ast.Node) {
 }
 
 func (x *extractor) bodyLine(c *candidate, l string) {
+	if isVerdictLine(l) {
+		// The review's verdict after its last finding ends the review,
+		// not that finding: kept, it was stored in the lesson.
+		return
+	}
 	f, v, ok := labelLine(l)
 	if !ok {
 		f, v = "", l
@@ -1180,7 +1185,9 @@ func trimAll(lines []string) []string {
 	return out
 }
 
+// isVerdictLine reports whether line states the review's verdict, as a
+// verdict line or a <verdict> tag.
 func isVerdictLine(line string) bool {
 	v, _ := lineVerdict(plainLine(line))
-	return v != None
+	return v != None || strings.Contains(line, "<") && verdictTag().MatchString(line)
 }
