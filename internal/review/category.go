@@ -17,8 +17,8 @@ import (
 // secret or a goroutine), order ("in order to" or the order of events),
 // reuse (a helper, or a stale object), pipeline (CI or data), migration
 // (a schema, a release, or old data), SDK (a framework or a vendor's
-// API). A script is code the project runs, not its build (build and CI
-// files named by path still count, see buildFiles).
+// API). A script is code the project runs, not its build; of places, only
+// a test file counts (for build, see testFile).
 // Security comes first because a hole in a build script is a security
 // lesson first. Framework and API lessons have no signal: the word lists
 // they had, named languages and frameworks, CLI flags, build files, tool
