@@ -26,8 +26,8 @@ func TestQualityCauses(t *testing.T) {
 	all := map[string]int{}
 	zero := map[string]int{}
 	for _, d := range strings.Split(dirs, ",") {
-		if d == "blind15" {
-			t.Fatal("blind15 is scored once by the coordinator, never explained")
+		if d == "blind17" {
+			t.Fatal("blind17 is scored once by the coordinator, never explained")
 		}
 		s := scoreSplit(t, filepath.Join("..", "..", "testdata", "review", "real", d), false)
 		for _, c := range s.causes {
@@ -62,10 +62,10 @@ func TestQualityCauses(t *testing.T) {
 
 // TestQualitySummary prints one line per development split and the
 // pooled figures of the old development splits, of blind6..11 (the six
-// sets first seen in rounds 6 to 8), of blind12..14 (NEW-DEV: scored
-// blind in round 9 and written against by no rule before round 10) and
-// of BLIND6-14, every split scored blind once (189 reviews): round 10
-// deletes a unit when removing it costs BLIND6-14 nothing.
+// sets first seen in rounds 6 to 8), of blind12..16 (NEW-DEV: scored
+// blind in rounds 9 and 10) and of BLIND6-16, every split scored blind
+// once (235 reviews; round 10 deleted a unit when removing it cost
+// blind6..14 nothing, then scored blind15 and blind16 once).
 // FLOWMEM_QUALITY_DUMP=file writes every extracted finding of a
 // change-requesting review with its label status, for feature
 // distributions.
@@ -73,7 +73,7 @@ func TestQualitySummary(t *testing.T) {
 	root := filepath.Join("..", "..", "testdata", "review", "real")
 	old := []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5"}
 	fresh := []string{"blind6", "blind7", "blind8", "blind9", "blind10", "blind11"}
-	newer := []string{"blind12", "blind13", "blind14"}
+	newer := []string{"blind12", "blind13", "blind14", "blind15", "blind16"}
 	line := func(name string, ss ...*score) {
 		var p score
 		zero := 0
@@ -122,12 +122,12 @@ func TestQualitySummary(t *testing.T) {
 	line("OLD-DEV", olds...)
 	line("BLIND6-11", freshs...)
 	line("NEW-DEV", newers...)
-	line("BLIND6-14", slices.Concat(freshs, newers)...)
+	line("BLIND6-16", slices.Concat(freshs, newers)...)
 	// The same reviews against the second annotator's labels.
 	line("OLD-DEV a2", olds2...)
 	line("BLIND6-11 a2", freshs2...)
 	line("NEW-DEV a2", newers2...)
-	line("BLIND6-14 a2", slices.Concat(freshs2, newers2)...)
+	line("BLIND6-16 a2", slices.Concat(freshs2, newers2)...)
 }
 
 // TestQualityVerdicts lists, over every development split, the reviews
@@ -137,7 +137,7 @@ func TestQualitySummary(t *testing.T) {
 func TestQualityVerdicts(t *testing.T) {
 	root := filepath.Join("..", "..", "testdata", "review", "real")
 	lost, wrong := 0, 0
-	for _, d := range []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14"} {
+	for _, d := range []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16"} {
 		files, _ := filepath.Glob(filepath.Join(root, d, "*.labels.json"))
 		sort.Strings(files)
 		for _, lf := range files {
