@@ -873,6 +873,20 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 	if sev == "" {
 		sev = sc.severity
 	}
+	if bt, rest, ok := boldTitle(first); ok {
+		// "**Cache ignores TTL (blocking):** body" (issue 14's bold-label
+		// bullets): the bold part is the title, whatever verb it starts
+		// with, so the body's own fix sentence stays the fix and the title
+		// is never read as one.
+		if _, _, t, _ := titleMarker(bt); t != "" {
+			bt = t
+		}
+		c := newCandidate(bt, sev)
+		c.ref = ref
+		c.add("", rest)
+		x.itemBody(c, it, fp)
+		return c
+	}
 	c := newCandidate("", sev)
 	c.ref = ref
 	c.add("", title)
@@ -995,7 +1009,8 @@ func (x *extractor) fallback(s *section) {
 }
 
 // linkFixes attaches each item of a recommendations section to the finding
-// it names: by a file both name, or by words of the finding's title.
+// it names (SPEC §4): by the finding's number or id, by a file both name,
+// or by words of the finding's title.
 func (x *extractor) linkFixes() {
 	if len(x.out) == 0 {
 		return
@@ -1028,6 +1043,14 @@ func (x *extractor) fixItems(s *section) []string {
 
 // target finds the finding a recommendation names, or nil.
 func (x *extractor) target(item string) *candidate {
+	// "C1: evict on revocation" names finding C1 whatever words it uses.
+	if _, ref, _, _ := titleMarker(item); ref != "" {
+		for _, c := range x.out {
+			if strings.EqualFold(c.ref, ref) {
+				return c
+			}
+		}
+	}
 	if loc := guessLocation(item); loc != "" {
 		path := strings.SplitN(strings.Trim(loc, "`"), ":", 2)[0]
 		for _, c := range x.out {
