@@ -921,7 +921,11 @@ func boldTitle(t string) (title, rest string, ok bool) {
 	rest = strings.TrimSpace(t[2+end+2:])
 	for _, sep := range []string{":", "—", "–", "-", "."} {
 		if strings.HasPrefix(rest, sep) {
-			title += " " + sep
+			if sep == ":" || sep == "." {
+				title += sep // "**Title**: body" reads "Title: body"
+			} else {
+				title += " " + sep
+			}
 			rest = strings.TrimSpace(rest[len(sep):])
 			break
 		}
