@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// TestQualityPools writes, one line a request, what the quality report
+// TestPoolsDump writes, one line a request, what the quality report
 // counts (hit@5, scout@30 lessons found, nothing for a no-relevant
 // request) to the file $POOLS_OUT, so two rankers' answers can be set side
 // by side request by request (an ablation's cost on the blind pool).
-func TestQualityPools(t *testing.T) {
+func TestPoolsDump(t *testing.T) {
 	out := os.Getenv("POOLS_OUT")
 	if out == "" {
 		t.Skip("POOLS_OUT not set")
