@@ -235,6 +235,19 @@ func checkReaders(t *testing.T, dir string, wants map[string]wantEntry) {
 			t.Errorf("%s: %s is %q (body %q) seen %d tasks %v; want %q seen %d tasks %v", reader, e.ID, e.Issue, e.Body, e.Seen, tasks, w.text, w.seen, wt)
 		}
 	}
+	// memory search lists a line with its entry's id, which memory show
+	// is then asked about: a forgotten lesson's lines a merge brought
+	// back are no hit, as they are no entry.
+	var search struct{ Matches []mdstore.Hit }
+	if err := json.Unmarshal([]byte(mustFlowmem(t, plain(), dir, "memory", "search", "--json", ".")), &search); err != nil {
+		t.Fatal(err)
+	}
+	for id, w := range wants {
+		found := slices.ContainsFunc(search.Matches, func(h mdstore.Hit) bool { return h.ID == id })
+		if found == w.gone {
+			t.Errorf("memory search --json .: %s found %v, want %v (forgotten %v)", id, found, !w.gone, w.gone)
+		}
+	}
 	active, archived, pending := 0, 0, 0
 	for id, w := range wants {
 		out, err := flowmem(t, plain(), dir, "memory", "show", "--json", id)

@@ -163,6 +163,8 @@ type Hit struct {
 // preambles) and hands fn one hit per matching line as it is found: the
 // files are read a piece at a time, so a search takes the same little
 // memory whatever the size of the store. An error from fn stops the search.
+// A forgotten lesson is no entry (Folded), so its lines a union merge
+// brought back are no hit either.
 func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind) error {
 	if len(kinds) == 0 {
 		kinds = Kinds
@@ -172,15 +174,49 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 	var ferr error
 	for _, k := range kinds {
 		path := s.Path(k)
+		// A forget's mark may stand anywhere in the file, after the
+		// lines it forgets too, so the ids marks name are found first,
+		// by a look for the mark's words: most files have none, and then
+		// every hit goes out as it is found.
+		marked, err := r.forgetMarked(path)
+		if err != nil {
+			return err
+		}
+		// The hits on a marked lesson wait for the end of the file, where
+		// the fold of its copies and records (Folded) says whether it is
+		// forgotten.
+		var held []Hit
+		var doc Doc
+		front := checkFrontMatter
+		if len(marked) > 0 {
+			front = func(start []byte) error {
+				if err := checkFrontMatter(start); err != nil {
+					return err
+				}
+				doc.Sightings = append(doc.Sightings, preambleRecords(start)...)
+				return nil
+			}
+		}
 		// An unclosed front matter is an error, as for Load.
-		err := r.Scan(path, checkFrontMatter, func(seg []byte, _ int64, line int) bool {
+		err = r.Scan(path, front, func(seg []byte, _ int64, line int) bool {
+			var e Entry
+			parsed, added := false, false
+			if len(marked) > 0 && indexForgotten(seg) >= 0 {
+				var recs []Entry
+				var ok bool
+				e, recs, _, ok = parseEntry(k, string(seg), line)
+				parsed = true
+				if ok && marked[e.ID] {
+					doc.Entries = append(doc.Entries, e)
+					added = true
+				}
+				doc.Sightings = append(doc.Sightings, recs...)
+			}
 			// Most entries hold no literal of the pattern: one look at
 			// the whole entry rules them out.
 			if !pf.maybe(seg) {
 				return true
 			}
-			var e Entry
-			parsed := false
 			for n, start := 0, 0; start < len(seg); n++ {
 				end := len(seg)
 				if i := bytes.IndexByte(seg[start:], '\n'); i >= 0 {
@@ -200,6 +236,14 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 					text = strings.ToValidUTF8(text, "\uFFFD")
 				}
 				h := Hit{File: path, Line: line + n, ID: e.ID, Type: k, Text: text}
+				if marked[e.ID] {
+					if !added {
+						doc.Entries = append(doc.Entries, e)
+						added = true
+					}
+					held = append(held, h)
+					continue
+				}
 				if ferr = fn(h); ferr != nil {
 					return false
 				}
@@ -212,6 +256,84 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 		if ferr != nil {
 			return ferr
 		}
+		if len(held) == 0 {
+			continue
+		}
+		kept := make(map[string]bool)
+		for _, e := range doc.Folded() {
+			kept[e.ID] = true
+		}
+		for _, h := range held {
+			if !kept[h.ID] {
+				continue
+			}
+			if err := fn(h); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// indexForgotten is where b first holds "=forgotten", the value of a
+// forget's mark (forgetMark), or -1. It looks for the 'g', the rarest of
+// its bytes in lessons' text: bytes.Index steps through text full of the
+// needle's first bytes at a dozen instructions a byte, more than the
+// search of the file costs.
+func indexForgotten(b []byte) int {
+	const v, g = "=" + string(Forgotten), 4 // v[g] == 'g'
+	for at := g; at < len(b); {
+		i := bytes.IndexByte(b[at:], 'g')
+		if i < 0 {
+			return -1
+		}
+		if at += i; bytes.HasPrefix(b[at-g:], []byte(v)) {
+			return at - g
+		}
+		at++
+	}
+	return -1
+}
+
+// forgetMarked is the ids of the file at path that a record line marks
+// forgotten, wherever the line stands; nil when there are none.
+func (r *Reader) forgetMarked(path string) (map[string]bool, error) {
+	f, err := regfile.Open(path, os.O_RDONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read memory: %w", err)
+	}
+	defer f.Close()
+	var marked map[string]bool
+	err = r.Lines(f, func(piece []byte) {
+		for at := 0; ; {
+			i := indexForgotten(piece[at:])
+			if i < 0 {
+				return
+			}
+			i += at
+			from := bytes.LastIndexByte(piece[:i], '\n') + 1
+			to := len(piece)
+			if j := bytes.IndexByte(piece[i:], '\n'); j >= 0 {
+				to = i + j
+			}
+			at = to
+			l := bytes.TrimSpace(piece[from:to])
+			if !bytes.HasPrefix(l, []byte(metaPrefix)) {
+				continue
+			}
+			if m, _, ok := parseMeta(string(l)); ok && m.Status == Forgotten && m.ID != "" {
+				if marked == nil {
+					marked = make(map[string]bool)
+				}
+				marked[m.ID] = true
+			}
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return marked, nil
 }
