@@ -618,7 +618,7 @@ func (x *extractor) lines(b ast.Node) []string {
 }
 
 // headingFinding reads a heading section as one finding. Sub-heading
-// titles work as field labels ("### Suggested Fix", "### Impact").
+// titles work as field labels ("### Fix", "### Why it breaks").
 func (x *extractor) headingFinding(s *section, ref, title, sev string) {
 	c := newCandidate(title, sev)
 	c.ref = ref

@@ -121,7 +121,7 @@ func labelField(label string) string {
 }
 
 // headingField is the field a sub-heading inside a finding introduces
-// ("### Suggested Fix", "### Impact"); other sub-headings hold evidence.
+// ("### Fix", "### Why it breaks"); other sub-headings hold evidence.
 func headingField(title string) string {
 	t := strings.Trim(clean(strings.ReplaceAll(title, "`", "")), " #:*")
 	_, _, rest, _ := titleMarker(t)
