@@ -26,7 +26,7 @@ func TestQualityCauses(t *testing.T) {
 	all := map[string]int{}
 	zero := map[string]int{}
 	for _, d := range strings.Split(dirs, ",") {
-		if d == "blind17" {
+		if d == "blind17" || d == "blind18" {
 			t.Fatal("blind17 is scored once by the coordinator, never explained")
 		}
 		s := scoreSplit(t, filepath.Join("..", "..", "testdata", "review", "real", d), false)
@@ -66,6 +66,8 @@ func TestQualityCauses(t *testing.T) {
 // blind in rounds 9 and 10) and of BLIND6-16, every split scored blind
 // once (235 reviews; round 10 deleted a unit when removing it cost
 // blind6..14 nothing, then scored blind15 and blind16 once).
+// Under each pool line, the field-placement measures (placement_quality_test.go)
+// and their gates.
 // FLOWMEM_QUALITY_DUMP=file writes every extracted finding of a
 // change-requesting review with its label status, for feature
 // distributions.
@@ -74,10 +76,11 @@ func TestQualitySummary(t *testing.T) {
 	old := []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5"}
 	fresh := []string{"blind6", "blind7", "blind8", "blind9", "blind10", "blind11"}
 	newer := []string{"blind12", "blind13", "blind14", "blind15", "blind16"}
-	line := func(name string, ss ...*score) {
+	line := func(name string, ss ...*score) placement {
 		var p score
 		zero := 0
 		for _, s := range ss {
+			p.place.add(s.place)
 			p.tp += s.tp
 			p.fp += s.fp
 			p.learnable += s.learnable
@@ -89,6 +92,10 @@ func TestQualitySummary(t *testing.T) {
 		pr, rc := p.precision(), p.recall()
 		t.Logf("%-10s P %.3f (%3d/%3d) R %.3f (%3d/%3d) F1 %.3f cat %.3f (%3d) verdict %.3f zero %d",
 			name, pr, p.tp, p.tp+p.fp, rc, p.tp, p.learnable, 2*pr*rc/(pr+rc), p.catAcc(), p.catOK, p.verdictAcc(), zero)
+		if !strings.HasSuffix(name, " a2") {
+			t.Logf("%-10s %s", "", p.place.String())
+		}
+		return p.place
 	}
 	var olds, freshs, newers, olds2, freshs2, newers2 []*score
 	for _, d := range slices.Concat(old, fresh, newer) {
@@ -119,10 +126,19 @@ func TestQualitySummary(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	line("OLD-DEV", olds...)
-	line("BLIND6-11", freshs...)
-	line("NEW-DEV", newers...)
-	line("BLIND6-16", slices.Concat(freshs, newers)...)
+	for _, pool := range []struct {
+		name string
+		ss   []*score
+		gate placeGates
+	}{
+		{"OLD-DEV", olds, gatePlaceOld},
+		{"BLIND6-11", freshs, gatePlaceFresh},
+		{"NEW-DEV", newers, gatePlaceNew},
+		{"BLIND6-16", slices.Concat(freshs, newers), gatePlaceBlind},
+	} {
+		pl := line(pool.name, pool.ss...)
+		pool.gate.check(t, pool.name, pl)
+	}
 	// The same reviews against the second annotator's labels.
 	line("OLD-DEV a2", olds2...)
 	line("BLIND6-11 a2", freshs2...)

@@ -49,6 +49,10 @@ type realLabels struct {
 		Learnable bool   `json:"learnable"`
 		Category  string `json:"category"`
 		Reason    string `json:"reason"`
+		// FixAnchor is a verbatim substring of the reviewer's remedy for
+		// this finding, "" when the review gives none; nil where the
+		// labels predate the field.
+		FixAnchor *string `json:"fix_anchor"`
 	} `json:"findings"`
 }
 
@@ -63,6 +67,7 @@ type score struct {
 	detail              []string
 	causes              []cause // why each miss was missed and each false keep kept
 	records             []record
+	place               placement
 }
 
 // record is one extracted finding of a change-requesting review and what
@@ -174,6 +179,9 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 			s.detail = append(s.detail, fmt.Sprintf("VERDICT %s: got %q want %q", name, verdict, l.Verdict))
 		}
 		texts := wholeTexts(t, u.Text, a)
+		if Verdict(l.Verdict).Actionable() {
+			s.place.review(t, name, u.Text, l, a)
+		}
 		var kept []Decision
 		var keptText []string
 		if verdict.Actionable() {
