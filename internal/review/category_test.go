@@ -81,6 +81,30 @@ func TestCategorize(t *testing.T) {
 			want: CatSecurity,
 		},
 		{
+			name: "how a runtime runs async code is a framework lesson",
+			f: Finding{Problem: "`fetchAll` is async but calls the blocking `readFile`, stalling every other request the worker serves.",
+				Fix: "Await the non-blocking read instead."},
+			want: CatFramework,
+		},
+		{
+			name: "a deprecated library call is a framework lesson",
+			f: Finding{Problem: "`Widget.paint` relies on `getColor`, deprecated since the toolkit's last major release.",
+				Fix: "Call `theme.color` instead."},
+			want: CatFramework,
+		},
+		{
+			name: "what an endpoint answers is an API lesson",
+			f: Finding{Problem: "`pushBatch` treats any HTTP answer as success, so a rejected batch is never sent again.",
+				Fix: "Check the endpoint's status code and resend on failure."},
+			want: CatAPI,
+		},
+		{
+			name: "breaking a stated project rule is a convention",
+			f: Finding{Problem: "`loader.py` opens its own database handle, which violates the one-pool-per-process design.",
+				Fix: "Take the handle from `db.pool()`."},
+			want: CatConvention,
+		},
+		{
 			name: "a finding placed in a test file is a test gotcha",
 			f: Finding{Location: "web/src/cart.test.ts:40",
 				Problem: "The test sleeps 500 ms for `render` to settle.",
