@@ -101,16 +101,18 @@ func categoryRecords(t *testing.T, split, dir string) []categoryRecord {
 }
 
 // TestQualityCategoryDiagnostic prints, for the category rules, the
-// confusion matrix pooled over all labelled splits and over the six
-// newest (blind6..11) and blind11 alone, the label distribution, and what trivial predictors
-// score beside the rules: the commonest label, and the commonest label per
-// severity. Rules that lose to a trivial predictor are guessing.
-// FLOWMEM_CATEGORY_DUMP=file writes the records as JSON lines.
+// confusion matrix pooled over the old splits, blind6..11 (where rules are
+// designed), blind12..16 (NEW-DEV, where a rule is checked once),
+// BLIND6-16 and all seventeen, the label distribution, and what trivial
+// predictors score beside the rules: the commonest label, and the
+// commonest label per severity. Rules that lose to a trivial predictor are
+// guessing. FLOWMEM_CATEGORY_DUMP=file writes the records as JSON lines.
 func TestQualityCategoryDiagnostic(t *testing.T) {
 	root := filepath.Join("..", "..", "testdata", "review", "real")
 	old := []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5"}
 	newest := []string{"blind6", "blind7", "blind8", "blind9", "blind10", "blind11"}
-	var all, recOld, recNew []categoryRecord
+	check := []string{"blind12", "blind13", "blind14", "blind15", "blind16"}
+	var all, recOld, recNew, recCheck []categoryRecord
 	for _, d := range old {
 		r := categoryRecords(t, d, filepath.Join(root, d))
 		recOld = append(recOld, r...)
@@ -119,7 +121,11 @@ func TestQualityCategoryDiagnostic(t *testing.T) {
 		r := categoryRecords(t, d, filepath.Join(root, d))
 		recNew = append(recNew, r...)
 	}
-	all = append(append(all, recOld...), recNew...)
+	for _, d := range check {
+		r := categoryRecords(t, d, filepath.Join(root, d))
+		recCheck = append(recCheck, r...)
+	}
+	all = slices.Concat(recOld, recNew, recCheck)
 	if p := os.Getenv("FLOWMEM_CATEGORY_DUMP"); p != "" {
 		f, err := os.Create(p)
 		if err != nil {
@@ -138,7 +144,7 @@ func TestQualityCategoryDiagnostic(t *testing.T) {
 	for _, set := range []struct {
 		name string
 		recs []categoryRecord
-	}{{"old dev (dev, blind..blind5)", recOld}, {"newest (blind6..11)", recNew}, {"blind11", only(recNew, "blind11")}, {"all twelve", all}} {
+	}{{"old dev (dev, blind..blind5)", recOld}, {"BLIND6-11", recNew}, {"NEW-DEV (blind12..16)", recCheck}, {"BLIND6-16", slices.Concat(recNew, recCheck)}, {"all seventeen", all}} {
 		for _, keptOnly := range []bool{true, false} {
 			var recs []categoryRecord
 			for _, r := range set.recs {
@@ -159,7 +165,7 @@ func TestQualityCategoryDiagnostic(t *testing.T) {
 	for _, set := range []struct {
 		name string
 		recs []categoryRecord
-	}{{"old dev", recOld}, {"newest", recNew}} {
+	}{{"old dev", recOld}, {"BLIND6-11", recNew}, {"NEW-DEV", recCheck}} {
 		cats := []string{CatFramework, CatConvention, CatAPI, CatBuild, CatEdgeCase, CatSecurity, CatGeneral}
 		out := fmt.Sprintf("[%s, kept] structural signals per label\n  %-11s", set.name, "signal")
 		for _, c := range cats {
@@ -183,17 +189,6 @@ func TestQualityCategoryDiagnostic(t *testing.T) {
 		}
 		t.Log(out)
 	}
-}
-
-// only keeps the records of one split.
-func only(recs []categoryRecord, split string) []categoryRecord {
-	var out []categoryRecord
-	for _, r := range recs {
-		if r.Split == split {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 func categoryReport(t *testing.T, name string, recs []categoryRecord) {
