@@ -12,7 +12,7 @@ import (
 // TestPoolsDump writes, one line a request, what the quality report
 // counts (hit@5, scout@30 lessons found, nothing for a no-relevant
 // request) to the file $POOLS_OUT, so two rankers' answers can be set side
-// by side request by request (an ablation's cost on the blind pool).
+// by side request by request, and recall@5 (an ablation's cost on the blind pool).
 func TestPoolsDump(t *testing.T) {
 	out := os.Getenv("POOLS_OUT")
 	if out == "" {
@@ -26,18 +26,18 @@ func TestPoolsDump(t *testing.T) {
 		queries := readJSONL[labelledQuery](t, set.labels)
 		searches := readJSONL[scoutSearch](t, set.searches)
 		for i, q := range queries {
-			h, _ := share(must(Search(files, []string{q.Query}, opt)), q.Relevant, 5)
+			h, r := share(must(Search(files, []string{q.Query}, opt)), q.Relevant, 5)
 			_, s := share(must(Search(files, searches[i].Searches, scoutOpt)), q.Relevant, 30)
-			fmt.Fprintf(&b, "%s\t%d\t%.0f\t%.0f\n", set.labels, i, h, s*float64(min(len(q.Relevant), 30)))
+			fmt.Fprintf(&b, "%s\t%d\t%.0f\t%.0f\t%.4f\n", set.labels, i, h, s*float64(min(len(q.Relevant), 30)), r)
 		}
 	}
-	for _, name := range []string{"norelevant_dev.jsonl", "norelevant_blind.jsonl", "norelevant_blind2.jsonl", "norelevant_blind3.jsonl", "norelevant_blind4.jsonl", "norelevant_blind5.jsonl", "norelevant_blind6.jsonl", "norelevant_blind7.jsonl"} {
+	for _, name := range []string{"norelevant_dev.jsonl", "norelevant_blind.jsonl", "norelevant_blind2.jsonl", "norelevant_blind3.jsonl", "norelevant_blind4.jsonl", "norelevant_blind5.jsonl", "norelevant_blind6.jsonl", "norelevant_blind7.jsonl", "norelevant_blind8.jsonl"} {
 		for i, q := range readJSONL[labelledQuery](t, name) {
 			empty := 0
 			if must(Prime(files, q.Query, opt)) == "" {
 				empty = 1
 			}
-			fmt.Fprintf(&b, "%s\t%d\t%d\t0\n", name, i, empty)
+			fmt.Fprintf(&b, "%s\t%d\t%d\t0\t0\n", name, i, empty)
 		}
 	}
 	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {

@@ -9,9 +9,9 @@
 // result. A lesson qualifies only by saying a specific word of the request
 // itself, and a request read as it is (prime, one read --relevant) gets
 // lessons only when one of them says enough of its specific words (the
-// relevance floor, SPEC §6): task ids, stop words, generic words
-// (generic.txt) and synonyms break ties but
-// never qualify a lesson, so a request that no lesson bears on gets
+// relevance floor, SPEC §6): task ids and stop words are dropped, and
+// generic words (generic.txt) and synonyms rank a lesson that qualifies
+// but never qualify one, so a request that no lesson bears on gets
 // nothing.
 package recall
 
@@ -140,7 +140,11 @@ func Search(files []File, queries []string, opt Options) ([]Hit, error) {
 	limit := limitOf(opt)
 	qs := make([]*query, 0, len(queries))
 	for _, s := range queries {
-		qs = append(qs, parseQuery(s))
+		q := parseQuery(s)
+		if len(queries) > 1 {
+			q.meant()
+		}
+		qs = append(qs, q)
 	}
 	// Several lists are ranked deeper than the limit, so an entry
 	// second-best for two queries can pass one that is best for only one.
