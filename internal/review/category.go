@@ -17,8 +17,10 @@ import (
 // secret or a goroutine), order ("in order to" or the order of events),
 // reuse (a helper, or a stale object), pipeline (CI or data), migration
 // (a schema, a release, or old data), SDK (a framework or a vendor's
-// API). A script is code the project runs, not its build; of places, only
-// a test file counts (for build, see testFile).
+// API), build (the build, or code that builds a value), channel (Go's,
+// or a release or chat channel). A script is code the project runs, not
+// its build; of places, only a test file counts (for build, see
+// testFile).
 // Security comes first because a hole in a build script is a security
 // lesson first. Framework and API lessons have a few words each, the
 // concepts that say a lesson is about how a runtime or library behaves
@@ -28,8 +30,7 @@ import (
 // flags, build files, tool commands, prescribed and dotted calls and
 // numbered rules were tried as signals and cost nothing when deleted
 // (round 10); round 11 chose these words on the old splits and
-// blind6..11 and checked them once on blind12..16. Channel (Go's, or a
-// release or chat channel) has two senses.
+// blind6..11 and checked them once on blind12..16.
 var categorySignals = []struct {
 	name  string
 	stems string
@@ -38,7 +39,7 @@ var categorySignals = []struct {
 		xss csrf ssrf cors csp injection sanitiz privilege pii timing-safe constant-time timingsafe
 		hmac jwt session-fixation tls$ mitm insecure untrust containment redact admin$ role$ roles$
 		permission expos sensitive`},
-	{CatBuild, `ci$ build$ builds$ lint eslint tsc typecheck compile bundle makefile
+	{CatBuild, `ci$ lint eslint tsc typecheck compile bundle makefile
 		dockerfile prepublish publish workflow lockfile dependency dependencies npm yarn pnpm pip$ cargo
 		gradle maven smoke package.json pyproject go.mod`},
 	{CatFramework, `async$ middleware deprecat trait`},

@@ -105,6 +105,18 @@ func TestCategorize(t *testing.T) {
 			want: CatConvention,
 		},
 		{
+			name: "code that builds a value is no build lesson",
+			f: Finding{Problem: "`makeKey` builds the cache key from the name alone, so two tenants with one name share an entry when both are empty.",
+				Fix: "Build the key from the tenant id and the name."},
+			want: CatEdgeCase,
+		},
+		{
+			name: "a broken CI step is a build lesson",
+			f: Finding{Problem: "The CI lint step runs before `npm ci`, so it reads the previous lockfile.",
+				Fix: "Install dependencies first."},
+			want: CatBuild,
+		},
+		{
 			name: "a finding placed in a test file is a test gotcha",
 			f: Finding{Location: "web/src/cart.test.ts:40",
 				Problem: "The test sleeps 500 ms for `render` to settle.",
