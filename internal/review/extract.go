@@ -730,6 +730,21 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 			return
 		}
 		lines = lines[1:]
+	} else if c := titledFields(lines, sc); c != nil {
+		// "**2. Title** — `place`" with its body and "**Fix:** …" on
+		// the next lines of the same paragraph: one finding, whose
+		// field lines are its own (they opened a field block the title
+		// then threw away).
+		x.flushDraft()
+		x.lead = nil
+		for _, l := range lines[1:] {
+			x.bodyLine(c, l)
+		}
+		// Later field lines may still fill its empty fields; list items
+		// after it are findings of their own, not more of its fix.
+		c.lastSlot = ""
+		x.draft = c
+		return
 	} else if x.draft != nil && boldID(lines[0]) {
 		// "**H4. `collapse` loses its id when the title
 		// wraps.** …": the next titled finding, not more of this one.
@@ -800,6 +815,35 @@ func titleParagraph(body string, sc scope) *candidate {
 	c.ref = ref
 	c.lastSlot = fieldProblem
 	c.add("", lead)
+	return c
+}
+
+// titledFields returns the finding a paragraph opens when its first line
+// carries a finding's marker (an id or a severity) and a later line is a
+// field line, or nil.
+func titledFields(lines []string, sc scope) *candidate {
+	if len(lines) < 2 {
+		return nil
+	}
+	sev, ref, title, marked := titleMarker(lines[0])
+	if !marked || ref == "" && sev == "" || title == "" {
+		return nil
+	}
+	fields := false
+	for _, l := range lines[1:] {
+		if _, _, ok := labelLine(l); ok {
+			fields = true
+			break
+		}
+	}
+	if !fields {
+		return nil
+	}
+	if sev == "" {
+		sev = sc.severity
+	}
+	c := newCandidate(title, sev)
+	c.ref = ref
 	return c
 }
 

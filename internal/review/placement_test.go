@@ -1,0 +1,35 @@
+package review
+
+import (
+	"strings"
+	"testing"
+)
+
+// A numbered bold title whose paragraph goes on with the body and field
+// lines ("**2. Title** — `place`" then prose, then "**Fix:** …" on the
+// next lines of the same paragraph) is one finding: its fix field is its
+// fix. The fix line used to open a field block of its own that the title
+// then threw away.
+func TestTitledParagraphKeepsItsFieldLines(t *testing.T) {
+	review := "## Findings\n\n" +
+		"**1. Upload size never checked** — `api/upload.go:40`, `api/limits.go:12`, `cmd/server/main.go:88`, `internal/httpx/body.go:7`\n" +
+		"The handler reads the whole body into memory before looking at its length.\n" +
+		"**Fix:** wrap the body in `http.MaxBytesReader` before reading it.\n\n" +
+		"**2. Retry budget shared across tenants.** One noisy tenant drains it for everyone.\n" +
+		"**Suggested fix:** keep one budget per tenant key.\n"
+	fs := Extract(review)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	for i, want := range []struct{ problem, fix string }{
+		{"reads the whole body into memory", "http.MaxBytesReader"},
+		{"One noisy tenant drains it", "one budget per tenant key"},
+	} {
+		if !strings.Contains(fs[i].Problem, want.problem) || strings.Contains(fs[i].Problem, want.fix) {
+			t.Errorf("finding %d problem = %q, want %q and not the fix", i+1, fs[i].Problem, want.problem)
+		}
+		if !strings.Contains(fs[i].Fix, want.fix) {
+			t.Errorf("finding %d fix = %q, want %q", i+1, fs[i].Fix, want.fix)
+		}
+	}
+}
