@@ -33,3 +33,21 @@ func TestTitledParagraphKeepsItsFieldLines(t *testing.T) {
 		}
 	}
 }
+
+// "**Next step:** Wrap …": an order after a label of the reviewer's own
+// naming is the finding's fix, as the order alone would be.
+func TestLabelledOrderIsTheFix(t *testing.T) {
+	review := "## Findings\n\n### 1. Pool never drained on shutdown\n" +
+		"`worker.Pool` keeps its goroutines after `Stop` returns, so tests leak them.\n" +
+		"**Next step:** Close the jobs channel in `Stop` and wait on the group.\n"
+	fs := Extract(review)
+	if len(fs) != 1 {
+		t.Fatalf("got %d findings, want 1: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Fix, "Close the jobs channel") {
+		t.Errorf("fix = %q, want the labelled order", fs[0].Fix)
+	}
+	if strings.Contains(fs[0].Problem, "Close the jobs channel") {
+		t.Errorf("problem = %q holds the fix", fs[0].Problem)
+	}
+}

@@ -594,6 +594,11 @@ var modals = []string{" should ", " must ", " instead"}
 
 func prescriptive(s string) bool {
 	t := strings.TrimLeft(s, "*_\"'( ")
+	if rest, ok := afterLabel(t); ok {
+		// "Next step: Close the channel": the order after a label of the
+		// reviewer's naming.
+		t = rest
+	}
 	// A sentence that opens with a code span opens with a name ("`Load`
 	// loops forever"), not an order.
 	w := strings.Fields(t)
@@ -610,6 +615,25 @@ func prescriptive(s string) bool {
 		}
 	}
 	return false
+}
+
+// afterLabel returns what follows a short label opening t ("Action: …",
+// "Next step: …": one to three words of letters before a colon).
+func afterLabel(t string) (string, bool) {
+	i := strings.IndexByte(t, ':')
+	if i <= 0 || i > 24 || i+1 >= len(t) || t[i+1] != ' ' {
+		return "", false
+	}
+	label := t[:i]
+	if n := len(strings.Fields(label)); n == 0 || n > 3 {
+		return "", false
+	}
+	for _, r := range label {
+		if !unicode.IsLetter(r) && r != ' ' && r != '-' {
+			return "", false
+		}
+	}
+	return strings.TrimLeft(t[i+1:], " *_"), true
 }
 
 var findingsBlockRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<findings>(.*?)</findings>`) })
