@@ -94,6 +94,12 @@ type Entry struct {
 	Status   Status   `json:"status"`
 	// MergedInto is the id of the entry an archived one was merged into.
 	MergedInto string `json:"merged_into,omitempty"`
+	// Copies names, by a random token each (n= on the metadata line,
+	// comma-separated), the captures whose sightings Seen counts: two
+	// clones that capture one new lesson on one day write the same entry
+	// but for this token, so the records git's union merge keeps of the
+	// two are told apart from the one copy both inherited (fold).
+	Copies string `json:"-"`
 
 	// Legacy marks an entry without a metadata line (written by flow-next);
 	// its ID is derived on read and its body may span several lines.
@@ -180,6 +186,21 @@ func token(s string) string {
 	return out
 }
 
+// cleanCopies is a Copies list as Render writes it: tokens, each once,
+// separated by commas.
+func cleanCopies(s string) string {
+	if s == "" {
+		return ""
+	}
+	var out []string
+	for _, c := range strings.Split(s, ",") {
+		if c = token(c); c != "" && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
 // Normalize puts an entry into the canonical form the renderer writes:
 // single-line fields, safe tokens, defaults for missing metadata, and an id
 // derived from the content when none is set.
@@ -215,6 +236,7 @@ func (e *Entry) Normalize() {
 		e.Status = Active
 	}
 	e.MergedInto = token(e.MergedInto)
+	e.Copies = cleanCopies(e.Copies)
 	// An id or fingerprint read from a file may hold anything; what is left
 	// of it after cleaning must still be one.
 	if e.ID = token(e.ID); e.ID == "" {

@@ -32,6 +32,8 @@ func FuzzParse(f *testing.F) {
 	// Torn appends' marks: one cutting a line of an entry, one its heading.
 	f.Add([]byte("## 2026-01-01 x [y] <!-- p-1 -->\n<!-- flowmem: id=p-1 -->\n**Issue**: a\n\n<!-- flowmem: seen id=p-1 la\n<!-- flowmem: seen id=torn lines=1 -->\n\n" +
 		"## 2026-01-02 y <!-- p-2 -->\n<!-- flowmem: id=p-2 se\n<!-- flowmem: seen id=torn lines=2 -->\n\n<!-- flowmem: seen id=p-1 last=2026-01-03 -->\n"))
+	// Two captures of one lesson (n=), as a union merge leaves them.
+	f.Add([]byte("## 2026-01-01 x [y] <!-- p-1 -->\n<!-- flowmem: id=p-1 seen=1 status=active n=1a,2b -->\n<!-- flowmem: id=p-1 seen=2 n=,2b,,3c -->\n**Issue**: a\n"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		d, err := Parse(Pitfall, raw)
 		if err != nil {
@@ -70,12 +72,14 @@ func FuzzParse(f *testing.F) {
 // FuzzRender: whatever text fills an entry's fields, it renders to exactly
 // one entry that parses back to itself.
 func FuzzRender(f *testing.F) {
-	f.Add("issue", "fix", "ctx", "", "fn-1.1", "api")
-	f.Add("## 2026-01-01 x [y]", "<!-- flowmem: id=z -->", "---", "```", "manual", "pitfall")
-	f.Add("", "", "", "1. list", "", "")
-	f.Add("a <!-- hidden --> b", `<\!-- x`, "<<!--", "<!-- y -->", "manual", "api")
-	f.Fuzz(func(t *testing.T, issue, fix, ctx, body, task, cat string) {
-		e := Entry{Kind: Pitfall, Date: "2026-01-10", Issue: issue, Fix: fix, Context: ctx, Body: body, Task: task, Category: cat, Source: "impl-review"}
+	f.Add("issue", "fix", "ctx", "", "fn-1.1", "api", "")
+	f.Add("## 2026-01-01 x [y]", "<!-- flowmem: id=z -->", "---", "```", "manual", "pitfall", "")
+	f.Add("", "", "", "1. list", "", "", "")
+	f.Add("a <!-- hidden --> b", `<\!-- x`, "<<!--", "<!-- y -->", "manual", "api", "")
+	f.Add("issue", "", "", "", "fn-1.1", "api", "1a2b3c4d,5e6f7a8b")
+	f.Add("issue", "", "", "", "fn-1.1", "api", " n=x --> ,,\n")
+	f.Fuzz(func(t *testing.T, issue, fix, ctx, body, task, cat, copies string) {
+		e := Entry{Kind: Pitfall, Date: "2026-01-10", Issue: issue, Fix: fix, Context: ctx, Body: body, Task: task, Category: cat, Source: "impl-review", Copies: copies}
 		e.Normalize()
 		if e.Text() == "" {
 			return

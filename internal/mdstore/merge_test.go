@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,5 +183,59 @@ func TestFoldStatus(t *testing.T) {
 				t.Errorf("%v and %v fold to pending: approving wins over waiting", a, b)
 			}
 		}
+	}
+}
+
+// TestFoldCountsIndependentCaptures: the metadata lines a union merge
+// leaves of one lesson add up only when they name disjoint captures (n=).
+// Two clones that captured it each count once; a copy both inherited and
+// both rewrote (the same capture), a copy of a merged pair beside one of
+// its halves, and any line without n= (written before captures were
+// named) count as the larger, never one capture twice.
+func TestFoldCountsIndependentCaptures(t *testing.T) {
+	meta := func(seen int, tasks, n string) string {
+		l := fmt.Sprintf("<!-- flowmem: id=p-0a0a0a0a0a0a seen=%d last=2026-03-02 tasks=%s status=active", seen, tasks)
+		if n != "" {
+			l += " n=" + n
+		}
+		return l + " -->\n"
+	}
+	cases := []struct {
+		name   string
+		metas  []string
+		seen   int
+		copies string
+	}{
+		{"two captures", []string{meta(1, "fn-3.1", "1111aaaa"), meta(1, "fn-3.1", "2222bbbb")}, 2, "1111aaaa,2222bbbb"},
+		{"three captures", []string{meta(1, "fn-3.1", "1111aaaa"), meta(1, "fn-3.1", "2222bbbb"), meta(1, "fn-3.2", "3333cccc")}, 3, "1111aaaa,2222bbbb,3333cccc"},
+		{"one capture rewritten on both sides", []string{meta(1, "fn-3.1", "1111aaaa"), meta(1, "fn-3.1", "1111aaaa")}, 1, "1111aaaa"},
+		{"a merged pair and one of its halves", []string{meta(2, "fn-3.1", "1111aaaa,2222bbbb"), meta(1, "fn-3.1", "2222bbbb")}, 2, "1111aaaa,2222bbbb"},
+		{"a merged pair and a third capture", []string{meta(2, "fn-3.1", "1111aaaa,2222bbbb"), meta(1, "fn-3.1", "3333cccc")}, 3, "1111aaaa,2222bbbb,3333cccc"},
+		{"old lines", []string{meta(1, "fn-3.1", ""), meta(1, "fn-3.1", "")}, 1, ""},
+		{"old line first", []string{meta(2, "fn-3.1", ""), meta(1, "fn-3.1", "1111aaaa"), meta(1, "fn-3.1", "2222bbbb")}, 2, ""},
+		{"old line last", []string{meta(1, "fn-3.1", "1111aaaa"), meta(1, "fn-3.1", "2222bbbb"), meta(2, "fn-3.1", "")}, 2, ""},
+		{"tasks still count", []string{meta(1, "fn-3.1", ""), meta(1, "fn-3.2", "")}, 2, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// One segment (git's zealous merge keeps the shared heading
+			// and Issue once) and one copy each (a merge that kept
+			// the blocks whole) must read the same.
+			one := "## 2026-03-02 fn-3.1 impl-review [api] <!-- p-0a0a0a0a0a0a -->\n" + strings.Join(c.metas, "") + "**Issue**: Temp files outlive a failed upload\n"
+			var apart strings.Builder
+			for _, m := range c.metas {
+				apart.WriteString("\n## 2026-03-02 fn-3.1 impl-review [api] <!-- p-0a0a0a0a0a0a -->\n" + m + "**Issue**: Temp files outlive a failed upload\n")
+			}
+			for layout, raw := range map[string]string{"one segment": one, "copies": apart.String()} {
+				d, err := Parse(Pitfall, []byte(Header(Pitfall)+"\n"+raw))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := d.Folded()
+				if len(got) != 1 || got[0].Seen != c.seen || got[0].Copies != c.copies {
+					t.Errorf("%s: %+v; want one entry seen %d, copies %q", layout, got, c.seen, c.copies)
+				}
+			}
+		})
 	}
 }

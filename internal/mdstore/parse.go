@@ -764,7 +764,7 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 		for _, other := range metas[1:] {
 			m = fold(m, other)
 		}
-		e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto
+		e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto, e.Copies = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto, m.Copies
 		if e.ID == "" {
 			e.ID = contentID(k, e.Text())
 		}
@@ -821,7 +821,7 @@ func parseTorn(k Kind, src string, line int) (Entry, []Entry, Damage, bool) {
 
 // parseMeta reads an entry's metadata line,
 //
-//	<!-- flowmem: id=… fp=… seen=N last=YYYY-MM-DD tasks=a,b status=active -->
+//	<!-- flowmem: id=… fp=… seen=N last=YYYY-MM-DD tasks=a,b status=active n=… -->
 //
 // or a sighting line, which records one recurrence of entry id:
 //
@@ -841,15 +841,25 @@ func parseMeta(l string) (m Entry, sighting, ok bool) {
 		return l[i : i+len(v)]
 	}
 	m = Entry{ID: str(b.ID), FP: str(b.FP), Seen: b.Seen, LastSeen: str(b.Last), Status: b.Status, MergedInto: str(b.MergedInto)}
+	if !b.Sighting {
+		m.Copies = str(b.N)
+	}
 	for _, t := range b.Tasks {
 		m.Tasks = append(m.Tasks, str(t))
 	}
 	return m, b.Sighting, true
 }
 
-// fold merges two records of one lesson, as a git union merge leaves them
-// when two branches both bumped it: counts cannot be summed (both copies
-// include the shared history), but every task that saw it counts once.
+// fold merges two records of one lesson, as a git union merge leaves them:
+// two branches both rewrote it, or both captured it. Every task that saw
+// it counts once. The counts add up when the two records name disjoint
+// captures (Copies): Alice and Bob each captured the lesson, and each
+// count is theirs alone. Otherwise they cannot be summed, as both include
+// a shared history (one capture both inherited and both rewrote), and the
+// larger holds: a record that names no capture (written before captures
+// were named, or by hand) is such a one, as is a copy of a copy (Carol
+// merged Alice's and Bob's and Bob merged hers), which may count less
+// than its sightings but never one twice.
 func fold(a, b Entry) Entry {
 	out := a
 	out.FP = cmp.Or(a.FP, b.FP)
@@ -858,9 +868,44 @@ func fold(a, b Entry) Entry {
 			out.Tasks = append(out.Tasks, t)
 		}
 	}
-	out.Seen = max(a.Seen, b.Seen, len(out.Tasks))
+	if apart(a.Copies, b.Copies) {
+		out.Seen = max(a.Seen+b.Seen, len(out.Tasks))
+		out.Copies = a.Copies + "," + b.Copies
+	} else {
+		out.Seen = max(a.Seen, b.Seen, len(out.Tasks))
+		out.Copies = joinCopies(a.Copies, b.Copies)
+	}
 	out.LastSeen = max(a.LastSeen, b.LastSeen)
 	out.Status, out.MergedInto = foldStatus(a.Status, a.MergedInto, b.Status, b.MergedInto)
+	return out
+}
+
+// apart reports whether two Copies lists both name captures and share none.
+func apart(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	for c := range strings.SplitSeq(a, ",") {
+		if slices.Contains(strings.Split(b, ","), c) {
+			return false
+		}
+	}
+	return true
+}
+
+// joinCopies is the captures two overlapping records name together: none
+// when one names none, as its count may hold any of them (a rewrite by a
+// build that does not write n= keeps the count and drops the names).
+func joinCopies(a, b string) string {
+	if a == "" || b == "" || a == b {
+		return min(a, b)
+	}
+	out := a
+	for c := range strings.SplitSeq(b, ",") {
+		if !slices.Contains(strings.Split(out, ","), c) {
+			out += "," + c
+		}
+	}
 	return out
 }
 
@@ -951,7 +996,7 @@ func foldIndex(entries []Entry) ([]Entry, map[string]int) {
 		if i, ok := index[e.ID]; ok {
 			merged := fold(out[i], e)
 			o := &out[i]
-			o.Seen, o.LastSeen, o.Tasks, o.Status, o.MergedInto = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status, merged.MergedInto
+			o.Seen, o.LastSeen, o.Tasks, o.Status, o.MergedInto, o.Copies = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status, merged.MergedInto, merged.Copies
 			// A union merge keeps a line the two sides share only once, so
 			// one copy of a lesson may have lost fields the other kept.
 			for _, f := range [...]struct {
@@ -1001,7 +1046,11 @@ func Render(e *Entry) string {
 	if e.MergedInto != "" {
 		b.WriteString(" merged-into=" + e.MergedInto)
 	}
-	fmt.Fprintf(&b, " status=%s -->\n", e.Status)
+	fmt.Fprintf(&b, " status=%s", e.Status)
+	if e.Copies != "" {
+		b.WriteString(" n=" + e.Copies)
+	}
+	b.WriteString(" -->\n")
 	if e.Issue != "" {
 		fmt.Fprintf(&b, "**Issue**: %s\n", escapeComments(e.Issue))
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"time"
@@ -116,6 +117,9 @@ func (s *Store) record(ctx context.Context, k Kind, lessons []Entry, today strin
 		// by symbols only; readers would fold the two into one.
 		for salt := 1; m.hasID(l.ID); salt++ {
 			l.ID = distinctID(l.Kind, l.Text(), salt)
+		}
+		if l.Copies == "" {
+			l.Copies = fmt.Sprintf("%08x", rand.Uint32())
 		}
 		m.added = append(m.added, '\n')
 		lines += bytes.Count(m.added[counted:], []byte{'\n'})

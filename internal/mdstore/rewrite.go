@@ -49,9 +49,18 @@ func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
 	if err != nil {
 		return err
 	}
-	changes, err := edit(d.Folded())
+	folded := d.Folded()
+	changes, err := edit(folded)
 	if err != nil || len(changes) == 0 {
 		return err
+	}
+	for i := range folded {
+		// A count raised by a rewrite (a merge's survivor counts the
+		// lessons merged into it) holds sightings that are not its
+		// captures': another clone's copy of it may hold them too.
+		if e := changes[folded[i].ID]; e != nil && e.Seen > folded[i].Seen {
+			e.Copies = ""
+		}
 	}
 	for id, e := range changes {
 		if e == nil {

@@ -498,3 +498,40 @@ func TestForgetMark(t *testing.T) {
 		})
 	}
 }
+
+// TestRewriteKeepsCaptureNames: a rewrite that keeps a lesson's count
+// (archive, approve) keeps the captures its metadata line names, which
+// tell a teammate's own capture of it apart; one that raises the count (a
+// merge's survivor, which now counts other lessons' sightings, and a
+// teammate may have merged the same) names none, so no count adds up twice.
+func TestRewriteKeepsCaptureNames(t *testing.T) {
+	s := Open(t.TempDir())
+	day := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	out := recordText(t, s, Pitfall, day, "Temp files outlive a failed upload")
+	id, copies := out[0].ID, out[0].Entry.Copies
+	if len(copies) != 8 {
+		t.Fatalf("a new lesson's capture token is %q, want 8 hex digits", copies)
+	}
+	if again := recordText(t, s, Pitfall, day, "Temp files outlive a failed upload"); again[0].New || again[0].Entry.Copies != copies {
+		t.Fatalf("a repeat is a new capture: %+v", again[0])
+	}
+	edit := func(seen int) {
+		t.Helper()
+		err := s.Rewrite(context.Background(), Pitfall, func(entries []Entry) (map[string]*Entry, error) {
+			e := entries[0]
+			e.Status, e.Seen = Archived, e.Seen+seen
+			return map[string]*Entry{id: &e}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit(0)
+	if got := byID(t, s, Pitfall)[id]; got.Copies != copies || got.Seen != 2 {
+		t.Fatalf("after an archive: seen %d, captures %q; want 2, %q", got.Seen, got.Copies, copies)
+	}
+	edit(3)
+	if got := byID(t, s, Pitfall)[id]; got.Copies != "" || got.Seen != 5 {
+		t.Fatalf("after a merge into it: seen %d, captures %q; want 5, none", got.Seen, got.Copies)
+	}
+}

@@ -97,10 +97,13 @@ func ViewSegment(seg []byte, v *View) bool {
 // as parts of the line.
 type Meta struct {
 	ID, FP, Last, MergedInto []byte
-	Tasks                    [][]byte
-	Seen                     int
-	Status                   Status
-	Sighting                 bool
+	// N is a record's random token (n=): one per sighting line, the
+	// captures' on a metadata line (Entry.Copies).
+	N        []byte
+	Tasks    [][]byte
+	Seen     int
+	Status   Status
+	Sighting bool
 	// odd: a task the renderer would trim; ViewSegment leaves such an
 	// entry to the parser.
 	odd bool
@@ -157,6 +160,8 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m Meta, ok bool) {
 			m.FP = val
 		case "merged-into":
 			m.MergedInto = val
+		case "n":
+			m.N = val
 		case "seen":
 			if n, ok := digits(val); ok && n > 0 {
 				m.Seen = n
