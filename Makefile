@@ -45,10 +45,11 @@ build:
 install:
 	$(GO) install -tags '$(TAGS)' ./cmd/flowmem ./cmd/flowmem-hook
 
+# install warns, with the fix, when the hook's program is not on PATH:
+# setup adds no second note of its own.
 setup: install
 	@test -d "$(PROJECT)" || { echo "setup: no folder $(PROJECT): point PROJECT at your project's root (create it first for a new project)" >&2; exit 1; }
 	cd "$(PROJECT)" && "$(GOBIN_DIR)/flowmem" init --enable --install
-	@command -v flowmem >/dev/null 2>&1 || echo "note: add $(GOBIN_DIR) to PATH (in your shell profile, before starting Claude Code): the project's hook and the scout run flowmem by name"
 
 vet:
 	$(GO) vet ./...

@@ -3,6 +3,7 @@ package flowmem
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,47 @@ func TestMakeBuildsWithoutDocs(t *testing.T) {
 		if err != nil || !strings.Contains(string(out), "-tags 'urfave_cli_no_docs'") {
 			t.Errorf("make -n %s: %v\n%s\nwant -tags 'urfave_cli_no_docs'", target, err, out)
 		}
+	}
+}
+
+// TestMakeSetupWarnsOnce: make setup on a machine whose PATH lacks the
+// folder go install writes to says so once, with the fix; it said it
+// twice (flowmem install's warning, then the Makefile's own note).
+func TestMakeSetupWarnsOnce(t *testing.T) {
+	mk, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("no make on PATH")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go on PATH")
+	}
+	root := t.TempDir()
+	bin, project := filepath.Join(root, "bin"), filepath.Join(root, "project")
+	if err := os.Mkdir(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + filepath.Dir(goBin) + ":/usr/bin:/bin", "HOME=" + filepath.Join(root, "home"), "GOBIN=" + bin, "GOFLAGS=" + os.Getenv("GOFLAGS")}
+	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		out, err := exec.Command(goBin, "env", v).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		env = append(env, v+"="+strings.TrimSpace(string(out)))
+	}
+	cmd := exec.Command(mk, "--no-print-directory", "setup", "PROJECT="+project)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("make setup: %v\n%s", err, out)
+	}
+	n := 0
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.Contains(l, "PATH") && strings.Contains(l, bin) {
+			n++
+		}
+	}
+	if n != 1 || !strings.Contains(string(out), `export PATH="`+bin+`:$PATH"`) {
+		t.Errorf("make setup with %s off PATH says how to put it on PATH %d times, want once:\n%s", bin, n, out)
 	}
 }
