@@ -429,3 +429,32 @@ func TestGroupsNearWith(t *testing.T) {
 		}
 	}
 }
+
+// A neighbour with near copies of its own ranks below a less alike one
+// that is near to little else: the copies are near to everything on their
+// topic, and would fill every neighbour list on it.
+func TestCrowdedRanksLower(t *testing.T) {
+	e := func(id, issue string) mdstore.Entry {
+		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Status: mdstore.Active}
+	}
+	entries := []mdstore.Entry{
+		e("p-0", "alpha bravo charlie delta"),
+		e("p-1", "alpha bravo echo foxtrot"),
+		e("p-2", "alpha bravo echo foxtrot golf"),
+		e("p-3", "alpha bravo echo foxtrot hotel"),
+		e("p-4", "charlie kilo lima mike"),
+	}
+	for i := range 12 {
+		entries = append(entries, e(fmt.Sprintf("p-x%d", i), fmt.Sprintf("filler%d words%d here%d", i, i, i)))
+	}
+	x := NewIndex(entries)
+	if c, s := x.Similarity(0, 1), x.Similarity(0, 4); c <= s {
+		t.Fatalf("fixture: likeness to the crowded p-1 %.3f, to the lone p-4 %.3f: want p-1 more alike", c, s)
+	}
+	if nb := x.Neighbours(0, 1, rescore); len(nb) != 1 || nb[0].J != 4 {
+		t.Errorf("nearest of p-0 = %v, want p-4 (p-1 is crowded by its copies)", nb)
+	}
+	if nb := x.Near([]int{0}, nil, 1, 0); len(nb) != 1 || nb[0].J != 4 {
+		t.Errorf("Near p-0 = %v, want p-4", nb)
+	}
+}

@@ -36,9 +36,15 @@ type Index struct {
 	norm    []float64   // each entry's summed squared term weights
 	weight  []float64   // each word's inverse document frequency
 	posts   [][]int32   // each word's entries
+	near    [][]Pair    // each entry's rescore nearest, by likeness
+	crowd   []float64   // each entry's mean likeness to its crowdK nearest
 	acc     []float64   // Neighbours' scratch: partial dot products by entry
 	touched []int32
 }
+
+// crowdK is how many nearest neighbours measure how crowded an entry's
+// surroundings are.
+const crowdK = 5
 
 // commonShare: a word in more than this share of the entries (and more
 // than commonMin of them) only rescores candidates that rarer words found.
@@ -121,6 +127,16 @@ func NewIndex(entries []mdstore.Entry) *Index {
 		}
 	}
 	x.feedback()
+	// Clusters and Near read every entry's nearest: found once here.
+	x.near = make([][]Pair, len(entries))
+	crowd := make([]float64, len(entries))
+	for i := range crowd {
+		x.near[i] = x.Neighbours(i, rescore, rescore)
+		for _, p := range x.near[i][:min(crowdK, len(x.near[i]))] {
+			crowd[i] += p.Score / crowdK
+		}
+	}
+	x.crowd = crowd // Neighbours ranked by likeness alone until now
 	return x
 }
 
@@ -187,6 +203,24 @@ type Pair struct {
 	Score float64
 }
 
+// rank is how high p.J ranks among p.I's neighbours: their likeness less
+// half of how alike p.J is to its own nearest (cross-domain similarity
+// local scaling). An entry with many near copies (a lesson every review
+// raises, a template's wordings) is near to everything about its topic
+// and would fill every neighbour list on it, ahead of a second wording
+// that shares fewer words but is near to little else.
+func (x *Index) rank(p Pair) float64 {
+	if x.crowd == nil {
+		return p.Score
+	}
+	return p.Score - x.crowd[p.J]/2
+}
+
+// byRank orders pairs by rank, best first, then by J.
+func (x *Index) byRank(a, b Pair) int {
+	return cmp.Or(cmp.Compare(x.rank(b), x.rank(a)), a.J-b.J)
+}
+
 // byScore orders pairs best first, then by J.
 func byScore(a, b Pair) int {
 	switch {
@@ -198,16 +232,17 @@ func byScore(a, b Pair) int {
 	return a.J - b.J
 }
 
-// Neighbours returns the k entries most like entry i, of its kind, best
-// first, by Similarity: each entry's text asked as a query against the
-// others. Rare words find the candidates by idf alone; the best limit of
-// them (at least k) are then scored in full.
+// Neighbours returns the k entries nearest to entry i, of its kind, by
+// rank (Similarity, each entry's text asked as a query against the others,
+// less how crowded the neighbour's surroundings are), each with its
+// Similarity. Rare words find the candidates by idf alone; the best limit
+// of them (at least k) are then scored in full.
 func (x *Index) Neighbours(i, k, limit int) []Pair {
 	out := x.candidates(i, limit)
 	for n := range out {
 		out[n].Score = x.Similarity(i, out[n].J)
 	}
-	slices.SortFunc(out, byScore)
+	slices.SortFunc(out, x.byRank)
 	if len(out) > k {
 		out = out[:k]
 	}
@@ -288,7 +323,7 @@ func (x *Index) Similarity(i, j int) float64 {
 func (x *Index) Clusters(threshold float64) ([][]int, []float64) {
 	var pairs []Pair
 	for i := range x.kind {
-		for _, p := range x.Neighbours(i, rescore, rescore) {
+		for _, p := range x.near[i] {
 			if p.Score >= threshold && p.I < p.J {
 				pairs = append(pairs, p)
 			}
@@ -349,15 +384,15 @@ const (
 )
 
 // Near returns the k entries nearest to any of members that are not among
-// them and at least floor alike, best first, each scored by its likeness
-// to the member it is most like. An entry of another group (groupOf maps an entry to its group)
+// them and at least floor alike, by rank (see rank), each scored by its
+// likeness to the member it is most like. An entry of another group (groupOf maps an entry to its group)
 // stands for that group: its other members take no further place, since
 // a model judging one of them sees the group anyway. The members' own
 // group takes none either: it is proposed already.
 func (x *Index) Near(members []int, groupOf map[int]int, k int, floor float64) []Pair {
 	best := map[int]Pair{}
 	for _, m := range members {
-		for _, p := range x.Neighbours(m, rescore, rescore) {
+		for _, p := range x.near[m] {
 			if q, ok := best[p.J]; !ok || p.Score > q.Score {
 				best[p.J] = p
 			}
@@ -369,7 +404,7 @@ func (x *Index) Near(members []int, groupOf map[int]int, k int, floor float64) [
 			cands = append(cands, p)
 		}
 	}
-	slices.SortFunc(cands, byScore)
+	slices.SortFunc(cands, x.byRank)
 	taken := map[int]bool{}
 	if g, ok := groupOf[members[0]]; ok {
 		taken[g] = true
