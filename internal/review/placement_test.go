@@ -51,3 +51,14 @@ func TestLabelledOrderIsTheFix(t *testing.T) {
 		t.Errorf("problem = %q holds the fix", fs[0].Problem)
 	}
 }
+
+// A label that is itself an order word keeps its sentence an order: "Fix
+// applied: re-check the size after reading" stays the fix.
+func TestOrderLabelStaysAnOrder(t *testing.T) {
+	if !prescriptive("Fix applied: re-check the length after reading.") {
+		t.Error("a sentence opening with an order word is an order, label or not")
+	}
+	if prescriptive("Observed: the length grows after reading.") {
+		t.Error("a label over a statement is no order")
+	}
+}

@@ -594,19 +594,13 @@ var modals = []string{" should ", " must ", " instead"}
 
 func prescriptive(s string) bool {
 	t := strings.TrimLeft(s, "*_\"'( ")
-	if rest, ok := afterLabel(t); ok {
+	if opensWithOrder(t) {
+		return true
+	}
+	if rest, ok := afterLabel(t); ok && opensWithOrder(rest) {
 		// "Next step: Close the channel": the order after a label of the
 		// reviewer's naming.
-		t = rest
-	}
-	// A sentence that opens with a code span opens with a name ("`Load`
-	// loops forever"), not an order.
-	w := strings.Fields(t)
-	if len(w) > 0 && !strings.HasPrefix(t, "`") {
-		first := strings.ToLower(strings.Trim(w[0], ",:;`*"))
-		if imperativeVerbs[first] {
-			return true
-		}
+		return true
 	}
 	l := " " + asciiLower(s) + " "
 	for _, m := range modals {
@@ -615,6 +609,14 @@ func prescriptive(s string) bool {
 		}
 	}
 	return false
+}
+
+// opensWithOrder reports whether t opens with an imperative verb. A
+// sentence that opens with a code span opens with a name ("`Load` loops
+// forever"), not an order.
+func opensWithOrder(t string) bool {
+	w := strings.Fields(t)
+	return len(w) > 0 && !strings.HasPrefix(t, "`") && imperativeVerbs[strings.ToLower(strings.Trim(w[0], ",:;`*"))]
 }
 
 // afterLabel returns what follows a short label opening t ("Action: …",
