@@ -13,7 +13,6 @@ package reviewlog
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -108,26 +107,6 @@ func validID(id string) bool {
 		}
 	}
 	return redact.String(id) == id
-}
-
-// Append adds r to the log in the memory folder dir, under the memory
-// lock (mdstore.LockName), waiting for it at most lockTimeout and never
-// past ctx. The line goes in with one write to a file opened for
-// appending, so readers never see half of it unless the machine stops
-// mid-write, and then they skip it.
-func Append(ctx context.Context, dir string, r Review, lockTimeout time.Duration) error {
-	line := Line(r)
-	s := mdstore.Open(dir)
-	s.LockTimeout = lockTimeout
-	unlock, err := s.Lock(ctx)
-	if err != nil {
-		return fmt.Errorf("reviews log: %w", err)
-	}
-	defer unlock()
-	if _, err := AppendLine(Path(dir), line); err != nil {
-		return fmt.Errorf("reviews log: %w", err)
-	}
-	return nil
 }
 
 // tail is how much of the log's end Logged reads: the runs of one tool

@@ -2,19 +2,13 @@ package reviewlog
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/flowmem/flowmem/internal/mdstore"
-	"github.com/gofrs/flock"
 )
 
 var day = time.Date(2026, 11, 20, 14, 3, 7, 0, time.UTC)
@@ -26,7 +20,7 @@ func TestAppendRead(t *testing.T) {
 		{Time: day.Add(time.Hour), Task: "fn-1.1", Kind: "impl-review", Verdict: "SHIP"},
 	}
 	for _, r := range in {
-		if err := Append(context.Background(), dir, r, time.Second); err != nil {
+		if err := appendReview(dir, r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -113,37 +107,19 @@ func TestCorruptLinesSkipped(t *testing.T) {
 }
 
 // A crash that left a line without its newline does not swallow the next
-// line: Append starts on a fresh one.
+// line: AppendLine starts on a fresh one.
 func TestAppendAfterTornTail(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(Path(dir), []byte(`{"time":"2026-11-20T14:03:07Z","ta`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Append(context.Background(), dir, Review{Time: day, Kind: "impl-review", Verdict: "SHIP"}, time.Second); err != nil {
+	if err := appendReview(dir, Review{Time: day, Kind: "impl-review", Verdict: "SHIP"}); err != nil {
 		t.Fatal(err)
 	}
 	rs, skipped, err := Read(dir)
 	if err != nil || len(rs) != 1 || len(skipped) != 1 {
 		t.Fatalf("got %+v skipped %+v err %v", rs, skipped, err)
 	}
-}
-
-// Appends take the memory lock: while another writer holds it, Append
-// waits, and gives up with ErrLockTimeout having written nothing.
-func TestAppendHonoursLock(t *testing.T) {
-	dir := t.TempDir()
-	fl := flock.New(filepath.Join(dir, mdstore.LockName))
-	if err := fl.Lock(); err != nil {
-		t.Fatal(err)
-	}
-	err := Append(context.Background(), dir, Review{Time: day, Kind: "impl-review"}, 50*time.Millisecond)
-	if !errors.Is(err, mdstore.ErrLockTimeout) {
-		t.Fatalf("want lock timeout, got %v", err)
-	}
-	if _, err := os.Stat(Path(dir)); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("log written while locked: %v", err)
-	}
-	_ = fl.Unlock()
 }
 
 // Many hooks at once: every line arrives whole.
@@ -156,7 +132,7 @@ func TestConcurrentAppends(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			r := Review{Time: day, Task: fmt.Sprintf("fn-%d", i), Kind: "impl-review", Verdict: "NEEDS_WORK", IDs: []string{fmt.Sprintf("p-%012x", i)}}
-			if err := Append(context.Background(), dir, r, 10*time.Second); err != nil {
+			if err := appendReview(dir, r); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -178,8 +154,8 @@ func TestFIFO(t *testing.T) {
 	if _, _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("Read: %v", err)
 	}
-	if err := Append(context.Background(), dir, Review{Time: day}, time.Second); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Errorf("Append: %v", err)
+	if err := appendReview(dir, Review{Time: day}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("append: %v", err)
 	}
 }
 
@@ -220,7 +196,7 @@ func TestLogged(t *testing.T) {
 		t.Fatalf("no log: %v %v", ok, err)
 	}
 	r := Review{Time: day, Kind: "impl-review", Verdict: "NEEDS_WORK", Task: `"event":"toolu_01B"`, Event: "toolu_01A"}
-	if err := Append(context.Background(), dir, r, time.Second); err != nil {
+	if err := appendReview(dir, r); err != nil {
 		t.Fatal(err)
 	}
 	for event, want := range map[string]bool{"toolu_01A": true, "toolu_01": false, "toolu_01B": false, "": false} {
@@ -245,4 +221,10 @@ func TestLogged(t *testing.T) {
 			t.Errorf("event %q stored: %s", bad, b)
 		}
 	}
+}
+
+// appendReview appends r as the hook does (under the lock it holds).
+func appendReview(dir string, r Review) error {
+	_, err := AppendLine(Path(dir), Line(r))
+	return err
 }
