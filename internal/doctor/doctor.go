@@ -167,6 +167,7 @@ func (d *doctor) checkConfig() {
 		fix := "fix .flow/config.json by hand at the place named; the hook writes nothing while it is broken"
 		d.add("config", Fail, err.Error(), fix)
 		d.add("memory enabled", Skip, "config unreadable", "")
+		d.cfg = new(config.Config) // the defaults, for the checks after this one
 		return
 	}
 	d.cfg = cfg
@@ -214,7 +215,7 @@ func (d *doctor) checkMemory() {
 			switch {
 			case e.Status == mdstore.Pending:
 				pending++
-			case e.Live() && e.Stale(time.Now(), d.staleAfterDays()):
+			case e.Live() && e.Stale(time.Now(), d.cfg.Int("memory.stale_after_days")):
 				stale++
 			}
 		}
@@ -231,14 +232,6 @@ func (d *doctor) checkMemory() {
 	}
 	d.checkDuplicates(docs)
 	d.checkWhole(docs)
-}
-
-// staleAfterDays is memory.stale_after_days, its default without a config.
-func (d *doctor) staleAfterDays() int {
-	if d.cfg == nil {
-		return 120
-	}
-	return d.cfg.Int("memory.stale_after_days")
 }
 
 // checkDuplicates looks for ids used by more than one entry. Copies of one

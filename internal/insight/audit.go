@@ -70,9 +70,6 @@ const maxEvidence = 5
 // Run sets the injection record against the reviews log and the entries'
 // metadata as of now.
 func Run(entries []mdstore.Entry, reviews []reviewlog.Review, injections []Injection, now time.Time, staleAfterDays, days int) Audit {
-	if days <= 0 {
-		days = DefaultUnusedDays
-	}
 	a := Audit{Days: days, NotWorking: []Finding{}, Holding: []Finding{}, Unused: []Finding{},
 		Injections: len(injections), Reviews: len(reviews)}
 	handed := map[string][]Handed{}

@@ -19,10 +19,6 @@ import (
 	"github.com/flowmem/flowmem/internal/reviewlog"
 )
 
-// DefaultStaleAfterDays is memory.stale_after_days when the setting is
-// absent: an active entry not seen for this long counts as stale.
-const DefaultStaleAfterDays = 120
-
 // topRecurrent bounds the "most recurrent" list.
 const topRecurrent = 10
 
@@ -111,9 +107,6 @@ func LessonOf(e *mdstore.Entry, now time.Time, staleAfterDays int) Lesson {
 // Compute sums the entries (folded, as mdstore.Store.Load returns them)
 // and the reviews log as of now.
 func Compute(entries []mdstore.Entry, reviews []reviewlog.Review, skipped int, now time.Time, staleAfterDays int) Stats {
-	if staleAfterDays <= 0 {
-		staleAfterDays = DefaultStaleAfterDays
-	}
 	st := Stats{
 		Total:          len(entries),
 		Categories:     map[string]int{},
@@ -188,8 +181,7 @@ func firstPass(reviews []reviewlog.Review) []Week {
 	}
 	weeks := map[string]*Week{}
 	for _, r := range first {
-		y, w := r.Time.UTC().ISOWeek()
-		name := fmt.Sprintf("%04d-W%02d", y, w)
+		name := weekOf(r.Time.UTC())
 		wk := weeks[name]
 		if wk == nil {
 			wk = &Week{Week: name}
