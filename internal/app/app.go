@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/flowmem/flowmem"
+	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/sanitize"
 	"github.com/urfave/cli/v2"
 )
@@ -117,7 +118,7 @@ func Main(ctx context.Context, args []string, std IO) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
 			if std.Err != nil {
-				fmt.Fprintf(std.Err, "flowmem: internal error: %s (please report it)\n", oneLine(fmt.Sprint(r)))
+				fmt.Fprintf(std.Err, "flowmem: internal error: %s (please report it)\n", mdstore.OneLine(fmt.Sprint(r)))
 			}
 			code = exitError
 		}
@@ -154,14 +155,6 @@ func Main(ctx context.Context, args []string, std IO) (code int) {
 		fmt.Fprintf(std.Err, "flowmem: %v\n", err)
 		return exitError
 	}
-}
-
-// oneLine keeps a panic message to one line of stderr.
-func oneLine(s string) string {
-	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
-		s = s[:i]
-	}
-	return s
 }
 
 // helpArgs reads "flowmem help memory add" as "flowmem memory add --help",

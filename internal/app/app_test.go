@@ -99,7 +99,7 @@ func TestPanicIsExitOne(t *testing.T) {
 		if code != exitError {
 			t.Errorf("flowmem %v = %d after a panic, want %d", args, code, exitError)
 		}
-		if got := errb.String(); got != "flowmem: internal error: boom (please report it)\n" {
+		if got := errb.String(); got != "flowmem: internal error: boom second line (please report it)\n" {
 			t.Errorf("flowmem %v stderr = %q", args, got)
 		}
 	}

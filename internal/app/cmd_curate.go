@@ -37,7 +37,7 @@ Examples:
 					return err
 				}
 				en := found[0]
-				file := relPath(string(p), s.Path(en.Kind))
+				file := e.rel(p, s.Path(en.Kind))
 				stale := en.Live() && en.Stale(e.Now(), e.staleAfter)
 				if c.Bool("json") {
 					return e.writeJSON(map[string]any{"file": file, "entry": en, "stale": stale})
@@ -416,7 +416,7 @@ Examples:
 			for i := range entries {
 				en := &entries[i]
 				fmt.Fprintf(e.Out, "--- %d of %d\n", i+1, len(entries))
-				e.printEntry(en, relPath(string(p), s.Path(en.Kind)), en.Live() && en.Stale(e.Now(), e.staleAfter))
+				e.printEntry(en, e.rel(p, s.Path(en.Kind)), en.Live() && en.Stale(e.Now(), e.staleAfter))
 				fmt.Fprintln(e.Out)
 			}
 			fmt.Fprintln(e.Out, "To act (ID: one or more of the ids above):")

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/flowmem/flowmem/internal/capture"
 	"github.com/flowmem/flowmem/internal/hookevent"
+	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/urfave/cli/v2"
 )
 
@@ -56,7 +56,7 @@ Example (what flowmem install writes into .claude/settings.json):
 func runHook(ctx context.Context, std IO) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(std.Err, "flowmem hook: internal error: %s\n", strings.Join(strings.Fields(fmt.Sprint(r)), " "))
+			fmt.Fprintf(std.Err, "flowmem hook: internal error: %s\n", mdstore.OneLine(fmt.Sprint(r)))
 		}
 	}()
 	capture.Run(ctx, std.In, std.Out, std.Err, capture.Options{Getenv: std.Getenv, Now: std.Now})
@@ -106,7 +106,7 @@ Examples:
 				return err
 			}
 			if c.Bool("json") {
-				return capture.WriteExplainJSON(e.Out, res)
+				return e.writeJSON(res.JSON())
 			}
 			return capture.WriteExplain(e.Out, res)
 		},

@@ -79,7 +79,7 @@ func (e *env) runInit(c *cli.Context) error {
 	if res.Gitattributes, added, err = ensureUnion(string(p)); err != nil {
 		return err
 	}
-	res.Created = relAll(string(p), res.Created)
+	res.Created = e.relAll(p, res.Created)
 	// What init did is said before install's lines, in the order it
 	// happened.
 	if !c.Bool("json") {

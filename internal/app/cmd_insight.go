@@ -203,7 +203,7 @@ func (e *env) insightInputs() (*inputs, error) {
 	if in.reviews, in.skipped, err = reviewlog.Read(s.Dir); err != nil {
 		return nil, err
 	}
-	if w := reviewlog.Warning(relPath(string(p), reviewlog.Path(s.Dir)), in.skipped); w != "" {
+	if w := reviewlog.Warning(e.rel(p, reviewlog.Path(s.Dir)), in.skipped); w != "" {
 		e.say("flowmem: warning: %s", w)
 	}
 	return in, nil

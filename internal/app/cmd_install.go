@@ -264,10 +264,7 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 
 // exe is the running binary's path, or "" when unknown.
 func (e *env) exe() string {
-	if e.Exe == nil {
-		return ""
-	}
-	p, _ := e.Exe()
+	p, _ := e.absExe()
 	return p
 }
 
@@ -357,9 +354,10 @@ func (e *env) warnDisabled(p project.Dir) {
 	}
 }
 
-// rel shows path as doctor does: in the project, or under ~/.
+// rel shows path as doctor does: in the project, or under ~/; with
+// slashes, as --json gives it on every system.
 func (e *env) rel(p project.Dir, path string) string {
-	return install.Rel(string(p), e.Getenv("HOME"), path)
+	return filepath.ToSlash(install.Rel(string(p), e.Getenv("HOME"), path))
 }
 
 func doctorCommand(e *env) *cli.Command {

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/flowmem/flowmem/internal/capture"
 	"github.com/flowmem/flowmem/internal/curate"
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/project"
 	"github.com/flowmem/flowmem/internal/redact"
 	"github.com/flowmem/flowmem/internal/review"
 	"github.com/urfave/cli/v2"
@@ -46,7 +48,7 @@ Example:
 					if err != nil {
 						return err
 					}
-					created = relAll(string(p), created)
+					created = e.relAll(p, created)
 					if c.Bool("json") {
 						return e.writeJSON(map[string]any{"path": s.Dir, "created": created})
 					}
@@ -195,7 +197,7 @@ Examples:
 				}
 				o.Entry = m.Into
 			}
-			file := relPath(string(p), s.Path(k))
+			file := e.rel(p, s.Path(k))
 			if c.Bool("json") {
 				return e.writeJSON(map[string]any{"file": file, "entry": o.Entry, "recurred": !o.New, "replaces": ids})
 			}
@@ -247,7 +249,7 @@ func (e *env) runList(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		fc := fileCount{File: relPath(string(p), s.Path(k)), Type: string(k),
+		fc := fileCount{File: e.rel(p, s.Path(k)), Type: string(k),
 			Entries: t.Active, Stale: t.Stale, Pending: t.Pending, Archived: t.Archived}
 		total += fc.Entries
 		stale += fc.Stale
@@ -312,7 +314,7 @@ func (e *env) runSearch(c *cli.Context) error {
 	err = s.SearchEach(re, func(h mdstore.Hit) error {
 		n++
 		if h.File != file {
-			file, rel = h.File, relPath(string(p), h.File)
+			file, rel = h.File, e.rel(p, h.File)
 		}
 		if h.File = rel; asJSON {
 			hits = append(hits, h)
@@ -336,17 +338,10 @@ func (e *env) runSearch(c *cli.Context) error {
 	return nil
 }
 
-func relPath(root, path string) string {
-	if rel, err := filepath.Rel(root, path); err == nil {
-		return filepath.ToSlash(rel)
-	}
-	return path
-}
-
-func relAll(root string, paths []string) []string {
+func (e *env) relAll(p project.Dir, paths []string) []string {
 	out := make([]string, 0, len(paths))
-	for _, p := range paths {
-		out = append(out, relPath(root, p))
+	for _, path := range paths {
+		out = append(out, e.rel(p, path))
 	}
 	return out
 }
@@ -380,16 +375,13 @@ func replacedEntries(s *mdstore.Store, k mdstore.Kind, text string, ids []string
 // reader files findings.
 var categories = []string{review.CatFramework, review.CatConvention, review.CatAPI, review.CatBuild, review.CatEdgeCase, review.CatSecurity, review.CatGeneral}
 
-// checkTask refuses a --task that is not a task id: it is written into the
-// entry's heading, where a pasted token would be committed with the file.
+// checkTask refuses a --task that is not a task id (capture.TaskShaped).
 // The value is not echoed, in case it is a secret.
 func checkTask(task string) error {
 	if task == "" {
 		return nil
 	}
-	if len(task) > 80 || strings.ContainsFunc(task, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-:/#", r))
-	}) {
+	if !capture.TaskShaped(task) {
 		return usagef("memory add: --task must be a task id like fn-3.2 (letters, digits and . _ - : / #, at most 80); nothing was written")
 	}
 	if redact.String(task) != task {

@@ -167,7 +167,7 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	}
 
 	// 1. Decode the event: one JSON object, read until the deadline.
-	ev, err := decode(ctx, src, opt)
+	ev, err := decode(ctx, src)
 	if err != nil {
 		return nil, err
 	}
@@ -338,15 +338,12 @@ func unrecorded(err error, opt Options) string {
 
 // decode is stage 1: the event, bounded in size and by the run's
 // deadline; nil for --explain, which starts from a review text.
-func decode(ctx context.Context, src source, opt Options) (*hookevent.Payload, error) {
+func decode(ctx context.Context, src source) (*hookevent.Payload, error) {
 	if src.event == nil {
 		return nil, nil
 	}
-	in := src.event
-	if d, ok := ctx.Deadline(); ok {
-		in = hookevent.Until(in, d)
-	}
-	return hookevent.Decode(in)
+	d, _ := ctx.Deadline() // Handle sets one; Until ignores a zero time
+	return hookevent.Decode(hookevent.Until(src.event, d))
 }
 
 // projectConfig is stage 3: the project and its config. A nil config with

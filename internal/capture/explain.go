@@ -2,7 +2,6 @@ package capture
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -61,8 +60,8 @@ type FindingJSON struct {
 	Context  string `json:"context"`
 }
 
-// WriteExplainJSON writes the report as one JSON object.
-func WriteExplainJSON(w io.Writer, r *Result) error {
+// JSON is the report as `flowmem capture --explain --json` prints it.
+func (r *Result) JSON() ExplainJSON {
 	out := ExplainJSON{Verdict: string(r.Verdict), Task: r.Task, Findings: []FindingJSON{}}
 	for _, d := range r.Analysis.Decisions {
 		f := d.Finding
@@ -71,11 +70,5 @@ func WriteExplainJSON(w io.Writer, r *Result) error {
 			Issue: f.Problem, Fix: f.Fix, Context: findingContext(f),
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("write review explanation: %w", err)
-	}
-	return nil
+	return out
 }

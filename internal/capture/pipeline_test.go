@@ -104,8 +104,8 @@ func TestExplainIsTheHook(t *testing.T) {
 			t.Errorf("lesson %d: explain id %s, hook id %s", i, l.ID, res.Outcomes[i].ID)
 		}
 	}
-	var out bytes.Buffer
-	if err := WriteExplainJSON(&out, ex); err != nil {
+	out, err := json.Marshal(ex.JSON())
+	if err != nil {
 		t.Fatal(err)
 	}
 	var j struct {
@@ -113,11 +113,11 @@ func TestExplainIsTheHook(t *testing.T) {
 		Task     string
 		Findings []map[string]any
 	}
-	if err := json.Unmarshal(out.Bytes(), &j); err != nil {
+	if err := json.Unmarshal(out, &j); err != nil {
 		t.Fatal(err)
 	}
 	if j.Verdict != "NEEDS_WORK" || j.Task != "fn-1.2" || len(j.Findings) != 4 {
-		t.Fatalf("json %s", out.String())
+		t.Fatalf("json %s", out)
 	}
 	for _, k := range []string{"keep", "reason", "severity", "category", "issue", "fix", "context"} {
 		if _, ok := j.Findings[0][k]; !ok {

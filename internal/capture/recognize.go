@@ -34,16 +34,22 @@ func taskID(env string, ev *hookevent.Payload, wrapper, text string) string {
 }
 
 // envTask is FLOW_TASK_ID when it is a task id, as memory add's --task must
-// be: letters, digits and . _ - : / #, at most 80, and no secret. It goes
-// into the entry's heading, which is committed with the file.
+// be, and no secret.
 func envTask(s string) string {
 	s = strings.TrimSpace(s)
-	if len(s) > 80 || strings.ContainsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-:/#", r))
-	}) || redact.String(s) != s {
+	if !TaskShaped(s) || redact.String(s) != s {
 		return ""
 	}
 	return s
+}
+
+// TaskShaped reports whether s can be an entry's task: letters, digits and
+// . _ - : / #, at most 80 bytes. It goes into the entry's heading, which is
+// committed with the file, so a pasted token must not pass as one.
+func TaskShaped(s string) bool {
+	return len(s) <= 80 && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-:/#", r))
+	})
 }
 
 func findTaskID(s string) string {
