@@ -446,6 +446,12 @@ func (x *extractor) section(s *section, sc scope) {
 		case k.fixes:
 			x.fixSecs = append(x.fixSecs, s)
 			return
+		case isVerdictLine(s.title):
+			// "## Verdict: REQUEST CHANGES" and its reasons: the
+			// review's call, not a finding, even under a findings
+			// heading.
+			x.children(s, sc)
+			return
 		}
 	}
 	inner := sc

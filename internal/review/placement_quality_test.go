@@ -82,7 +82,7 @@ type placeGates struct {
 // (244/433); NEW-DEV 0.870 (308/354), 0/1079, 39 (85), 0.449 (159/354);
 // BLIND6-16 0.884 (696/787), 0/2075, 81 (200), 0.512 (403/787).
 var (
-	gatePlaceOld   = placeGates{problem: 0.92, fix: 0.67, verdictIn: 4, gluedLost: 57}
+	gatePlaceOld   = placeGates{problem: 0.92, fix: 0.67, verdictIn: 0, gluedLost: 57}
 	gatePlaceFresh = placeGates{problem: 0.88, fix: 0.55, verdictIn: 0, gluedLost: 115}
 	gatePlaceNew   = placeGates{problem: 0.85, fix: 0.43, verdictIn: 0, gluedLost: 85}
 	gatePlaceBlind = placeGates{problem: 0.87, fix: 0.49, verdictIn: 0, gluedLost: 200}

@@ -62,3 +62,19 @@ func TestOrderLabelStaysAnOrder(t *testing.T) {
 		t.Error("a label over a statement is no order")
 	}
 }
+
+// A heading that states the verdict ("## Verdict: REQUEST CHANGES") is no
+// finding, whatever section it closes: stored, the lesson was the verdict.
+func TestVerdictHeadingIsNoFinding(t *testing.T) {
+	review := "## Findings\n\n### 1. Tokens logged at debug level\n`auth.Login` logs the bearer token. Redact it before logging.\n\n" +
+		"### Verdict: REQUEST CHANGES\n\nOne finding blocks the merge: the token leak above.\n"
+	fs := Extract(review)
+	for _, f := range fs {
+		if strings.Contains(strings.ToLower(f.Problem+" "+f.Fix+" "+f.Evidence), "request changes") {
+			t.Errorf("a finding holds the verdict: %+v", f)
+		}
+	}
+	if len(fs) != 1 {
+		t.Errorf("got %d findings, want 1: %+v", len(fs), fs)
+	}
+}
