@@ -13,7 +13,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/regfile"
 )
 
@@ -160,13 +159,13 @@ func prepareLessons(k Kind, lessons []Entry, now time.Time) (string, error) {
 func appendFile(path string, text []byte, create bool) error {
 	flags := os.O_WRONLY | os.O_APPEND
 	if create {
-		flags |= os.O_CREATE | os.O_EXCL
 		// O_EXCL never follows a link: a memory file linked to a shared
 		// one that does not exist yet is created where the link points.
-		var err error
-		if path, err = atomicfile.Resolve(path); err != nil {
-			return fmt.Errorf("open memory file: %w", err)
-		}
+		flags |= os.O_CREATE | os.O_EXCL
+	}
+	path, err := writeTarget(path)
+	if err != nil {
+		return err
 	}
 	f, err := regfile.Open(path, flags, 0o644)
 	if err != nil {

@@ -76,6 +76,9 @@ func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
 	if err != nil {
 		return err
 	}
+	if path, err = writeTarget(path); err != nil {
+		return err
+	}
 	if err := atomicfile.Write(path, out, 0o644); err != nil {
 		return fmt.Errorf("rewrite memory: %w", err)
 	}

@@ -535,3 +535,28 @@ func TestRewriteKeepsCaptureNames(t *testing.T) {
 		t.Fatalf("after a merge into it: seen %d, captures %q; want 5, none", got.Seen, got.Copies)
 	}
 }
+
+// TestNoWriteThroughForeignLink: a memory file that links to a file of
+// another name (a committed link to ~/.bashrc) is neither appended to nor
+// rewritten; the file it points at stays as it was.
+func TestNoWriteThroughForeignLink(t *testing.T) {
+	s := Open(t.TempDir())
+	id := recordText(t, s, Pitfall, day, "a lesson about retries")[0].ID
+	victim := filepath.Join(t.TempDir(), ".bashrc")
+	if err := os.Rename(s.Path(Pitfall), victim); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, s.Path(Pitfall)); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(victim)
+	if _, err := s.Record(context.Background(), Pitfall, []Entry{{Issue: "another lesson about timeouts"}}, day); err == nil || !strings.Contains(err.Error(), "not a memory file") {
+		t.Errorf("Record through a link to .bashrc: %v, want a refusal", err)
+	}
+	if err := s.Rewrite(context.Background(), Pitfall, setStatus(id, Archived)); err == nil || !strings.Contains(err.Error(), "not a memory file") {
+		t.Errorf("Rewrite through a link to .bashrc: %v, want a refusal", err)
+	}
+	if after, _ := os.ReadFile(victim); string(after) != string(before) {
+		t.Errorf("the linked file changed:\n%s", after)
+	}
+}

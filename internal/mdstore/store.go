@@ -40,6 +40,22 @@ func Open(dir string) *Store {
 // Path is the file that holds kind k.
 func (s *Store) Path(k Kind) string { return filepath.Join(s.Dir, k.File()) }
 
+// writeTarget is where a write to the memory file at path lands: path, or
+// the end of its chain of links, which must be a file of the same name (a
+// pitfalls.md shared by several projects). A link anywhere else is refused:
+// a repository can commit .flow/memory/pitfalls.md as a link to ~/.bashrc,
+// and every review appended there would run its backticks in the next shell.
+func writeTarget(path string) (string, error) {
+	dest, err := atomicfile.Resolve(path)
+	if err != nil {
+		return "", fmt.Errorf("open memory file: %w", err)
+	}
+	if filepath.Base(dest) != filepath.Base(path) {
+		return "", fmt.Errorf("%s links to %s, which is not a memory file (a link must lead to a file named %s); nothing was written", path, dest, filepath.Base(path))
+	}
+	return dest, nil
+}
+
 // ReadDoc parses kind k's file; a missing file is an empty document.
 func (s *Store) ReadDoc(k Kind) (*Doc, error) {
 	path := s.Path(k)
