@@ -78,3 +78,27 @@ func TestVerdictHeadingIsNoFinding(t *testing.T) {
 		t.Errorf("got %d findings, want 1: %+v", len(fs), fs)
 	}
 }
+
+// A JSON review's findings are the array whose items look like findings
+// (objects with a title or problem and a severity, place or fix), whatever
+// the reviewer named it; an array of praise or plain strings is not.
+func TestJSONFindingsUnderAnyKey(t *testing.T) {
+	review := `{"verdict": "needs_work", "summary": "Two problems.",
+"strengths": [{"title": "Clear package layout"}],
+"problems": [
+  {"title": "Cache never expires", "severity": "high", "file": "cache/lru.go", "line": 40, "suggestion": "Evict entries older than the TTL."},
+  {"title": "Retry loop spins", "severity": "medium", "file": "net/retry.go", "suggestion": "Back off exponentially."}
+],
+"notes": ["ran go vet"]}`
+	fs := Extract(review)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if fs[0].Location != "cache/lru.go:40" || fs[0].Fix != "Evict entries older than the TTL." || fs[0].Severity != SevMajor {
+		t.Errorf("first finding = %+v", fs[0])
+	}
+	nested := `{"review": {"verdict": "changes requested", "items": [{"issue": "Token logged", "path": "auth/log.go", "fix": "Redact it."}]}}`
+	if fs := Extract(nested); len(fs) != 1 || fs[0].Fix != "Redact it." {
+		t.Errorf("nested array: got %+v", fs)
+	}
+}

@@ -680,37 +680,60 @@ func jsonDoc(text string) (string, bool) {
 	return t, strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")
 }
 
-// jsonFindings decodes the first JSON value of body: an array of findings
-// or an object with a "findings" array.
+// jsonFindings decodes the first JSON value of body: an array of findings,
+// or an object holding one under any key (nested objects up to two levels
+// down). The array chosen is the one with most items shaped as findings:
+// objects with a problem and a severity, place or fix. Reviewers name it
+// "findings", "issues", "problems" or anything else; praise is titles
+// alone, notes are strings.
 func jsonFindings(body string) []Finding {
 	var v any
 	if json.NewDecoder(strings.NewReader(body)).Decode(&v) != nil {
 		return nil
 	}
-	var items []any
-	switch v := v.(type) {
-	case []any:
-		items = v
-	case map[string]any:
-		for k, x := range v {
-			if jsonFindingKeys[strings.ToLower(k)] {
-				items, _ = x.([]any)
+	if items, ok := v.([]any); ok {
+		return jsonItems(items, false)
+	}
+	var best []Finding
+	var walk func(o map[string]any, depth int)
+	walk = func(o map[string]any, depth int) {
+		keys := make([]string, 0, len(o))
+		for k := range o {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // a tie goes the same way every run
+		for _, k := range keys {
+			switch x := o[k].(type) {
+			case []any:
+				if fs := jsonItems(x, true); len(fs) > len(best) {
+					best = fs
+				}
+			case map[string]any:
+				if depth < 2 {
+					walk(x, depth+1)
+				}
 			}
 		}
 	}
+	if o, ok := v.(map[string]any); ok {
+		walk(o, 0)
+	}
+	return best
+}
+
+// jsonItems are the findings of an array's object items; shaped asks
+// that an item carry a severity, place or fix besides its problem.
+func jsonItems(items []any, shaped bool) []Finding {
 	var out []Finding
 	for _, it := range items {
 		if m, ok := it.(map[string]any); ok {
-			if f, ok := jsonFinding(m); ok {
+			if f, ok := jsonFinding(m); ok && (!shaped || f.Severity != "" || f.Location != "" || f.Fix != "") {
 				out = append(out, f)
 			}
 		}
 	}
 	return out
 }
-
-// jsonFindingKeys name the array of findings in a JSON review.
-var jsonFindingKeys = map[string]bool{"findings": true}
 
 // jsonVerdict reads the overall verdict of a review written as one JSON
 // document: its top-level "verdict", "decision" or Codex's
