@@ -169,7 +169,7 @@ var rules = []rule{
 		// define('DB_PASSWORD', 'SECRET') and other calls with a name and a value.
 		pattern: `(?i)(?:<[\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*>([^<\s]{3,})</|key="[\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*"\s+value="([^"\s]{3,})"|\(\s*["'][\w.:\-]*(?:password|passwd|secret|token|api[_\-]?key)[\w.:\-]*["']\s*,\s*["']([^"'\s]{3,})["'])`,
 		group:   -1, keep: func(v string) bool { return !secretValue(v, "=") }},
-	{kind: "assignment", keywords: append(weakWords, assignmentWords...),
+	{kind: "assignment", keywords: slices.Concat(weakWords, weakStems, assignmentWords),
 		// KEY=value, KEY: value, "key": "value", key => value, --password
 		// value: scanned by hand, as an expression for it cost half a
 		// microsecond a byte.
@@ -180,7 +180,13 @@ var rules = []rule{
 // (DB_PASS, STRIPE_WEBHOOK_KEY, AZURE_DEVOPS_EXT_PAT, Pwd, a Docker
 // config's or .npmrc's auth) needs "=" or
 // ":" and a value that looks like a credential, not a path.
-var weakWords = []string{"pwd", "pass", "key", "pat", "auth"}
+var weakWords = []string{"pwd", "pass", "key", "pat", "auth", "sid"}
+
+// weakStems are weak wherever they occur in a key: a session id or a
+// cookie (sessionid, PHPSESSID, JSESSIONID, _session_id, Cookie) is a
+// login, and servers often mint it as hex, which the random-token check
+// leaves alone (hex runs are commit hashes and checksums too).
+var weakStems = []string{"session", "sessid", "cookie"}
 
 // strongWords: a key holding one names a secret. Each is also a keyword of
 // the rule (or holds one), so what the scan finds never depends on whether
@@ -369,6 +375,11 @@ func keyKind(key string) (strong, weak bool) {
 	}
 	for part := range strings.FieldsFuncSeq(lower, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
 		if slices.Contains(weakWords, part) {
+			return false, true
+		}
+	}
+	for _, w := range weakStems {
+		if strings.Contains(lower, w) {
 			return false, true
 		}
 	}
