@@ -1118,7 +1118,13 @@ func (x *extractor) target(item string) *candidate {
 	bestN := 0
 	for _, c := range x.out {
 		n := 0
-		tw := titleWords(c.title + " " + c.fields[fieldProblem])
+		head := c.title
+		if head == "" && len(c.plain) > 0 {
+			// A plain item or paragraph: its first sentence is its
+			// title ("1. Stale sessions survive logout. The map …").
+			head = sentences(c.plain[0])[0]
+		}
+		tw := titleWords(head + " " + c.fields[fieldProblem])
 		for w := range words {
 			if tw[w] {
 				n++

@@ -102,3 +102,46 @@ func TestJSONFindingsUnderAnyKey(t *testing.T) {
 		t.Errorf("nested array: got %+v", fs)
 	}
 }
+
+// A recommendation that names its finding by the words of the finding's
+// bold title is that finding's fix (SPEC §4), and only that finding's.
+func TestRecommendationLinkedByBoldTitle(t *testing.T) {
+	review := "## Issues\n\n" +
+		"- **Stale sessions after logout (blocking):** the map in `session/store.go` keeps entries after sign-out.\n" +
+		"- **Unbounded upload buffer:** `api/upload.go` reads the whole body into memory.\n\n" +
+		"## Recommendations\n\n" +
+		"1. **Unbounded upload buffer** — wrap the body in `http.MaxBytesReader`.\n" +
+		"2. Stale sessions: evict them when the user signs out.\n"
+	fs := Extract(review)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Fix, "evict them") || strings.Contains(fs[0].Fix, "MaxBytesReader") {
+		t.Errorf("finding 1 fix = %q", fs[0].Fix)
+	}
+	if !strings.Contains(fs[1].Fix, "MaxBytesReader") || strings.Contains(fs[1].Fix, "evict") {
+		t.Errorf("finding 2 fix = %q", fs[1].Fix)
+	}
+}
+
+// Findings written as plain numbered items have no title apart from their
+// first sentence: a recommendation naming that sentence's words links to
+// it.
+func TestRecommendationLinkedByLeadSentence(t *testing.T) {
+	review := "## Issues\n\n" +
+		"1. Stale sessions survive logout. The map in `session/store.go` keeps entries after sign-out, so a reused browser resumes them.\n" +
+		"2. Upload buffer is unbounded. `api/upload.go` reads the whole body into memory before checking it.\n\n" +
+		"## Recommendations\n\n" +
+		"- Upload buffer: cap it with a reader limit.\n" +
+		"- Stale sessions: evict them when the user signs out.\n"
+	fs := Extract(review)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Fix, "evict them") || strings.Contains(fs[0].Fix, "reader limit") {
+		t.Errorf("finding 1 fix = %q", fs[0].Fix)
+	}
+	if !strings.Contains(fs[1].Fix, "reader limit") || strings.Contains(fs[1].Fix, "evict") {
+		t.Errorf("finding 2 fix = %q", fs[1].Fix)
+	}
+}
