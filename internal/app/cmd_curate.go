@@ -9,6 +9,7 @@ import (
 	"github.com/flowmem/flowmem/internal/curate"
 	"github.com/flowmem/flowmem/internal/insight"
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/sanitize"
 	"github.com/urfave/cli/v2"
 )
 
@@ -328,16 +329,16 @@ func (e *env) printEntry(en *mdstore.Entry, file string, stale bool) {
 	}
 	fmt.Fprintf(w, "%s  %s, %s\n", en.ID, en.Kind, status)
 	if en.Issue != "" {
-		fmt.Fprintf(w, "Issue:    %s\n", en.Issue)
+		fmt.Fprintf(w, "Issue:    %s\n", sanitize.Tags(en.Issue))
 	}
 	if en.Fix != "" {
-		fmt.Fprintf(w, "Fix:      %s\n", en.Fix)
+		fmt.Fprintf(w, "Fix:      %s\n", sanitize.Tags(en.Fix))
 	}
 	if en.Context != "" {
-		fmt.Fprintf(w, "Context:  %s\n", en.Context)
+		fmt.Fprintf(w, "Context:  %s\n", sanitize.Tags(en.Context))
 	}
 	if en.Body != "" {
-		fmt.Fprintf(w, "Text:     %s\n", strings.ReplaceAll(en.Body, "\n", "\n          "))
+		fmt.Fprintf(w, "Text:     %s\n", strings.ReplaceAll(sanitize.Tags(en.Body), "\n", "\n          "))
 	}
 	if en.Category != "" {
 		fmt.Fprintf(w, "Category: %s\n", en.Category)

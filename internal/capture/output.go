@@ -9,6 +9,7 @@ import (
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/review"
+	"github.com/flowmem/flowmem/internal/sanitize"
 )
 
 // speaks: the run has something to tell — it recorded lessons, could not
@@ -199,7 +200,7 @@ func lessonList(outs []mdstore.Outcome, room int, judged bool) string {
 		}
 		var b strings.Builder
 		for i, o := range outs[:k] {
-			fmt.Fprintf(&b, "%s%q.", prefix[i], mdstore.Clip(strings.TrimRight(o.Entry.Issue, ". "), max(share, 1)))
+			fmt.Fprintf(&b, "%s%q.", prefix[i], sanitize.Tags(mdstore.Clip(strings.TrimRight(o.Entry.Issue, ". "), max(share, 1))))
 		}
 		b.WriteString(rest)
 		if (k == 0 || share >= 30) && b.Len() <= room {

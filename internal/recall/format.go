@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/sanitize"
 )
 
 const (
@@ -77,15 +78,17 @@ func appendLines(dst []byte, kind string, v *mdstore.View) []byte {
 	dst = append(dst, "- ["...)
 	dst = append(dst, kind...)
 	dst = append(dst, "] "...)
-	dst = append(dst, v.Text...)
+	// The model reads these lines: a lesson's own tags must not close
+	// the wrapper they arrive in (sanitize.Tags).
+	dst = sanitize.AppendTags(dst, v.Text)
 	if len(v.Fix) > 0 {
 		dst = append(dst, " → "...)
-		dst = append(dst, v.Fix...)
+		dst = sanitize.AppendTags(dst, v.Fix)
 	}
 	dst = append(dst, "\n  "...)
 	if len(v.Context) > 0 {
 		dst = append(dst, "context: "...)
-		dst = append(dst, v.Context...)
+		dst = sanitize.AppendTags(dst, v.Context)
 		dst = append(dst, " · "...)
 	}
 	for i, t := range v.Tasks {
