@@ -397,6 +397,9 @@ type extractor struct {
 	draft   *candidate // field lines outside any titled finding
 	fixSecs []*section
 	lead    *scope // a lead-in paragraph ("Issues found:") announcing the next list
+	// fieldLeads are the bold item leads repeated across the sibling
+	// sections being read (see repeatedLeads).
+	fieldLeads map[string]bool
 }
 
 // found reports whether a candidate so far makes a finding: a findings
@@ -494,6 +497,15 @@ func (x *extractor) section(s *section, sc scope) {
 			// not one.
 			marked = false
 			inner.findings = true
+		} else if ref == "" && (marked || sc.findings && !k.skip) && x.listGroup(s) {
+			// "### Security" over nothing but bold-titled items: a
+			// group of findings, each item one, not a finding whose
+			// body glues them together. A numbered or id'd heading
+			// ("### C1. …") is one finding whatever its body.
+			inner.findings = true
+			if sev != "" {
+				inner.severity = sev
+			}
 		} else if marked || (sc.findings && !k.skip) {
 			if title == "" && !marked {
 				title = s.title
@@ -508,6 +520,84 @@ func (x *extractor) section(s *section, sc scope) {
 	x.blocks(s.blocks, inner)
 	x.flushDraft()
 	x.children(s, inner)
+}
+
+// listGroup reports whether a heading section holds nothing but a list of
+// two or more items that each open with a bold title ("- **Unbounded
+// cache**: …"), after at most a lead-in line ending in a colon: its items
+// are its findings (SPEC §4's bold-label bullets under a topic heading). A
+// finding's own body has prose, code or fields of its own; a bold lead
+// that recurs across sibling sections is a field of the reviewer's
+// template (fieldLeads), not a title.
+func (x *extractor) listGroup(s *section) bool {
+	if len(s.children) > 0 {
+		return false
+	}
+	items := 0
+	for i, b := range s.blocks {
+		switch b := b.(type) {
+		case *ast.List:
+			for it := b.FirstChild(); it != nil; it = it.NextSibling() {
+				fp := firstBlock(it)
+				if fp == nil || x.itemHasFields(it) {
+					return false
+				}
+				lead, _, ok := boldTitle(strings.Join(trimAll(inlineLines(fp, x.src)), " "))
+				if !ok || x.fieldLeads[leadKey(lead)] {
+					return false
+				}
+				items++
+			}
+		case *ast.Paragraph:
+			ls := x.lines(b)
+			if i > 0 || len(ls) != 1 || !strings.HasSuffix(strings.TrimRight(ls[0], "*_ "), ":") {
+				return false
+			}
+		case *ast.ThematicBreak:
+		default:
+			return false
+		}
+	}
+	return items >= 2
+}
+
+// repeatedLeads are the bold item leads ("- **Cause**: …") that open list
+// items in two or more of the sections ss: the field names of a finding
+// template the reviewer repeats, in any language, not titles of findings.
+func (x *extractor) repeatedLeads(ss []*section) map[string]bool {
+	if len(ss) < 2 {
+		return nil
+	}
+	count := map[string]int{}
+	for _, c := range ss {
+		seen := map[string]bool{}
+		for _, b := range c.blocks {
+			l, ok := b.(*ast.List)
+			if !ok {
+				continue
+			}
+			for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+				if fp := firstBlock(it); fp != nil {
+					if lead, _, ok := boldTitle(strings.Join(trimAll(inlineLines(fp, x.src)), " ")); ok && !seen[leadKey(lead)] {
+						seen[leadKey(lead)] = true
+						count[leadKey(lead)]++
+					}
+				}
+			}
+		}
+	}
+	out := map[string]bool{}
+	for k, n := range count {
+		if n >= 2 {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// leadKey is a bold lead without case and trailing separators.
+func leadKey(lead string) string {
+	return strings.ToLower(strings.TrimRight(lead, ":：.—–- "))
 }
 
 // idChildren reports whether s has several sub-headings and every one
@@ -568,6 +658,9 @@ func subNumbered(s *section) bool {
 // "## Summary" the numbered headings are the findings, and so is a
 // numbered one marked fixed ("## 9. Stale cache ✅ Fixed").
 func (x *extractor) children(s *section, sc scope) {
+	saved := x.fieldLeads
+	defer func() { x.fieldLeads = saved }()
+	x.fieldLeads = x.repeatedLeads(s.children)
 	sc.outline = false
 	for _, c := range s.children {
 		_, ref, _, _ := titleMarker(c.title)

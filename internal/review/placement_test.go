@@ -145,3 +145,27 @@ func TestRecommendationLinkedByLeadSentence(t *testing.T) {
 		t.Errorf("finding 2 fix = %q", fs[1].Fix)
 	}
 }
+
+// A heading over nothing but bold-titled items ("### Storage" over "-
+// **Unbounded cache**: …") groups findings: each item is one, not one
+// finding whose body glues them together. Bold leads that recur in every
+// sibling section ("- **Cause**: …", "- **Remedy**: …") are a template's
+// fields in any language: such a section stays one finding.
+func TestHeadingOverBoldItemsGroupsFindings(t *testing.T) {
+	review := "## Findings\n\n### Storage\n\n" +
+		"- **Unbounded cache**: `lru.New(0)` in `cache/cache.go` never evicts. Pass a size.\n" +
+		"- **Lost writes**: `db.Save` ignores the error from `tx.Commit`. Return it.\n"
+	fs := Extract(review)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Problem, "never evicts") || strings.Contains(fs[0].Problem+fs[0].Fix, "tx.Commit") {
+		t.Errorf("finding 1 = %+v", fs[0])
+	}
+	template := "## Findings\n\n" +
+		"### Cache never evicts\n\n- **Cause**: `lru.New(0)` in `cache/cache.go`.\n- **Remedy**: pass a size.\n\n" +
+		"### Commit error dropped\n\n- **Cause**: `db.Save` ignores `tx.Commit`.\n- **Remedy**: return it.\n"
+	if fs := Extract(template); len(fs) != 2 {
+		t.Errorf("template sections: got %d findings, want 2: %+v", len(fs), fs)
+	}
+}

