@@ -57,6 +57,23 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	return nil
 }
 
+// SameName is Resolve(path) for a file flowmem appends to or rewrites in
+// the memory folder: the chain of links must end in a file of path's own
+// name (a pitfalls.md shared by several projects). A link anywhere else is
+// refused: a repository can commit .flow/memory/pitfalls.md as a link to
+// ~/.bashrc, and every review appended there would run its backticks in
+// the next shell.
+func SameName(path string) (string, error) {
+	dest, err := Resolve(path)
+	if err != nil {
+		return "", err
+	}
+	if filepath.Base(dest) != filepath.Base(path) {
+		return "", fmt.Errorf("%s links to %s, which is not a memory file (a link must lead to a file named %s); nothing was written", path, dest, filepath.Base(path))
+	}
+	return dest, nil
+}
+
 // Resolve follows path while it is a symbolic link and returns where the
 // chain ends (which need not exist yet).
 func Resolve(path string) (string, error) {

@@ -41,17 +41,11 @@ func Open(dir string) *Store {
 func (s *Store) Path(k Kind) string { return filepath.Join(s.Dir, k.File()) }
 
 // writeTarget is where a write to the memory file at path lands: path, or
-// the end of its chain of links, which must be a file of the same name (a
-// pitfalls.md shared by several projects). A link anywhere else is refused:
-// a repository can commit .flow/memory/pitfalls.md as a link to ~/.bashrc,
-// and every review appended there would run its backticks in the next shell.
+// the end of its chain of links, of the same name (atomicfile.SameName).
 func writeTarget(path string) (string, error) {
-	dest, err := atomicfile.Resolve(path)
+	dest, err := atomicfile.SameName(path)
 	if err != nil {
 		return "", fmt.Errorf("open memory file: %w", err)
-	}
-	if filepath.Base(dest) != filepath.Base(path) {
-		return "", fmt.Errorf("%s links to %s, which is not a memory file (a link must lead to a file named %s); nothing was written", path, dest, filepath.Base(path))
 	}
 	return dest, nil
 }

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flowmem/flowmem/internal/atomicfile"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/redact"
 	"github.com/flowmem/flowmem/internal/regfile"
@@ -149,6 +150,10 @@ func Logged(dir, event string) (bool, error) {
 // on a fresh one instead of being swallowed into it. It returns the file's
 // size after the write. Both flowmem logs append through it.
 func AppendLine(path string, line []byte) (int64, error) {
+	path, err := atomicfile.SameName(path)
+	if err != nil {
+		return 0, err
+	}
 	f, err := regfile.Open(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return 0, err
