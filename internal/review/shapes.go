@@ -38,12 +38,17 @@ func labelLine(line string) (field, value string, ok bool) {
 		return "", "", false
 	}
 	var label string
+	period := false
 	if len(s) > 9 && (strings.EqualFold(s[:9], "file:line") || strings.EqualFold(s[:9], "file/line")) {
 		label, s = "file", s[9:]
 		if !strings.HasPrefix(strings.TrimLeft(s, "*_ "), ":") {
 			return "", "", false
 		}
 		s = strings.TrimLeft(s, "*_ ")[1:]
+	} else if j := strings.Index(s, ".**"); bold && j > 0 && j <= 32 && !strings.Contains(s[:j], ":") && len(strings.Fields(s[:j])) <= 3 {
+		// "**Fix.** text": a bold label closed by a period (a longer
+		// bold run is a sentence: "**Fixing this is hard.**").
+		label, s, period = s[:j]+"**", s[j+1:], true
 	} else {
 		i := strings.IndexByte(s, ':')
 		if i <= 0 || i > 48 {
@@ -66,7 +71,9 @@ func labelLine(line string) (field, value string, ok bool) {
 		return "", "", false
 	}
 	field = labelField(label)
-	if field == "" {
+	if field == "" || period && field == fieldEvidence {
+		// "**Verified.** The pool …" states a status over the
+		// problem's own prose, not a field.
 		return "", "", false
 	}
 	value = strings.TrimSpace(s)
