@@ -755,12 +755,31 @@ func (x *extractor) bodyBlock(c *candidate, b ast.Node) {
 				x.bodyBlock(c, ch)
 			}
 		}
-	case *ast.Heading, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock, *ast.ThematicBreak:
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		x.codeFix(c, b)
+	case *ast.Heading, *ast.HTMLBlock, *ast.ThematicBreak:
 	default:
 		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.bodyBlock(c, ch)
 		}
 	}
+}
+
+// codeFix makes a code block the fix when a fix label with nothing after
+// it ("**Fix:**") stands right over it: the code is the only remedy the
+// reviewer wrote. Other code is evidence the finding does not need.
+func (x *extractor) codeFix(c *candidate, b ast.Node) {
+	if c == nil || c.lastSlot != fieldFix || c.fields[fieldFix] != "" {
+		return
+	}
+	var lines []string
+	for i := 0; i < b.Lines().Len(); i++ {
+		seg := b.Lines().At(i)
+		if l := strings.TrimSpace(string(seg.Value(x.src))); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	c.add("", strings.Join(lines, " "))
 }
 
 func (x *extractor) bodyLine(c *candidate, l string) {
@@ -802,7 +821,9 @@ func (x *extractor) block(b ast.Node, sc scope) {
 		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
 			x.item(it, sc, lead)
 		}
-	case *ast.ThematicBreak, *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+	case *ast.FencedCodeBlock, *ast.CodeBlock:
+		x.codeFix(x.draft, b)
+	case *ast.ThematicBreak, *ast.HTMLBlock:
 	default:
 		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.block(ch, sc)

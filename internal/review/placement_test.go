@@ -199,3 +199,17 @@ func TestStatusClosedByAPeriodIsNoField(t *testing.T) {
 		t.Error("a status word before the problem's prose is no field label")
 	}
 }
+
+// A fix label with nothing after it ("**Fix:**") over a code block: the
+// code is the fix, the only remedy the reviewer wrote.
+func TestFixLabelOverCodeBlock(t *testing.T) {
+	for name, review := range map[string]string{
+		"heading finding": "## Findings\n\n### 1. Handle leaks on error\n\n`open` returns early without closing the file.\n\n**Suggested fix:**\n```go\ndefer f.Close()\n```\n",
+		"field block":     "**Severity:** High\n**Problem:** `open` returns early without closing the file.\n**Fix:**\n\n```go\ndefer f.Close()\n```\n\nVERDICT: NEEDS_WORK\n",
+	} {
+		fs := Extract(review)
+		if len(fs) != 1 || !strings.Contains(fs[0].Fix, "defer f.Close()") {
+			t.Errorf("%s: got %+v, want the code as the fix", name, fs)
+		}
+	}
+}
