@@ -3,6 +3,7 @@ package capture
 import (
 	"strings"
 
+	"github.com/flowmem/flowmem/internal/hookevent"
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
 
@@ -106,7 +107,8 @@ func Judge(entries []mdstore.Entry) JudgeActions {
 // it retires so a later sighting of the original counts for it.
 func AddCommand(task string, replaces bool) string {
 	cmd := "flowmem memory add --type pitfall"
-	if task != "" && task != "manual" && plainWord(task) {
+	// A task id from FLOW_TASK_ID might not stand in a shell command as it is.
+	if task != "manual" && hookevent.PlainToken(task, 80) {
 		cmd += " --task " + task
 	}
 	cmd += " --category <framework|convention|api|build|edge-case|security|general>"

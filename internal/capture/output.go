@@ -216,15 +216,3 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
-
-// plainWord: s can stand in a shell command as it is (a task id from
-// FLOW_TASK_ID might not).
-func plainWord(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '.' || c == '-' || c == '_' || (c >= '0' && c <= '9') || (c|0x20 >= 'a' && c|0x20 <= 'z')) {
-			return false
-		}
-	}
-	return len(s) <= 80
-}

@@ -34,7 +34,7 @@ func (p *Payload) Identity() string {
 		}
 		return nil
 	})
-	if plainToken(useID) {
+	if PlainToken(useID, maxIdentity) {
 		return useID
 	}
 	if useID == "" && session == "" {
@@ -48,10 +48,10 @@ func (p *Payload) Identity() string {
 	return "h-" + hex.EncodeToString(h.Sum(nil))
 }
 
-// plainToken: 1 to maxIdentity letters, digits, '_', '-' and '.', which
-// need no escaping in JSON or a log line.
-func plainToken(s string) bool {
-	if s == "" || len(s) > maxIdentity {
+// PlainToken: 1 to n letters, digits, '_', '-' and '.', which need no
+// escaping in JSON, a log line or a shell command.
+func PlainToken(s string, n int) bool {
+	if s == "" || len(s) > n {
 		return false
 	}
 	for _, c := range []byte(s) {

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/flowmem/flowmem/internal/atomicfile"
+	"github.com/flowmem/flowmem/internal/hookevent"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/redact"
 	"github.com/flowmem/flowmem/internal/regfile"
@@ -99,15 +100,7 @@ func clean(s string) string {
 // anything of that alphabet and size, unless redaction would touch it: an
 // id is never a place a secret can ride along in.
 func validID(id string) bool {
-	if id == "" || len(id) > maxIDLen {
-		return false
-	}
-	for _, c := range []byte(id) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return false
-		}
-	}
-	return redact.String(id) == id
+	return hookevent.PlainToken(id, maxIDLen) && redact.String(id) == id
 }
 
 // tail is how much of the log's end Logged reads: the runs of one tool
