@@ -185,7 +185,7 @@ func newApp(std IO, notFound *usageError) *cli.App {
 	a := &cli.App{
 		Name:      "flowmem",
 		Usage:     "a project memory for coding agents that learns from code review",
-		Version:   Version(),
+		Version:   flowmem.BuildVersion(),
 		Reader:    std.In,
 		Writer:    std.Out,
 		ErrWriter: std.Err,
@@ -252,9 +252,6 @@ func fixUsageErrors(cmds []*cli.Command) {
 		fixUsageErrors(c.Subcommands)
 	}
 }
-
-// Version names this build (flowmem.BuildVersion).
-func Version() string { return flowmem.BuildVersion() }
 
 // env is what every command shares: the IO and lazily found project paths.
 type env struct {

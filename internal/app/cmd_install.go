@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/flowmem/flowmem"
 	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/doctor"
 	"github.com/flowmem/flowmem/internal/install"
@@ -253,13 +254,13 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 	if install.SameFile(flowmemBin, exe) {
 		return nil
 	}
-	if out, err := doctor.RunVersion(ctx, flowmemBin); err == nil && out == "flowmem version "+Version() {
+	if out, err := doctor.RunVersion(ctx, flowmemBin); err == nil && out == "flowmem version "+flowmem.BuildVersion() {
 		return nil // another copy of this very build
 	} else if err == nil {
 		flowmemBin += " (" + out + ")"
 	}
 	return []string{fmt.Sprintf("the hook in %s (%s) would record with %s, not this build (%s, flowmem version %s). Fix: put %s first on PATH (export PATH=\"%s:$PATH\"), or replace that one with this build (from a checkout: make install)%s",
-		file, opts.Command, flowmemBin, exe, Version(), dir, dir, local)}
+		file, opts.Command, flowmemBin, exe, flowmem.BuildVersion(), dir, dir, local)}
 }
 
 // exe is the running binary's path, or "" when unknown.
@@ -382,7 +383,7 @@ Examples:
 			}
 			command, _ := e.hookCommand()
 			rep := doctor.Run(c.Context, doctor.Options{Dir: dir, Home: e.Getenv("HOME"), PathEnv: e.Getenv("PATH"),
-				Version: Version(), Exe: e.exe(), Command: command})
+				Version: flowmem.BuildVersion(), Exe: e.exe(), Command: command})
 			if c.Bool("json") {
 				if err := e.writeJSON(rep); err != nil {
 					return err

@@ -9,11 +9,11 @@ import (
 	"strings"
 )
 
-// Key is one known setting with its default and a line of help.
+// Key is one known setting and its default; README's configuration table
+// says what each means.
 type Key struct {
 	Name    string
 	Default any
-	Help    string
 	// Check, when set, rejects a value of the right type that flowmem
 	// could not use: a setting that breaks capture or recall must be
 	// refused when it is set, not found later in a hook's stderr.
@@ -23,31 +23,31 @@ type Key struct {
 // Known lists every setting flowmem reads, with its default. A missing
 // config file, or a key absent from it, means these values.
 var Known = []Key{
-	{"memory.enabled", false, "one switch for reading and writing memory", nil},
+	{"memory.enabled", false, nil},
 	{"capture.review_patterns", []any{
 		`\bchat-send\b`,
 		`\b(impl|plan|completion)-review\b`,
 		`\b(codex|copilot|cursor|gemini|rp)\b.*\breview\b`,
 		`^\s*(?:\S*/)?[\w.-]*review[\w.-]*(?:\s|$)`,
-	}, "regular expressions: a Bash command matching one is a review run (its output must still carry a verdict)", checkEach("a regular expression", func(s string) error {
+	}, checkEach("a regular expression", func(s string) error {
 		_, err := regexp.Compile(s)
 		return err
 	})},
-	{"capture.agent_types", []any{"*review*", "*quality-auditor*"}, "subagent types whose results are reviews: case-insensitive globs (reviewer, code-reviewer, flow-next:impl-review, quality-auditor …)", checkEach("a glob", func(s string) error {
+	{"capture.agent_types", []any{"*review*", "*quality-auditor*"}, checkEach("a glob", func(s string) error {
 		_, err := path.Match(s, "")
 		return err
 	})},
-	{"capture.min_severity", "minor", "lowest finding severity kept: critical, major, minor or nit (unranked findings are always kept)", func(v any) error {
+	{"capture.min_severity", "minor", func(v any) error {
 		if s, _ := v.(string); !slices.Contains(Severities, strings.ToLower(s)) {
 			return fmt.Errorf("must be one of %s", strings.Join(Severities, ", "))
 		}
 		return nil
 	}},
-	{"capture.approval", false, "captured lessons wait as pending (never recalled) until flowmem memory approve; memory add is active at once when a person runs it, pending when the model does (CLAUDECODE=1)", nil},
-	{"capture.nudge", true, "after a review that asks for changes, ask the model to judge the new lessons (flowmem memory judge) and to record one the hook missed (flowmem memory add)", nil},
-	{"memory.stale_after_days", int64(120), "an entry not seen for this many days reads as stale: still recalled, but ranked lower and primed last", atLeast(1)},
-	{"recall.limit", int64(10), "entries returned by memory read --relevant", atLeast(1)},
-	{"recall.max_chars", int64(4000), "character budget of memory read --relevant and prime", atLeast(1)},
+	{"capture.approval", false, nil},
+	{"capture.nudge", true, nil},
+	{"memory.stale_after_days", int64(120), atLeast(1)},
+	{"recall.limit", int64(10), atLeast(1)},
+	{"recall.max_chars", int64(4000), atLeast(1)},
 }
 
 // Severities are the values of capture.min_severity, most severe first.

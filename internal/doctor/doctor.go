@@ -73,7 +73,7 @@ type Options struct {
 	// Command is the hook command this binary installs, recognised as
 	// flowmem's even when the binary is not named flowmem.
 	Command string
-	// Version names the running build (app.Version): reported first, so a
+	// Version names the running build (flowmem.BuildVersion): reported first, so a
 	// report says which flowmem wrote it.
 	Version string
 	// RunVersion runs `prog --version`; nil means exec with a timeout.
