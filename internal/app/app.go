@@ -189,11 +189,9 @@ func newApp(std IO, notFound *usageError) *cli.App {
 		Reader:    std.In,
 		Writer:    std.Out,
 		ErrWriter: std.Err,
-		// "flowmem help [COMMAND]" works like --help, as in the command groups.
 		// A query is free text: "--relevant 'retries, timeouts'" is one query,
 		// not two.
 		DisableSliceFlagSeparator: true,
-		EnableBashCompletion:      false,
 		// urfave/cli v2 would call os.Exit itself for errors that carry a
 		// code; exits belong to Main alone.
 		ExitErrHandler: func(*cli.Context, error) {},

@@ -63,7 +63,6 @@ type toolResponse struct {
 	Stdout              string          `json:"stdout"`
 	Stderr              string          `json:"stderr"`
 	PersistedOutputPath string          `json:"persistedOutputPath"`
-	PersistedOutputSize int64           `json:"persistedOutputSize"`
 	Output              string          `json:"output"`
 	Result              string          `json:"result"`
 	Text                string          `json:"text"`
