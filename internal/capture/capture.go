@@ -134,6 +134,9 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, opt.Deadline)
 	defer cancel()
 	if hookevent.Disabled(opt.Getenv("FLOWMEM_DISABLE")) {
+		// The event is still read, as at any other end: a writer still
+		// writing it to a hook that exited gets EPIPE, a failed hook.
+		decode(ctx, source{event: in})
 		return &Result{Skip: "FLOWMEM_DISABLE is set"}, nil
 	}
 	return run(ctx, source{event: in}, opt)

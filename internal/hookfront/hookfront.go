@@ -101,13 +101,17 @@ func (o *Options) defaults() {
 }
 
 func run(ctx context.Context, o Options) error {
-	if hookevent.Disabled(os.Getenv("FLOWMEM_DISABLE")) {
-		return nil
-	}
 	// The run timeout counts from the start, stdin read included, so the
 	// whole hook ends before Claude Code's own timeout does.
 	deadline := time.Now().Add(o.RunTimeout)
+	// The event is read (one JSON object, not up to an EOF that may never
+	// come) even when the hook is off: Claude Code or Codex writing it to a
+	// hook that already exited gets EPIPE, which Codex shows as a failed
+	// hook on every tool call.
 	p, err := hookevent.Decode(hookevent.Until(o.Stdin, deadline))
+	if hookevent.Disabled(os.Getenv("FLOWMEM_DISABLE")) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
