@@ -232,12 +232,22 @@ func Run(opts Options) (Result, error) {
 		res.Allow = ScoutPermission
 		res.AllowRules = allowRules()
 		// Rules there before flowmem's first install here are the
-		// user's: noted, so uninstall leaves them.
+		// user's: noted, so uninstall leaves them. The note is written
+		// at that first install even when it names none, as the mark
+		// that flowmem's own rules are in the file: a user who removed
+		// flowmem's hooks by hand left those behind, and installing
+		// again must not take them for the user's.
+		// An install from before the mark, whose hooks are still
+		// there, noted the user's rules only when there were some: it
+		// gets the mark, naming none.
 		var theirs []string
-		if inst, ierr := Installed(before, opts.IsOurs); ierr == nil && len(inst) == 0 {
-			for _, rule := range res.AllowRules {
-				if HasAllow(before, rule) {
-					theirs = append(theirs, rule)
+		if _, marked := leftRules(before); !marked {
+			theirs = []string{}
+			if inst, ierr := Installed(before, opts.IsOurs); ierr == nil && len(inst) == 0 {
+				for _, rule := range res.AllowRules {
+					if HasAllow(before, rule) {
+						theirs = append(theirs, rule)
+					}
 				}
 			}
 		}
@@ -246,7 +256,7 @@ func Run(opts Options) (Result, error) {
 				after, err = AddAllow(after, rule)
 			}
 		}
-		if err == nil && len(theirs) > 0 {
+		if err == nil && theirs != nil {
 			after, err = setLeftRules(after, theirs)
 		}
 	}
@@ -341,8 +351,8 @@ func Uninstall(opts Options) (Result, error) {
 		res.Events = append(res.Events, slices.Sorted(maps.Keys(found))...)
 	}
 	after, err := Unmerge(before, ours)
-	theirs := leftRules(before)
-	if err == nil && len(theirs) > 0 {
+	theirs, marked := leftRules(before)
+	if err == nil && marked {
 		after, err = setLeftRules(after, nil)
 	}
 	for _, rule := range allowRules() {

@@ -2,9 +2,11 @@ package install
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -327,5 +329,76 @@ func TestUninstallKeepsUsersOwnRules(t *testing.T) {
 	}
 	if got := string(read(t, settings)); got != orig {
 		t.Errorf("second uninstall left:\n%s", got)
+	}
+}
+
+// TestReinstallAfterHooksRemovedByHand: a user who deletes flowmem's hooks
+// from the settings by hand and installs again has flowmem's permission
+// rules still in the file. Those are flowmem's, not theirs: install took
+// every rule it found for the user's (no flowmem hook there, so "before
+// flowmem's first install"), and uninstall then left them all behind. A
+// rule the user had before the first install stays theirs.
+func TestReinstallAfterHooksRemovedByHand(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		orig  []any // permissions.allow before the first install
+		after []any // permissions.allow after the final uninstall
+	}{
+		{"no rules of the user's", nil, nil},
+		{"the scout's rule added by hand", []any{"Bash(npm test:*)", ScoutPermission}, []any{"Bash(npm test:*)", ScoutPermission}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			settings := filepath.Join(dir, ".claude", "settings.json")
+			orig := map[string]any{"model": "opus"}
+			if c.orig != nil {
+				orig["permissions"] = map[string]any{"allow": c.orig}
+			}
+			write := func(v map[string]any) {
+				t.Helper()
+				b, err := json.MarshalIndent(v, "", "  ")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(settings, append(b, '\n'), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			load := func() map[string]any {
+				t.Helper()
+				var v map[string]any
+				if err := json.Unmarshal(read(t, settings), &v); err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			write(orig)
+			if _, err := Run(opts(dir)); err != nil {
+				t.Fatal(err)
+			}
+			// The user removes the hooks by hand and leaves the rest.
+			v := load()
+			delete(v, "hooks")
+			write(v)
+			if _, err := Run(opts(dir)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Uninstall(opts(dir)); err != nil {
+				t.Fatal(err)
+			}
+			var allow []any
+			if p, ok := load()["permissions"].(map[string]any); ok {
+				allow, _ = p["allow"].([]any)
+			}
+			if !reflect.DeepEqual(allow, c.after) {
+				t.Errorf("after uninstall permissions.allow is %v, want %v:\n%s", allow, c.after, read(t, settings))
+			}
+			if _, left := load()[LeaveKey]; left {
+				t.Errorf("uninstall left %s:\n%s", LeaveKey, read(t, settings))
+			}
+		})
 	}
 }

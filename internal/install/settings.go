@@ -439,33 +439,34 @@ func RemoveAllow(src []byte, rule string) ([]byte, error) {
 // LeaveKey is the settings key that names the allow rules a file held
 // before flowmem was first installed there: they are the user's (the
 // scout's rule added by hand, say), so uninstall leaves them. Install
-// writes it only then, and uninstall removes it.
+// writes it then, an empty list when there were none, and uninstall
+// removes it: while it is there, flowmem's own rules are in the file.
 const LeaveKey = "flowmemLeavesAllow"
 
-// leftRules are the rules src's LeaveKey names.
-func leftRules(src []byte) []string {
+// leftRules are the rules src's LeaveKey names; marked says the key is
+// there (a list, maybe empty).
+func leftRules(src []byte) (rules []string, marked bool) {
 	var s map[string]any
 	if json.Unmarshal(src, &s) != nil {
-		return nil
+		return nil, false
 	}
-	list, _ := s[LeaveKey].([]any)
-	var out []string
+	list, marked := s[LeaveKey].([]any)
 	for _, v := range list {
 		if r, ok := v.(string); ok {
-			out = append(out, r)
+			rules = append(rules, r)
 		}
 	}
-	return out
+	return rules, marked
 }
 
-// setLeftRules returns src with LeaveKey naming rules, or without it when
-// there are none.
+// setLeftRules returns src with LeaveKey naming rules (an empty list when
+// rules is empty but not nil), or without it when rules is nil.
 func setLeftRules(src []byte, rules []string) ([]byte, error) {
 	return edit(src, func(d *jsonedit.Doc) ([]byte, bool, error) {
 		if d.Root.Get(LeaveKey) != nil {
-			return d.RemoveKey(d.Root, LeaveKey), len(rules) > 0, nil
+			return d.RemoveKey(d.Root, LeaveKey), rules != nil, nil
 		}
-		if len(rules) == 0 {
+		if rules == nil {
 			return d.Src, false, nil
 		}
 		list := make([]any, 0, len(rules))
