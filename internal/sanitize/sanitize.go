@@ -183,22 +183,6 @@ func (t *writer) Write(p []byte) (int, error) {
 			_, err := t.w.Write(p[:k])
 			return n, err
 		}
-	} else if t.tail[0] >= utf8.RuneSelf && len(t.tail) < utf8.UTFMax {
-		// The last write ended inside a character: once it is whole, and
-		// it starts no 8-bit sequence that reads on, the rest of p is a
-		// write of its own.
-		c := append(t.tail[:len(t.tail):len(t.tail)], p[:min(len(p), utf8.UTFMax)]...)
-		if r, size := utf8.DecodeRune(c); size > len(t.tail) && !introducer(r) {
-			rest := p[size-len(t.tail):]
-			t.tail = nil
-			if s := Text(string(c[:size])); s != "" {
-				if _, err := io.WriteString(t.w, s); err != nil {
-					return n, err
-				}
-			}
-			_, err := t.Write(rest)
-			return n, err
-		}
 	}
 	if len(t.tail) > 0 {
 		p = append(t.tail, p...)
