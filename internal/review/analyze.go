@@ -35,7 +35,7 @@ func blocking(fs []Finding, text string) bool {
 			nits++
 		}
 	}
-	if unranked >= 1 && unranked > minor+nits {
+	if unranked >= 2 && unranked > minor+nits {
 		return true
 	}
 	asking := unranked + minor
