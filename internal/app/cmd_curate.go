@@ -103,9 +103,9 @@ Examples:
 					return nil
 				}
 				for _, en := range pending {
-					fmt.Fprintf(e.Out, "%s [%s, %s, seen %dx] %s\n", en.ID, en.Kind, en.Task, en.Seen, en.Text())
+					fmt.Fprintf(e.Out, "%s [%s, %s, seen %dx] %s\n", en.ID, en.Kind, en.Task, en.Seen, sanitize.Tags(en.Text()))
 					if en.Fix != "" {
-						fmt.Fprintf(e.Out, "    fix: %s\n", en.Fix)
+						fmt.Fprintf(e.Out, "    fix: %s\n", sanitize.Tags(en.Fix))
 					}
 				}
 				return nil
@@ -163,6 +163,18 @@ Examples:
 					return err
 				}
 				groups := curate.Groups(entries, threshold, c.Int("limit"))
+				// The curator subagent reads the --json form: its texts get
+				// the same care as printed ones (sanitize.Tags).
+				for i := range groups {
+					for j := range groups[i].Entries {
+						m := &groups[i].Entries[j]
+						m.Text, m.Fix = sanitize.Tags(m.Text), sanitize.Tags(m.Fix)
+					}
+					for j := range groups[i].Near {
+						m := &groups[i].Near[j].Member
+						m.Text, m.Fix = sanitize.Tags(m.Text), sanitize.Tags(m.Fix)
+					}
+				}
 				if c.Bool("json") {
 					return e.writeJSON(map[string]any{"groups": groups, "count": len(groups), "threshold": threshold})
 				}
