@@ -164,6 +164,7 @@ var rules = []rule{
 		keep: func(s string) bool { return !hasDigit(s) && !strings.ContainsAny(s, "_-.~+/=") }},
 	{kind: "authorization", keywords: []string{"authorization"},
 		pattern: `(?i)\bauthorization["']?\s*[:=]\s*["'\x60]?([^\s"',;\x60]{8,})`, group: 1},
+	{kind: "cookie", keywords: []string{"cookie"}, scan: maskCookies},
 	{kind: "assignment", keywords: assignmentWords,
 		// <password>SECRET</password>, key="ApiSecret" value="SECRET",
 		// define('DB_PASSWORD', 'SECRET') and other calls with a name and a value.
@@ -181,6 +182,37 @@ var rules = []rule{
 // config's or .npmrc's auth) needs "=" or
 // ":" and a value that looks like a credential, not a path.
 var weakWords = []string{"pwd", "pass", "key", "pat", "auth", "sid"}
+
+// gluedWords end a key part that names a secret written as one word with
+// what it guards (requirepass, masterauth, rootpwd); the other weak words
+// end common words too (monkey, inside).
+var gluedWords = []string{"pass", "pwd", "auth"}
+
+// gluedPart: a key part that ends with a glued word (requirepass).
+func gluedPart(part string) bool {
+	// Every glued word ends in one of these: most parts are let go by
+	// their last byte (this runs on every key-like word of a review).
+	if len(part) < 4 || strings.IndexByte("sdh", part[len(part)-1]) < 0 {
+		return false
+	}
+	for _, w := range gluedWords {
+		if len(part) > len(w) && strings.HasSuffix(part, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// glued reports whether key holds a glued word: a key that specific may
+// take its value after a space in prose too ("set requirepass …").
+func glued(key string) bool {
+	for part := range strings.FieldsFuncSeq(asciiLower(key), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if gluedPart(part) {
+			return true
+		}
+	}
+	return false
+}
 
 // weakStems are weak wherever they occur in a key: a session id or a
 // cookie (sessionid, PHPSESSID, JSESSIONID, _session_id, Cookie) is a
@@ -269,7 +301,7 @@ func maskAssignments(s string) string {
 			sep = "="
 		}
 		if strings.Contains(v, maskPrefix) || v == Private || insideMask(s, vs) || isLabel(v) || op == ":" && isLocation(s[i:j], v) || !secretValue(v, sep) ||
-			!strong && (op == "" || !looksLikeCredential(v) || strings.ContainsAny(v, "/\\`()") ||
+			!strong && (op == "" && (!configLine(s, i, ve) && !glued(s[i:j]) || !mixed(v)) || !looksLikeCredential(v) || strings.ContainsAny(v, "/\\`()") ||
 				(op == "is " || op == "|") && len(v) < minRandom) {
 			i = j
 			continue
@@ -284,6 +316,94 @@ func maskAssignments(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// maskCookies masks, in every Cookie: or Set-Cookie: header (or
+// cookie=), each cookie's value that is a long hex or base64 run or
+// looks like a credential, whatever the cookie is called: servers mint
+// session ids and signed state as such runs, and a cookie's name says
+// nothing (remember_me, uid, _app_state). Short values and attributes
+// (lang=en-US, Path=/, Max-Age=31536000) stay.
+func maskCookies(s string) string {
+	const mask = maskPrefix + "cookie]"
+	var b strings.Builder
+	last := 0
+	// "ookie", then its C: no lower-cased copy of a long review for a
+	// word it seldom holds.
+	for from := 1; from < len(s); {
+		j := indexOokie(s[from:])
+		if j < 0 {
+			break
+		}
+		k := from + j + len("ookie")
+		from = k
+		if c := s[k-len("cookie")]; c != 'c' && c != 'C' || k < len(s) && keyByte(s[k]) {
+			continue
+		}
+		for n := 0; n < 2 && k < len(s) && strings.IndexByte("\"'*`", s[k]) >= 0; n++ {
+			k++
+		}
+		for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+			k++
+		}
+		if k >= len(s) || s[k] != ':' && s[k] != '=' {
+			continue
+		}
+		k++
+		// The header's pairs run to the end of its line, or of the code
+		// span or string it is quoted in.
+		end := len(s)
+		if e := strings.IndexByte(s[k:], '\n'); e >= 0 {
+			end = k + e
+		}
+		if e := strings.IndexAny(s[k:end], "`\"'"); e >= 0 && e > 0 {
+			end = k + e
+		}
+		for p := k; p < end; {
+			q := p + strings.IndexByte(s[p:end]+";", ';')
+			pair := s[p:q]
+			vs := p
+			if eq := strings.IndexByte(pair, '='); eq >= 0 {
+				vs = p + eq + 1
+			}
+			for vs < q && s[vs] == ' ' {
+				vs++
+			}
+			// A value ends where the header's prose goes on: a space, a
+			// comma, a bracket.
+			ve := vs
+			for ve < q && strings.IndexByte(" \t,()[]", s[ve]) < 0 {
+				ve++
+			}
+			for ve > vs && s[ve-1] == '.' {
+				ve-- // the sentence's period
+			}
+			if v := strings.TrimRight(s[vs:ve], "="); vs >= last && len(v) >= 16 &&
+				!strings.Contains(v, maskPrefix) && (isHex(v) || looksLikeCredential(v)) {
+				b.WriteString(s[last:vs])
+				b.WriteString(mask)
+				last = ve
+			}
+			p = q + 1
+		}
+		from = max(from, end)
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// indexOokie is the index of "ookie" or "OOKIE" in s (Cookie, cookie,
+// COOKIE), or -1: two SIMD searches, where a case-folding one would
+// look at every "o" of a long review.
+func indexOokie(s string) int {
+	i, j := strings.Index(s, "ookie"), strings.Index(s, "OOKIE")
+	if i < 0 || j >= 0 && j < i {
+		return j
+	}
+	return i
 }
 
 // ops join a key to its value. "|" is a table's next cell, "%3D" an
@@ -323,6 +443,30 @@ func data(s string, i, vs, ve int, op string) bool {
 		}
 	}
 	return true
+}
+
+// configLine reports whether the key at s[i:] and its value, which ends at
+// ve, are a line of their own or a code span of their own: how config
+// files that join a key to its value with a space write it (redis.conf's
+// requirepass, keepalived's auth_pass, ssh and nginx configs).
+func configLine(s string, i, ve int) bool {
+	if i > 0 && s[i-1] == '`' {
+		return ve < len(s) && s[ve] == '`'
+	}
+	for p := i - 1; p >= 0 && s[p] != '\n'; p-- {
+		if !isSpace(s[p]) && s[p] != '-' && s[p] != '>' && s[p] != '#' {
+			return false
+		}
+	}
+	for _, c := range []byte(s[ve:min(len(s), ve+64)]) {
+		if c == '\n' {
+			return true
+		}
+		if !isSpace(c) {
+			return false
+		}
+	}
+	return ve+64 > len(s)
 }
 
 // blockScalar: a YAML block scalar (password: |, token: >-) holds its
@@ -368,6 +512,9 @@ func keyKind(key string) (strong, weak bool) {
 		return false, false
 	}
 	lower := asciiLower(key)
+	if lower == "cookie" || lower == "set-cookie" {
+		return false, false // a header of name=value pairs: maskCookies
+	}
 	for _, w := range strongWords {
 		if strings.Contains(lower, w) {
 			return true, false
@@ -375,6 +522,9 @@ func keyKind(key string) (strong, weak bool) {
 	}
 	for part := range strings.FieldsFuncSeq(lower, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
 		if slices.Contains(weakWords, part) {
+			return false, true
+		}
+		if gluedPart(part) {
 			return false, true
 		}
 	}
@@ -520,6 +670,9 @@ func String(s string) string {
 	// mask ("[REDACTED:github-token]") is no reason to run another rule.
 	on := present(lower)
 	res := compiled()
+	if next := brokenTokens(s, lower, on, res); next != s {
+		s, lower = next, asciiLower(next)
+	}
 	for i := range rules {
 		r := &rules[i]
 		if !on[i] && !slices.ContainsFunc(r.exact, func(w string) bool { return strings.Contains(s, w) }) {
@@ -541,6 +694,117 @@ func String(s string) string {
 		}
 	}
 	return randomTokens(s)
+}
+
+// brokenTokens masks a key id of a fixed length (AKIA and 16 more, a
+// provider's prefix and its run) that whitespace broke in two: a log line wrapped, a narrow column, a
+// blockquote's "> " on the next line. Each such rule (pattern "\b", the
+// prefix, a run of fixed length) is tried on the token at the keyword
+// joined to the token after one gap of white space (one line break at
+// most); a match that reaches into the second part masks both parts and
+// the gap.
+func brokenTokens(s, lower string, on []bool, res []func() *regexp.Regexp) string {
+	type found struct {
+		span
+		kind string
+	}
+	var masks []found
+	for i := range rules {
+		r := &rules[i]
+		if !on[i] || r.whole || r.scan != nil || r.group != 0 || !strings.HasPrefix(r.pattern, `\b`) || !fixedLength(r.pattern) {
+			continue
+		}
+		for _, kw := range r.keywords {
+			for from := 0; ; {
+				j := strings.Index(lower[from:], kw)
+				if j < 0 {
+					break
+				}
+				p := from + j
+				from = p + len(kw)
+				if p > 0 && wordByte(s[p-1]) {
+					continue
+				}
+				e1 := p
+				for e1 < len(s) && tokenByte(s[e1]) {
+					e1++
+				}
+				e2, ok := gap(s, e1)
+				if !ok {
+					continue
+				}
+				e3 := e2
+				for e3 < len(s) && tokenByte(s[e3]) {
+					e3++
+				}
+				// A token the rule takes whole ends where it ends; a
+				// word after the gap is the sentence going on.
+				if m := res[i]().FindStringIndex(s[p:e1]); m != nil && m[0] == 0 && m[1] == e1-p || isWordy(s[e2:e3]) {
+					continue
+				}
+				joined := s[p:e1] + s[e2:e3]
+				m := res[i]().FindStringIndex(joined)
+				if m == nil || m[0] != 0 || m[1] <= e1-p || r.keep != nil && r.keep(joined[:m[1]]) {
+					continue
+				}
+				masks = append(masks, found{span{p, e2 + m[1] - (e1 - p)}, r.kind})
+				from = e3
+			}
+		}
+	}
+	if len(masks) == 0 {
+		return s
+	}
+	slices.SortFunc(masks, func(a, b found) int { return a.start - b.start })
+	var b strings.Builder
+	last := 0
+	for _, m := range masks {
+		if m.start < last {
+			continue
+		}
+		b.WriteString(s[last:m.start])
+		b.WriteString(maskPrefix + m.kind + "]")
+		last = m.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// fixedLength: a pattern that ends with a run of an exact length, a key
+// id's shape (AKIA and 16 more). Only such a run tells a token broken in
+// two from a token followed by the next word: an open-ended one
+// (sk-…{20,}) would take the next line's first word as its rest.
+func fixedLength(pattern string) bool {
+	p := strings.TrimSuffix(pattern, `\b`)
+	open := strings.LastIndexByte(p, '{')
+	if open < 1 || p[open-1] != ']' || !strings.HasSuffix(p, "}") {
+		return false
+	}
+	n := p[open+1 : len(p)-1]
+	return n != "" && strings.Trim(n, "0123456789") == ""
+}
+
+// gap is the end of the white space at s[i:] that can break a token in
+// two: spaces and tabs, at most one line break, and after it a
+// blockquote's ">" markers; a few bytes at most, followed by more token.
+func gap(s string, i int) (int, bool) {
+	j, lines := i, 0
+	for j < len(s) && j-i <= 12 {
+		switch c := s[j]; {
+		case c == ' ' || c == '\t' || c == '\r':
+		case c == '\n':
+			lines++
+		case c == '>' && lines == 1:
+		default:
+			return j, j > i && lines <= 1 && tokenByte(c)
+		}
+		j++
+	}
+	return j, false
+}
+
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // Near a keyword: the rules' expressions cost a hundred nanoseconds and more
@@ -723,6 +987,12 @@ func looksLikeCredential(v string) bool {
 	if len(v) >= 16 && !strings.ContainsRune(v, ' ') && !isWordy(v) {
 		return true
 	}
+	return mixed(v)
+}
+
+// mixed: at least 6 characters mixing classes the way credentials do, and
+// identifiers do not (testWhereMultipleIf is letters in long humps).
+func mixed(v string) bool {
 	if len(v) < 6 {
 		return false
 	}

@@ -219,3 +219,78 @@ func TestStringShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestSecretClasses: secrets whose shape the rules missed, by class, in
+// invented values: a key id broken across whitespace (a wrapped log line, a
+// column, a blockquote), a secret-named key whose value follows a space
+// (a config line: redis.conf, keepalived, .netrc), and long hex or base64
+// values in a cookie header, whatever the cookie's name. Ordinary hex
+// (commit hashes, UUIDs, colours, request ids) stays.
+func TestSecretClasses(t *testing.T) {
+	leaks := []struct{ name, in, secret string }{
+		{"key id split by a line break", "the deploy log printed AKIA7QW3\nXK2ZP9LM4RTB in plain text", "XK2ZP9LM4RTB"},
+		{"key id split, next line indented", "aws_key_id (redacted badly): AKIA7QW3XK2Z\n    P9LM4RTB\nend", "P9LM4RTB"},
+		{"key id split in a blockquote", "> AKIA7QW3XK2ZP9\n> LM4RTB was in the log", "LM4RTB"},
+		{"key id split by a space", "id AKIA7QW3XK2Z P9LM4RTB leaked", "P9LM4RTB"},
+		{"github token split", "ghp_Zq81mXc3Vb7Nw2Lk9Pj4\nHt6Rf0Ys5Ud8Ge1Ao3Ti7Eu leaked", "Ht6Rf0Ys5Ud8Ge1Ao3Ti7Eu"},
+		{"config line", "redis.conf ships with\nrequirepass Zx81-redis-pw\nin the image", "Zx81-redis-pw"},
+		{"config line, indented", "    masterauth 9Kq2vLw7pR\n", "9Kq2vLw7pR"},
+		{"config line in a code span", "the chart sets `adminpwd T7m-Qz4wx1` by default", "T7m-Qz4wx1"},
+		{"netrc line", "machine api.example.test login deploy password Pq7-xW2m9z", "Pq7-xW2m9z"},
+		{"hex cookie of any name", "Cookie: theme=dark; remember_me=9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c", "9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c"},
+		{"base64 set-cookie", "Set-Cookie: _app_state=QmFzZTY0U2Vzc2lvbkRhdGFIZXJl==; Path=/; HttpOnly", "QmFzZTY0U2Vzc2lvbkRhdGFIZXJl"},
+		{"hex cookie in a code span", "the test sends `Cookie: uid=0a1b2c3d4e5f60718293a4b5c6d7e8f9` with every call", "0a1b2c3d4e5f60718293a4b5c6d7e8f9"},
+	}
+	for _, c := range leaks {
+		t.Run(c.name, func(t *testing.T) {
+			got := String(c.in)
+			if strings.Contains(got, c.secret) || !strings.Contains(got, maskPrefix) {
+				t.Errorf("String(%q) = %q: the secret stays", c.in, got)
+			}
+			if again := String(got); again != got {
+				t.Errorf("not idempotent: %q then %q", got, again)
+			}
+		})
+	}
+	kept := []string{
+		"Fixed in 3f9c2a1b7e4d5f60718293a4b5c6d7e8f9012345, see\n0a1b2c3d4e5f60718293a4b5c6d7e8f901234567 for the revert",
+		"the id 123e4567-e89b-12d3-a456-426614174000 is logged, colour #ff8800 and #0a0b0c",
+		"Set-Cookie: lang=en-US; Max-Age=31536000; Path=/",
+		"X-Request-Id: 4f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e",
+		"AKIA is the prefix\nof every access key id AWS issues",
+		"Bypass caching for health checks\nrequirepass is unset in dev",
+		"Password reset\nToken refresh\nSecret rotation",
+		"the column `sha` holds 9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a",
+	}
+	for _, in := range kept {
+		if got := String(in); got != in {
+			t.Errorf("ordinary text changed:\n  in:  %q\n  out: %q", in, got)
+		}
+	}
+}
+
+// TestFixedLengthRules: the rules brokenTokens joins across a gap are the
+// key ids of one exact length; an open-ended token (sk-…{20,}) would take
+// the next line's first word for its rest.
+func TestFixedLengthRules(t *testing.T) {
+	fixed := map[string]bool{}
+	for _, r := range rules {
+		if fixedLength(r.pattern) {
+			fixed[r.kind] = true
+		}
+	}
+	for _, k := range []string{"aws-access-key", "google-api-key", "npm-token", "shopify-token", "age-key"} {
+		if !fixed[k] {
+			t.Errorf("%s is not joined across a gap", k)
+		}
+	}
+	for _, k := range []string{"openai-key", "jwt", "github-token", "slack-token"} {
+		if fixed[k] {
+			t.Errorf("%s (open-ended) is joined across a gap", k)
+		}
+	}
+	in := "OPENAI_API_KEY=sk-test-123\nGOOGLE_API_KEY = \"sk-quoted\""
+	if got := String(in); strings.Contains(got, "GOOGLE") == false {
+		t.Errorf("the next line's key was taken into a token: %q", got)
+	}
+}
