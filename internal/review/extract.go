@@ -450,9 +450,11 @@ func (x *extractor) section(s *section, sc scope) {
 			x.fixSecs = append(x.fixSecs, s)
 			return
 		case isVerdictLine(s.title):
-			// "## Verdict: REQUEST CHANGES" and its reasons: the
-			// review's call, not a finding, even under a findings
-			// heading.
+			// "## Verdict: REQUEST CHANGES": the review's call, not a
+			// finding, even under a findings heading; what it lists
+			// is read as any section's blocks.
+			x.blocks(s.blocks, sc)
+			x.flushDraft()
 			x.children(s, sc)
 			return
 		}

@@ -71,9 +71,10 @@ func labelLine(line string) (field, value string, ok bool) {
 		return "", "", false
 	}
 	field = labelField(label)
-	if field == "" || period && field == fieldEvidence {
-		// "**Verified.** The pool …" states a status over the
-		// problem's own prose, not a field.
+	if field == "" || period && field != fieldFix {
+		// "**Verified.** The pool …", "**File handle leak.** …": a
+		// bold title or status closed by a period; only the fix label
+		// is written so often enough to read as a field.
 		return "", "", false
 	}
 	value = strings.TrimSpace(s)
@@ -702,6 +703,7 @@ func jsonFindings(body string) []Finding {
 		return jsonItems(items, false)
 	}
 	var best []Finding
+	named := false
 	var walk func(o map[string]any, depth int)
 	walk = func(o map[string]any, depth int) {
 		keys := make([]string, 0, len(o))
@@ -712,7 +714,12 @@ func jsonFindings(body string) []Finding {
 		for _, k := range keys {
 			switch x := o[k].(type) {
 			case []any:
-				if fs := jsonItems(x, true); len(fs) > len(best) {
+				fs := jsonItems(x, true)
+				if strings.EqualFold(k, "findings") && len(fs) > 0 {
+					// The name the reviewer gave them wins.
+					best = append(fs[:len(fs):len(fs)], nil...)
+					named = true
+				} else if !named && len(fs) > len(best) {
 					best = fs
 				}
 			case map[string]any:
@@ -734,7 +741,7 @@ func jsonItems(items []any, shaped bool) []Finding {
 	var out []Finding
 	for _, it := range items {
 		if m, ok := it.(map[string]any); ok {
-			if f, ok := jsonFinding(m); ok && (!shaped || f.Severity != "" || f.Location != "" || f.Fix != "") {
+			if f, ok := jsonFinding(m); ok && (!shaped || f.Severity != "" || f.Fix != "") {
 				out = append(out, f)
 			}
 		}

@@ -1,0 +1,94 @@
+package review
+
+import (
+	"strings"
+	"testing"
+)
+
+// A sentence that opens with a label of the reviewer's naming and goes on
+// with a noun that is also a verb ("Root cause: Map iteration order …")
+// states the problem; only the order after it is the fix.
+// An order on its own line after a field line ("Impact: …") is the
+// finding's fix, not more of that field.
+// An order whose verb is not in the imperative list ("Redact it …",
+// "Mask them …") is still the fix: a bare verb before "it", "the", "them"
+// opens an order, and the problem must not hold it.
+// Findings listed under a verdict heading inside the findings ("### Verdict:
+// REQUEST CHANGES" over "1. … 2. …") are findings: 9ec70c6 drops the whole
+// section, and 4bd6282 glued the items into one finding headed by the
+// verdict. Neither the verdict nor a lost item.
+func TestFindingsUnderVerdictHeadingAreKept(t *testing.T) {
+	review := "## Findings\n\n### 1. Tokens logged at debug level\n" +
+		"`auth.Login` logs the bearer token at debug level; mask it before logging.\n\n" +
+		"### Verdict: REQUEST CHANGES\n\nAlso blocking:\n\n" +
+		"1. **`cache.Get` ignores the context** — `internal/cache/get.go:30`. A cancelled request still waits on the backend. Pass `ctx` through to `backend.Fetch`.\n" +
+		"2. **Retry loop never backs off** — `internal/sync/retry.go:12`. Every failure retries at once. Use exponential backoff with jitter.\n"
+	fs := Extract(review)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Problem)
+		if strings.Contains(strings.ToLower(f.Problem+" "+f.Fix+" "+f.Evidence), "request changes") {
+			t.Errorf("a finding holds the verdict: %+v", f)
+		}
+	}
+	if len(fs) != 3 {
+		t.Errorf("got %d findings, want 3 (the token leak, cache.Get, the retry loop): %q", len(fs), got)
+	}
+}
+
+// A JSON review that splits its findings over two arrays ("blocking" and
+// "suggestions") keeps both: 72ae2d8 keeps only the array with most
+// findings, so the one blocking finding is lost to two nits.
+// A list item of field lines whose problem is unlabelled prose ("1.
+// **Severity:** High / **File:** … / the problem / the order") reads its
+// fields as fields: on 4bd6282 and main the whole item is the problem
+// ("Severity: High File: `…` The worker pool …") and the severity is lost,
+// so capture.min_severity cannot see it.
+// REGRESSION in 72ae2d8: a JSON review's "findings" array of one loses to
+// a longer array of file summaries (file + description read as a place
+// and a problem): 4bd6282 kept the finding, main keeps the two summaries.
+func TestJSONFindingsBeatFileSummaries(t *testing.T) {
+	review := `{"verdict": "needs_work",
+ "findings": [{"title": "Cache key ignores the tenant", "severity": "high", "file": "cache/key.go", "line": 12, "suggestion": "Include the tenant id in the key."}],
+ "files_reviewed": [
+   {"file": "cache/key.go", "description": "Builds cache keys from the user name."},
+   {"file": "cache/lru.go", "description": "Adds an LRU with a fixed size."}
+ ]}`
+	fs := Extract(review)
+	if len(fs) == 0 || !strings.Contains(fs[0].Problem, "ignores the tenant") {
+		t.Fatalf("findings = %+v, want the cache key finding", fs)
+	}
+	for _, f := range fs {
+		if strings.Contains(f.Problem, "Adds an LRU") {
+			t.Errorf("a file summary became a finding: %+v", f)
+		}
+	}
+}
+
+// Under a findings heading, a paragraph that opens with a bold title
+// ("**Missing close.** …", "**File handle leak**: …") is a finding: on
+// 4bd6282 and main the review yields none (the numbered form "1. **…**"
+// yields one).
+// REGRESSION in cc21649 (older with a colon): a bold title closed by a
+// period whose words include a label stem ("**File handle leak.** …",
+// "file" is a location label) is the problem's title, not a Location
+// field: main puts the problem sentence in Location and keeps only the
+// heading as the problem.
+func TestBoldTitleWithLabelWordIsNoField(t *testing.T) {
+	review := "## Findings\n\n### 1. Config loader leaks descriptors\n\n" +
+		"**File handle leak.** `loadAll` opens every config file and never closes them, so a long run hits the descriptor limit.\n\n" +
+		"**Fix.** Close each file right after reading it.\n"
+	fs := Extract(review)
+	if len(fs) != 1 {
+		t.Fatalf("got %d findings, want 1: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Problem, "never closes them") {
+		t.Errorf("problem = %q, want the leak sentence (location %q)", fs[0].Problem, fs[0].Location)
+	}
+	if strings.Contains(fs[0].Location, "never closes") {
+		t.Errorf("location = %q holds the problem", fs[0].Location)
+	}
+	if !strings.Contains(fs[0].Fix, "Close each file") {
+		t.Errorf("fix = %q", fs[0].Fix)
+	}
+}
