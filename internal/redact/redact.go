@@ -378,8 +378,11 @@ func maskCookies(s string) string {
 			for ve > vs && s[ve-1] == '.' {
 				ve-- // the sentence's period
 			}
+			// A pair another rule has masked part of is left as it is: its
+			// value would be read differently on a second pass, and
+			// redaction must not change what it already redacted.
 			if v := strings.TrimRight(s[vs:ve], "="); vs >= last && len(v) >= 16 &&
-				!strings.Contains(v, maskPrefix) && (isHex(v) || looksLikeCredential(v)) {
+				!strings.Contains(pair, maskPrefix) && (isHex(v) || looksLikeCredential(v)) {
 				b.WriteString(s[last:vs])
 				b.WriteString(mask)
 				last = ve
