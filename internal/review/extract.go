@@ -450,7 +450,7 @@ func (x *extractor) section(s *section, sc scope) {
 			x.fixSecs = append(x.fixSecs, s)
 			return
 		case isVerdictLine(s.title):
-			// "## Verdict: REQUEST CHANGES": the review's call, not a
+			// "## Verdict: NOT READY": the review's call, not a
 			// finding, even under a findings heading; what it lists
 			// is read as any section's blocks.
 			x.blocks(s.blocks, sc)

@@ -14,20 +14,20 @@ import (
 // "Mask them …") is still the fix: a bare verb before "it", "the", "them"
 // opens an order, and the problem must not hold it.
 // Findings listed under a verdict heading inside the findings ("### Verdict:
-// REQUEST CHANGES" over "1. … 2. …") are findings: 9ec70c6 drops the whole
+// NOT READY" over "1. … 2. …") are findings: 9ec70c6 drops the whole
 // section, and 4bd6282 glued the items into one finding headed by the
 // verdict. Neither the verdict nor a lost item.
 func TestFindingsUnderVerdictHeadingAreKept(t *testing.T) {
 	review := "## Findings\n\n### 1. Tokens logged at debug level\n" +
 		"`auth.Login` logs the bearer token at debug level; mask it before logging.\n\n" +
-		"### Verdict: REQUEST CHANGES\n\nAlso blocking:\n\n" +
+		"### Verdict: NOT READY\n\nAlso blocking:\n\n" +
 		"1. **`cache.Get` ignores the context** — `internal/cache/get.go:30`. A cancelled request still waits on the backend. Pass `ctx` through to `backend.Fetch`.\n" +
 		"2. **Retry loop never backs off** — `internal/sync/retry.go:12`. Every failure retries at once. Use exponential backoff with jitter.\n"
 	fs := Extract(review)
 	var got []string
 	for _, f := range fs {
 		got = append(got, f.Problem)
-		if strings.Contains(strings.ToLower(f.Problem+" "+f.Fix+" "+f.Evidence), "request changes") {
+		if strings.Contains(strings.ToLower(f.Problem+" "+f.Fix+" "+f.Evidence), "not ready") {
 			t.Errorf("a finding holds the verdict: %+v", f)
 		}
 	}

@@ -63,14 +63,14 @@ func TestOrderLabelStaysAnOrder(t *testing.T) {
 	}
 }
 
-// A heading that states the verdict ("## Verdict: REQUEST CHANGES") is no
+// A heading that states the verdict ("## Verdict: NOT READY") is no
 // finding, whatever section it closes: stored, the lesson was the verdict.
 func TestVerdictHeadingIsNoFinding(t *testing.T) {
 	review := "## Findings\n\n### 1. Tokens logged at debug level\n`auth.Login` logs the bearer token. Redact it before logging.\n\n" +
-		"### Verdict: REQUEST CHANGES\n\nOne finding blocks the merge: the token leak above.\n"
+		"### Verdict: NOT READY\n\nOne finding blocks the merge: the token leak above.\n"
 	fs := Extract(review)
 	for _, f := range fs {
-		if strings.Contains(strings.ToLower(f.Problem+" "+f.Fix+" "+f.Evidence), "request changes") {
+		if strings.Contains(strings.ToLower(f.Problem+" "+f.Fix+" "+f.Evidence), "not ready") {
 			t.Errorf("a finding holds the verdict: %+v", f)
 		}
 	}
