@@ -50,6 +50,12 @@ const (
 	// maxContext bounds additionalContext (Claude Code moves anything over
 	// 10,000 characters to a file).
 	maxContext = 1000
+	// MaxLessons bounds the lessons one review records. Real reviews keep a
+	// handful to a few dozen findings (at most 26 over every review in
+	// testdata/review/real/); a text of thousands of finding-shaped blocks
+	// is a log or an attack, and recording it all took longer than the
+	// hook's deadline and buried memory. The most severe are kept.
+	MaxLessons = 30
 )
 
 // Options are the hook's inputs besides stdin. Zero values mean the
@@ -105,6 +111,8 @@ type Result struct {
 	// Pending: capture.approval is on, so new lessons wait for a person's
 	// approval before they are recalled.
 	Pending bool
+	// Capped counts the findings the rules kept that went over MaxLessons.
+	Capped int
 }
 
 // Recorded reports whether the run wrote to memory.
@@ -234,6 +242,7 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	}
 	res.Task = taskID(opt.Getenv("FLOW_TASK_ID"), ev, u.Task, masked)
 	res.Findings = len(res.Analysis.Findings)
+	res.Capped = capKept(res.Analysis.Decisions, MaxLessons)
 	kept := res.Analysis.Kept()
 	res.Kept = len(kept)
 	res.Lessons = lessonsFrom(kept, res.Kind, res.Task)
@@ -399,6 +408,30 @@ func recognise(res *Result, ev *hookevent.Payload, cfg *config.Config) (string, 
 		res.Kind = kindFromAgent(ev.SubagentType(), ev.Description())
 	}
 	return "", nil
+}
+
+// capKept drops kept decisions beyond the first max by severity (most
+// severe first, unranked last, review order among equals), saying why, and
+// returns how many it dropped. The hook and --explain both see the result.
+func capKept(ds []review.Decision, max int) int {
+	var kept []int
+	for i, d := range ds {
+		if d.Keep {
+			kept = append(kept, i)
+		}
+	}
+	if len(kept) <= max {
+		return 0
+	}
+	order := []string{review.SevNit, review.SevMinor, review.SevMajor, review.SevCritical}
+	slices.SortStableFunc(kept, func(a, b int) int {
+		return slices.Index(order, ds[b].Finding.Severity) - slices.Index(order, ds[a].Finding.Severity)
+	})
+	for _, i := range kept[max:] {
+		ds[i].Keep = false
+		ds[i].Reason = fmt.Sprintf("over the %d lessons one review may record (the most severe are kept)", max)
+	}
+	return len(kept) - max
 }
 
 // lessonsFrom turns kept findings (already redacted) into pitfall entries,

@@ -74,6 +74,9 @@ func systemMessage(r *Result) string {
 	if dropped := r.Findings - r.Kept; dropped > 0 {
 		fmt.Fprintf(&b, "; %d %s not kept", dropped, plural(dropped, "finding", "findings"))
 	}
+	if r.Capped > 0 {
+		fmt.Fprintf(&b, " (%d of them over the limit of %d lessons per review)", r.Capped, MaxLessons)
+	}
 	return b.String()
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -373,5 +374,62 @@ func TestTaskFromEnvMustBeATaskID(t *testing.T) {
 		if want == "" && (strings.Contains(string(raw), "ghp_") || strings.Contains(string(raw), "pwned")) {
 			t.Errorf("FLOW_TASK_ID %q reached the file:\n%s", env, raw)
 		}
+	}
+}
+
+// TestLessonsPerReviewAreCapped: a review of more finding-shaped blocks than
+// any real review raises records MaxLessons lessons, the most severe first,
+// and --explain drops the same findings with the same reason.
+func TestLessonsPerReviewAreCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("## Findings\n\n")
+	n := MaxLessons + 12
+	for i := 1; i <= n; i++ {
+		sev := "Medium"
+		if i > n-3 {
+			sev = "Critical" // the last three must survive the cap
+		}
+		b.WriteString("### " + strconv.Itoa(i) + ". `loadTable" + strconv.Itoa(i) + "` ignores the close error\n")
+		b.WriteString("**Severity:** " + sev + "\n")
+		b.WriteString("**File:** `store/table" + strconv.Itoa(i) + ".go:12`\n")
+		b.WriteString("**Problem:** `loadTable" + strconv.Itoa(i) + "` drops the error of `f.Close`, so a short write on table " + strconv.Itoa(i) + " goes unnoticed.\n")
+		b.WriteString("**Fix:** Return the error of `Close` from `loadTable" + strconv.Itoa(i) + "`.\n\n")
+	}
+	b.WriteString("<verdict>NEEDS_WORK</verdict>\n")
+	text := b.String()
+
+	ex, err := Explain(context.Background(), text, t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Findings != n || ex.Kept != MaxLessons || ex.Capped != n-MaxLessons {
+		t.Fatalf("explain: %d findings, %d kept, %d capped; want %d, %d, %d", ex.Findings, ex.Kept, ex.Capped, n, MaxLessons, n-MaxLessons)
+	}
+
+	dir := newProject(t, true)
+	res, err := handle(t, dir, bashPayload(t, "flowctl codex impl-review fn-4.2", text))
+	if err != nil || res.Skip != "" {
+		t.Fatalf("res %+v err %v", res, err)
+	}
+	if len(res.Outcomes) != MaxLessons || res.Capped != n-MaxLessons {
+		t.Fatalf("%d lessons recorded, %d capped; want %d, %d", len(res.Outcomes), res.Capped, MaxLessons, n-MaxLessons)
+	}
+	var issues []string
+	for _, e := range pitfalls(t, dir) {
+		issues = append(issues, e.Issue)
+	}
+	for i := n - 2; i <= n; i++ {
+		name := "`loadTable" + strconv.Itoa(i) + "`"
+		if !slices.ContainsFunc(issues, func(s string) bool { return strings.Contains(s, name) }) {
+			t.Errorf("critical finding %s was capped away", name)
+		}
+	}
+	for i, d := range res.Analysis.Decisions {
+		if d.Keep != ex.Analysis.Decisions[i].Keep {
+			t.Errorf("finding %d: hook keep %v, explain keep %v", i+1, d.Keep, ex.Analysis.Decisions[i].Keep)
+		}
+	}
+	if msg := systemMessage(res); !strings.Contains(msg, "over the limit of 30 lessons per review") {
+		t.Errorf("system message does not say lessons were capped: %q", msg)
 	}
 }
