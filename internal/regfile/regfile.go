@@ -15,8 +15,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/flowmem/flowmem/internal/atomicfile"
 )
 
 // MaxText bounds files people edit and flowmem reads whole (settings,
@@ -85,8 +88,17 @@ const maxLines = 1 << 20
 // EnsureLine appends line to the file at path, preceded by comment lines
 // when comment is not empty, unless a line equal to it (spaces around it
 // aside) is already there; it creates the file if missing. added says
-// whether it wrote.
+// whether it wrote. A link must lead to a file of path's own name: a
+// repository can commit .gitattributes as a link to a shell profile, and
+// the line would land there.
 func EnsureLine(path, line, comment string) (added bool, err error) {
+	dest, err := atomicfile.Resolve(path)
+	if err != nil {
+		return false, err
+	}
+	if filepath.Base(dest) != filepath.Base(path) {
+		return false, fmt.Errorf("%s links to %s, not to a file named %s; nothing was written", path, dest, filepath.Base(path))
+	}
 	b, err := Read(path, maxLines)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, err

@@ -81,3 +81,38 @@ func TestEnsureLine(t *testing.T) {
 		}
 	}
 }
+
+// TestEnsureLineRefusesForeignLinks: a committed .gitattributes that is a
+// link to some other file (a shell profile) is not appended to; a link to
+// a file of the same name (one shared by several checkouts) is.
+func TestEnsureLineRefusesForeignLinks(t *testing.T) {
+	dir := t.TempDir()
+	profile := filepath.Join(dir, "profile")
+	if err := os.WriteFile(profile, []byte("export PATH\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "repo", ".gitattributes")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../profile", link); err != nil {
+		t.Fatal(err)
+	}
+	if added, err := EnsureLine(link, "*.md merge=union", ""); err == nil || added || !strings.Contains(err.Error(), "links to") {
+		t.Errorf("EnsureLine through a link to profile = %v, %v; want a refusal", added, err)
+	}
+	if b, _ := os.ReadFile(profile); string(b) != "export PATH\n" {
+		t.Errorf("profile changed: %q", b)
+	}
+	shared := filepath.Join(dir, "shared", ".gitattributes")
+	if err := os.MkdirAll(filepath.Dir(shared), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(link)
+	if err := os.Symlink(shared, link); err != nil {
+		t.Fatal(err)
+	}
+	if added, err := EnsureLine(link, "*.md merge=union", ""); err != nil || !added {
+		t.Errorf("EnsureLine through a link to a shared .gitattributes = %v, %v", added, err)
+	}
+}
