@@ -75,7 +75,7 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 		}
 		return fs, whole
 	}
-	src := []byte(boxTables(shallow(text)))
+	src := []byte(boxTables(shallow(unlink(text))))
 	doc := mdParser.Parse(textReader(src))
 	x := &extractor{src: src}
 	root := sectionTree(doc, src)
