@@ -605,9 +605,11 @@ func prescriptive(s string) bool {
 	if opensWithOrder(t) {
 		return true
 	}
-	if rest, ok := afterLabel(t); ok && opensWithOrder(rest) {
+	if rest, ok := afterLabel(t); ok && opensWithOrder(rest) && !statementLabel(t[:strings.IndexByte(t, ':')]) {
 		// "Next step: Close the channel": the order after a label of the
-		// reviewer's naming.
+		// reviewer's naming. After a label that names the problem or its
+		// cause, a noun that is also a verb opens a statement ("Root
+		// cause: Map iteration order decides …").
 		return true
 	}
 	l := " " + asciiLower(s) + " "
@@ -625,6 +627,16 @@ func prescriptive(s string) bool {
 func opensWithOrder(t string) bool {
 	w := strings.Fields(t)
 	return len(w) > 0 && !strings.HasPrefix(t, "`") && imperativeVerbs[strings.ToLower(strings.Trim(w[0], ",:;`*"))]
+}
+
+// statementLabel reports whether a label names what is wrong rather than
+// what to do: a problem, evidence, place or severity field, or a cause.
+func statementLabel(label string) bool {
+	switch labelField(label) {
+	case fieldProblem, fieldEvidence, fieldLocation, fieldSeverity:
+		return true
+	}
+	return strings.Contains(strings.ToLower(label), "cause")
 }
 
 // afterLabel returns what follows a short label opening t ("Action: …",

@@ -1,0 +1,25 @@
+package review
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLabelledStatementIsNoFix(t *testing.T) {
+	review := "## Findings\n\n### 2. Ledger totals drift\n" +
+		"Root cause: Map iteration order decides which rounding runs first in `sumLedger`.\n" +
+		"Sort the keys before summing.\n"
+	fs := Extract(review)
+	if len(fs) != 1 {
+		t.Fatalf("got %d findings, want 1: %+v", len(fs), fs)
+	}
+	if strings.Contains(fs[0].Fix, "iteration order") {
+		t.Errorf("fix = %q holds the problem", fs[0].Fix)
+	}
+	if !strings.Contains(fs[0].Problem, "iteration order") {
+		t.Errorf("problem = %q, want the root cause", fs[0].Problem)
+	}
+	if !strings.Contains(fs[0].Fix, "Sort the keys") {
+		t.Errorf("fix = %q, want the order", fs[0].Fix)
+	}
+}
