@@ -338,6 +338,11 @@ func (c *candidate) whole() (Finding, bool) {
 		problem = joinSentence(problem, prose)
 	}
 	evidence := c.fields[fieldEvidence]
+	if fix == "" && evidence != "" {
+		// "**Impact:** … ." and then the order on its own line: the
+		// order ends the field it follows, as it ends a problem field.
+		evidence, fix = splitFix(evidence)
+	}
 	if problem == "" {
 		problem = fix
 	}

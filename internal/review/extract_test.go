@@ -45,7 +45,8 @@ func TestExtractShapes(t *testing.T) {
 			text: "## Findings\n\n### 2. Code quality\n\n#### CRITICAL: duplicated writer\n\nThe `.env` writer is copied. Extract a helper.\n\n#### MEDIUM: fragile parsing\n\nThe parser splits on `=`. Use a dotenv library.\n",
 			// Splitting these lost precision on dev-r3: the sub-findings of
 			// topic sections are mostly generic advice.
-			want: []Finding{{Problem: "Code quality", Evidence: "The `.env` writer is copied. Extract a helper. The parser splits on `=`. Use a dotenv library."}},
+			// Their orders are the fix, as in any evidence field.
+			want: []Finding{{Problem: "Code quality", Fix: "Extract a helper. Use a dotenv library.", Evidence: "The `.env` writer is copied. The parser splits on `=`."}},
 		},
 		{
 			name: "bold labels colon outside, list items",
