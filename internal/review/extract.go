@@ -522,6 +522,15 @@ func (x *extractor) section(s *section, sc scope) {
 			}
 			x.headingFinding(s, ref, title, sev)
 			return
+		} else if f, place, ok := labelLine(strings.Trim(s.title, "*_ ")); ok && f == fieldLocation && len(s.blocks) > 0 {
+			// "### File: `api/auth.py` (Line 17) — reviewer": a review
+			// comment on a place, as pull-request bots leave them; its
+			// body is the finding.
+			c := newCandidate("", inner.severity)
+			c.fields[fieldLocation] = place
+			x.body(c, s.blocks)
+			x.emit(c)
+			return
 		}
 	}
 	x.blocks(s.blocks, inner)

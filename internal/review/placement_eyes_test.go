@@ -38,3 +38,23 @@ func TestOrderAfterFieldLineIsTheFix(t *testing.T) {
 		t.Errorf("evidence = %q holds the fix", fs[0].Evidence)
 	}
 }
+
+// A pull-request bot's comments copied under headings that name only a
+// place ("### File: `x` (Line 12) — bot") are findings, each with its place.
+func TestPlaceHeadingsAreComments(t *testing.T) {
+	review := "# Bot comments\n\n## Raw feedback\n\n" +
+		"### File: `api/session.go` (Line 12) — reviewbot\n\n" +
+		"`renew` reads the expiry without the lock, so two renewals can both extend a revoked session. Acquire the lock before reading `expiresAt`.\n\n" +
+		"### File: `web/form.tsx` (Line 40) — reviewbot\n\n" +
+		"The submit handler posts twice when the button is double-clicked. Disable the button while the request is pending.\n"
+	fs := Extract(review)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Location, "api/session.go") || !strings.Contains(fs[0].Problem, "without the lock") || !strings.Contains(fs[0].Fix, "Acquire the lock") {
+		t.Errorf("finding 1 = %+v", fs[0])
+	}
+	if !strings.Contains(fs[1].Location, "web/form.tsx") {
+		t.Errorf("finding 2 = %+v", fs[1])
+	}
+}
