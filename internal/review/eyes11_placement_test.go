@@ -5,14 +5,6 @@ import (
 	"testing"
 )
 
-// A sentence that opens with a label of the reviewer's naming and goes on
-// with a noun that is also a verb ("Root cause: Map iteration order …")
-// states the problem; only the order after it is the fix.
-// An order on its own line after a field line ("Impact: …") is the
-// finding's fix, not more of that field.
-// An order whose verb is not in the imperative list ("Redact it …",
-// "Mask them …") is still the fix: a bare verb before "it", "the", "them"
-// opens an order, and the problem must not hold it.
 // Findings listed under a verdict heading inside the findings ("### Verdict:
 // NOT READY" over "1. … 2. …") are findings: 9ec70c6 drops the whole
 // section, and 4bd6282 glued the items into one finding headed by the
@@ -36,14 +28,6 @@ func TestFindingsUnderVerdictHeadingAreKept(t *testing.T) {
 	}
 }
 
-// A JSON review that splits its findings over two arrays ("blocking" and
-// "suggestions") keeps both: 72ae2d8 keeps only the array with most
-// findings, so the one blocking finding is lost to two nits.
-// A list item of field lines whose problem is unlabelled prose ("1.
-// **Severity:** High / **File:** … / the problem / the order") reads its
-// fields as fields: on 4bd6282 and main the whole item is the problem
-// ("Severity: High File: `…` The worker pool …") and the severity is lost,
-// so capture.min_severity cannot see it.
 // REGRESSION in 72ae2d8: a JSON review's "findings" array of one loses to
 // a longer array of file summaries (file + description read as a place
 // and a problem): 4bd6282 kept the finding, main keeps the two summaries.
@@ -65,10 +49,6 @@ func TestJSONFindingsBeatFileSummaries(t *testing.T) {
 	}
 }
 
-// Under a findings heading, a paragraph that opens with a bold title
-// ("**Missing close.** …", "**File handle leak**: …") is a finding: on
-// 4bd6282 and main the review yields none (the numbered form "1. **…**"
-// yields one).
 // REGRESSION in cc21649 (older with a colon): a bold title closed by a
 // period whose words include a label stem ("**File handle leak.** …",
 // "file" is a location label) is the problem's title, not a Location
@@ -90,5 +70,65 @@ func TestBoldTitleWithLabelWordIsNoField(t *testing.T) {
 	}
 	if !strings.Contains(fs[0].Fix, "Close each file") {
 		t.Errorf("fix = %q", fs[0].Fix)
+	}
+}
+
+// A sentence that opens with a label of the reviewer's naming and goes on
+// with a noun that is also a verb ("Root cause: Map iteration order …")
+// states the problem; only the order after it is the fix.
+func TestLabelledStatementIsNoFix(t *testing.T) {
+	review := "## Findings\n\n### 2. Ledger totals drift\n" +
+		"Root cause: Map iteration order decides which rounding runs first in `sumLedger`.\n" +
+		"Sort the keys before summing.\n"
+	fs := Extract(review)
+	if len(fs) != 1 {
+		t.Fatalf("got %d findings, want 1: %+v", len(fs), fs)
+	}
+	if strings.Contains(fs[0].Fix, "iteration order") {
+		t.Errorf("fix = %q holds the problem", fs[0].Fix)
+	}
+	if !strings.Contains(fs[0].Problem, "iteration order") {
+		t.Errorf("problem = %q, want the root cause", fs[0].Problem)
+	}
+	if !strings.Contains(fs[0].Fix, "Sort the keys") {
+		t.Errorf("fix = %q, want the order", fs[0].Fix)
+	}
+}
+
+// An order on its own line after a field line ("Impact: …") is the
+// finding's fix, not more of that field.
+func TestOrderAfterFieldLineIsTheFix(t *testing.T) {
+	review := "## Findings\n\n### 1. Session cache grows without bound\n" +
+		"Impact: entries for logged-out users are never dropped, so memory climbs until the pod restarts.\n" +
+		"Evict entries when the session ends.\n"
+	fs := Extract(review)
+	if len(fs) != 1 {
+		t.Fatalf("got %d findings, want 1: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Fix, "Evict entries") {
+		t.Errorf("fix = %q, want the order (evidence %q)", fs[0].Fix, fs[0].Evidence)
+	}
+	if strings.Contains(fs[0].Evidence, "Evict entries") {
+		t.Errorf("evidence = %q holds the fix", fs[0].Evidence)
+	}
+}
+
+// A pull-request bot's comments copied under headings that name only a
+// place ("### File: `x` (Line 12) — bot") are findings, each with its place.
+func TestPlaceHeadingsAreComments(t *testing.T) {
+	review := "# Bot comments\n\n## Raw feedback\n\n" +
+		"### File: `api/session.go` (Line 12) — reviewbot\n\n" +
+		"`renew` reads the expiry without the lock, so two renewals can both extend a revoked session. Acquire the lock before reading `expiresAt`.\n\n" +
+		"### File: `web/form.tsx` (Line 40) — reviewbot\n\n" +
+		"The submit handler posts twice when the button is double-clicked. Disable the button while the request is pending.\n"
+	fs := Extract(review)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Location, "api/session.go") || !strings.Contains(fs[0].Problem, "without the lock") || !strings.Contains(fs[0].Fix, "Acquire the lock") {
+		t.Errorf("finding 1 = %+v", fs[0])
+	}
+	if !strings.Contains(fs[1].Location, "web/form.tsx") {
+		t.Errorf("finding 2 = %+v", fs[1])
 	}
 }
