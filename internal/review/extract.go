@@ -887,17 +887,21 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		x.flushDraft()
 	}
 	var plain []string
+	fielded := false
 	for _, l := range lines {
 		if isVerdictLine(l) {
 			continue
 		}
 		if f, v, ok := labelLine(l); ok {
 			x.draftField(f, v, sc)
+			fielded = true
 			continue
 		}
-		if x.draft != nil && x.draft.lastSlot != "" {
+		if x.draft != nil && (x.draft.lastSlot != "" || fielded) {
 			// Continuation of the open field: the next line of its
-			// paragraph, or a paragraph after "**Recommendation:**".
+			// paragraph, or a paragraph after "**Recommendation:**";
+			// after one-line fields ("**File:** x"), the unlabelled
+			// lines of their paragraph are the finding's prose.
 			x.draft.add("", l)
 			continue
 		}

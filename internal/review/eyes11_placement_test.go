@@ -132,3 +132,38 @@ func TestPlaceHeadingsAreComments(t *testing.T) {
 		t.Errorf("finding 2 = %+v", fs[1])
 	}
 }
+
+// A list item of field lines whose problem is unlabelled prose ("1.
+// **Severity:** High / **File:** … / the problem / the order") reads its
+// fields as fields and its prose as the problem and the fix.
+func TestListItemFieldLinesWithPlainProblem(t *testing.T) {
+	review := "## Issues\n\n" +
+		"1. **Severity:** High\n   **File:** `internal/pool/pool.go:40`\n" +
+		"   The worker pool leaks goroutines when `Stop` returns before the jobs drain.\n" +
+		"   Close the jobs channel in `Stop` and wait on the group.\n\n" +
+		"2. **Severity:** Medium\n   **File:** `api/upload.go:12`\n" +
+		"   The upload handler reads the whole body into memory.\n" +
+		"   Wrap the body in a size-limited reader.\n"
+	fs := Extract(review)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	for i, want := range []struct{ sev, loc, problem, fix string }{
+		{SevMajor, "internal/pool/pool.go:40", "worker pool leaks", "Close the jobs channel"},
+		{SevMinor, "api/upload.go:12", "reads the whole body", "size-limited reader"},
+	} {
+		f := fs[i]
+		if f.Severity != want.sev {
+			t.Errorf("finding %d severity = %q, want %q", i+1, f.Severity, want.sev)
+		}
+		if !strings.Contains(f.Location, want.loc) {
+			t.Errorf("finding %d location = %q, want %q", i+1, f.Location, want.loc)
+		}
+		if !strings.Contains(f.Problem, want.problem) || strings.Contains(f.Problem, "Severity") || strings.Contains(f.Problem, "File:") {
+			t.Errorf("finding %d problem = %q, want %q and no field labels", i+1, f.Problem, want.problem)
+		}
+		if !strings.Contains(f.Fix, want.fix) {
+			t.Errorf("finding %d fix = %q, want %q", i+1, f.Fix, want.fix)
+		}
+	}
+}
