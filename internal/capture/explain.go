@@ -20,6 +20,9 @@ func WriteExplain(w io.Writer, r *Result) error {
 		fmt.Fprintf(&b, "task: %s\n", r.Task)
 	}
 	fmt.Fprintf(&b, "findings: %d (keep %d, drop %d)\n", r.Findings, r.Kept, r.Findings-r.Kept)
+	if r.Capped > 0 {
+		fmt.Fprintf(&b, "%d more kept %s left out: one review records at most %d, the most severe\n", r.Capped, plural(r.Capped, "finding", "findings"), MaxLessons)
+	}
 	for i, d := range r.Analysis.Decisions {
 		f := d.Finding
 		mark := "DROP"

@@ -126,6 +126,11 @@ func additionalContext(r *Result) string {
 	default:
 		head = fmt.Sprintf("flowmem recorded %d %s of this review in .flow/memory/pitfalls.md:", n, plural(n, "lesson", "lessons"))
 	}
+	if r.Capped > 0 && strings.HasSuffix(head, ":") {
+		// The model reads this, not the user's line: without it a review
+		// cut to the limit looks recorded whole.
+		head = fmt.Sprintf("%s (%d more kept %s left out: one review records at most %d):", strings.TrimSuffix(head, ":"), r.Capped, plural(r.Capped, "finding", "findings"), MaxLessons)
+	}
 	if nudge && len(fresh) > 0 {
 		act := "archive those that fail"
 		if r.Pending {
