@@ -540,7 +540,16 @@ func (a Agent) version(have []byte) string {
 // plan plans writing the agent at path: created, unchanged, kept when a
 // person edited it (unless force), else updated; with dryRun a changed
 // file carries its diff.
+//
+// A link must lead to a file of the agent's own name (agents kept in a
+// dotfiles repository): a repository can commit the agent as a link to a
+// shell profile, which --force would replace.
 func (a Agent) plan(path, label string, force, dryRun bool) (Change, error) {
+	if dest, err := atomicfile.Resolve(path); err != nil {
+		return Change{}, fmt.Errorf("install %s: %w", label, err)
+	} else if filepath.Base(dest) != filepath.Base(path) {
+		return Change{}, fmt.Errorf("%s links to %s, not to a file named %s; nothing was written", label, dest, filepath.Base(path))
+	}
 	have, exists, err := readFile(path)
 	if err != nil {
 		return Change{}, err

@@ -402,3 +402,67 @@ func TestReinstallAfterHooksRemovedByHand(t *testing.T) {
 		})
 	}
 }
+
+// TestForcedInstallRefusesForeignAgentLinks: a repository can commit
+// .claude/agents/memory-scout.md as a link to a file of the user's (a shell
+// profile); install --force must not replace that file with the agent. A
+// link to a file of the agent's own name (agents kept in a dotfiles
+// repository) is still followed.
+func TestForcedInstallRefusesForeignAgentLinks(t *testing.T) {
+	dir := t.TempDir()
+	profile := filepath.Join(dir, "home", ".profile")
+	scout := filepath.Join(dir, ".claude", "agents", "memory-scout.md")
+	for _, d := range []string{filepath.Dir(profile), filepath.Dir(scout)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const mine = "export EDITOR=vi\n"
+	if err := os.WriteFile(profile, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(profile, scout); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	o := opts(dir)
+	o.Force = true
+	_, err := Run(o)
+	if err == nil || !strings.Contains(err.Error(), "links to") {
+		t.Errorf("install --force through a link to .profile: err %v, want a refusal", err)
+	}
+	if got := string(read(t, profile)); got != mine {
+		t.Errorf(".profile was overwritten: %.60q", got)
+	}
+	if exists(filepath.Join(dir, ".claude", "settings.json")) {
+		t.Error("settings written although the install was refused")
+	}
+	_, err = Uninstall(o)
+	if err != nil {
+		t.Errorf("uninstall --force with the foreign link: %v", err)
+	}
+	if got := string(read(t, profile)); got != mine {
+		t.Errorf("uninstall changed .profile: %.60q", got)
+	}
+
+	shared := filepath.Join(dir, "dotfiles", "memory-scout.md")
+	for _, d := range []string{filepath.Dir(shared), filepath.Dir(scout)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(shared, []byte("old scout\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(scout); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(shared, scout); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(o); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(read(t, shared), flowmem.ScoutAgent) {
+		t.Error("a link to a shared memory-scout.md did not get the scout")
+	}
+}
