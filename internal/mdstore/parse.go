@@ -75,9 +75,7 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 		}
 		return true
 	})
-	for _, r := range preambleRecords(raw) {
-		d.Sightings = append(d.Sightings, r)
-	}
+	d.Sightings = append(d.Sightings, preambleRecords(raw)...)
 	return d, nil
 }
 

@@ -43,16 +43,12 @@ type Outcome struct {
 // order: "compare with === not ==" and "compare with == not ===" stay two
 // lessons.
 func (s *Store) Record(ctx context.Context, k Kind, lessons []Entry, now time.Time) ([]Outcome, error) {
-	today, err := prepareLessons(k, lessons, now)
-	if err != nil {
-		return nil, err
-	}
 	unlock, err := s.Lock(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	return s.record(ctx, k, lessons, today)
+	return s.RecordLocked(ctx, k, lessons, now)
 }
 
 // RecordLocked is Record for a caller that already holds the lock (Lock),
@@ -63,10 +59,6 @@ func (s *Store) RecordLocked(ctx context.Context, k Kind, lessons []Entry, now t
 	if err != nil {
 		return nil, err
 	}
-	return s.record(ctx, k, lessons, today)
-}
-
-func (s *Store) record(ctx context.Context, k Kind, lessons []Entry, today string) ([]Outcome, error) {
 	path := s.Path(k)
 	m := memory{k: k, path: path}
 	size, last, err := m.prepare(lessons)
