@@ -65,7 +65,9 @@ func TestQualityCauses(t *testing.T) {
 // sets first seen in rounds 6 to 8), of blind12..16 (NEW-DEV: scored
 // blind in rounds 9 and 10) and of BLIND6-16, every split scored blind
 // once (235 reviews; round 10 deleted a unit when removing it cost
-// blind6..14 nothing, then scored blind15 and blind16 once).
+// blind6..14 nothing, then scored blind15 and blind16 once), and of
+// blind17..18 (NEWER-DEV: scored blind in round 11; with NEW-DEV the
+// pool a rule designed on the older pools is checked on).
 // Under each pool line, the field-placement measures (placement_quality_test.go)
 // and their gates.
 // FLOWMEM_QUALITY_DUMP=file writes every extracted finding of a
@@ -76,6 +78,11 @@ func TestQualitySummary(t *testing.T) {
 	old := []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5"}
 	fresh := []string{"blind6", "blind7", "blind8", "blind9", "blind10", "blind11"}
 	newer := []string{"blind12", "blind13", "blind14", "blind15", "blind16"}
+	// blind17 and blind18, scored blind once in round 11, are the
+	// newest development data: a rule designed on the older pools is
+	// checked on NEW-DEV and on them (NEWER-DEV), which moved far less
+	// than the older pools when round 11's fixes landed.
+	newest := []string{"blind17", "blind18"}
 	line := func(name string, ss ...*score) placement {
 		var p score
 		zero := 0
@@ -97,12 +104,14 @@ func TestQualitySummary(t *testing.T) {
 		}
 		return p.place
 	}
-	var olds, freshs, newers, olds2, freshs2, newers2 []*score
-	for _, d := range slices.Concat(old, fresh, newer) {
+	var olds, freshs, newers, newests, olds2, freshs2, newers2, newests2 []*score
+	for _, d := range slices.Concat(old, fresh, newer, newest) {
 		s := scoreSplit(t, filepath.Join(root, d), false)
 		s2 := scoreLabels(t, filepath.Join(root, d), "*.labels2.json", false)
 		line(d, s)
 		switch {
+		case slices.Contains(newest, d):
+			newests, newests2 = append(newests, s), append(newests2, s2)
 		case slices.Contains(newer, d):
 			newers, newers2 = append(newers, s), append(newers2, s2)
 		case slices.Contains(fresh, d):
@@ -135,6 +144,7 @@ func TestQualitySummary(t *testing.T) {
 		{"BLIND6-11", freshs, gatePlaceFresh},
 		{"NEW-DEV", newers, gatePlaceNew},
 		{"BLIND6-16", slices.Concat(freshs, newers), gatePlaceBlind},
+		{"NEWER-DEV", newests, gatePlaceNewest},
 	} {
 		pl := line(pool.name, pool.ss...)
 		pool.gate.check(t, pool.name, pl)
@@ -144,6 +154,7 @@ func TestQualitySummary(t *testing.T) {
 	line("BLIND6-11 a2", freshs2...)
 	line("NEW-DEV a2", newers2...)
 	line("BLIND6-16 a2", slices.Concat(freshs2, newers2)...)
+	line("NEWER-DEV a2", newests2...)
 }
 
 // TestQualityVerdicts lists, over every development split, the reviews
