@@ -451,7 +451,7 @@ func (x *extractor) section(s *section, sc scope) {
 			// it may be ("# Review summary" over "## Finding 1 …").
 			x.children(s, sc)
 			return
-		case k.fixes:
+		case k.fixes || k.fixList && len(s.children) == 0 && x.namesFindings(s):
 			x.fixSecs = append(x.fixSecs, s)
 			return
 		case isVerdictLine(s.title):
@@ -1212,6 +1212,21 @@ func (x *extractor) linkFixes() {
 	}
 }
 
+// namesFindings reports whether most items of a section name a finding
+// read before it: a list of fixes for those findings ("## Top fixes" after
+// the findings), not findings written as fixes ("## Fixes needed" with
+// its own problems).
+func (x *extractor) namesFindings(s *section) bool {
+	items := x.fixItems(s)
+	n := 0
+	for _, it := range items {
+		if x.target(it) != nil {
+			n++
+		}
+	}
+	return len(items) > 0 && 2*n > len(items)
+}
+
 // fixItems are a recommendations section's list items and paragraphs,
 // each as one line of text.
 func (x *extractor) fixItems(s *section) []string {
@@ -1223,6 +1238,13 @@ func (x *extractor) fixItems(s *section) []string {
 				out = append(out, itemText(it, x.src))
 			}
 		case *ast.Paragraph, *ast.TextBlock:
+			// A table of fixes ("| # | Fix | File |") holds one per row.
+			if rows, _, ok := tableRows(b, x.src); ok {
+				for _, r := range rows[1:] {
+					out = append(out, strings.Join(r, " "))
+				}
+				continue
+			}
 			out = append(out, strings.Join(trimAll(inlineLines(b, x.src)), " "))
 		}
 	}

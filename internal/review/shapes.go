@@ -219,6 +219,7 @@ type headingKind struct {
 	skip      bool   // summary, strengths, verification: never findings
 	done      bool   // strengths or fixed bugs: never findings, even under a findings heading
 	fixes     bool   // recommendations, next steps, required changes: fixes for the findings
+	fixList   bool   // names fixes: fixes for the findings when no sub-section is under it
 }
 
 // Heading vocabulary: the general names of review report sections.
@@ -257,6 +258,12 @@ func classifyHeading(title string) headingKind {
 		if !k.findings && len(words) > 0 && words[0] == "next" {
 			k.fixes = true
 			return k
+		}
+		if !k.findings && hasTerm(t, "fixes") {
+			// "## Top 3 fixes": a list of fixes when nothing is under it;
+			// over sub-sections ("## Prioritized fixes" over "### Must
+			// fix") it is a container of findings.
+			k.fixList = true
 		}
 		for _, w := range fixWords {
 			// "Findings & Recommendations" holds findings.
