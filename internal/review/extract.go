@@ -451,7 +451,8 @@ func (x *extractor) section(s *section, sc scope) {
 			// it may be ("# Review summary" over "## Finding 1 …").
 			x.children(s, sc)
 			return
-		case k.fixes || k.fixList && len(s.children) == 0 && x.namesFindings(s):
+		case k.fixes || k.fixList && len(s.children) == 0 && x.namesFindings(s),
+			!k.findings && !k.container && len(s.children) == 0 && x.namesIDs(s):
 			x.fixSecs = append(x.fixSecs, s)
 			return
 		case isVerdictLine(s.title):
@@ -1147,11 +1148,21 @@ func (x *extractor) table(rows [][]string, sc scope) {
 	for _, c := range rows[0] {
 		cols = append(cols, tableColumn(c))
 	}
+	idCol := -1
 	if !containsString(cols, fieldProblem) {
-		return
+		// "| ID | 模块 | 问题 |" with C1, H2 … down its first column:
+		// a table of findings whatever the headers' language; the
+		// longest column is the problem.
+		idCol, cols = idTable(rows)
+		if idCol < 0 {
+			return
+		}
 	}
 	for _, cells := range rows[1:] {
 		c := newCandidate("", sc.severity)
+		if idCol >= 0 && idCol < len(cells) {
+			c.ref = strings.Trim(cells[idCol], "*` ")
+		}
 		for i, v := range cells {
 			if i < len(cols) && cols[i] != fieldIgnored && v != "" {
 				c.add(cols[i], v)
@@ -1160,6 +1171,44 @@ func (x *extractor) table(rows [][]string, sc scope) {
 		c.lastSlot = ""
 		x.emit(c)
 	}
+}
+
+// idTable reads a table whose first column holds a finding id in every
+// row ("C1", "H2") and whose header names no field: it returns that
+// column and the columns with the longest one as the problem, or -1.
+func idTable(rows [][]string) (int, []string) {
+	if len(rows) < 2 {
+		return -1, nil
+	}
+	total := make([]int, len(rows[0]))
+	for _, r := range rows[1:] {
+		if len(r) == 0 || len(r[0]) > 8 {
+			return -1, nil
+		}
+		if m := findingIDRe().FindStringSubmatch(strings.Trim(r[0], "*` ")); m == nil || m[3] == "" || len(m[0]) != len(strings.Trim(r[0], "*` ")) {
+			return -1, nil
+		}
+		for i, v := range r {
+			if i < len(total) {
+				total[i] += len(v)
+			}
+		}
+	}
+	long := 1
+	for i := range total {
+		if i > 0 && total[i] > total[long] {
+			long = i
+		}
+	}
+	if len(total) < 2 || total[long] < 40*(len(rows)-1) {
+		return -1, nil
+	}
+	cols := make([]string, len(rows[0]))
+	for i := range cols {
+		cols[i] = fieldIgnored
+	}
+	cols[long] = fieldProblem
+	return 0, cols
 }
 
 // fallback reads the substantial top-level list items of sections that are
@@ -1227,6 +1276,43 @@ func (x *extractor) namesFindings(s *section) bool {
 	return len(items) > 0 && 2*n > len(items)
 }
 
+// namesIDs reports whether most list items of a section, two or more,
+// name findings read before it by their ids ("… (**C2**)"): a plan of
+// fixes for them in whatever language its heading is written.
+func (x *extractor) namesIDs(s *section) bool {
+	n, items := 0, 0
+	for _, b := range s.blocks {
+		l, ok := b.(*ast.List)
+		if !ok {
+			continue
+		}
+		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+			items++
+			if x.idTarget(itemText(it, x.src)) != nil {
+				n++
+			}
+		}
+	}
+	return items >= 2 && 2*n > items
+}
+
+// idTarget is the first finding read so far whose id, holding a letter
+// ("C2", "SEC-4"), stands as a word of the item.
+func (x *extractor) idTarget(item string) *candidate {
+	words := strings.FieldsFunc(item, func(r rune) bool {
+		return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.')
+	})
+	for _, w := range words {
+		w = strings.TrimRight(w, ".")
+		for _, c := range x.out {
+			if c.ref != "" && strings.ContainsAny(c.ref, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && c.ref == w {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
 // fixItems are a recommendations section's list items and paragraphs,
 // each as one line of text.
 func (x *extractor) fixItems(s *section) []string {
@@ -1260,6 +1346,9 @@ func (x *extractor) target(item string) *candidate {
 				return c
 			}
 		}
+	}
+	if c := x.idTarget(item); c != nil {
+		return c
 	}
 	if loc := guessLocation(item); loc != "" {
 		path := strings.SplitN(strings.Trim(loc, "`"), ":", 2)[0]
