@@ -405,6 +405,10 @@ type extractor struct {
 	// fieldLeads are the bold item leads repeated across the sibling
 	// sections being read (see repeatedLeads).
 	fieldLeads map[string]bool
+	// byID holds the first finding emitted under each id that has a
+	// letter ("C2", "SEC-4"), for idTarget: a plan naming thousands of
+	// ids must not scan every finding for each of its words.
+	byID map[string]*candidate
 }
 
 // found reports whether a candidate so far makes a finding: a findings
@@ -419,8 +423,15 @@ func (x *extractor) found() bool {
 }
 
 func (x *extractor) emit(c *candidate) {
-	if c != nil && !c.empty() {
-		x.out = append(x.out, c)
+	if c == nil || c.empty() {
+		return
+	}
+	x.out = append(x.out, c)
+	if c.ref != "" && strings.ContainsAny(c.ref, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && x.byID[c.ref] == nil {
+		if x.byID == nil {
+			x.byID = map[string]*candidate{}
+		}
+		x.byID[c.ref] = c
 	}
 }
 
@@ -1150,7 +1161,7 @@ func (x *extractor) table(rows [][]string, sc scope) {
 	}
 	idCol := -1
 	if !containsString(cols, fieldProblem) {
-		// "| ID | 模块 | 问题 |" with C1, H2 … down its first column:
+		// "| ID | Modul | Befund |" with C1, H2 … down its first column:
 		// a table of findings whatever the headers' language; the
 		// longest column is the problem.
 		idCol, cols = idTable(rows)
@@ -1303,11 +1314,8 @@ func (x *extractor) idTarget(item string) *candidate {
 		return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.')
 	})
 	for _, w := range words {
-		w = strings.TrimRight(w, ".")
-		for _, c := range x.out {
-			if c.ref != "" && strings.ContainsAny(c.ref, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && c.ref == w {
-				return c
-			}
+		if c := x.byID[strings.TrimRight(w, ".")]; c != nil {
+			return c
 		}
 	}
 	return nil
