@@ -57,19 +57,21 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	return nil
 }
 
-// SameName is Resolve(path) for a file flowmem appends to or rewrites in
-// the memory folder: the chain of links must end in a file of path's own
-// name (a pitfalls.md shared by several projects). A link anywhere else is
-// refused: a repository can commit .flow/memory/pitfalls.md as a link to
+// SameName is Resolve(path) for a file flowmem appends to or rewrites
+// whose path a repository controls (the memory files, .gitattributes, the
+// agent files): the chain of links must end in a file of path's own name
+// (one shared by several projects or kept with dotfiles). A link anywhere
+// else is refused, what naming the kind of file expected ("a memory
+// file"): a repository can commit .flow/memory/pitfalls.md as a link to
 // ~/.bashrc, and every review appended there would run its backticks in
 // the next shell.
-func SameName(path string) (string, error) {
+func SameName(path, what string) (string, error) {
 	dest, err := Resolve(path)
 	if err != nil {
 		return "", err
 	}
 	if filepath.Base(dest) != filepath.Base(path) {
-		return "", fmt.Errorf("%s links to %s, which is not a memory file (a link must lead to a file named %s); nothing was written", path, dest, filepath.Base(path))
+		return "", fmt.Errorf("%s links to %s, which is not %s (a link must lead to a file named %s); nothing was written", path, dest, what, filepath.Base(path))
 	}
 	return dest, nil
 }

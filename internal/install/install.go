@@ -545,10 +545,8 @@ func (a Agent) version(have []byte) string {
 // dotfiles repository): a repository can commit the agent as a link to a
 // shell profile, which --force would replace.
 func (a Agent) plan(path, label string, force, dryRun bool) (Change, error) {
-	if dest, err := atomicfile.Resolve(path); err != nil {
+	if _, err := atomicfile.SameName(path, "an agent file"); err != nil {
 		return Change{}, fmt.Errorf("install %s: %w", label, err)
-	} else if filepath.Base(dest) != filepath.Base(path) {
-		return Change{}, fmt.Errorf("%s links to %s, not to a file named %s; nothing was written", label, dest, filepath.Base(path))
 	}
 	have, exists, err := readFile(path)
 	if err != nil {

@@ -43,7 +43,7 @@ func (s *Store) Path(k Kind) string { return filepath.Join(s.Dir, k.File()) }
 // writeTarget is where a write to the memory file at path lands: path, or
 // the end of its chain of links, of the same name (atomicfile.SameName).
 func writeTarget(path string) (string, error) {
-	dest, err := atomicfile.SameName(path)
+	dest, err := atomicfile.SameName(path, "a memory file")
 	if err != nil {
 		return "", fmt.Errorf("open memory file: %w", err)
 	}

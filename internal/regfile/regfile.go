@@ -92,12 +92,8 @@ const maxLines = 1 << 20
 // repository can commit .gitattributes as a link to a shell profile, and
 // the line would land there.
 func EnsureLine(path, line, comment string) (added bool, err error) {
-	dest, err := atomicfile.Resolve(path)
-	if err != nil {
+	if _, err := atomicfile.SameName(path, "a "+filepath.Base(path)+" file"); err != nil {
 		return false, err
-	}
-	if filepath.Base(dest) != filepath.Base(path) {
-		return false, fmt.Errorf("%s links to %s, not to a file named %s; nothing was written", path, dest, filepath.Base(path))
 	}
 	b, err := Read(path, maxLines)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

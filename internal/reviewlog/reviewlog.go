@@ -143,7 +143,7 @@ func Logged(dir, event string) (bool, error) {
 // on a fresh one instead of being swallowed into it. It returns the file's
 // size after the write. Both flowmem logs append through it.
 func AppendLine(path string, line []byte) (int64, error) {
-	path, err := atomicfile.SameName(path)
+	path, err := atomicfile.SameName(path, "a memory file")
 	if err != nil {
 		return 0, err
 	}
