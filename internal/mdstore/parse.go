@@ -260,43 +260,26 @@ func Segments(raw []byte, fn func(seg []byte, line int) bool) (incomplete int) {
 }
 
 // blockScanner finds entry headings line by line: level-2 ATX headings
-// whose first word is a date, outside the blocks that can hide a "## "
-// line (fenced and indented code, HTML blocks), as CommonMark reads them.
-// It knows no inline syntax and no containers, which is all that flowmem
-// and flow-next files hold; a "## " line that a list or quote holds in a
-// hand-edited file counts as a heading here.
+// whose first word is a date, outside fenced and indented code and HTML
+// comments, as CommonMark reads them. That is all flowmem and flow-next
+// files hold; other HTML blocks and containers are not tracked, so a
+// "## " line a list, a quote or a <div> holds in a hand-edited file counts
+// as a heading here.
 type blockScanner struct {
 	fence    byte // '`' or '~' inside a fenced code block
 	fenceLen int
-	html     htmlEnd // inside an HTML block until this
-}
-
-type htmlEnd struct {
-	until  string // a marker that ends the block
-	raw    bool   // <script>, <pre>, <style>, <textarea>: any of their end tags ends it
-	blank  bool   // the block ends before a blank line
-	active bool
-}
-
-func (h htmlEnd) in(l []byte) bool {
-	if h.raw {
-		low := bytes.ToLower(l)
-		return slices.ContainsFunc([]string{"</script>", "</pre>", "</style>", "</textarea>"}, func(t string) bool { return bytes.Contains(low, []byte(t)) })
-	}
-	// Every metadata line and id comment ends with its "-->": looking at
-	// the end first spares a search through dates and ids full of '-'.
-	return bytes.HasSuffix(l, []byte(h.until)) || bytes.Contains(l, []byte(h.until))
+	comment  bool // inside an HTML comment
 }
 
 // line reads one line (with its newline) and reports whether it starts an
 // entry.
 func (sc *blockScanner) line(l []byte) bool {
 	l = trimEOL(l)
-	if (sc.fence != 0 || sc.html.active) && taggedHeading(l) {
+	if (sc.fence != 0 || sc.comment) && taggedHeading(l) {
 		// Only flowmem writes a heading that ends with an entry's id, at
-		// the start of a line and never inside a block: a fence or HTML
-		// block that a hand edit left open does not hide the entries
-		// appended after it (Record and recall find them by their ids).
+		// the start of a line and never inside a block: a fence or comment
+		// that a hand edit left open does not hide the entries appended
+		// after it (Record and recall find them by their ids).
 		*sc = blockScanner{}
 		return true
 	}
@@ -306,15 +289,8 @@ func (sc *blockScanner) line(l []byte) bool {
 		}
 		return false
 	}
-	if sc.html.active {
-		switch {
-		case sc.html.blank:
-			if isBlank(l) {
-				sc.html = htmlEnd{}
-			}
-		case sc.html.in(l):
-			sc.html = htmlEnd{}
-		}
+	if sc.comment {
+		sc.comment = !bytes.Contains(l, []byte("-->"))
 		return false
 	}
 	cols, rest := indent(l)
@@ -327,10 +303,7 @@ func (sc *blockScanner) line(l []byte) bool {
 			sc.fence, sc.fenceLen = rest[0], n
 		}
 	case '<':
-		if end, ok := htmlStart(rest); ok && (end.blank || !end.in(rest)) {
-			end.active = true
-			sc.html = end
-		}
+		sc.comment = bytes.HasPrefix(rest, []byte("<!--")) && !bytes.Contains(rest, []byte("-->"))
 	case '#':
 		return len(rest) > 3 && rest[1] == '#' && rest[2] == ' ' && isEntryHeading(rest)
 	}
@@ -411,61 +384,6 @@ func closesFence(rest []byte, c byte, n int) bool {
 	}
 	return i >= n && isBlank(rest[i:])
 }
-
-// htmlBlockTags are the tags that start an HTML block ending at a blank
-// line (CommonMark's type 6).
-var htmlBlockTags = strings.Fields(`address article aside base basefont blockquote body caption center col
-	colgroup dd details dialog dir div dl dt fieldset figcaption figure footer form frame frameset
-	h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem meta nav noframes
-	ol optgroup option p param search section summary table tbody td tfoot th thead title tr track ul`)
-
-// htmlStart tells whether a line (after its indentation, starting with
-// "<") opens an HTML block, and what ends it. Blocks of a lone custom tag
-// (CommonMark's type 7) are not recognised: they cannot interrupt a
-// paragraph, which would need the paragraph state, and no memory file
-// holds one.
-func htmlStart(rest []byte) (htmlEnd, bool) {
-	// Only the start of the line decides; a metadata line converted whole
-	// would cost an allocation per entry.
-	s := string(rest[:min(len(rest), 16)])
-	switch {
-	case strings.HasPrefix(s, "<!--"):
-		return htmlEnd{until: "-->"}, true
-	case strings.HasPrefix(s, "<?"):
-		return htmlEnd{until: "?>"}, true
-	case strings.HasPrefix(s, "<![CDATA["):
-		return htmlEnd{until: "]]>"}, true
-	case len(s) > 2 && s[1] == '!' && 'A' <= s[2] && s[2] <= 'Z':
-		return htmlEnd{until: ">"}, true
-	}
-	name := s[1:]
-	closing := strings.HasPrefix(name, "/")
-	if closing {
-		name = strings.TrimLeft(name[1:], " ")
-	}
-	n := 0
-	for n < len(name) && (isASCIILetter(name[n]) || n > 0 && (name[n] >= '0' && name[n] <= '9' || name[n] == '-')) {
-		n++
-	}
-	if n == 0 {
-		return htmlEnd{}, false
-	}
-	tag, after := strings.ToLower(name[:n]), name[n:]
-	if !closing {
-		switch tag {
-		case "script", "pre", "style", "textarea":
-			if after == "" || after[0] == '>' || after[0] == ' ' || after[0] == '\t' || strings.HasPrefix(after, "/>") {
-				return htmlEnd{raw: true}, true
-			}
-		}
-	}
-	if (after == "" || after[0] == ' ' || after[0] == '>' || strings.HasPrefix(after, "/>")) && slices.Contains(htmlBlockTags, tag) {
-		return htmlEnd{blank: true}, true
-	}
-	return htmlEnd{}, false
-}
-
-func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 func trimTrailingBlank(seg []byte) []byte {
 	i := len(seg)

@@ -202,9 +202,6 @@ type memory struct {
 	// over doc (prepare): wanted is what was looked for, found where.
 	wanted map[string]bool
 	found  map[string][]int
-	// sieve has the bit sieveBit of every wanted key: most fields of a
-	// metadata line are ruled out by it, without a map lookup.
-	sieve [4]uint64
 	// legacy: doc has entries without a metadata line (flow-next's).
 	legacy bool
 	// lines is the number of newlines in the file.
@@ -254,18 +251,7 @@ func (m *memory) wantKey(key string) {
 		m.wanted, m.found = map[string]bool{}, map[string][]int{}
 	}
 	m.wanted[key] = true
-	b := sieveBit(key)
-	m.sieve[b/64] |= 1 << (b % 64)
 }
-
-// sifts reports whether key may be wanted: whether its sieve bit is set.
-func (m *memory) sifts(key []byte) bool {
-	b := sieveBit(key)
-	return m.sieve[b/64]&(1<<(b%64)) != 0
-}
-
-// sieveBit is a hash of a key's last two bytes (a key has three or more).
-func sieveBit[T string | []byte](key T) byte { return key[len(key)-1]*7 ^ key[len(key)-2] }
 
 // prepareFrom is prepare's pass over the file's bytes from rd.
 func (m *memory) prepareFrom(rd io.Reader, r *Reader) (size int64, last byte, err error) {
@@ -299,7 +285,7 @@ func (m *memory) scan(region []byte, base int, c *lineCounts) {
 		if l := region[pos:end]; len(l) >= 3 {
 			switch l[0] {
 			case '#':
-				if l[1] == '#' && l[2] == ' ' && entryHeading(l) {
+				if l[1] == '#' && l[2] == ' ' && isEntryHeading(bytes.TrimRight(l, "\r")) {
 					c.heads++
 				}
 			case '<':
@@ -316,16 +302,6 @@ func (m *memory) scan(region []byte, base int, c *lineCounts) {
 	}
 }
 
-// entryHeading is isEntryHeading of line l, which starts with "## " and
-// may end in "\r"s. Most entry headings have a date and a space there,
-// which needs no look at the rest of the line.
-func entryHeading(l []byte) bool {
-	if len(l) > 13 && (l[13] == ' ' || l[13] == '\t') && validDate(l[3:13]) {
-		return true
-	}
-	return isEntryHeading(bytes.TrimRight(l, "\r"))
-}
-
 // findKeys records, under start, every field of a metadata line (split on
 // spaces) that prepare looks for; only an id= or fp= field can be one.
 func (m *memory) findKeys(fields []byte, start int) {
@@ -336,7 +312,7 @@ func (m *memory) findKeys(fields []byte, start int) {
 		} else {
 			fields = nil
 		}
-		if len(f) > 3 && f[2] == '=' && m.sifts(f) && m.wanted[string(f)] {
+		if len(f) > 3 && f[2] == '=' && m.wanted[string(f)] {
 			m.found[string(f)] = append(m.found[string(f)], start)
 		}
 	}
