@@ -487,6 +487,10 @@ func TestForgetMark(t *testing.T) {
 			if n, err := s.Tally(Pitfall, day, 0); err != nil || n != (Tally{Active: 1}) {
 				t.Fatalf("tally %+v, %v; want one active", n, err)
 			}
+			var hits []Hit
+			if err := s.SearchEach(regexpMust("this lesson"), func(h Hit) error { hits = append(hits, h); return nil }); err != nil || len(hits) != 1 || hits[0].ID == x {
+				t.Fatalf("search hits %+v, %v; want the kept lesson's only", hits, err)
+			}
 			again := recordText(t, s, Pitfall, day.AddDate(0, 0, 1), "forget this lesson")
 			if !again[0].New || again[0].ID == x {
 				t.Fatalf("the lesson recorded again: %+v; want a new entry, not %s", again[0], x)

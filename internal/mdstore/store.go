@@ -173,8 +173,8 @@ type Hit struct {
 // preambles) and hands fn one hit per matching line as it is found: the
 // files are read a piece at a time, so a search takes the same little
 // memory whatever the size of the store. An error from fn stops the search.
-// A forgotten lesson is no entry (Folded), so its lines a union merge
-// brought back are no hit either.
+// A forgotten lesson is no entry, so its lines a union merge brought back
+// are no hit either.
 func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind) error {
 	if len(kinds) == 0 {
 		kinds = Kinds
@@ -184,49 +184,21 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 	var ferr error
 	for _, k := range kinds {
 		path := s.Path(k)
-		// A forget's mark may stand anywhere in the file, after the
-		// lines it forgets too, so the ids marks name are found first,
-		// by a look for the mark's words: most files have none, and then
-		// every hit goes out as it is found.
+		// A forget's mark may stand anywhere in the file, after the lines
+		// it forgets too, so the ids marks name are found first.
 		marked, err := r.forgetMarked(path)
 		if err != nil {
 			return err
 		}
-		// The hits on a marked lesson wait for the end of the file, where
-		// the fold of its copies and records (Folded) says whether it is
-		// forgotten.
-		var held []Hit
-		var doc Doc
-		front := checkFrontMatter
-		if len(marked) > 0 {
-			front = func(start []byte) error {
-				if err := checkFrontMatter(start); err != nil {
-					return err
-				}
-				doc.Sightings = append(doc.Sightings, preambleRecords(start)...)
-				return nil
-			}
-		}
 		// An unclosed front matter is an error, as for Load.
-		err = r.Scan(path, front, func(seg []byte, _ int64, line int) bool {
-			var e Entry
-			parsed, added := false, false
-			if len(marked) > 0 && indexForgotten(seg) >= 0 {
-				var recs []Entry
-				var ok bool
-				e, recs, _, ok = parseEntry(k, string(seg), line)
-				parsed = true
-				if ok && marked[e.ID] {
-					doc.Entries = append(doc.Entries, e)
-					added = true
-				}
-				doc.Sightings = append(doc.Sightings, recs...)
-			}
+		err = r.Scan(path, checkFrontMatter, func(seg []byte, _ int64, line int) bool {
 			// Most entries hold no literal of the pattern: one look at
 			// the whole entry rules them out.
 			if !pf.maybe(seg) {
 				return true
 			}
+			var e Entry
+			parsed := false
 			for n, start := 0, 0; start < len(seg); n++ {
 				end := len(seg)
 				if i := bytes.IndexByte(seg[start:], '\n'); i >= 0 {
@@ -241,20 +213,14 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 					e, _, _, _ = parseEntry(k, string(seg), line)
 					parsed = true
 				}
+				if marked[e.ID] {
+					return true
+				}
 				text, _ := strings.CutSuffix(string(l), " <!-- "+e.ID+" -->")
 				if !utf8.ValidString(text) {
 					text = strings.ToValidUTF8(text, "\uFFFD")
 				}
-				h := Hit{File: path, Line: line + n, ID: e.ID, Type: k, Text: text}
-				if marked[e.ID] {
-					if !added {
-						doc.Entries = append(doc.Entries, e)
-						added = true
-					}
-					held = append(held, h)
-					continue
-				}
-				if ferr = fn(h); ferr != nil {
+				if ferr = fn(Hit{File: path, Line: line + n, ID: e.ID, Type: k, Text: text}); ferr != nil {
 					return false
 				}
 			}
@@ -265,21 +231,6 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 		}
 		if ferr != nil {
 			return ferr
-		}
-		if len(held) == 0 {
-			continue
-		}
-		kept := make(map[string]bool)
-		for _, e := range doc.Folded() {
-			kept[e.ID] = true
-		}
-		for _, h := range held {
-			if !kept[h.ID] {
-				continue
-			}
-			if err := fn(h); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
