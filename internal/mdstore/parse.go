@@ -114,10 +114,11 @@ func preambleRecords(start []byte) []Entry {
 // readFrontMatter checks the front matter at the start of raw, if any; an
 // unreadable or unclosed one is an error.
 func readFrontMatter(raw []byte) error {
-	if b, _, ok := splitFrontMatter(raw); ok {
-		return parseFrontMatter(b)
+	b, n, ok := splitFrontMatter(raw)
+	if !ok && n != 0 {
+		return fmt.Errorf("%w: no closing --- line", errFrontMatter)
 	}
-	return checkFrontMatter(raw)
+	return parseFrontMatter(b)
 }
 
 // parseFrontMatter checks a front matter block, both fences included (as
@@ -128,6 +129,9 @@ func readFrontMatter(raw []byte) error {
 // file: a top-level line that is not "key:" or "key: value", or a value
 // that opens a quote, [ or { and does not close it on its line.
 func parseFrontMatter(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
 	lines := strings.Split(string(b), "\n")
 	for n, l := range lines[1:] {
 		l = strings.TrimRight(l, " \t\r")
@@ -156,14 +160,6 @@ func closed(v string) bool {
 	}
 	c := map[byte]byte{'[': ']', '{': '}', '"': '"', '\'': '\''}[v[0]]
 	return c == 0 || len(v) >= 2 && v[len(v)-1] == c
-}
-
-// checkFrontMatter reports an opening "---" fence that is never closed.
-func checkFrontMatter(raw []byte) error {
-	if _, n, ok := splitFrontMatter(raw); !ok && n != 0 {
-		return fmt.Errorf("%w: no closing --- line", errFrontMatter)
-	}
-	return nil
 }
 
 // Folded is the document's entries as readers see them: copies of one
@@ -556,7 +552,7 @@ func cutOwnTag[T ~string | ~[]byte](l, tag T) T {
 // merge cannot produce these (every line two entries could share differs),
 // so they come from a merge of files written before that, or a hand edit.
 func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Damage, ok bool) {
-	first, rest, _ := cutByte(src, '\n')
+	first, rest, _ := strings.Cut(src, "\n")
 	if n := len(first); n > 0 && first[n-1] == '\r' {
 		first = first[:n-1]
 	}
@@ -596,7 +592,7 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 	n := line
 	for rest != "" {
 		var l string
-		l, rest, _ = cutByte(rest, '\n')
+		l, rest, _ = strings.Cut(rest, "\n")
 		n++
 		if k := len(l); k > 0 && l[k-1] == '\r' {
 			l = l[:k-1]
@@ -1105,13 +1101,4 @@ func Header(k Kind) string {
 		"     per field. Keep each field on one line when editing by hand, and keep\n"+
 		"     the id comments that end lines: they keep entries whole in git merges. -->\n",
 		k, k.Title(), about)
-}
-
-// cutByte is strings.Cut with a one-byte separator, which the parser cuts
-// every line and field with: IndexByte directly, no search dispatch.
-func cutByte(s string, sep byte) (before, after string, found bool) {
-	if i := strings.IndexByte(s, sep); i >= 0 {
-		return s[:i], s[i+1:], true
-	}
-	return s, "", false
 }

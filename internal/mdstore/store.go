@@ -190,8 +190,8 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 		if err != nil {
 			return err
 		}
-		// An unclosed front matter is an error, as for Load.
-		err = r.Scan(path, checkFrontMatter, func(seg []byte, _ int64, line int) bool {
+		// A front matter that cannot be read is an error, as for Load.
+		err = r.Scan(path, readFrontMatter, func(seg []byte, _ int64, line int) bool {
 			// Most entries hold no literal of the pattern: one look at
 			// the whole entry rules them out.
 			if !pf.maybe(seg) {

@@ -32,7 +32,7 @@ func ViewSegment(seg []byte, v *View) bool {
 	if bytes.IndexByte(seg, '\r') >= 0 {
 		return false
 	}
-	first, rest, _ := cutBytes(seg, '\n')
+	first, rest, _ := bytes.Cut(seg, []byte("\n"))
 	if !isASCII(first) {
 		return false // parseHeading's white space outside ASCII
 	}
@@ -40,7 +40,7 @@ func ViewSegment(seg []byte, v *View) bool {
 	if tag == nil {
 		return false
 	}
-	l, rest, _ := cutBytes(rest, '\n')
+	l, rest, _ := bytes.Cut(rest, []byte("\n"))
 	if !bytes.HasPrefix(l, []byte(metaPrefix)) {
 		return false
 	}
@@ -52,7 +52,7 @@ func ViewSegment(seg []byte, v *View) bool {
 	var issue, body []byte
 	for len(rest) > 0 {
 		var l []byte
-		l, rest, _ = cutBytes(rest, '\n')
+		l, rest, _ = bytes.Cut(rest, []byte("\n"))
 		if len(bytes.TrimSpace(l)) == 0 {
 			return false
 		}
@@ -128,7 +128,7 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m Meta, ok bool) {
 	}
 	m = Meta{Tasks: tasks[:0], Seen: 1, Status: Active}
 	// Fields split on single spaces, empty ones skipped, as parseMeta
-	// splits them: IndexByte directly (cutBytes is not inlined).
+	// splits them.
 	first := true
 	for i := 0; i < len(inner); {
 		j := bytes.IndexByte(inner[i:], ' ')
@@ -173,7 +173,7 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m Meta, ok bool) {
 		case "tasks":
 			for withTasks && len(val) > 0 {
 				var t []byte
-				t, val, _ = cutBytes(val, ',')
+				t, val, _ = bytes.Cut(val, []byte(","))
 				for _, c := range t {
 					m.odd = m.odd || c <= ' ' || c >= utf8.RuneSelf
 				}
@@ -211,14 +211,4 @@ func digits(b []byte) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, true
-}
-
-// cutBytes is bytes.Cut with a one-byte separator: IndexByte directly
-// (Cut's Index costs more for one byte, and a view cuts every line and
-// field with it).
-func cutBytes(s []byte, sep byte) (before, after []byte, found bool) {
-	if i := bytes.IndexByte(s, sep); i >= 0 {
-		return s[:i], s[i+1:], true
-	}
-	return s, nil, false
 }
