@@ -80,9 +80,6 @@ func (s *Store) Load(kinds ...Kind) ([]Entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(kinds) == 1 {
-			return d.Folded(), nil
-		}
 		out = append(out, d.Folded()...)
 	}
 	return out, nil
@@ -97,10 +94,7 @@ const maxFile = 1 << 30
 // Init creates the memory folder and any missing kind files from templates.
 // Existing files are never touched. It returns the files it created.
 func (s *Store) Init() ([]string, error) {
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create memory folder: %w", err)
-	}
-	if err := s.writeIgnore(); err != nil {
+	if err := s.makeDir(); err != nil {
 		return nil, err
 	}
 	var created []string
@@ -118,9 +112,13 @@ func (s *Store) Init() ([]string, error) {
 	return created, nil
 }
 
-// writeIgnore gives the memory folder its .gitignore, unless it has one:
-// the lock file, temp files and the local injection log stay out of git.
-func (s *Store) writeIgnore() error {
+// makeDir creates the memory folder and gives it its .gitignore, unless
+// it has one: the lock file, temp files and the local injection log stay
+// out of git.
+func (s *Store) makeDir() error {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return fmt.Errorf("create memory folder: %w", err)
+	}
 	ignore := filepath.Join(s.Dir, ".gitignore")
 	if _, err := os.Stat(ignore); !errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -139,10 +137,7 @@ func (s *Store) Lock(ctx context.Context) (func(), error) {
 	if _, err := os.Stat(s.Dir); err != nil {
 		// A folder made here (deleted, or never committed) gets its
 		// .gitignore as init makes it, or git add -A takes the lock file.
-		if err := os.MkdirAll(s.Dir, 0o755); err != nil {
-			return nil, fmt.Errorf("create memory folder: %w", err)
-		}
-		if err := s.writeIgnore(); err != nil {
+		if err := s.makeDir(); err != nil {
 			return nil, err
 		}
 	}
