@@ -105,7 +105,9 @@ const fallbackKeep = 3
 // something. The candidates are the findings dropped only for stating no
 // fix that name code, the defect in named code implying its fix (ranked
 // ones at or above the minimum severity are kept by the filter itself);
-// the first fallbackKeep of them are kept.
+// the first fallbackKeep of them are kept. So are findings dropped for
+// their place in a document, named code or not: a review of a plan or a
+// spec places every finding in it, and still asks for changes.
 func fallback(ds []Decision) {
 	for _, d := range ds {
 		if d.Keep {
@@ -114,7 +116,7 @@ func fallback(ds []Decision) {
 	}
 	n := 0
 	for i, d := range ds {
-		if n < fallbackKeep && d.Reason == reasonNoFix && hasCode(d.Finding.Problem) {
+		if n < fallbackKeep && (d.Reason == reasonNoFix && hasCode(d.Finding.Problem) || strings.HasPrefix(d.Reason, reasonDoc)) {
 			ds[i].Keep = true
 			ds[i].Reason = fmt.Sprintf("reusable %s lesson: names %s; no other finding of this review is one, and a defect in named code implies its fix", d.Category, anchorOf(d.Finding))
 			n++

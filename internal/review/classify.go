@@ -48,7 +48,8 @@ type Options struct {
 //  1. no problem text;
 //  2. severity below the minimum;
 //  3. about how text looks: problem and fix both about typos, naming,
-//     formatting, comments or docs; or a cleanup nit, its title calling
+//     formatting, comments or docs; or about a document, its place a
+//     markdown file and no code file; or a cleanup nit, its title calling
 //     code dead or unused;
 //  4. generic advice: its title asks for tests ("no tests for …"); or it
 //     is short (under thinLen bytes in all) and names no code in its
@@ -88,6 +89,13 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// Both sides about text: a README that leaks a token is not a
 		// docs finding, a stale doc comment whose fix rewords it is.
 		return drop(fmt.Sprintf("about how text looks, not what code does (%q)", w))
+	}
+	if doc := docPlace(f.Location); doc != "" {
+		// A finding placed in a prose document (a plan, a spec, a
+		// README) is about what that document says: the rubric's
+		// one-off ("this doc overstates this result"), not a lesson
+		// about code.
+		return drop(reasonDoc + " (" + doc + ")")
 	}
 	if w := deadCode(title(problem)); w != "" {
 		// "`retryCount` is unused", "Dead branch after the early
@@ -133,7 +141,37 @@ func ClassifyWith(f Finding, o Options) Decision {
 	return d
 }
 
-const reasonNoFix = "no concrete fix given or implied"
+const (
+	reasonNoFix = "no concrete fix given or implied"
+	reasonDoc   = "about a document, not code"
+)
+
+// docPlace returns the document a place names when every file it names
+// is a markdown document ("docs/plan.md:40", "README.md"), else "".
+func docPlace(loc string) string {
+	doc := ""
+	for _, w := range strings.FieldsFunc(loc, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '`' || r == '(' || r == ')' }) {
+		if i := strings.IndexByte(w, ':'); i > 0 {
+			w = w[:i]
+		}
+		base := w[strings.LastIndexByte(w, '/')+1:]
+		dot := strings.LastIndexByte(base, '.')
+		if dot <= 0 || dot == len(base)-1 {
+			continue // a word, not a file
+		}
+		switch strings.ToLower(base[dot+1:]) {
+		case "md", "markdown", "mdx":
+			if doc == "" {
+				doc = w
+			}
+		default:
+			if isASCIILetter(base[dot+1]) {
+				return "" // a code file
+			}
+		}
+	}
+	return doc
+}
 
 // bareWords is the most words a problem with no evidence or place can
 // have and still be a bare label rather than a stated defect.

@@ -22,6 +22,20 @@ func TestClassify(t *testing.T) {
 			keep: true, reason: "the fix is implied",
 		},
 		{
+			name: "a finding placed in a markdown plan is about the document",
+			f: Finding{Severity: SevMajor, Location: "docs/rollout-plan.md:40",
+				Problem: "Step 3 of the plan enables `FeatureGate` before the schema exists",
+				Fix:     "Reorder the steps so the migration runs first"},
+			keep: false, reason: reasonDoc,
+		},
+		{
+			name: "a place naming a code file beside a markdown one is about code",
+			f: Finding{Severity: SevMajor, Location: "docs/rollout-plan.md:40, app/gate.py:12",
+				Problem: "`FeatureGate` reads the schema before the migration creates it",
+				Fix:     "Check the schema version in `FeatureGate.enabled()` first"},
+			keep: true,
+		},
+		{
 			name: "a ranked defect placed only at a file implies nothing",
 			f: Finding{Severity: SevMajor, Location: "svc/poller.py",
 				Problem: "Polling loop waits on a fixed sleep instead of the job's done event"},
