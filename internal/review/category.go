@@ -30,7 +30,9 @@ import (
 // flags, build files, tool commands, prescribed and dotted calls and
 // numbered rules were tried as signals and cost nothing when deleted
 // (round 10); round 11 chose these words on the old splits and
-// blind6..11 and checked them once on blind12..16.
+// blind6..11 and checked them once on blind12..16. Round 13 added two:
+// a hard-coded value is a project convention broken (the value belongs
+// in its config or constants), a Docker image a build matter.
 var categorySignals = []struct {
 	name  string
 	stems string
@@ -41,12 +43,12 @@ var categorySignals = []struct {
 		permission expos sensitive`},
 	{CatBuild, `ci$ lint eslint tsc typecheck compile bundle makefile
 		dockerfile prepublish publish workflow lockfile dependency dependencies npm yarn pnpm pip$ cargo
-		gradle maven smoke package.json pyproject go.mod`},
+		gradle maven smoke package.json pyproject go.mod docker`},
 	{CatFramework, `async$ middleware deprecat trait`},
 	{CatAPI, `endpoint http`},
 	{CatConvention, `convention consistent$ inconsisten centralize centralise single-source
 		agents.md claude.md contributing guideline elsewhere unlike mismatch
-		contradict drift diverg rule$ documented existing already rest$ violat`},
+		contradict drift diverg rule$ documented existing already rest$ violat hardcod`},
 	{CatEdgeCase, `empty null$ nil$ zero negative overflow underflow boundary off-by-one concurrent concurrency
 		parallel deadlock stale orphan duplicate retry retries restart crash
 		idempot legacy unicode utf encoding timezone dst leap race$ races$ racy
