@@ -90,11 +90,12 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// docs finding, a stale doc comment whose fix rewords it is.
 		return drop(fmt.Sprintf("about how text looks, not what code does (%q)", w))
 	}
-	if doc := docPlace(f.Location); doc != "" {
+	if doc := docPlace(f.Location); doc != "" && d.Category != CatSecurity {
 		// A finding placed in a prose document (a plan, a spec, a
 		// README) is about what that document says: the rubric's
 		// one-off ("this doc overstates this result"), not a lesson
-		// about code.
+		// about code. A secret or a hole is a security lesson wherever
+		// it is written.
 		return drop(reasonDoc + " (" + doc + ")")
 	}
 	if w := deadCode(title(problem)); w != "" {

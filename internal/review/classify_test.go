@@ -29,6 +29,13 @@ func TestClassify(t *testing.T) {
 			keep: false, reason: reasonDoc,
 		},
 		{
+			name: "a secret written in a README is a security lesson, not a document's one-off",
+			f: Finding{Severity: SevMajor, Location: "README.md:12",
+				Problem: "The quick-start block sets `POSTGRES_PASSWORD` to the staging database password for every reader",
+				Fix:     "Read the password from the environment and rotate the published one"},
+			keep: true, category: CatSecurity,
+		},
+		{
 			name: "a place naming a code file beside a markdown one is about code",
 			f: Finding{Severity: SevMajor, Location: "docs/rollout-plan.md:40, app/gate.py:12",
 				Problem: "`FeatureGate` reads the schema before the migration creates it",
