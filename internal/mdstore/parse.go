@@ -286,7 +286,7 @@ func (sc *blockScanner) line(l []byte) bool {
 		return false
 	}
 	if sc.comment {
-		sc.comment = !bytes.Contains(l, []byte("-->"))
+		sc.comment = !closesComment(l)
 		return false
 	}
 	cols, rest := indent(l)
@@ -299,11 +299,18 @@ func (sc *blockScanner) line(l []byte) bool {
 			sc.fence, sc.fenceLen = rest[0], n
 		}
 	case '<':
-		sc.comment = bytes.HasPrefix(rest, []byte("<!--")) && !bytes.Contains(rest, []byte("-->"))
+		sc.comment = bytes.HasPrefix(rest, []byte("<!--")) && !closesComment(rest)
 	case '#':
 		return len(rest) > 3 && rest[1] == '#' && rest[2] == ' ' && isEntryHeading(rest)
 	}
 	return false
+}
+
+// closesComment: the line holds "-->". Every metadata line and id comment
+// ends with it, and looking at the end first spares a search through
+// dates and ids full of '-'.
+func closesComment(l []byte) bool {
+	return bytes.HasSuffix(l, []byte("-->")) || bytes.Contains(l, []byte("-->"))
 }
 
 // taggedHeading reports an entry heading as flowmem writes it: at the
