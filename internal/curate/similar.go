@@ -27,6 +27,15 @@ const priorDocs = 10
 // a second wording of the lesson, raised on other code, shares its prose.
 const nameWeight = 0.8
 
+// repeatWeight is how much a word's repeats in an entry add to its
+// weight there: 1 + repeatWeight·ln(count). A real finding is long and
+// names its subject again and again (a missing timeout: in its title, its
+// impact and its fix), while the words of its context come once; counted
+// once, the subject is one word among forty, and a second reviewer's
+// finding about other code shares too little of the whole. Sublinear, so
+// a word repeated in a list or a path does not take over.
+const repeatWeight = 0.2
+
 // Index holds the content words of entries, weighted by how rare each is
 // among them, to find which entries say nearly the same thing.
 type Index struct {
@@ -68,6 +77,7 @@ func NewIndex(entries []mdstore.Entry) *Index {
 	type term struct {
 		id int32
 		w  float64 // the most one of its occurrences counts
+		n  int     // its occurrences
 	}
 	var ts []term
 	at := map[int32]int{}       // where a word of the entry is in ts
@@ -101,17 +111,18 @@ func NewIndex(entries []mdstore.Entry) *Index {
 				}
 				if k, ok := at[id]; ok {
 					ts[k].w = max(ts[k].w, w)
+					ts[k].n++
 					return
 				}
 				at[id] = len(ts)
-				ts = append(ts, term{id, w})
+				ts = append(ts, term{id, w, 1})
 				x.posts[id] = append(x.posts[id], int32(i))
 			})
 		}
 		slices.SortFunc(ts, func(a, b term) int { return cmp.Compare(a.id, b.id) })
 		x.terms[i], x.vals[i] = make([]int32, len(ts)), make([]float64, len(ts))
 		for k, t := range ts {
-			x.terms[i][k], x.vals[i][k] = t.id, t.w
+			x.terms[i][k], x.vals[i][k] = t.id, t.w*(1+repeatWeight*math.Log(float64(t.n)))
 		}
 	}
 	n := float64(len(entries) + priorDocs)
