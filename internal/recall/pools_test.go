@@ -31,7 +31,7 @@ func TestPoolsDump(t *testing.T) {
 			fmt.Fprintf(&b, "%s\t%d\t%.0f\t%.0f\t%.4f\n", set.labels, i, h, s*float64(min(len(q.Relevant), 30)), r)
 		}
 	}
-	for _, name := range []string{"norelevant_dev.jsonl", "norelevant_blind.jsonl", "norelevant_blind2.jsonl", "norelevant_blind3.jsonl", "norelevant_blind4.jsonl", "norelevant_blind5.jsonl", "norelevant_blind6.jsonl", "norelevant_blind7.jsonl", "norelevant_blind8.jsonl"} {
+	for _, name := range []string{"norelevant_dev.jsonl", "norelevant_blind.jsonl", "norelevant_blind2.jsonl", "norelevant_blind3.jsonl", "norelevant_blind4.jsonl", "norelevant_blind5.jsonl", "norelevant_blind6.jsonl", "norelevant_blind7.jsonl", "norelevant_blind8.jsonl", "norelevant_blind9.jsonl"} {
 		for i, q := range readJSONL[labelledQuery](t, name) {
 			empty := 0
 			if must(Prime(files, q.Query, opt)) == "" {

@@ -468,6 +468,31 @@ func TestRankFloorPlace(t *testing.T) {
 	}
 }
 
+// TestRankFloorRemedy: with the floor, a word a lesson says only in its
+// fix counts remedyShare towards the request's share: a lesson whose fix
+// alone names the request's one specific word does not answer it; the
+// same word in its issue does, and then the other lesson comes along.
+func TestRankFloorRemedy(t *testing.T) {
+	t.Parallel()
+	rest := []mdstore.Entry{
+		pit("a", "Webhook retries hammer the receiver", "", ""),
+		pit("b", "CSV export writes formulas", "", ""),
+	}
+	opt := Options{Floor: StrictFloor}
+	const q = "add a lantern"
+	fix := pit("fix", "Quilt seams fray after washing", "Hang a lantern over the drying rack", "")
+	if got := ids(Rank(t, append(slices.Clone(rest), fix), q, opt)); len(got) != 0 {
+		t.Errorf("the word in the lesson's fix only = %v, want nothing", got)
+	}
+	if got := ids(Rank(t, append(slices.Clone(rest), fix), q, Options{})); !slices.Equal(got, []string{"fix"}) {
+		t.Errorf("without the floor = %v, want fix", got)
+	}
+	issue := pit("issue", "Lantern flickers over the drying rack", "Trim the wick", "")
+	if got := ids(Rank(t, append(slices.Clone(rest), fix, issue), q, opt)); !slices.Equal(got, []string{"issue", "fix"}) {
+		t.Errorf("the word in one lesson's issue = %v, want issue, fix", got)
+	}
+}
+
 // A word glued to Unicode punctuation (curly quotes, dashes, guillemets,
 // as models write them) or formed by a stem the stemmer lengthened
 // (dying → die) is found like any other.

@@ -717,11 +717,17 @@ func (w *weighed) qualifies(mask uint64) bool {
 // answers it when that word makes pairShare: the request names the
 // lesson's place. Said in the issue or the fix, such a word is as often
 // another sense of it.
-func (w *weighed) answers(mask, place uint64) (answers, alone bool) {
+//
+// A word the lesson says only in its fix (or heading), not in its issue
+// or context (topic), counts remedyShare of its weight: a fix names the
+// remedy, a verb and the thing it acts on ("oil the hinge", "trim the
+// wick"), words that lessons about other problems and requests about
+// other things share.
+func (w *weighed) answers(mask, place, topic uint64) (answers, alone bool) {
 	if w.floor == 0 {
 		return mask&w.specific != 0, true
 	}
-	c, words := w.coverage(mask)
+	c, words := w.coverage(mask, topic)
 	if c >= w.floor {
 		return true, true
 	}
@@ -732,7 +738,7 @@ func (w *weighed) answers(mask, place uint64) (answers, alone bool) {
 // together say every specific word of a request of spreadWords or more.
 // A word no entry has is never said, so such a request never passes it.
 func (w *weighed) spread(mask uint64) bool {
-	c, words := w.coverage(mask)
+	c, words := w.coverage(mask, mask)
 	return words >= spreadWords && c >= 1-1e-9
 }
 
@@ -742,30 +748,38 @@ func (w *weighed) joint(mask uint64) bool {
 	if bits.OnesCount64(mask&w.specific) < 2 {
 		return false
 	}
-	_, words := w.coverage(mask)
+	_, words := w.coverage(mask, mask)
 	return words >= 2
 }
 
 // coverage is the share of the request's specific words, by idf, among
-// the terms in mask, and how many of its words that is.
-func (w *weighed) coverage(mask uint64) (float64, int) {
+// the terms in mask, and how many of its words that is; a word only
+// terms outside whole say counts remedyShare of its weight.
+func (w *weighed) coverage(mask, whole uint64) (float64, int) {
 	if w.total == 0 {
 		return 0, 0
 	}
 	var got float64
 	n := 0
 	seen := uint64(0)
-	for m := mask & w.specific; m != 0; m &= m - 1 {
-		t := bits.TrailingZeros64(m)
-		g := w.q.slots[w.q.terms[t].slot].group
-		if g < 64 && seen&(1<<g) != 0 {
-			continue
+	// The whole words first, so that a group said both ways counts whole.
+	for i, m := range [2]uint64{mask & whole, mask &^ whole} {
+		share := 1.0
+		if i == 1 {
+			share = remedyShare
 		}
-		if g < 64 {
-			seen |= 1 << g
+		for m &= w.specific; m != 0; m &= m - 1 {
+			t := bits.TrailingZeros64(m)
+			g := w.q.slots[w.q.terms[t].slot].group
+			if g < 64 && seen&(1<<g) != 0 {
+				continue
+			}
+			if g < 64 {
+				seen |= 1 << g
+			}
+			got += share * w.groupIdf[g]
+			n++
 		}
-		got += w.groupIdf[g]
-		n++
 	}
 	return got / w.total, n
 }
@@ -845,12 +859,12 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			if !pe.ok || !eligible(&pe.e) {
 				continue
 			}
-			s, mask, place, joint := sc.score(w, pe, float64(c.n)/r.avgLen)
+			s, mask, place, topic, joint := sc.score(w, pe, float64(c.n)/r.avgLen)
 			if !w.qualifies(mask) {
 				continue
 			}
 			h := Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), mask: mask & w.specific, joint: joint}
-			h.answers, h.alone = w.answers(mask, place)
+			h.answers, h.alone = w.answers(mask, place, topic)
 			top.offer(h)
 		}
 		out[qi] = top.sorted()
@@ -875,7 +889,7 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 		// over lessons about other things. A small memory leaves most of
 		// any request unsaid (see foreign).
 		if answered && !alone && !joint && w.vocabulary {
-			if c, _ := w.coverage(said); c < scatteredShare {
+			if c, _ := w.coverage(said, said); c < scatteredShare {
 				answered = false
 			}
 		}
@@ -936,8 +950,10 @@ type parsed struct {
 	e    mdstore.Entry
 	ok   bool
 	toks []tok
-	// place is where the context field's tokens are in toks.
+	// place is where the context field's tokens are in toks; fix, where
+	// the fix's begin (the issue's and body's come before it).
 	place [2]int
+	fix   int
 }
 
 func newScorer(p *plan) *scorer {
@@ -962,6 +978,7 @@ func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
 		s.toks = s.toks[:0]
 		s.field(e.Issue, wMain)
 		s.field(e.Body, wMain)
+		pe.fix = len(s.toks)
 		s.field(e.Fix, wFix)
 		pe.place[0] = len(s.toks)
 		s.field(e.Context, wContext)
@@ -1000,12 +1017,13 @@ func (s *scorer) field(v string, w float64) {
 }
 
 // score is an entry's BM25F score for one query, the terms it says,
-// those its context says, and whether one of its fields says two of the
-// request's words (joint).
+// those its context says, those its issue, body or context says (topic:
+// the others it says only in its fix or heading), and whether one of its
+// fields says two of the request's words (joint).
 // Each slot (a request word and its synonyms) scores its best term; each
 // identifier of the request scores its joined form or its parts,
 // whichever is more.
-func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, mask, place uint64, joint bool) {
+func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, mask, place, topic uint64, joint bool) {
 	q := w.q
 	s.tf = append(s.tf[:0], make([]float64, len(q.terms))...)
 	var field uint64 // the terms the current field says
@@ -1037,6 +1055,9 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 		field |= 1 << ti
 		if i >= pe.place[0] && i < pe.place[1] {
 			place |= 1 << ti
+			topic |= 1 << ti
+		} else if i < pe.fix {
+			topic |= 1 << ti
 		}
 		if w.specific&(1<<ti) != 0 {
 			g := q.slots[q.terms[ti].slot].group
@@ -1086,7 +1107,7 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 		}
 	}
 	s.at, s.near = at, near
-	return total, mask, place, joint
+	return total, mask, place, topic, joint
 }
 
 // eligible: archived and pending (merged, awaiting curation) lessons are
