@@ -468,10 +468,12 @@ func TestRankFloorPlace(t *testing.T) {
 	}
 }
 
-// TestRankFloorRemedy: with the floor, a word a lesson says only in its
-// fix counts remedyShare towards the request's share: a lesson whose fix
-// alone names the request's one specific word does not answer it; the
-// same word in its issue does, and then the other lesson comes along.
+// TestRankFloorRemedy: with the floor, in a memory of vocabularyMin
+// lessons or more, a word a lesson says only in its fix counts
+// remedyShare towards the request's share: a lesson whose fix alone names
+// the request's one specific word does not answer it; the same word in
+// its issue does, and then the other lesson comes along. In a small
+// memory the fix's word counts whole.
 func TestRankFloorRemedy(t *testing.T) {
 	t.Parallel()
 	rest := []mdstore.Entry{
@@ -481,6 +483,12 @@ func TestRankFloorRemedy(t *testing.T) {
 	opt := Options{Floor: StrictFloor}
 	const q = "add a lantern"
 	fix := pit("fix", "Quilt seams fray after washing", "Hang a lantern over the drying rack", "")
+	if got := ids(Rank(t, append(slices.Clone(rest), fix), q, opt)); !slices.Equal(got, []string{"fix"}) {
+		t.Errorf("the word in the lesson's fix, a small memory = %v, want fix", got)
+	}
+	for i := range vocabularyMin {
+		rest = append(rest, pit(fmt.Sprintf("fill%d", i), fmt.Sprintf("Filler note number%d about topic%d", i, i), "", ""))
+	}
 	if got := ids(Rank(t, append(slices.Clone(rest), fix), q, opt)); len(got) != 0 {
 		t.Errorf("the word in the lesson's fix only = %v, want nothing", got)
 	}

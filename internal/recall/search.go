@@ -722,10 +722,16 @@ func (w *weighed) qualifies(mask uint64) bool {
 // or context (topic), counts remedyShare of its weight: a fix names the
 // remedy, a verb and the thing it acts on ("oil the hinge", "trim the
 // wick"), words that lessons about other problems and requests about
-// other things share.
+// other things share. A memory without a vocabulary of its own (see
+// foreign) has few other problems to share them with, and its first
+// lessons' fixes are often all it says of a topic: there every word
+// counts whole.
 func (w *weighed) answers(mask, place, topic uint64) (answers, alone bool) {
 	if w.floor == 0 {
 		return mask&w.specific != 0, true
+	}
+	if !w.vocabulary {
+		topic = mask
 	}
 	c, words := w.coverage(mask, topic)
 	if c >= w.floor {
