@@ -248,6 +248,10 @@ type candidate struct {
 	linked   []string // fixes from a recommendations section
 	lastSlot string
 	plainLen int
+	// header: the candidate so far is a block of one-line fields
+	// ("File: x", "Line: 12"), whose body is the prose paragraphs after
+	// it, up to the next field block, heading or rule.
+	header bool
 }
 
 // maxCollect bounds the text gathered for one field: every field is cut
@@ -851,7 +855,11 @@ func (x *extractor) block(b ast.Node, sc scope) {
 		}
 	case *ast.FencedCodeBlock, *ast.CodeBlock:
 		x.codeFix(x.draft, b)
-	case *ast.ThematicBreak, *ast.HTMLBlock:
+	case *ast.ThematicBreak:
+		if x.draft != nil && x.draft.header {
+			x.flushDraft()
+		}
+	case *ast.HTMLBlock:
 	default:
 		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.block(ch, sc)
@@ -898,8 +906,26 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		// wraps.** …": the next titled finding, not more of this one.
 		x.flushDraft()
 	}
+	if separatorLine(lines[0]) {
+		// "=====" on a line of its own: a rule drawn in plain text
+		// ends the finding before it; the lines after it start anew.
+		x.flushDraft()
+		x.paragraph(lines[1:], sc)
+		return
+	}
+	if d := x.draft; d != nil && d.header {
+		if _, _, ok := labelLine(lines[0]); !ok {
+			// The body of a field block ("File: x" / "Line: 12" over
+			// the comment's paragraphs).
+			for _, l := range lines {
+				x.bodyLine(d, l)
+			}
+			return
+		}
+	}
 	var plain []string
 	fielded := false
+	shaped := true
 	for _, l := range lines {
 		if isVerdictLine(l) {
 			continue
@@ -909,6 +935,7 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 			fielded = true
 			continue
 		}
+		shaped = shaped && fieldShape(l)
 		if x.draft != nil && (x.draft.lastSlot != "" || fielded) {
 			// Continuation of the open field: the next line of its
 			// paragraph, or a paragraph after "**Recommendation:**";
@@ -918,6 +945,15 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 			continue
 		}
 		plain = append(plain, l)
+	}
+	if d := x.draft; fielded && shaped && d != nil && d.title == "" && d.fields[fieldProblem] == "" && d.fields[fieldFix] == "" && (d.fields[fieldLocation] != "" || d.fields[fieldSeverity] != "") {
+		d.header = true
+		if d.lastSlot == "" && len(d.plain) > 0 && len(d.plain) == len(lines)-countLabels(lines) {
+			// "Line: 12", "Type: potential_issue": metadata of the
+			// comment, not its prose.
+			d.fields[fieldIgnored] = strings.Join(d.plain, " ")
+			d.plain, d.plainLen = nil, 0
+		}
 	}
 	if len(plain) == 0 {
 		return
@@ -1040,18 +1076,35 @@ func (x *extractor) item(it ast.Node, sc scope, lead *scope) {
 func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 	fp := firstBlock(it)
 	first := ""
+	var lines []string
 	if fp != nil {
-		first = strings.Join(trimAll(inlineLines(fp, x.src)), " ")
+		lines = trimAll(inlineLines(fp, x.src))
+		first = strings.Join(lines, " ")
 	}
 	if strings.HasPrefix(first, "✅") || strings.HasPrefix(first, "✔") {
 		// "- ✅ Inputs validated": a passed check, whatever its section.
 		return nil
 	}
+	var fieldLines []string
 	if x.itemHasFields(it) {
-		for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
-			x.block(ch, sc)
+		k := 0
+		for k < len(lines) {
+			if _, _, ok := labelLine(lines[k]); ok {
+				break
+			}
+			k++
 		}
-		return nil
+		if k == 0 || !(sc.findings || lead != nil) {
+			// The item opens a field block ("- **File:** x").
+			for ch := it.FirstChild(); ch != nil; ch = ch.NextSibling() {
+				x.block(ch, sc)
+			}
+			return nil
+		}
+		// "- `a.go`:12 — Cache never expires" over "Fix: …" in one
+		// paragraph: the lines before the first field line are the
+		// finding's title, the field lines its body.
+		first, fieldLines = strings.Join(lines[:k], " "), lines[k:]
 	}
 	if x.draft != nil && x.draft.lastSlot != "" {
 		// Items under "**Recommendation:**" belong to it.
@@ -1080,6 +1133,7 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 		c := newCandidate(bt, sev)
 		c.ref = ref
 		c.add("", rest)
+		x.itemLines(c, fieldLines)
 		x.itemBody(c, it, fp)
 		return c
 	}
@@ -1089,8 +1143,16 @@ func (x *extractor) itemFinding(it ast.Node, sc scope, lead *scope) *candidate {
 	if title == "" {
 		c.add("", first)
 	}
+	x.itemLines(c, fieldLines)
 	x.itemBody(c, it, fp)
 	return c
+}
+
+// itemLines adds the field lines of an item's first paragraph to c.
+func (x *extractor) itemLines(c *candidate, lines []string) {
+	for _, l := range lines {
+		x.bodyLine(c, l)
+	}
 }
 
 // itemBody adds an item's blocks after its first paragraph to c.
@@ -1526,4 +1588,51 @@ func trimAll(lines []string) []string {
 func isVerdictLine(line string) bool {
 	v, _ := lineVerdict(plainLine(line))
 	return v != None || strings.Contains(line, "<") && verdictTag().MatchString(line)
+}
+
+// fieldShape reports whether a line has the shape of a field, whatever
+// its words: a short label of letters and a colon, then its value
+// ("Line: 12", "Type: potential_issue", "Datei: x").
+func fieldShape(l string) bool {
+	l = strings.TrimLeft(l, "*_ ")
+	i := strings.IndexByte(l, ':')
+	if i <= 0 || i > 32 || strings.HasPrefix(l[i:], "://") {
+		return false
+	}
+	label := strings.TrimRight(l[:i], "*_ ")
+	if label == "" || len(strings.Fields(label)) > 3 {
+		return false
+	}
+	for _, r := range label {
+		if !unicode.IsLetter(r) && r != ' ' && r != '-' && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// separatorLine reports whether a line is a rule drawn in plain text: a
+// run of one punctuation character ("=====", "-----", "*****").
+func separatorLine(l string) bool {
+	l = strings.TrimSpace(l)
+	if len(l) < 5 {
+		return false
+	}
+	for i := 1; i < len(l); i++ {
+		if l[i] != l[0] {
+			return false
+		}
+	}
+	return l[0] == '=' || l[0] == '-' || l[0] == '*' || l[0] == '_' || l[0] == '~'
+}
+
+// countLabels counts the field lines among lines.
+func countLabels(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		if _, _, ok := labelLine(l); ok {
+			n++
+		}
+	}
+	return n
 }

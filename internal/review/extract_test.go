@@ -754,3 +754,49 @@ func TestGuessLocationSkipsURLHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractFieldHeaderBody: a block of one-line fields ("File:",
+// "Line:", "Kind:") over a comment's paragraphs, comments divided by
+// rules drawn in plain text: each comment is one finding whose body is its
+// paragraphs, and the unknown field lines are not its prose.
+func TestExtractFieldHeaderBody(t *testing.T) {
+	rule := strings.Repeat("=", 40)
+	text := "Starting review\n\n" + rule + "\nFile: store/cache.go\nLine: 40 to 52\nKind: bug\n\n" +
+		"Note:\nEntries never expire.\n\nThe map grows without bound because `put` never records a deadline; store one and sweep it in `get`.\n\n" +
+		rule + "\nFile: api/handler.go\nLine: 7\nKind: bug\n\n" +
+		"Note:\nThe body is read twice.\n\nWrap `r.Body` in a `bytes.Reader` before the first read.\n\nVERDICT: NEEDS_WORK\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if fs[0].Location != "store/cache.go" || !strings.Contains(fs[0].Problem, "never expire") || !strings.Contains(fs[0].Problem+fs[0].Fix, "sweep it") {
+		t.Errorf("first: %+v", fs[0])
+	}
+	if fs[1].Location != "api/handler.go" || !strings.Contains(fs[1].Problem, "read twice") || strings.Contains(fs[1].Problem, "expire") {
+		t.Errorf("second: %+v", fs[1])
+	}
+	for _, f := range fs {
+		if strings.Contains(f.Problem, "Kind:") || strings.Contains(f.Problem, "Line:") {
+			t.Errorf("metadata lines read as prose: %+v", f)
+		}
+	}
+}
+
+// TestExtractItemTitleOverFields: a list item whose first line is its title
+// and whose next line is a field ("Fixed: …") is one finding with that
+// title; read as a field block, the title was lost and the item gave none.
+func TestExtractItemTitleOverFields(t *testing.T) {
+	text := "### High Severity\n\n" +
+		"- [x] 1. `db/pool.go`:40 — Idle connections never close\n  Fixed: set `SetConnMaxIdleTime` in `Open`.\n\n" +
+		"- [x] 2. `fetch.go`:12 — Retries ignore the context\n  Fixed: select on `ctx.Done()` between attempts.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Problem, "Idle connections never close") || !strings.Contains(fs[0].Fix, "SetConnMaxIdleTime") || fs[0].Severity != SevMajor {
+		t.Errorf("first: %+v", fs[0])
+	}
+	if !strings.Contains(fs[1].Problem, "Retries ignore the context") || !strings.Contains(fs[1].Fix, "ctx.Done()") {
+		t.Errorf("second: %+v", fs[1])
+	}
+}
