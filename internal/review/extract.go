@@ -356,7 +356,7 @@ func (c *candidate) whole() (Finding, bool) {
 	}
 	f := Finding{
 		Severity: sev,
-		Location: flatLocation(loc),
+		Location: strings.TrimRight(flatLocation(loc), ".;,"),
 		Problem:  flatten(problem),
 		Fix:      flatten(fix),
 		Evidence: flatten(evidence),
@@ -822,9 +822,12 @@ func (x *extractor) bodyLine(c *candidate, l string) {
 	}
 	f, v, ok := labelLine(l)
 	if !ok {
-		f, v = "", l
+		c.add("", l)
+		return
 	}
-	c.add(f, v)
+	for _, fv := range inlineFields(f, v) {
+		c.add(fv[0], fv[1])
+	}
 }
 
 // blocks reads the blocks of a section that is not itself a finding.
@@ -931,7 +934,9 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 			continue
 		}
 		if f, v, ok := labelLine(l); ok {
-			x.draftField(f, v, sc)
+			for _, fv := range inlineFields(f, v) {
+				x.draftField(fv[0], fv[1], sc)
+			}
 			fielded = true
 			continue
 		}

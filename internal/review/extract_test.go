@@ -800,3 +800,26 @@ func TestExtractItemTitleOverFields(t *testing.T) {
 		t.Errorf("second: %+v", fs[1])
 	}
 }
+
+// TestExtractInlineFields: a numbered item that writes all its fields on
+// one line ("Severity: …. File: …. Description: …. Suggested fix: …") is
+// one finding with each field in its place; read as one severity field,
+// it had no problem and was lost.
+func TestExtractInlineFields(t *testing.T) {
+	text := "## Findings\n\n" +
+		"1. Severity: High. File: `src/store.ts:17`. Description: The handle is opened per request, so descriptors leak. Example: `open()`. Suggested fix: open it once at start-up.\n" +
+		"2. Severity: Low. File: `src/path.ts:3`. Description: Ids are joined into paths, so `../` escapes the root. Suggested fix: validate ids.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	want := []Finding{
+		{Severity: SevMajor, Location: "src/store.ts:17", Problem: "The handle is opened per request, so descriptors leak. Example: `open()`.", Fix: "open it once at start-up."},
+		{Severity: SevNit, Location: "src/path.ts:3", Problem: "Ids are joined into paths, so `../` escapes the root.", Fix: "validate ids."},
+	}
+	for i, w := range want {
+		if fs[i] != w {
+			t.Errorf("finding %d:\n got %+v\nwant %+v", i, fs[i], w)
+		}
+	}
+}

@@ -84,6 +84,38 @@ func labelLine(line string) (field, value string, ok bool) {
 	return field, value, true
 }
 
+// inlineLabel is a field label inside a line, after the end of the
+// sentence before it: ". File: ", "; Suggested fix: ".
+var inlineLabel = regexp.MustCompile(`[.;]\s+((?:[A-Za-z]+ ){0,2}[A-Za-z]+):\s`)
+
+// inlineFields splits the value of a field line that carries further
+// fields on the same line ("Severity: High. File: `a.go:3`. Description:
+// … Suggested fix: …") into one field each; a label that names no field
+// ("Snippet:") stays in the text of the field before it.
+func inlineFields(field, value string) [][2]string {
+	out := [][2]string{}
+	rest := value
+	for {
+		loc := inlineLabel.FindStringSubmatchIndex(rest)
+		for loc != nil && labelField(rest[loc[2]:loc[3]]) == "" {
+			next := inlineLabel.FindStringSubmatchIndex(rest[loc[1]:])
+			if next == nil {
+				loc = nil
+				break
+			}
+			for i := range next {
+				next[i] += loc[1]
+			}
+			loc = next
+		}
+		if loc == nil {
+			return append(out, [2]string{field, strings.TrimSpace(rest)})
+		}
+		out = append(out, [2]string{field, strings.TrimSpace(rest[:loc[0]+1])})
+		field, rest = labelField(rest[loc[2]:loc[3]]), rest[loc[1]:]
+	}
+}
+
 // Label vocabulary: the names reviewers give the parts of a finding. A
 // small general vocabulary of review templates, matched as word stems so
 // "Suggested fix direction", "Recommended change" and "Why it matters"
