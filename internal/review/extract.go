@@ -547,6 +547,15 @@ func (x *extractor) section(s *section, sc scope) {
 			x.body(c, s.blocks)
 			x.emit(c)
 			return
+		} else if place := pathLineRe().FindString(s.title); place != "" && len(s.blocks) > 0 && len(s.children) == 0 && !k.skip {
+			// "### Thread 3: `api/auth.go:17` (open)": a comment on
+			// one line of code, as review threads are exported; its
+			// body is the finding.
+			c := newCandidate("", inner.severity)
+			c.fields[fieldLocation] = place
+			x.body(c, s.blocks)
+			x.emit(c)
+			return
 		}
 	}
 	x.blocks(s.blocks, inner)

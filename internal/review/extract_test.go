@@ -823,3 +823,21 @@ func TestExtractInlineFields(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractPlaceHeadings: exported review threads, one heading per
+// comment naming the line it is on, each with the comment under it: every
+// heading is a finding at that place, whatever words the heading uses.
+func TestExtractPlaceHeadings(t *testing.T) {
+	text := "# PR 12\n\n## Threads\n\n### Thread 1: cmd/serve.go:40 (open)\n\n**@bot** (2026-01-02):\n\nThe listener is never closed when `Serve` fails; close it in a `defer`.\n\n" +
+		"### Thread 2: internal/cache/lru.go:88 (resolved)\n\n**@bot** (2026-01-02):\n\n`Evict` reads `len(m)` without the lock; take `mu` first.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if fs[0].Location != "cmd/serve.go:40" || !strings.Contains(fs[0].Problem+fs[0].Fix, "never closed") {
+		t.Errorf("first: %+v", fs[0])
+	}
+	if fs[1].Location != "internal/cache/lru.go:88" || !strings.Contains(fs[1].Problem+fs[1].Fix, "without the lock") {
+		t.Errorf("second: %+v", fs[1])
+	}
+}
