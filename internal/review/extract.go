@@ -960,7 +960,7 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 		}
 		plain = append(plain, l)
 	}
-	if d := x.draft; fielded && shaped && d != nil && d.title == "" && d.fields[fieldProblem] == "" && d.fields[fieldFix] == "" && (d.fields[fieldLocation] != "" || d.fields[fieldSeverity] != "") {
+	if d := x.draft; fielded && shaped && len(lines) >= 2 && d != nil && d.title == "" && d.fields[fieldProblem] == "" && d.fields[fieldFix] == "" && (d.fields[fieldLocation] != "" || d.fields[fieldSeverity] != "") {
 		d.header = true
 		if d.lastSlot == "" && len(d.plain) > 0 && len(d.plain) == len(lines)-countLabels(lines) {
 			// "Line: 12", "Type: potential_issue": metadata of the
