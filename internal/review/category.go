@@ -40,18 +40,18 @@ var categorySignals = []struct {
 	{CatSecurity, `secur auth$ authz authn authent authoriz secret password credential encrypt plaintext
 		xss csrf ssrf cors csp injection sanitiz privilege pii timing-safe constant-time timingsafe
 		hmac jwt session-fixation tls$ mitm insecure untrust containment redact admin$ role$ roles$
-		permission expos sensitive`},
-	{CatBuild, `ci$ lint eslint tsc typecheck compile bundle makefile
+		expos sensitive`},
+	{CatBuild, `ci$ lint tsc typecheck compile bundle makefile
 		dockerfile prepublish publish workflow lockfile dependency dependencies npm yarn pnpm pip$ cargo
 		gradle maven smoke package.json pyproject go.mod docker`},
 	{CatFramework, `async$ middleware deprecat trait`},
 	{CatAPI, `endpoint http`},
 	{CatConvention, `convention consistent$ inconsisten centralize centralise single-source
-		agents.md claude.md contributing guideline elsewhere unlike mismatch
+		agents.md claude.md contributing elsewhere unlike mismatch
 		contradict drift diverg rule$ documented existing already rest$ violat hardcod`},
-	{CatEdgeCase, `empty null$ nil$ zero negative overflow underflow boundary off-by-one concurrent concurrency
+	{CatEdgeCase, `empty null$ zero negative overflow underflow boundary off-by-one concurrent concurrency
 		parallel deadlock stale orphan duplicate retry retries restart crash
-		idempot legacy unicode utf encoding timezone dst leap race$ races$ racy
+		idempot legacy unicode utf encoding dst leap race$ races$ racy
 		self- itself$ themselves$ lifecycle cleanup repeated toggle timeout exist truncat
 		collision hang$ reject error-path when$ spaces`},
 }
