@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/flowmem/flowmem/internal/atomicfile"
 )
 
 // excludeMark precedes the line install --local adds to the clone's
@@ -80,7 +82,7 @@ func keepOutOfGit(file string, dryRun bool) (*Change, string, error) {
 		if err := os.MkdirAll(filepath.Dir(exclude), 0o755); err != nil {
 			return nil, warning, fmt.Errorf("keep %s out of git: %w", file, err)
 		}
-		if err := writeFile(exclude, after); err != nil {
+		if err := atomicfile.Write(exclude, after, 0o644); err != nil {
 			return nil, warning, fmt.Errorf("keep %s out of git: %w", file, err)
 		}
 	}
@@ -106,7 +108,7 @@ func forgetOutOfGit(file string, dryRun bool) (*Change, error) {
 	c := planChange(exclude, exclude, before, after, exists, dryRun)
 	c.Reason = "no longer ignores " + line[1:]
 	if !dryRun {
-		if err := writeFile(exclude, after); err != nil {
+		if err := atomicfile.Write(exclude, after, 0o644); err != nil {
 			return nil, fmt.Errorf("write %s: %w", exclude, err)
 		}
 	}

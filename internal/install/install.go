@@ -277,13 +277,13 @@ func Run(opts Options) (Result, error) {
 		return res, res.keepOutOfGit(opts, paths.Settings)
 	}
 	if res.Settings.Changed() {
-		if err := writeFile(paths.Settings, after); err != nil {
+		if err := atomicfile.Write(paths.Settings, after, 0o644); err != nil {
 			return res, fmt.Errorf("write %s: %w", paths.Settings, err)
 		}
 	}
 	for _, a := range agents {
 		if (*a.change).Changed() {
-			if err := writeFile(a.path, a.body); err != nil {
+			if err := atomicfile.Write(a.path, a.body, 0o644); err != nil {
 				return res, fmt.Errorf("write %s: %w", a.path, err)
 			}
 		}
@@ -408,7 +408,7 @@ func Uninstall(opts Options) (Result, error) {
 			return res, fmt.Errorf("remove %s: %w", paths.Settings, err)
 		}
 	case res.Settings.Changed():
-		if err := writeFile(paths.Settings, after); err != nil {
+		if err := atomicfile.Write(paths.Settings, after, 0o644); err != nil {
 			return res, fmt.Errorf("write %s: %w", paths.Settings, err)
 		}
 	}
@@ -603,15 +603,6 @@ func (o Options) sharingScout() string {
 		return ""
 	}
 	return paths.Settings
-}
-
-// writeFile replaces path atomically. A symlink (settings kept in a dotfiles
-// repository) is followed and its target replaced, so the link survives.
-func writeFile(path string, data []byte) error {
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	}
-	return atomicfile.Write(path, data, 0o644)
 }
 
 func isSymlink(path string) bool {
