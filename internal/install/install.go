@@ -85,7 +85,7 @@ type Options struct {
 	Project string // project root (the folder holding .flow/); needed except for User
 	Home    string // home directory; needed for User
 	Scope   Scope  // "" means Project
-	Command string // hook command; required (see HookCommand)
+	Command string // hook command (see HookCommand)
 	Timeout int    // seconds; 0 means DefaultTimeout
 	Force   bool   // replace a scout file that differs from the embedded one
 	DryRun  bool   // compute and report the changes, write nothing
@@ -201,9 +201,6 @@ func HookFor(s Scope, command string, timeout int) Hook {
 
 // Run installs the hook and the scout as opts says.
 func Run(opts Options) (Result, error) {
-	if opts.Command == "" {
-		return Result{}, errors.New("no hook command given")
-	}
 	if opts.Scope == "" {
 		opts.Scope = Project
 	}
@@ -221,10 +218,7 @@ func Run(opts Options) (Result, error) {
 		return res, err
 	}
 	after, err := Merge(before, h, opts.IsOurs)
-	if err == nil && opts.Prime != "" {
-		if opts.Scope == Codex {
-			return res, errors.New("Codex CLI has no SessionStart hook for flowmem to prime")
-		}
+	if err == nil && opts.Prime != "" { // never for Codex CLI, which has no SessionStart
 		res.Prime = opts.Prime
 		after, err = Merge(after, Hook{Events: []string{"SessionStart"}, Command: opts.Prime, Timeout: h.Timeout}, opts.isPrime)
 	}

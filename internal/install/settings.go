@@ -85,17 +85,13 @@ func stringValue(d *jsonedit.Doc, n *jsonedit.Node) string {
 // flowmem handler that differs (an old binary path, another timeout) is
 // replaced. An empty src is an empty settings object.
 func Merge(src []byte, h Hook, isOurs func(string) bool) ([]byte, error) {
-	cur := src // parseSettings reads an empty one as {}
 	for _, event := range h.Events {
 		var err error
-		if cur, err = edit(cur, func(d *jsonedit.Doc) ([]byte, bool, error) { return mergeEvent(d, event, h, isOurs) }); err != nil {
+		if src, err = edit(src, func(d *jsonedit.Doc) ([]byte, bool, error) { return mergeEvent(d, event, h, isOurs) }); err != nil {
 			return nil, err
 		}
 	}
-	if bytes.Equal(cur, []byte("{}\n")) && len(bytes.TrimSpace(src)) == 0 {
-		return src, nil
-	}
-	return cur, nil
+	return src, nil
 }
 
 func (h Hook) group() jsonedit.Obj {
