@@ -72,10 +72,7 @@ func (e *usageError) report() string {
 			args += " " + a
 		}
 	}
-	// Messages may already name the command; say it once.
-	msg := strings.TrimPrefix(e.msg, name+": ")
-	msg = strings.TrimPrefix(msg, strings.TrimPrefix(name, "flowmem ")+": ")
-	return fmt.Sprintf("%s: %s\nusage: %s %s (more: %s --help)", name, msg, name, args, name)
+	return fmt.Sprintf("%s: %s\nusage: %s %s (more: %s --help)", name, e.msg, name, args, name)
 }
 
 // hasSubcommands: urfave/cli gives every command a "help" subcommand.

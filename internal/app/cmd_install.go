@@ -43,13 +43,10 @@ func (e *env) settingsOptions(c *cli.Context) (install.Options, project.Dir, err
 		}
 	}
 	if n > 1 {
-		return opts, "", usagef("%s: give at most one of --local, --user, --codex", c.Command.HelpName)
+		return opts, "", usagef("give at most one of --local, --user, --codex")
 	}
 	if opts.Scope == install.User {
-		if opts.Home == "" {
-			return opts, "", errors.New("HOME is not set; cannot find ~/.claude/settings.json")
-		}
-		return opts, "", nil
+		return opts, "", nil // install.PathsFor refuses an empty HOME
 	}
 	p, err := e.project()
 	opts.Project = string(p)
@@ -115,7 +112,7 @@ Examples:
 			}
 			if c.Bool("prime") {
 				if opts.Scope == install.Codex {
-					return usagef("install: --prime adds a Claude Code SessionStart hook; Codex CLI has none")
+					return usagef("--prime adds a Claude Code SessionStart hook; Codex CLI has none")
 				}
 				if opts.Prime, err = e.primeCommand(opts.Scope); err != nil {
 					return err

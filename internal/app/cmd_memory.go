@@ -121,7 +121,7 @@ Examples:
 		},
 		Action: args(1, "TEXT (quote it)", func(c *cli.Context) error {
 			if c.String("type") == "" {
-				return usagef("memory add: --type is required (pitfall, convention or decision)")
+				return usagef("--type is required (pitfall, convention or decision)")
 			}
 			kinds, err := kindsFlag(c)
 			if err != nil {
@@ -129,13 +129,13 @@ Examples:
 			}
 			text := strings.TrimSpace(c.Args().First())
 			if text == "" {
-				return usagef("memory add: TEXT is empty")
+				return usagef("TEXT is empty")
 			}
 			// Text in another encoding (Latin-1, say) would lose bytes
 			// silently on its way to the file.
 			for _, f := range []struct{ name, val string }{{"TEXT", text}, {"--fix", c.String("fix")}, {"--context", c.String("context")}} {
 				if i := invalidUTF8(f.val); i >= 0 {
-					return usagef("memory add: %s is not valid UTF-8 (byte %d); save it as UTF-8; nothing was written", f.name, i+1)
+					return usagef("%s is not valid UTF-8 (byte %d); save it as UTF-8; nothing was written", f.name, i+1)
 				}
 			}
 			task, category := c.String("task"), strings.ToLower(strings.TrimSpace(c.String("category")))
@@ -143,7 +143,7 @@ Examples:
 				return err
 			}
 			if category != "" && !slices.Contains(categories, category) {
-				return usagef("memory add: --category must be one of %s; nothing was written", strings.Join(categories, ", "))
+				return usagef("--category must be one of %s; nothing was written", strings.Join(categories, ", "))
 			}
 			p, cfg, s, err := e.memoryStore()
 			if err != nil {
@@ -382,10 +382,10 @@ func checkTask(task string) error {
 		return nil
 	}
 	if !capture.TaskShaped(task) {
-		return usagef("memory add: --task must be a task id like fn-3.2 (letters, digits and . _ - : / #, at most 80); nothing was written")
+		return usagef("--task must be a task id like fn-3.2 (letters, digits and . _ - : / #, at most 80); nothing was written")
 	}
 	if redact.String(task) != task {
-		return usagef("memory add: --task looks like a secret, not a task id like fn-3.2; nothing was written")
+		return usagef("--task looks like a secret, not a task id like fn-3.2; nothing was written")
 	}
 	return nil
 }

@@ -91,7 +91,7 @@ Examples:
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
-				return usagef("memory prime: expected one TASK argument (quote it)")
+				return usagef("expected one TASK argument (quote it)")
 			}
 			task := c.Args().First()
 			if c.Bool("session-start") {
