@@ -508,29 +508,18 @@ func writeFile(path string, body []byte) error {
 		return fmt.Errorf("write config: %w", err)
 	}
 	dir, base := filepath.Split(target)
-	now := time.Now()
-	if old, _ := filepath.Glob(filepath.Join(dir, "."+base+".tmp-*")); len(old) > 0 {
-		for _, f := range old {
-			if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > staleAfter {
-				_ = os.Remove(f)
-			}
+	old, _ := filepath.Glob(filepath.Join(dir, "."+base+".tmp-*"))
+	for _, f := range old {
+		if fi, err := os.Lstat(f); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleAfter {
+			_ = os.Remove(f)
 		}
 	}
 	if err := atomicfile.Write(target, body, 0o644); err != nil {
 		return fmt.Errorf("write config: %w", err)
 	}
-	ignoreTemps(filepath.Dir(path))
+	// The temp file of a killed write must not be committed; best effort.
+	_, _ = regfile.EnsureLine(filepath.Join(filepath.Dir(path), ".gitignore"), ".*.tmp-*", "temp files of interrupted flowmem writes")
 	return nil
-}
-
-// tempPattern is the .gitignore line for atomic writes' temp files in
-// .flow/ and below: a killed write must not leave one to be committed.
-const tempPattern = ".*.tmp-*"
-
-// ignoreTemps makes sure dir/.gitignore ignores temp files; best effort, a
-// missing line costs only a stray untracked file.
-func ignoreTemps(dir string) {
-	_, _ = regfile.EnsureLine(filepath.Join(dir, ".gitignore"), tempPattern, "temp files of interrupted flowmem writes")
 }
 
 func sameType(v, def any) bool {
