@@ -51,10 +51,10 @@ const (
 	// 10,000 characters to a file).
 	maxContext = 1000
 	// MaxLessons bounds the lessons one review records. Real reviews keep a
-	// handful to a few dozen findings (at most 26 over every review in
-	// testdata/review/real/); a text of thousands of finding-shaped blocks
-	// is a log or an attack, and recording it all took longer than the
-	// hook's deadline and buried memory. The most severe are kept.
+	// handful to a few dozen findings; a text of thousands of
+	// finding-shaped blocks is a log or an attack, and recording it all
+	// would outlast the hook's deadline and bury memory. The most severe
+	// are kept.
 	MaxLessons = 30
 )
 
@@ -202,10 +202,8 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 		return res, err
 	}
 	if ev != nil {
-		why, err := recognise(res, ev, cfg)
-		if why != "" || err != nil {
-			res.Skip = why
-			return res, err
+		if why := recognise(res, ev, cfg); why != "" {
+			return skip(why)
 		}
 	}
 
@@ -257,12 +255,9 @@ func run(ctx context.Context, src source, opt Options) (*Result, error) {
 	case len(res.Lessons) == 0:
 		res.Skip = fmt.Sprintf("none of %d findings is a learnable lesson", res.Findings)
 	}
-	if opt.DryRun {
-		return res, nil
-	}
-
-	// 7. Record and log, once per tool call, under one hold of the lock.
-	if res.Verdict == review.None {
+	// 7. Record and log, once per tool call, under one hold of the lock;
+	// a review with no verdict read leaves no trace.
+	if opt.DryRun || res.Verdict == review.None {
 		return res, nil
 	}
 	return res, commit(ctx, res, ev.Identity(), cfg.Bool("capture.approval"), opt)
@@ -361,18 +356,11 @@ func decode(ctx context.Context, src source) (*hookevent.Payload, error) {
 // projectConfig is stage 3: the project and its config. A nil config with
 // a nil error ends the run (res.Skip says why).
 func projectConfig(res *Result, ev *hookevent.Payload, src source, opt Options) (*config.Config, error) {
-	var dir project.Dir
-	var err error
-	if ev != nil {
-		dir, err = findProject(ev.Cwd, opt.Getenv("CLAUDE_PROJECT_DIR"))
-	} else {
-		dir, err = project.Find(src.dir)
-	}
-	if err != nil {
-		if ev == nil {
-			// --explain outside a project explains with the defaults.
-			return config.Load("")
-		}
+	dir, found := findProject(ev, src.dir, opt.Getenv("CLAUDE_PROJECT_DIR"))
+	switch {
+	case !found && ev == nil:
+		return config.Load("") // --explain outside a project: the defaults
+	case !found:
 		res.Skip = "no flowmem project"
 		return nil, nil
 	}
@@ -389,25 +377,22 @@ func projectConfig(res *Result, ev *hookevent.Payload, src source, opt Options) 
 }
 
 // recognise decides whether the tool call ran a review, by the project's
-// patterns for commands and globs for subagents, and names its kind.
-func recognise(res *Result, ev *hookevent.Payload, cfg *config.Config) (string, error) {
+// patterns for commands and globs for subagents (config.Load has checked
+// both), and names its kind; a non-empty reason ends the run.
+func recognise(res *Result, ev *hookevent.Payload, cfg *config.Config) string {
 	switch hookevent.KindOf(ev.ToolName) {
 	case hookevent.ToolShell:
-		ok, err := matchesAny(cfg.Strings("capture.review_patterns"), ev.Command())
-		if err != nil {
-			return "", err
-		}
-		if !ok {
-			return "command is not a review command", nil
+		if !matchesAny(cfg.Strings("capture.review_patterns"), ev.Command()) {
+			return "command is not a review command"
 		}
 		res.Kind = kindFromCommand(ev.Command())
 	case hookevent.ToolAgent:
 		if !matchesGlob(cfg.Strings("capture.agent_types"), ev.SubagentType()) {
-			return "subagent " + ev.SubagentType() + " is not a reviewer", nil
+			return "subagent " + ev.SubagentType() + " is not a reviewer"
 		}
 		res.Kind = kindFromAgent(ev.SubagentType(), ev.Description())
 	}
-	return "", nil
+	return ""
 }
 
 // capKept drops kept decisions beyond the first max by severity (most
@@ -494,41 +479,30 @@ func findingContext(f review.Finding) string {
 	return loc + ev
 }
 
-// findProject: the payload's cwd (it follows cd and worktrees), then the
-// session root Claude Code exports. Both are absolute when Claude Code sends
-// them; a relative one would be resolved against wherever the hook process
-// happens to run, so it is ignored.
-func findProject(cwd, projectDir string) (project.Dir, error) {
-	var errs []error
-	for _, start := range []string{cwd, projectDir} {
-		if start == "" || !filepath.IsAbs(start) {
-			continue
-		}
-		d, err := project.Find(start)
-		if err == nil {
-			return d, nil
-		}
-		errs = append(errs, err)
+// findProject: for an event, the payload's cwd (it follows cd and
+// worktrees), then the session root Claude Code exports. Both are absolute
+// when Claude Code sends them; a relative one would be resolved against
+// wherever the hook process happens to run, so it is ignored. --explain
+// starts from dir.
+func findProject(ev *hookevent.Payload, dir, projectDir string) (project.Dir, bool) {
+	starts := []string{dir}
+	if ev != nil {
+		starts = slices.DeleteFunc([]string{ev.Cwd, projectDir}, func(s string) bool { return !filepath.IsAbs(s) })
 	}
-	if len(errs) == 0 {
-		return "", project.ErrNotFound
+	for _, s := range starts {
+		if d, err := project.Find(s); err == nil {
+			return d, true
+		}
 	}
-	return "", errors.Join(errs...)
+	return "", false
 }
 
-// matchesAny reports whether command matches one of the patterns. An
-// invalid pattern is a configuration error, reported rather than ignored.
-func matchesAny(patterns []string, command string) (bool, error) {
-	for _, pat := range patterns {
+// matchesAny reports whether command matches one of the patterns.
+func matchesAny(patterns []string, command string) bool {
+	return slices.ContainsFunc(patterns, func(pat string) bool {
 		re, err := regexp.Compile(pat)
-		if err != nil {
-			return false, fmt.Errorf("capture.review_patterns: invalid pattern %q: %w", pat, err)
-		}
-		if re.MatchString(command) {
-			return true, nil
-		}
-	}
-	return false, nil
+		return err == nil && re.MatchString(command)
+	})
 }
 
 // matchesGlob matches a subagent type against case-insensitive glob

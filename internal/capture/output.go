@@ -89,8 +89,8 @@ func systemMessage(r *Result) string {
 // judging clipped titles archives too much — to archive (or approve and
 // reject) by what it prints, and to record a reusable lesson the rules
 // missed. Without the nudge only repeats are worth the model's attention.
-// At most maxContext bytes: titles are clipped, then dropped, before any
-// id of the judge command.
+// At most maxContext bytes: titles are clipped, then dropped; the judge
+// command is whole.
 func additionalContext(r *Result) string {
 	if r.Unrecorded != "" {
 		return ""
@@ -136,20 +136,10 @@ func additionalContext(r *Result) string {
 		if r.Pending {
 			act = "approve those that hold, reject the rest"
 		}
-		const what = " (it prints them in full with what memory keeps), "
-		const rest = ", and add each lesson of the review that is missing (flowmem memory add)."
-		cmd := JudgeCommand(fresh)
-		if room := maxContext - len(head) - len(" Judge the new ones now: run ") - len(what) - len(act) - len(rest); len(cmd) > room {
-			// Only a review of some sixty new lessons gets here.
-			more := fmt.Sprintf(" (and %d more: the last entries of the file)", len(fresh))
-			k := len(fresh)
-			for k > 0 && len(JudgeCommand(fresh[:k]))+len(more) > room {
-				k--
-				more = fmt.Sprintf(" (and %d more: the last entries of the file)", len(fresh)-k)
-			}
-			cmd = JudgeCommand(fresh[:k]) + more
-		}
-		tail = " Judge the new ones now: run " + cmd + what + act + rest
+		// At most MaxLessons ids: the command always fits
+		// (TestSecondLookBudget).
+		tail = " Judge the new ones now: run " + JudgeCommand(fresh) + " (it prints them in full with what memory keeps), " + act +
+			", and add each lesson of the review that is missing (flowmem memory add)."
 	} else if nudge {
 		tail = " Record each reusable lesson of the review that is missing (a framework idiom, API or tool quirk, build or test gotcha, project convention, class of edge case): " + AddCommand(r.Task, false) + ". No need to run flowmem memory judge."
 	}

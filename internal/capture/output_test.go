@@ -94,12 +94,16 @@ func TestSecondLook(t *testing.T) {
 // maxContext, and the judge command names every new lesson — the quoted
 // issues are clipped, then dropped, first; repeats keep their ids.
 func TestSecondLookBudget(t *testing.T) {
-	for _, n := range []int{1, 3, 6, 12, 40, 80, 130} {
+	for _, n := range []int{1, 3, 6, 12, MaxLessons} {
 		var outs []mdstore.Outcome
 		var fresh []string
 		for i := range n {
 			issue := fmt.Sprintf("Lesson %d: the cache key omits the tenant id, so %s", i, strings.Repeat("one tenant reads another tenant's rows ", 8))
-			o := outcome(fmt.Sprintf("p-%012x", 0xabc000+i), issue, 1+i%2)
+			seen := 1 + i%2
+			if n == MaxLessons {
+				seen = 1 // the most one review records, every one new
+			}
+			o := outcome(fmt.Sprintf("p-%012x", 0xabc000+i), issue, seen)
 			outs = append(outs, o)
 			if o.New {
 				fresh = append(fresh, o.ID)
@@ -111,13 +115,8 @@ func TestSecondLookBudget(t *testing.T) {
 			if len(c) > maxContext {
 				t.Fatalf("%d lessons: %d bytes:\n%s", n, len(c), c)
 			}
-			judge := JudgeCommand(fresh) + " ("
-			// Some 55 ids fit; past that, the command says how many it leaves out.
-			if len(fresh) <= 40 && !strings.Contains(c, judge) {
+			if judge := JudgeCommand(fresh) + " ("; !strings.Contains(c, judge) {
 				t.Errorf("%d lessons: no %q:\n%s", n, judge, c)
-			}
-			if len(fresh) > 60 && !strings.Contains(c, " more: the last entries of the file) (it prints") {
-				t.Errorf("%d lessons: the judge command does not say some ids are left out:\n%s", n, c)
 			}
 			named := 0
 			for _, o := range outs {

@@ -154,16 +154,9 @@ func TestDefaultPatterns(t *testing.T) {
 		{"git log --grep=review", false},
 	}
 	for _, tt := range tests {
-		got, err := matchesAny(patterns, tt.command)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != tt.want {
+		if got := matchesAny(patterns, tt.command); got != tt.want {
 			t.Errorf("%q: review command = %v, want %v", tt.command, got, tt.want)
 		}
-	}
-	if _, err := matchesAny([]string{"("}, "x"); err == nil || !strings.Contains(err.Error(), "capture.review_patterns") {
-		t.Errorf("invalid pattern: err = %v", err)
 	}
 	agents := cfg.Strings("capture.agent_types")
 	for name, want := range map[string]bool{
