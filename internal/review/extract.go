@@ -216,7 +216,13 @@ func sectionTree(doc ast.Node, src []byte) *section {
 			for len(stack) > 1 && stack[len(stack)-1].level >= h.Level {
 				stack = stack[:len(stack)-1]
 			}
-			s := &section{level: h.Level, title: strings.TrimSpace(strings.Join(inlineLines(h, src), " "))}
+			// "### [x] B3 — …": a heading per finding that carries a
+			// tracking checkbox before its id, ticked as the work is
+			// done. The box says nothing about the finding; without it
+			// the id is seen and its siblings are findings too. (In a
+			// list, "- [x] …" is a passed check and stays one.)
+			title := checkboxRest(strings.TrimSpace(strings.Join(inlineLines(h, src), " ")))
+			s := &section{level: h.Level, title: title}
 			top := stack[len(stack)-1]
 			top.children = append(top.children, s)
 			stack = append(stack, s)
@@ -583,9 +589,18 @@ func (x *extractor) listGroup(s *section) bool {
 				if fp == nil || x.itemHasFields(it) {
 					return false
 				}
-				lead, _, ok := boldTitle(strings.Join(trimAll(inlineLines(fp, x.src)), " "))
-				if !ok || x.fieldLeads[leadKey(lead)] {
+				first := strings.Join(trimAll(inlineLines(fp, x.src)), " ")
+				lead, _, ok := boldTitle(first)
+				if ok && x.fieldLeads[leadKey(lead)] {
 					return false
+				}
+				if !ok {
+					// "- [Q2] (P1) `parse` drops …": an item that opens
+					// with its own id or severity is a finding as a
+					// bold-titled one is.
+					if sev, ref, _, _ := titleMarker(first); sev == "" && ref == "" {
+						return false
+					}
 				}
 				items++
 			}

@@ -841,3 +841,40 @@ func TestExtractPlaceHeadings(t *testing.T) {
 		t.Errorf("second: %+v", fs[1])
 	}
 }
+
+// TestExtractCheckboxedIDHeadings: a tracking checkbox before a heading's
+// id ("### [x] K2 — …") hides no finding: each such heading is one, and
+// the section over them is a group, not one finding gluing them.
+func TestExtractCheckboxedIDHeadings(t *testing.T) {
+	text := "# Audit of the sync branch\n\nTwo blockers below.\n\n## 1. Blockers\n\n### [x] K1 — `Flush` drops the last batch when the buffer is exactly full\n\nThe loop exits on `len(buf) == cap(buf)` before writing. Write, then test the bound.\n\n" +
+		"### [ ] K2 — Retries reuse a consumed request body\n\n`http.Request.Body` is read once; rebuild it with `GetBody` before each retry.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want K1 and K2: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Problem, "drops the last batch") || strings.Contains(fs[0].text(), "GetBody") {
+		t.Errorf("K1 lost its title or swallowed K2: %+v", fs[0])
+	}
+	if !strings.Contains(fs[1].Problem, "consumed request body") {
+		t.Errorf("K2: %+v", fs[1])
+	}
+}
+
+// TestExtractMarkedItemsUnderATopicHeading: under a findings section, a
+// heading (a file, a module) over items that each open with their own id
+// or severity tag is a group of findings, as bold-titled items are.
+func TestExtractMarkedItemsUnderATopicHeading(t *testing.T) {
+	text := "## Findings by file\n\n### pkg/queue/worker.go\n\n- [W1] (P1) `Stop` closes `jobs` while `Submit` may still send on it; guard the send with the stop flag.\n- [W2] (P2) `backoff` never resets after a success; reset it when a job completes.\n\n### pkg/queue/store.go\n\n- [S1] (P1) `Load` ignores `rows.Err()`; check it after the loop.\n"
+	fs := Extract(text)
+	if len(fs) != 3 {
+		t.Fatalf("got %d findings, want W1, W2, S1: %+v", len(fs), fs)
+	}
+	for i, want := range []string{"closes `jobs`", "never resets", "ignores `rows.Err()`"} {
+		if !strings.Contains(fs[i].text(), want) {
+			t.Errorf("finding %d = %+v, want it to hold %q", i, fs[i], want)
+		}
+	}
+	if fs[0].Severity != SevMajor {
+		t.Errorf("W1 severity %q, want the item's own P1", fs[0].Severity)
+	}
+}

@@ -469,6 +469,17 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 	return sev, ref, strings.TrimSpace(s), marked
 }
 
+// checkboxRest is s after a leading task checkbox ("[ ]", "[x]", "☐",
+// "☑"), or s.
+func checkboxRest(s string) string {
+	for _, box := range []string{"[ ]", "[x]", "[X]", "☐", "☑", "☒"} {
+		if r, ok := strings.CutPrefix(s, box); ok && (r == "" || r[0] == ' ') {
+			return strings.TrimLeft(r, " ")
+		}
+	}
+	return s
+}
+
 // leadingFindingWord returns the length of a leading "Finding" (or Issue,
 // Problem, Bug, Concern, Defect, Regression, Vulnerability) that is
 // followed by "[" or ":", else 0.
