@@ -96,6 +96,15 @@ func lastLineVerdict(text string) Verdict {
 			continue
 		}
 		plain := plainLine(trimmed)
+		if rest, ticked, ok := checkbox(plain); ok {
+			// "[ ] Approved" over "[x] Revise": a verdict chosen by
+			// ticking one of the options; an option left unticked is no
+			// call, and a "## Verdict" title still waits for its word.
+			if !ticked {
+				continue
+			}
+			plain = rest
+		}
 		if pending != formNone {
 			f := pending
 			pending = formNone

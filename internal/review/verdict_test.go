@@ -14,6 +14,9 @@ func TestParseVerdict(t *testing.T) {
 		want Verdict
 	}{
 		{"tag", "Looks off.\n<verdict>NEEDS_WORK</verdict>", NeedsWork},
+		{"a ticked option under a verdict title is the call", "## Decision\n[ ] **Merge** as is\n[x] **Changes requested**: see B1, B2\n", NeedsWork},
+		{"an unticked option is no call", "## Outcome\n\n- [x] REQUEST CHANGES\n- [ ] APPROVE\n", NeedsWork},
+		{"an unticked approval alone is no call", "## Verdict\n\n- [ ] **LGTM** - nothing blocks\n", None},
 		{"a keyed-only word does not overturn a distinctive call", "**Status:** Request changes\n\nRename the helpers.\n\n**Status:** Ready for the implementer to pick up.\n", NeedsWork},
 		{"a distinctive call overturns an earlier one", "Status: Request changes\n\nround 2\n\nStatus: Approved\n", Ship},
 		{"a keyed-only word alone decides", "Status: ready to merge\n", Ship},
