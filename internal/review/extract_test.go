@@ -878,3 +878,23 @@ func TestExtractMarkedItemsUnderATopicHeading(t *testing.T) {
 		t.Errorf("W1 severity %q, want the item's own P1", fs[0].Severity)
 	}
 }
+
+// TestJSONFindingsRankedByDiagnosticLevel: a findings document a tool
+// wrote ranks findings as linters do ("error", "warning"); those rank
+// them, so a finding shaped only by its level is still one.
+func TestJSONFindingsRankedByDiagnosticLevel(t *testing.T) {
+	text := `{"results": [
+  {"rule": "unchecked-close", "severity": "error", "path": "db/pool.go", "line": 41, "message": "Conn.Close error is dropped, so a failed flush on shutdown loses writes silently."},
+  {"rule": "shadowed-ctx", "severity": "warning", "path": "api/h.go", "line": 9, "message": "ctx is shadowed by the request's own context inside the retry loop."}
+]}`
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if fs[0].Severity != SevMajor || fs[1].Severity != SevMinor {
+		t.Errorf("severities %q, %q; want major, minor", fs[0].Severity, fs[1].Severity)
+	}
+	if a := AnalyzeWith(text, Options{InferVerdict: true}); a.Verdict != NeedsWork || !a.Inferred {
+		t.Errorf("verdict %q inferred %v; an error-level finding asks for changes", a.Verdict, a.Inferred)
+	}
+}

@@ -891,7 +891,7 @@ func jsonFinding(it map[string]any) (Finding, bool) {
 		problem = title + " — " + desc
 	}
 	f := Finding{
-		Severity: normalizeSeverity(get("severity", "priority", "level", "sev")),
+		Severity: jsonSeverity(get("severity", "priority", "level", "sev")),
 		Location: cleanLocation(loc),
 		Problem:  clean(problem),
 		Fix: clean(get("suggestion", "fix", "recommendation", "remediation", "solution", "suggested_fix", "required_fix",
@@ -899,6 +899,21 @@ func jsonFinding(it map[string]any) (Finding, bool) {
 		Evidence: clean(get("evidence", "rationale", "why", "details", "impact")),
 	}
 	return f, f.Problem != ""
+}
+
+// jsonSeverity is normalizeSeverity for a findings document a tool wrote:
+// there findings are also ranked by diagnostic level, as linters,
+// compilers and SARIF rank theirs ("error", "warning", "note").
+func jsonSeverity(s string) string {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "error":
+		return SevMajor
+	case "warning":
+		return SevMinor
+	case "note":
+		return SevNit
+	}
+	return normalizeSeverity(s)
 }
 
 // jsonProse turns a nested JSON value into the text it carries, never its
