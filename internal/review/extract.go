@@ -580,7 +580,7 @@ func (x *extractor) listGroup(s *section) bool {
 	if len(s.children) > 0 {
 		return false
 	}
-	items := 0
+	items, other := 0, 0
 	for i, b := range s.blocks {
 		switch b := b.(type) {
 		case *ast.List:
@@ -597,9 +597,12 @@ func (x *extractor) listGroup(s *section) bool {
 				if !ok {
 					// "- [Q2] (P1) `parse` drops …": an item that opens
 					// with its own id or severity is a finding as a
-					// bold-titled one is.
+					// bold-titled one is; a list mostly of such items
+					// ("- See also Q1." beside them) is still one of
+					// findings.
 					if sev, ref, _, _ := titleMarker(first); sev == "" && ref == "" {
-						return false
+						other++
+						continue
 					}
 				}
 				items++
@@ -614,7 +617,7 @@ func (x *extractor) listGroup(s *section) bool {
 			return false
 		}
 	}
-	return items >= 2
+	return items >= 2 && other < items
 }
 
 // repeatedLeads are the bold item leads ("- **Cause**: …") that open list

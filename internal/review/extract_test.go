@@ -861,11 +861,19 @@ func TestExtractCheckboxedIDHeadings(t *testing.T) {
 }
 
 // TestExtractMarkedItemsUnderATopicHeading: under a findings section, a
-// heading (a file, a module) over items that each open with their own id
-// or severity tag is a group of findings, as bold-titled items are.
+// heading (a file, a module) over items that open with their own id or
+// severity tag is a group of findings, as bold-titled items are, also
+// when an item among them (a cross-reference) carries no tag.
 func TestExtractMarkedItemsUnderATopicHeading(t *testing.T) {
-	text := "## Findings by file\n\n### pkg/queue/worker.go\n\n- [W1] (P1) `Stop` closes `jobs` while `Submit` may still send on it; guard the send with the stop flag.\n- [W2] (P2) `backoff` never resets after a success; reset it when a job completes.\n\n### pkg/queue/store.go\n\n- [S1] (P1) `Load` ignores `rows.Err()`; check it after the loop.\n"
-	fs := Extract(text)
+	text := "## Findings by file\n\n### pkg/queue/worker.go\n\n- Same pattern as in the store.\n- [W1] (P1) `Stop` closes `jobs` while `Submit` may still send on it; guard the send with the stop flag.\n- [W2] (P2) `backoff` never resets after a success; reset it when a job completes.\n\n### pkg/queue/store.go\n\n- [S1] (P1) `Load` ignores `rows.Err()`; check it after the loop.\n"
+	var fs []Finding
+	for _, f := range Extract(text) {
+		// The cross-reference item may be read as a finding of its own
+		// (the filter drops it); it must not glue W1 and W2 together.
+		if !strings.Contains(f.Problem, "Same pattern") {
+			fs = append(fs, f)
+		}
+	}
 	if len(fs) != 3 {
 		t.Fatalf("got %d findings, want W1, W2, S1: %+v", len(fs), fs)
 	}
