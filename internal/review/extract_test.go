@@ -906,3 +906,13 @@ func TestJSONFindingsRankedByDiagnosticLevel(t *testing.T) {
 		t.Errorf("verdict %q inferred %v; an error-level finding asks for changes", a.Verdict, a.Inferred)
 	}
 }
+
+// TestJSONFindingDetailIsEvidence: a JSON finding's "detail" (as its
+// plural "details") is the evidence of its summary, kept with it.
+func TestJSONFindingDetailIsEvidence(t *testing.T) {
+	text := `[{"file": "store/kv.go:88", "priority": "HIGH", "summary": "Compaction can drop a tombstone", "detail": "Tombstones older than the oldest snapshot are purged before the snapshot reader finishes.", "suggestion": "Purge only below the lowest live reader's sequence number."}]`
+	fs := Extract(text)
+	if len(fs) != 1 || !strings.Contains(fs[0].Evidence, "oldest snapshot") {
+		t.Fatalf("got %+v, want the detail as evidence", fs)
+	}
+}

@@ -896,7 +896,7 @@ func jsonFinding(it map[string]any) (Finding, bool) {
 		Problem:  clean(problem),
 		Fix: clean(get("suggestion", "fix", "recommendation", "remediation", "solution", "suggested_fix", "required_fix",
 			"recommended_fix", "proposed_fix")),
-		Evidence: clean(get("evidence", "rationale", "why", "details", "impact")),
+		Evidence: clean(get("evidence", "rationale", "why", "details", "detail", "impact")),
 	}
 	return f, f.Problem != ""
 }
