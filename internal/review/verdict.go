@@ -121,6 +121,9 @@ func lastLineVerdict(text string) Verdict {
 			continue
 		}
 		v, f := lineVerdict(plain)
+		if v == None && strings.HasPrefix(trimmed, "#") {
+			v, f = titleVerdict(plain)
+		}
 		if f == formDecision || f == formVerdict {
 			if i := fieldKeyEnd(plain); i > 0 && listItem(trimmed) && fields[asciiLower(plain[:i])] >= 2 {
 				// "- **Verdict**: Sound" under each area, "-
@@ -146,6 +149,26 @@ func lastLineVerdict(text string) Verdict {
 		}
 	}
 	return found
+}
+
+// titleVerdict reads a heading that ends in the review's call after a
+// dash or colon ("# Round 2 review — Changes requested"): a verdict only
+// when the words after the separator are a distinctive verdict phrase and
+// nothing else.
+func titleVerdict(plain string) (Verdict, int) {
+	i := strings.LastIndexAny(plain, ":—–")
+	if j := strings.LastIndex(plain, " - "); j > i {
+		i = j + 1
+	}
+	if i <= 0 {
+		return None, formNone
+	}
+	_, size := utf8.DecodeRuneInString(plain[i:])
+	s := stripSymbols(plain[i+size:])
+	if v, n, alone := verdictPhraseAt(s); v != None && alone && n == len(s) {
+		return v, formAlone
+	}
+	return None, formNone
 }
 
 // weakCall reports whether a decision line's call is a word that is a
