@@ -916,3 +916,16 @@ func TestJSONFindingDetailIsEvidence(t *testing.T) {
 		t.Fatalf("got %+v, want the detail as evidence", fs)
 	}
 }
+
+// TestExtractTableRiskColumn: a findings table's "Risk" column says what
+// the problem costs; it stays with the finding as its evidence.
+func TestExtractTableRiskColumn(t *testing.T) {
+	text := "## Findings\n\n| # | Issue | Risk | Fix |\n|---|---|---|---|\n| 1 | `Upload` reads the whole body | a 2 GB request exhausts memory | wrap it in `http.MaxBytesReader` |\n| 2 | Session ids come from `math/rand` | ids can be predicted | use `crypto/rand` |\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[0].Evidence, "exhausts memory") || !strings.Contains(fs[1].Evidence, "predicted") {
+		t.Errorf("the risk column was lost: %+v", fs)
+	}
+}

@@ -101,8 +101,15 @@ func renderCell(c string) string {
 // tableColumn is the field a column's header names, as a field label
 // would.
 func tableColumn(h string) string {
-	if f := labelField(strings.Trim(h, "*` ")); f != "" {
+	l := strings.Trim(h, "*` ")
+	if f := labelField(l); f != "" {
 		return f
+	}
+	if strings.HasPrefix(strings.ToLower(l), "risk") {
+		// "| Issue | Risk | Fix |": what the problem costs, its
+		// evidence. (Outside a table "Risk:" opens too many summary
+		// lines to be a field.)
+		return fieldEvidence
 	}
 	return fieldIgnored
 }
