@@ -461,6 +461,9 @@ func (x *extractor) section(s *section, sc scope) {
 	x.flushDraft()
 	x.lead = nil
 	k := classifyHeading(s.title)
+	if numberedLeaf(s, k, sc) {
+		k.findings, k.container = false, false
+	}
 	if s.level > 0 && !sc.force {
 		switch {
 		case k.done && s.level > 1:
@@ -723,13 +726,32 @@ func (x *extractor) children(s *section, sc scope) {
 	sc.outline = false
 	for _, c := range s.children {
 		_, ref, _, _ := titleMarker(c.title)
-		if k := classifyHeading(c.title); isDigits(ref) && (k.skip && !k.done || k.fixes || k.container) {
+		if k := classifyHeading(c.title); isDigits(ref) && (k.skip && !k.done || k.fixes || k.container && !numberedLeaf(c, k, sc)) {
 			sc.outline = true
 		}
 	}
 	for _, c := range s.children {
 		x.section(c, sc)
 	}
+}
+
+// numberedLeaf reports whether s, whose title names a kind of finding
+// ("### 2. Memory leak risk"), is a numbered heading with a title, prose
+// and no sub-headings or list inside a findings section: one of the
+// numbered findings there, not a section of its own. ("#### Finding 2" alone is only the
+// number of the fields under it.)
+func numberedLeaf(s *section, k headingKind, sc scope) bool {
+	if !k.findings || k.severity != "" || !sc.findings || len(s.children) > 0 {
+		return false
+	}
+	for _, b := range s.blocks {
+		if _, ok := b.(*ast.List); ok {
+			// Items under it may be its findings.
+			return false
+		}
+	}
+	_, ref, title, _ := titleMarker(s.title)
+	return isDigits(ref) && title != ""
 }
 
 // titledParagraphs counts the paragraphs directly under a heading that

@@ -929,3 +929,18 @@ func TestExtractTableRiskColumn(t *testing.T) {
 		t.Errorf("the risk column was lost: %+v", fs)
 	}
 }
+
+// TestExtractNumberedFindingNamedByItsKind: under a findings section, a
+// numbered heading whose title names a kind of finding ("2. Deadlock
+// risk") over prose is one of the numbered findings, not a section whose
+// prose holds none.
+func TestExtractNumberedFindingNamedByItsKind(t *testing.T) {
+	text := "# Review\n\n## Blocking issues\n\n### 1. Unbounded queue\n\nThe `events` channel has no cap, so a slow consumer grows memory without limit.\n\n### 2. Deadlock risk\n\n`Close` takes `mu` and then waits on `done`, which the worker closes only after taking `mu`.\n\n## Conclusion\n\nFix both first.\n"
+	fs := Extract(text)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if !strings.Contains(fs[1].text(), "waits on `done`") {
+		t.Errorf("second finding lost its body: %+v", fs[1])
+	}
+}
