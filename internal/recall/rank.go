@@ -88,14 +88,6 @@ const remedyShare = 0.5
 // one or two of its words with the memory by chance, not all of them.
 const spreadWords = 3
 
-// scatteredShare: in a memory with a vocabulary of its own (vocabularyMin),
-// a request no lesson answers alone, and none by two of its words said in
-// one field, is answered only when its best lessons together say this
-// share of it. Scored on fresh sets after it was written: blind11 −1
-// labelled request at hit@5, norelevant_blind7 +0, blind12 0,
-// norelevant_blind8 +1 (testdata/recall/README.md, round 10).
-const scatteredShare = 2.0 / 3
-
 // Hit is one ranked entry.
 type Hit struct {
 	Entry mdstore.Entry `json:"entry"`
@@ -106,8 +98,6 @@ type Hit struct {
 	answers bool
 	alone   bool
 	mask    uint64 // the query's specific terms the lesson says
-	// joint: one field of the lesson says two of the request's words.
-	joint bool
 }
 
 func limitOf(opt Options) int { return cmp.Or(max(opt.Limit, 0), DefaultLimit) }

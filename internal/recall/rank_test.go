@@ -416,34 +416,6 @@ func TestRankFloorForeign(t *testing.T) {
 // different fields (one in the issue, the other in the fix) do not answer
 // it while a third of it goes unsaid; one lesson saying both in one field
 // does, and so does any lesson in a small memory.
-func TestRankFloorScattered(t *testing.T) {
-	t.Parallel()
-	scattered := []mdstore.Entry{
-		pit("lamp", "Lantern flickers when the wind rises", "Shield the wick from the harbor draft", ""),
-		pit("dock", "Harbor gate sticks after rain", "Oil the lantern hook before the gate", ""),
-		pit("a", "Webhook retries hammer the receiver", "", ""),
-	}
-	opt := Options{Floor: StrictFloor}
-	const q = "quilt saffron velvet lantern harbor"
-	if got := ids(Rank(t, scattered, q, opt)); len(got) < 2 {
-		t.Fatalf("a small memory = %v, want lamp and dock", got)
-	}
-	for i := range vocabularyMin {
-		scattered = append(scattered, pit(fmt.Sprintf("fill%d", i), fmt.Sprintf("Filler note number%d about topic%d", i, i), "", ""))
-	}
-	if got := ids(Rank(t, scattered, q, Options{})); len(got) < 2 {
-		t.Fatalf("without the floor %v: want lamp and dock (else this test shows nothing)", got)
-	}
-	if got := ids(Rank(t, scattered, q, opt)); len(got) != 0 {
-		t.Errorf("two words in different fields = %v, want nothing", got)
-	}
-	joint := slices.Clone(scattered)
-	joint[1] = pit("dock", "Harbor lantern sticks after rain", "Oil the hook before the gate", "")
-	if got := ids(Rank(t, joint, q, opt)); len(got) == 0 || got[0] != "dock" {
-		t.Errorf("two words in one field = %v, want dock first", got)
-	}
-}
-
 // TestRankFloorPlace: with the floor, a lesson whose context names a word
 // of the request that no other lesson says answers it; the same word in
 // its issue does not.

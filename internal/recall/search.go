@@ -748,16 +748,6 @@ func (w *weighed) spread(mask uint64) bool {
 	return words >= spreadWords && c >= 1-1e-9
 }
 
-// joint: the terms in mask, said in one field of a lesson, are two of
-// the request's specific words.
-func (w *weighed) joint(mask uint64) bool {
-	if bits.OnesCount64(mask&w.specific) < 2 {
-		return false
-	}
-	_, words := w.coverage(mask, mask)
-	return words >= 2
-}
-
 // coverage is the share of the request's specific words, by idf, among
 // the terms in mask, and how many of its words that is; a word only
 // terms outside whole say counts remedyShare of its weight.
@@ -865,21 +855,20 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			if !pe.ok || !eligible(&pe.e) {
 				continue
 			}
-			s, mask, place, topic, joint := sc.score(w, pe, float64(c.n)/r.avgLen)
+			s, mask, place, topic := sc.score(w, pe, float64(c.n)/r.avgLen)
 			if !w.qualifies(mask) {
 				continue
 			}
-			h := Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), mask: mask & w.specific, joint: joint}
+			h := Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), mask: mask & w.specific}
 			h.answers, h.alone = w.answers(mask, place, topic)
 			top.offer(h)
 		}
 		out[qi] = top.sorted()
-		answering, alone, joint := 0, false, false
+		answering, alone := 0, false
 		var said uint64
 		for _, h := range out[qi] {
 			if h.answers {
 				answering++
-				joint = joint || h.joint
 			}
 			alone = alone || h.alone
 			said |= h.mask
@@ -889,23 +878,12 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 		// two lessons answer it: one lesson sharing a pair of its words
 		// (a row, a table) is chance.
 		answered := alone || answering >= 2 || answering == 1 && !w.foreign
-		// Lessons that say no two of the request's words in one field,
-		// while together they leave a third of it unsaid, share words
-		// with it, not its topic: each word in another sense, scattered
-		// over lessons about other things. A small memory leaves most of
-		// any request unsaid (see foreign).
-		if answered && !alone && !joint && w.vocabulary {
-			if c, _ := w.coverage(said, said); c < scatteredShare {
-				answered = false
-			}
-		}
 		if !answered {
 			for i := range out[qi] {
 				out[qi][i].answers = false
 			}
 		}
-		answered = answered || w.floor > 0 && w.spread(said)
-		if !answered {
+		if !answered && !(w.floor > 0 && w.spread(said)) {
 			// None of the best lessons says enough of the request: what
 			// they share with it is a word or two of another topic.
 			out[qi] = nil
@@ -1024,15 +1002,13 @@ func (s *scorer) field(v string, w float64) {
 
 // score is an entry's BM25F score for one query, the terms it says,
 // those its context says, those its issue, body or context says (topic:
-// the others it says only in its fix or heading), and whether one of its
-// fields says two of the request's words (joint).
+// the others it says only in its fix or heading).
 // Each slot (a request word and its synonyms) scores its best term; each
 // identifier of the request scores its joined form or its parts,
 // whichever is more.
-func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, mask, place, topic uint64, joint bool) {
+func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, mask, place, topic uint64) {
 	q := w.q
 	s.tf = append(s.tf[:0], make([]float64, len(q.terms))...)
-	var field uint64 // the terms the current field says
 	skip := false
 	// pos counts chunks; at[g] is where group g of the request was last
 	// said, near[g] the groups said within proxWindow before it.
@@ -1044,8 +1020,6 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 	near := append(s.near[:0], make([]uint64, q.groups)...)
 	for i, t := range pe.toks {
 		if t.kind == fieldStart {
-			joint = joint || w.joint(field)
-			field = 0
 			pos += 2 * proxWindow
 			continue
 		}
@@ -1058,7 +1032,6 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 			continue
 		}
 		mask |= 1 << ti
-		field |= 1 << ti
 		if i >= pe.place[0] && i < pe.place[1] {
 			place |= 1 << ti
 			topic |= 1 << ti
@@ -1100,7 +1073,6 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 			parts[g] += v
 		}
 	}
-	joint = joint || w.joint(field)
 	for g := range whole {
 		total += max(whole[g], parts[g])
 	}
@@ -1113,7 +1085,7 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 		}
 	}
 	s.at, s.near = at, near
-	return total, mask, place, topic, joint
+	return total, mask, place, topic
 }
 
 // eligible: archived and pending (merged, awaiting curation) lessons are
