@@ -323,20 +323,6 @@ func TestPrimeAnswersLead(t *testing.T) {
 
 // TestRankProximity: of two lessons saying the same words of the request
 // as often, in as many words, the one saying them together ranks first.
-func TestRankProximity(t *testing.T) {
-	t.Parallel()
-	entries := []mdstore.Entry{
-		pit("apart", "Carousel one two three four five six seven eight nine ten swipe", "", ""),
-		pit("together", "Carousel swipe one two three four five six seven eight nine ten", "", ""),
-		pit("other", "Unrelated", "", ""),
-	}
-	for _, q := range []string{"carousel swipe", "swipe the carousel"} {
-		if got := ids(Rank(t, entries, q, Options{})); strings.Join(got, " ") != "together apart" {
-			t.Errorf("Rank(%q) = %v, want together, apart", q, got)
-		}
-	}
-}
-
 // TestRankFloorSpread: with the floor, a request whose specific words are
 // each said by a different lesson, none saying enough alone, gets them
 // when there are three words or more and every one is said; a request with

@@ -32,14 +32,6 @@ const (
 	maxLift        = 1 + recurrenceLift + recencyLift
 )
 
-// Proximity: two specific words of the request within proxWindow chunks
-// of each other add proxWeight of the lesser one's idf (each pair once in
-// each order it occurs).
-const (
-	proxWindow = 8
-	proxWeight = 0.3
-)
-
 // Field weights: the lesson itself counts most; the fix and context
 // (file paths, often the topic itself) next; the heading's task and
 // category least. Besides ranking, they keep a lesson's score near the
@@ -783,24 +775,10 @@ func (w *weighed) coverage(mask, whole uint64) (float64, int) {
 // bound is the most an entry whose scan found the terms in mask can score:
 // every term saturated, the best lift.
 func (w *weighed) bound(mask uint64) float64 {
-	var s, spec float64
-	var groups uint64
+	var s float64
 	for m := mask; m != 0; m &= m - 1 {
 		t := bits.TrailingZeros64(m)
 		s += w.q.terms[t].weight * w.idf[t] * (k1 + 1)
-		if w.specific&(1<<t) != 0 {
-			g := w.q.slots[w.q.terms[t].slot].group
-			if g < 64 && groups&(1<<g) == 0 {
-				groups |= 1 << g
-				spec += w.groupIdf[g]
-			}
-		}
-	}
-	// Proximity: each pair of the k groups adds at most the lesser of
-	// their idfs, and Σ min(a, b) over pairs ≤ (k-1)/2 · Σ a, counted
-	// once per direction.
-	if k := bits.OnesCount64(groups); k > 1 {
-		s += proxWeight * float64(k-1) * spec
 	}
 	return s * maxLift
 }
@@ -916,13 +894,7 @@ type scorer struct {
 	files handles
 	buf   []byte // a candidate's bytes, until it is parsed (ParseSegment copies)
 	tf    []float64
-	at    []int
-	near  []uint64
 }
-
-// fieldStart marks where a field's tokens begin: words of two fields are
-// never near each other.
-const fieldStart text.Kind = 255
 
 type tok struct {
 	stem   string
@@ -976,18 +948,14 @@ func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
 }
 
 func (s *scorer) field(v string, w float64) {
-	s.toks = append(s.toks, tok{kind: fieldStart})
 	s.z.Scan(v, func(b []byte, k text.Kind) {
 		if k != text.Whole && !s.p.begins(b) {
 			// No needle begins it, so it folds to no term of any query
-			// (the scan's rule): left unstemmed. A word stays as a mark
-			// where its chunk starts (see score). A joined form is always
-			// stemmed: the needle of a request's identifier is its first
-			// part as written, which need not begin the joined form
-			// ("0#BY" joins to "0by"; its needle is "by").
-			if k == text.Word {
-				s.toks = append(s.toks, tok{kind: k})
-			}
+			// (the scan's rule): left out. A joined form is always kept:
+			// the needle of a request's identifier is its first part as
+			// written, which need not begin the joined form ("0#BY" joins
+			// to "0by"; its needle is "by"), and it marks where its
+			// chunk's parts begin (see score).
 			return
 		}
 		st, ok := s.memo[string(b)]
@@ -1010,22 +978,9 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 	q := w.q
 	s.tf = append(s.tf[:0], make([]float64, len(q.terms))...)
 	skip := false
-	// pos counts chunks; at[g] is where group g of the request was last
-	// said, near[g] the groups said within proxWindow before it.
-	pos := 0
-	at := s.at[:0]
-	for range q.groups {
-		at = append(at, math.MinInt/2)
-	}
-	near := append(s.near[:0], make([]uint64, q.groups)...)
 	for i, t := range pe.toks {
-		if t.kind == fieldStart {
-			pos += 2 * proxWindow
-			continue
-		}
 		if t.kind != text.Part {
 			skip = false
-			pos++
 		}
 		ti, ok := q.index[t.stem]
 		if !ok {
@@ -1037,15 +992,6 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 			topic |= 1 << ti
 		} else if i < pe.fix {
 			topic |= 1 << ti
-		}
-		if w.specific&(1<<ti) != 0 {
-			g := q.slots[q.terms[ti].slot].group
-			for og, p := range at {
-				if og != g && pos-p <= proxWindow && og < 64 {
-					near[g] |= 1 << og
-				}
-			}
-			at[g] = pos
 		}
 		if skip {
 			continue // the joined form matched: its parts would count it twice
@@ -1076,15 +1022,6 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 	for g := range whole {
 		total += max(whole[g], parts[g])
 	}
-	// Two specific words of the request said close together are more
-	// likely said about one thing, as the request says them, than the
-	// same words scattered over the lesson.
-	for g, m := range near {
-		for ; m != 0; m &= m - 1 {
-			total += proxWeight * min(w.groupIdf[g], w.groupIdf[bits.TrailingZeros64(m)])
-		}
-	}
-	s.at, s.near = at, near
 	return total, mask, place, topic
 }
 
