@@ -13,10 +13,6 @@ import (
 
 // Query weights relative to a word of the request.
 const (
-	// genericWeight is the weight of a generic word (generic.txt) of a
-	// request read as it is: it breaks ties but cannot lift a lesson by
-	// itself. In the scout's searches it weighs 1 (meant).
-	genericWeight = 0.2
 	// synonymWeight is the weight of a synonym (text.Synonyms): it counts
 	// for its word's slot, never more than the word itself.
 	synonymWeight = 0.4
@@ -137,25 +133,8 @@ func (q *query) word(st string, group int, whole bool) {
 	if _, ok := q.index[st]; ok || len(q.terms) >= maxTerms {
 		return
 	}
-	g := genericWords()[st]
-	w := 1.0
-	if g {
-		w = genericWeight
-	}
 	q.slots = append(q.slots, slot{group: group, whole: whole})
-	q.add(term{stem: st, slot: len(q.slots) - 1, weight: w, generic: g})
-}
-
-// meant weighs the query's generic words as any word: the scout's
-// searches are written to find lessons, and a generic word in one
-// ("endpoint", "user") is chosen, where a request's ("add a page") is how
-// it is phrased. Still never a reason to qualify a lesson.
-func (q *query) meant() {
-	for i := range q.terms {
-		if q.terms[i].generic {
-			q.terms[i].weight = 1
-		}
-	}
+	q.add(term{stem: st, slot: len(q.slots) - 1, weight: 1, generic: genericWords()[st]})
 }
 
 func (q *query) add(t term) {

@@ -137,11 +137,7 @@ func Search(files []File, queries []string, opt Options) ([]Hit, error) {
 	limit := limitOf(opt)
 	qs := make([]*query, 0, len(queries))
 	for _, s := range queries {
-		q := parseQuery(s)
-		if len(queries) > 1 {
-			q.meant()
-		}
-		qs = append(qs, q)
+		qs = append(qs, parseQuery(s))
 	}
 	// Several lists are ranked deeper than the limit, so an entry
 	// second-best for two queries can pass one that is best for only one.
