@@ -21,7 +21,7 @@ ranked by how well they match QUERY and only the best are printed. Give
 task, its technical terms, what usually goes wrong in it): the lists are
 merged by rank, so an entry found by several queries comes first. An entry is
 ranked only when it says specific words of a query itself (task ids, generic
-words such as add, fix, page or client, and synonyms do not count): with one
+words such as add, fix, page or client do not count): with one
 query, most of its specific words, as prime wants; with several, one of them
 is enough. When no entry qualifies, nothing is printed and stderr says so
 (exit 0).

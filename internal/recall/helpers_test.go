@@ -42,7 +42,7 @@ func Render(e *mdstore.Entry, clip bool) string {
 func (q *query) specificWords() int {
 	n := 0
 	for _, t := range q.terms {
-		if !t.syn && !t.generic {
+		if !t.generic {
 			n++
 		}
 	}

@@ -11,21 +11,18 @@ import (
 	"github.com/flowmem/flowmem/internal/text"
 )
 
-// Query weights relative to a word of the request.
-const (
-	// synonymWeight is the weight of a synonym (text.Synonyms): it counts
-	// for its word's slot, never more than the word itself.
-	synonymWeight = 0.4
-	// maxTerms bounds a query: terms are bits of a uint64 in the scan.
-	maxTerms = 64
-)
+// maxTerms bounds a query: terms are bits of a uint64 in the scan.
+const maxTerms = 64
 
-// A term is one folded stem the query looks for.
+// A term is one word of the request, folded: a plain word, an
+// identifier's joined form, or one of its parts. group ties an
+// identifier's terms together: an entry scores the joined form or the sum
+// of the parts, whichever is more, so "GitHub", "github" and "git_hub"
+// weigh the same.
 type term struct {
-	stem   string
-	slot   int // the request word it stands for
-	weight float64
-	syn    bool // a synonym of the slot's word, not the word itself
+	stem  string
+	group int
+	whole bool // an identifier's joined form
 	// generic is set when the word is in generic.txt.
 	generic bool
 	// lead is, for an identifier's joined form, where a file's spelling of
@@ -34,18 +31,8 @@ type term struct {
 	lead string
 }
 
-// A slot is one word of the request: a plain word, an identifier's joined
-// form, or one of its parts. group ties an identifier's slots together: an
-// entry scores the joined form or the sum of the parts, whichever is more,
-// so "GitHub", "github" and "git_hub" weigh the same.
-type slot struct {
-	group int
-	whole bool
-}
-
 type query struct {
 	terms  []term
-	slots  []slot
 	groups int
 	index  map[string]int // stem → term
 }
@@ -78,7 +65,7 @@ var taskIDs = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // parseQuery turns a request into terms: its words without stop words and
-// task ids, folded (text.Fold), each with its synonyms.
+// task ids, folded (text.Fold).
 func parseQuery(s string) *query {
 	s = taskIDs().ReplaceAllString(s, " ")
 	q := &query{index: map[string]int{}}
@@ -105,36 +92,22 @@ func parseQuery(s string) *query {
 		}
 	})
 	for i := range q.terms {
-		if q.slots[q.terms[i].slot].whole && q.terms[i].lead == "" {
+		if q.terms[i].whole && q.terms[i].lead == "" {
 			// Its first letter, not its first byte: the first byte of
 			// a letter outside ASCII may differ between cases (ƕ, Ƕ).
 			_, n := utf8.DecodeRuneInString(q.terms[i].stem)
 			q.terms[i].lead = q.terms[i].stem[:n]
 		}
 	}
-	// Synonyms come after every word, so a word said outright is never
-	// taken for another's synonym.
-	for i, n := 0, len(q.terms); i < n; i++ {
-		t := q.terms[i]
-		if t.generic {
-			continue
-		}
-		for _, s := range text.Synonyms(t.stem) {
-			if _, ok := q.index[s]; !ok && len(q.terms) < maxTerms {
-				q.add(term{stem: s, slot: t.slot, weight: synonymWeight, syn: true})
-			}
-		}
-	}
 	return q
 }
 
-// word adds the stem of one request word in a slot of its own.
+// word adds the stem of one request word, unless the query has it.
 func (q *query) word(st string, group int, whole bool) {
 	if _, ok := q.index[st]; ok || len(q.terms) >= maxTerms {
 		return
 	}
-	q.slots = append(q.slots, slot{group: group, whole: whole})
-	q.add(term{stem: st, slot: len(q.slots) - 1, weight: 1, generic: genericWords()[st]})
+	q.add(term{stem: st, group: group, whole: whole, generic: genericWords()[st]})
 }
 
 func (q *query) add(t term) {

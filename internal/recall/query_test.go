@@ -8,8 +8,7 @@ import (
 )
 
 // TestParseQuery: task ids and stop words leave the query, generic words
-// stay as generic terms, identifiers keep their joined form and parts, and
-// synonyms join as synonyms.
+// stay as generic terms, and identifiers keep their joined form and parts.
 func TestParseQuery(t *testing.T) {
 	t.Parallel()
 	stems := func(q *query, pick func(term) bool) []string {
@@ -21,7 +20,7 @@ func TestParseQuery(t *testing.T) {
 		}
 		return out
 	}
-	words := func(tm term) bool { return !tm.syn && !tm.generic }
+	words := func(tm term) bool { return !tm.generic }
 	for _, tc := range []struct {
 		in   string
 		want []string // specific words, folded
@@ -37,10 +36,6 @@ func TestParseQuery(t *testing.T) {
 		if got := stems(parseQuery(tc.in), words); !slices.Equal(got, tc.want) {
 			t.Errorf("parseQuery(%q) specific words = %q, want %q", tc.in, got, tc.want)
 		}
-	}
-	q := parseQuery("worker hangs")
-	if syn := stems(q, func(tm term) bool { return tm.syn }); !slices.Contains(syn, "stall") {
-		t.Errorf("synonyms of %q = %q, want stall among them", "worker hangs", syn)
 	}
 	if g := stems(parseQuery("add a page"), func(tm term) bool { return tm.generic }); !slices.Equal(g, []string{"add", "page"}) {
 		t.Errorf("generic words = %q", g)

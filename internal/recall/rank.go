@@ -10,9 +10,8 @@
 // itself, and a request read as it is (prime, one read --relevant) gets
 // lessons only when one of them says enough of its specific words (the
 // relevance floor, SPEC §6): task ids and stop words are dropped, and
-// generic words (generic.txt) and synonyms rank a lesson that qualifies
-// but never qualify one, so a request that no lesson bears on gets
-// nothing.
+// generic words (generic.txt) rank a lesson that qualifies but never
+// qualify one, so a request that no lesson bears on gets nothing.
 package recall
 
 import (

@@ -618,8 +618,8 @@ func (p *plan) scanPass(files []File, folds map[at]*copies) (*scanned, *idCount,
 type weighed struct {
 	q   *query
 	idf []float64
-	// specific marks terms that can qualify a lesson: the request's own
-	// words (not synonyms), not generic, found in some entry.
+	// specific marks terms that can qualify a lesson: the request's
+	// words that are not generic, found in some entry.
 	specific uint64
 	// groupIdf is, per group, the highest idf of its specific terms: what
 	// the group adds to a lesson's coverage; total is their sum.
@@ -641,11 +641,11 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 	known := 0.0 // the highest idf of a specific word some entry has
 	for t, tm := range q.terms {
 		w.idf[t] = idf(df[t], n)
-		if !tm.generic && !tm.syn {
+		if !tm.generic {
 			// A specific word the memory never uses still counts in the
 			// whole: a request whose topic words no lesson says is about
 			// something the memory does not cover.
-			g := q.slots[tm.slot].group
+			g := tm.group
 			if df[t] > 0 {
 				w.specific |= 1 << t
 				w.groupKnown[g] = true
@@ -693,8 +693,8 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 }
 
 // qualifies: a lesson qualifies only by saying a specific word of the
-// request itself (SPEC §6). Task ids, stop words, generic words and
-// synonyms never qualify it.
+// request itself (SPEC §6). Task ids, stop words and generic words never
+// qualify it.
 func (w *weighed) qualifies(mask uint64) bool {
 	return mask&w.specific != 0
 }
@@ -758,7 +758,7 @@ func (w *weighed) coverage(mask, whole uint64) (float64, int) {
 		}
 		for m &= w.specific; m != 0; m &= m - 1 {
 			t := bits.TrailingZeros64(m)
-			g := w.q.slots[w.q.terms[t].slot].group
+			g := w.q.terms[t].group
 			if g < 64 && seen&(1<<g) != 0 {
 				continue
 			}
@@ -778,7 +778,7 @@ func (w *weighed) bound(mask uint64) float64 {
 	var s float64
 	for m := mask; m != 0; m &= m - 1 {
 		t := bits.TrailingZeros64(m)
-		s += w.q.terms[t].weight * w.idf[t] * (k1 + 1)
+		s += w.idf[t] * (k1 + 1)
 	}
 	return s * maxLift
 }
@@ -971,8 +971,7 @@ func (s *scorer) field(v string, w float64) {
 // score is an entry's BM25F score for one query, the terms it says,
 // those its context says, those its issue, body or context says (topic:
 // the others it says only in its fix or heading).
-// Each slot (a request word and its synonyms) scores its best term; each
-// identifier of the request scores its joined form or its parts,
+// Each identifier of the request scores its joined form or its parts,
 // whichever is more.
 func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, mask, place, topic uint64) {
 	q := w.q
@@ -1000,20 +999,14 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 		s.tf[ti] += t.weight
 	}
 	norm := 1 - b + b*relLen
-	slotScore := make([]float64, len(q.slots))
+	whole := make([]float64, q.groups)
+	parts := make([]float64, q.groups)
 	for ti, tf := range s.tf {
 		if tf == 0 {
 			continue
 		}
-		v := q.terms[ti].weight * w.idf[ti] * tf * (k1 + 1) / (tf + k1*norm)
-		sl := q.terms[ti].slot
-		slotScore[sl] = max(slotScore[sl], v)
-	}
-	whole := make([]float64, q.groups)
-	parts := make([]float64, q.groups)
-	for si, v := range slotScore {
-		g := q.slots[si].group
-		if q.slots[si].whole {
+		v := w.idf[ti] * tf * (k1 + 1) / (tf + k1*norm)
+		if g := q.terms[ti].group; q.terms[ti].whole {
 			whole[g] = v
 		} else {
 			parts[g] += v

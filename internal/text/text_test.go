@@ -119,20 +119,9 @@ func TestContentWords(t *testing.T) {
 	}
 }
 
-func TestSynonyms(t *testing.T) {
-	t.Parallel()
-	if !slices.Contains(Synonyms(Fold("hangs")), Fold("stuck")) {
-		t.Errorf("Synonyms(hang) = %q, want stuck among them", Synonyms(Fold("hangs")))
-	}
-	if s := Synonyms(Fold("toggle")); len(s) != 0 {
-		t.Errorf("toggle has synonyms %q; words with a second meaning in code stay out", s)
-	}
-}
-
 // TestDataFiles keeps the tables honest: no word twice in abbrev.txt (it
-// would fold into two words), no stop word in the other tables (it is
-// never looked up), and no abbreviation whose stem collides with a stop
-// word.
+// would fold into two words) and no stop word in it (it is never looked
+// up).
 func TestDataFiles(t *testing.T) {
 	t.Parallel()
 	seen := map[string]string{}
@@ -144,13 +133,6 @@ func TestDataFiles(t *testing.T) {
 			seen[w] = ws[0]
 			if IsStop(w) {
 				t.Errorf("abbrev.txt: %q is a stop word", w)
-			}
-		}
-	})
-	lines(synonymData, func(ws []string) {
-		for _, w := range ws {
-			if IsStop(w) {
-				t.Errorf("synonyms.txt: %q is a stop word", w)
 			}
 		}
 	})
@@ -220,7 +202,7 @@ func TestStemmed(t *testing.T) {
 	t.Parallel()
 	m := dataStems()
 	n := 0
-	for _, data := range []string{stemData, abbrevData, synonymData} {
+	for _, data := range []string{stemData, abbrevData} {
 		lines(data, func(ws []string) {
 			for _, w := range ws {
 				if w == "=" {

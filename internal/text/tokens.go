@@ -4,9 +4,9 @@
 // interchangeably with the word (ctx, context). Capture fingerprints
 // lessons with it and recall ranks them with it, so both see the same words.
 //
-// The word lists are embedded data files (stop.txt, stems.txt, abbrev.txt,
-// synonyms.txt), general vocabulary written from knowledge of English and
-// of the trade, never phrases taken from a labelled corpus.
+// The word lists are embedded data files (stop.txt, stems.txt,
+// abbrev.txt), general vocabulary written from knowledge of English and of
+// the trade, never phrases taken from a labelled corpus.
 package text
 
 import (

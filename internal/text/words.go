@@ -16,8 +16,6 @@ var (
 	stemData string
 	//go:embed abbrev.txt
 	abbrevData string
-	//go:embed synonyms.txt
-	synonymData string
 	//go:embed stemmed.txt
 	stemmedData string
 )
@@ -178,32 +176,4 @@ var forms = sync.OnceValue(func() map[string][]string {
 // too, since they need not start like it. The slice must not be modified.
 func Forms(s string) []string {
 	return forms()[s]
-}
-
-// synonyms maps the folded stem of every word in synonyms.txt to the other
-// words of its groups.
-var synonyms = sync.OnceValue(func() map[string][]string {
-	m := map[string][]string{}
-	lines(synonymData, func(ws []string) {
-		stems := make([]string, 0, len(ws))
-		for _, w := range ws {
-			stems = append(stems, Fold(w))
-		}
-		for _, a := range stems {
-			for _, b := range stems {
-				if a != b && !slices.Contains(m[a], b) {
-					m[a] = append(m[a], b)
-				}
-			}
-		}
-	})
-	return m
-})
-
-// Synonyms returns the folded stems of the words that often name the same
-// thing as the folded stem s (timeout, deadline): looser than an
-// abbreviation, so a caller should count them for less than the word.
-// The slice must not be modified.
-func Synonyms(s string) []string {
-	return synonyms()[s]
 }
