@@ -75,7 +75,7 @@ const (
 )
 
 // remedyShare is what a word counts towards the floor's share when a
-// lesson says it only in its fix or heading (see answers). Half: the
+// lesson says it only in its fix (see answers). Half: the
 // older sets 655 → 652 labelled requests in the first 5 and 186 → 190 of
 // 210 requests with no relevant lesson emptied (0: 644 / 194; ¼: 647 /
 // 192; ¾: 652 / 188); testdata/recall/README.md, round 13.

@@ -33,16 +33,17 @@ const (
 )
 
 // Field weights: the lesson itself counts most; the fix and context
-// (file paths, often the topic itself) next; the heading's task and
-// category least. Besides ranking, they keep a lesson's score near the
-// bound its scan allows (bound: every term saturated), so the search
-// stops parsing early: at weight 1 everywhere, read --relevant at 10,000
-// corpus-shaped lessons took a third more instructions.
+// (file paths, often the topic itself) next. The heading (date, task,
+// source, category) is not scored: weighed at all, it moved no request of
+// the quality sets (testdata/recall/README.md, round 14). Besides ranking,
+// the weights keep a lesson's score near the bound its scan allows
+// (bound: every term saturated), so the search stops parsing early: at
+// weight 1 everywhere, read --relevant at 10,000 corpus-shaped lessons
+// took a third more instructions.
 const (
 	wMain    = 3
 	wFix     = 2
 	wContext = 2
-	wMeta    = 0.5
 )
 
 // plan is the compiled form of the queries of one search: every term of
@@ -710,7 +711,7 @@ func (w *weighed) qualifies(mask uint64) bool {
 // lesson's place. Said in the issue or the fix, such a word is as often
 // another sense of it.
 //
-// A word the lesson says only in its fix (or heading), not in its issue
+// A word the lesson says only in its fix, not in its issue
 // or context (topic), counts remedyShare of its weight: a fix names the
 // remedy, a verb and the thing it acts on ("oil the hinge", "trim the
 // wick"), words that lessons about other problems and requests about
@@ -939,8 +940,6 @@ func (s *scorer) parse(f *File, c *candidate, r *scanned) *parsed {
 		pe.place[0] = len(s.toks)
 		s.field(e.Context, wContext)
 		pe.place[1] = len(s.toks)
-		s.field(e.Category, wMeta)
-		s.field(e.Task, wMeta)
 		pe.toks = slices.Clone(s.toks)
 	}
 	s.cache[c] = pe
@@ -970,7 +969,7 @@ func (s *scorer) field(v string, w float64) {
 
 // score is an entry's BM25F score for one query, the terms it says,
 // those its context says, those its issue, body or context says (topic:
-// the others it says only in its fix or heading).
+// the others it says only in its fix).
 // Each identifier of the request scores its joined form or its parts,
 // whichever is more.
 func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, mask, place, topic uint64) {
