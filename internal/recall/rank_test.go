@@ -319,8 +319,6 @@ func TestPrimeAnswersLead(t *testing.T) {
 	}
 }
 
-// TestRankProximity: of two lessons saying the same words of the request
-// as often, in as many words, the one saying them together ranks first.
 // TestRankFloorSpread: with the floor, a request whose specific words are
 // each said by a different lesson, none saying enough alone, gets them
 // when there are three words or more and every one is said; a request with
@@ -395,11 +393,6 @@ func TestRankFloorForeign(t *testing.T) {
 	}
 }
 
-// TestRankFloorScattered: with the floor, in a memory of vocabularyMin
-// lessons or more, lessons that each say two words of a request only in
-// different fields (one in the issue, the other in the fix) do not answer
-// it while a third of it goes unsaid; one lesson saying both in one field
-// does, and so does any lesson in a small memory.
 // TestRankFloorPlace: with the floor, a lesson whose context names a word
 // of the request that no other lesson says answers it; the same word in
 // its issue does not.
