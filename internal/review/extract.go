@@ -736,9 +736,9 @@ func (x *extractor) children(s *section, sc scope) {
 }
 
 // numberedLeaf reports whether s, whose title names a kind of finding
-// ("### 2. Memory leak risk"), is a numbered heading with a title, prose
+// ("### 4. Goroutine leak on shutdown"), is a numbered heading with a title, prose
 // and no sub-headings or list inside a findings section: one of the
-// numbered findings there, not a section of its own. ("#### Finding 2" alone is only the
+// numbered findings there, not a section of its own. ("#### Finding 7" alone is only the
 // number of the fields under it.)
 func numberedLeaf(s *section, k headingKind, sc scope) bool {
 	if !k.findings || k.severity != "" || !sc.findings || len(s.children) > 0 {

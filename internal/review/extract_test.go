@@ -920,7 +920,7 @@ func TestJSONFindingDetailIsEvidence(t *testing.T) {
 // TestExtractTableRiskColumn: a findings table's "Risk" column says what
 // the problem costs; it stays with the finding as its evidence.
 func TestExtractTableRiskColumn(t *testing.T) {
-	text := "## Findings\n\n| # | Issue | Risk | Fix |\n|---|---|---|---|\n| 1 | `Upload` reads the whole body | a 2 GB request exhausts memory | wrap it in `http.MaxBytesReader` |\n| 2 | Session ids come from `math/rand` | ids can be predicted | use `crypto/rand` |\n"
+	text := "## Findings\n\n| # | Problem | Risk | Remedy |\n|---|---|---|---|\n| 1 | `Upload` reads the whole body | a 2 GB request exhausts memory | wrap it in `http.MaxBytesReader` |\n| 2 | Session ids come from `math/rand` | ids can be predicted | use `crypto/rand` |\n"
 	fs := Extract(text)
 	if len(fs) != 2 {
 		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)

@@ -106,7 +106,7 @@ func tableColumn(h string) string {
 		return f
 	}
 	if strings.HasPrefix(strings.ToLower(l), "risk") {
-		// "| Issue | Risk | Fix |": what the problem costs, its
+		// "| Problem | Risk | Remedy |": what the problem costs, its
 		// evidence. (Outside a table "Risk:" opens too many summary
 		// lines to be a field.)
 		return fieldEvidence

@@ -97,7 +97,7 @@ func lastLineVerdict(text string) Verdict {
 		}
 		plain := plainLine(trimmed)
 		if rest, ticked, ok := checkbox(plain); ok {
-			// "[ ] Approved" over "[x] Revise": a verdict chosen by
+			// "[ ] Ship it" over "[x] Needs work": a verdict chosen by
 			// ticking one of the options; an option left unticked is no
 			// call, and a "## Verdict" title still waits for its word.
 			if !ticked {
