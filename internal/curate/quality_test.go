@@ -491,38 +491,18 @@ func TestQualityCurate(t *testing.T) {
 	line("total", &tot)
 	t.Logf("real recurrences, held out (outside the totals):")
 	line(realHeldOut, scores[realHeldOut])
-	freshEntries, freshGroups := loadQualityMemory(t, false, freshReal)
-	fresh := scoreQuality(t, freshEntries, freshGroups, threshold, false)[freshReal]
-	line(freshReal, fresh)
-	fresh8Entries, fresh8Groups := loadQualityMemory(t, false, freshReal8)
-	fresh8 := scoreQuality(t, fresh8Entries, fresh8Groups, threshold, false)[freshReal8]
-	line(freshReal8, fresh8)
-	fresh8bEntries, fresh8bGroups := loadQualityMemory(t, false, freshReal8b)
-	fresh8b := scoreQuality(t, fresh8bEntries, fresh8bGroups, threshold, false)[freshReal8b]
-	line(freshReal8b, fresh8b)
-	fresh9Entries, fresh9Groups := loadQualityMemory(t, false, freshReal9)
-	fresh9 := scoreQuality(t, fresh9Entries, fresh9Groups, threshold, false)[freshReal9]
-	line(freshReal9, fresh9)
-	fresh10Entries, fresh10Groups := loadQualityMemory(t, false, freshReal10)
-	fresh10 := scoreQuality(t, fresh10Entries, fresh10Groups, threshold, false)[freshReal10]
-	line(freshReal10, fresh10)
-	fresh11Entries, fresh11Groups := loadQualityMemory(t, false, freshReal11)
-	fresh11 := scoreQuality(t, fresh11Entries, fresh11Groups, threshold, false)[freshReal11]
-	line(freshReal11, fresh11)
-	fresh12Entries, fresh12Groups := loadQualityMemory(t, false, freshReal12)
-	fresh12 := scoreQuality(t, fresh12Entries, fresh12Groups, threshold, false)[freshReal12]
-	line(freshReal12, fresh12)
-	fresh13Entries, fresh13Groups := loadQualityMemory(t, false, freshReal13)
-	fresh13 := scoreQuality(t, fresh13Entries, fresh13Groups, threshold, false)[freshReal13]
-	line(freshReal13, fresh13)
-	fresh14Entries, fresh14Groups := loadQualityMemory(t, false, freshReal14)
-	fresh14 := scoreQuality(t, fresh14Entries, fresh14Groups, threshold, false)[freshReal14]
-	line(freshReal14, fresh14)
 	// The real pool: every set of real recurrences, reviews.txt whole
 	// (its held-out third too). Rules are judged on it before the written
-	// sets, whose second wordings one author wrote.
+	// sets, whose second wordings one author wrote. Each fresh set is
+	// scored in a memory of its own lines alone, as when it was first
+	// scored.
 	var pool setScore
-	for _, s := range []*setScore{scores["whole reviews.txt"], scores[realHeldOut], fresh, fresh8, fresh8b, fresh9, fresh10, fresh11, fresh12, fresh13, fresh14} {
+	pool.add(scores["whole reviews.txt"])
+	pool.add(scores[realHeldOut])
+	for _, set := range []string{freshReal, freshReal8, freshReal8b, freshReal9, freshReal10, freshReal11, freshReal12, freshReal13, freshReal14} {
+		entries, groups := loadQualityMemory(t, false, set)
+		s := scoreQuality(t, entries, groups, threshold, false)[set]
+		line(set, s)
 		pool.add(s)
 	}
 	line("REAL pool", &pool)
