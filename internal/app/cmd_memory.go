@@ -61,7 +61,7 @@ Example:
 					return nil
 				}),
 			},
-			memoryAddCommand(e, typeFlag),
+			memoryAddCommand(e),
 			memoryReadCommand(e, typeFlag),
 			memoryPrimeCommand(e),
 			{
@@ -91,7 +91,7 @@ Examples:
 	return cmd
 }
 
-func memoryAddCommand(e *env, typeFlag cli.Flag) *cli.Command {
+func memoryAddCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "add",
 		Usage:     "add a lesson by hand",

@@ -7,13 +7,8 @@ import (
 
 	"github.com/flowmem/flowmem/internal/hookevent"
 	"github.com/flowmem/flowmem/internal/redact"
+	"github.com/flowmem/flowmem/internal/review"
 )
-
-// flow-next task ids: fn-1.2, fn-17-axl.8, fn-29-fv0.6,
-// fn-112-native-pdfjs-document-renderer.2, and epic ids without a task.
-var taskIDRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\bfn-\d+(?:-[a-z0-9]+)*(?:\.\d+)?\b`)
-})
 
 // taskID picks the task a review is about: from the review command (or the
 // subagent's description and prompt), else what the wrapper names (a
@@ -56,7 +51,7 @@ func findTaskID(s string) string {
 	if !strings.Contains(s, "fn-") {
 		return ""
 	}
-	ids := taskIDRe().FindAllString(s, 50)
+	ids := review.TaskIDRe().FindAllString(s, 50)
 	for _, id := range ids {
 		if strings.Contains(id, ".") {
 			return id

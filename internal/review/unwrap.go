@@ -74,7 +74,7 @@ func unwrapOnce(text string) (inner, verdict, task string, ok bool) {
 		// review for fn-3.1 …"): the stream is still the review, and
 		// the log may name the task.
 		if in, found := fromEventStream(t[i+1:]); found {
-			return in, verdict, taskIDRe().FindString(t[:i]), true
+			return in, verdict, TaskIDRe().FindString(t[:i]), true
 		}
 	}
 	return body, verdict, "", trailer != ""
@@ -127,7 +127,7 @@ func fromJSONObject(t string) (inner, verdict, task string, ok bool) {
 		verdict = string(v)
 	}
 	for _, k := range []string{"id", "task", "task_id"} {
-		if id := taskIDRe().FindString(jsonString(obj[k])); id != "" {
+		if id := TaskIDRe().FindString(jsonString(obj[k])); id != "" {
 			task = id
 			break
 		}
@@ -204,7 +204,7 @@ func jsonString(raw json.RawMessage) string {
 	return s
 }
 
-// taskIDRe matches flow-next task and epic ids: fn-1, fn-1.2, fn-17-axl.8.
-var taskIDRe = sync.OnceValue(func() *regexp.Regexp {
+// TaskIDRe matches flow-next task and epic ids: fn-1, fn-1.2, fn-17-axl.8.
+var TaskIDRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\bfn-\d+(?:-[a-z0-9]+)*(?:\.\d+)?\b`)
 })
