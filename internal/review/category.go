@@ -32,7 +32,10 @@ import (
 // (round 10); round 11 chose these words on the old splits and
 // blind6..11 and checked them once on blind12..16. Round 13 added two:
 // a hard-coded value is a project convention broken (the value belongs
-// in its config or constants), a Docker image a build matter.
+// in its config or constants), a Docker image a build matter. Round 15
+// put a shape in place of three document names: a markdown file named in
+// capitals (projectDoc) is a project's own guide, so a lesson that cites
+// one is a convention.
 var categorySignals = []struct {
 	name  string
 	stems string
@@ -47,7 +50,7 @@ var categorySignals = []struct {
 	{CatFramework, `async$ middleware deprecat trait`},
 	{CatAPI, `endpoint http`},
 	{CatConvention, `convention consistent$ inconsisten centralize centralise single-source
-		agents.md claude.md contributing elsewhere unlike mismatch
+		elsewhere unlike mismatch
 		contradict drift diverg rule$ documented existing already rest$ violat hardcod`},
 	{CatEdgeCase, `empty null$ zero negative overflow underflow boundary off-by-one concurrent concurrency
 		parallel deadlock stale orphan duplicate retry retries restart crash
@@ -86,6 +89,9 @@ func categoryScores(f Finding) []int {
 	for i, c := range categorySignals {
 		stems := strings.Fields(c.stems)
 		scores[i] = signalCount(problem, stems) + signalCount(fix, stems)
+		if c.name == CatConvention {
+			scores[i] += projectDocs(f.Problem) + projectDocs(f.Fix)
+		}
 		if c.name == CatBuild && testFile(f.Location) {
 			// A finding placed in a test file: the rubric's test
 			// gotcha, whatever the test got wrong.
@@ -116,6 +122,41 @@ func testFile(loc string) bool {
 		}
 	}
 	return false
+}
+
+// projectDocs counts the markdown files named in capitals in s (GUIDE.md,
+// docs/STYLE_RULES.md, but not notes.md): by custom the documents where a
+// project writes down how its contributors and agents must work.
+func projectDocs(s string) int {
+	n := 0
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '.' || r == '_')
+	}) {
+		if projectDoc(strings.Trim(w, ".-_")) {
+			n++
+		}
+	}
+	return n
+}
+
+// projectDoc reports whether name is a markdown file name whose stem is
+// three or more capitals, digits, '_' or '-', with a letter among them.
+func projectDoc(name string) bool {
+	stem, ok := strings.CutSuffix(name, ".md")
+	if !ok || len(stem) < 3 {
+		return false
+	}
+	letter := false
+	for _, r := range stem {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			letter = true
+		case r >= '0' && r <= '9' || r == '_' || r == '-':
+		default:
+			return false
+		}
+	}
+	return letter
 }
 
 // categoryWords are the lower-case words of s.

@@ -57,6 +57,18 @@ func TestCategorize(t *testing.T) {
 			want: CatConvention,
 		},
 		{
+			name: "a guide of the project by the shape of its name is a convention",
+			f: Finding{Problem: "`fetchAll` builds its SQL by string concatenation; docs/DB_GUIDELINES.md asks for the query builder.",
+				Fix: "Build the query with the project's builder."},
+			want: CatConvention,
+		},
+		{
+			name: "a lower-case markdown file is no project guide",
+			f: Finding{Problem: "`render` writes changelog.md before the version is bumped, so it is empty.",
+				Fix: "Bump first."},
+			want: CatEdgeCase,
+		},
+		{
 			name: "access by role is security",
 			f: Finding{Problem: "`deleteUser` runs for any signed-in caller; the admin role is never checked.",
 				Fix: "Check the caller's role before deleting."},
@@ -175,5 +187,19 @@ func TestAmbiguousWordsAreNoSignal(t *testing.T) {
 		if s != 0 {
 			t.Errorf("%s scores %d, want 0 (scores %v)", categorySignals[i].name, s, categoryScores(f))
 		}
+	}
+}
+
+func TestProjectDoc(t *testing.T) {
+	for name, want := range map[string]bool{
+		"STYLE.md": true, "RELEASE_NOTES.md": true, "ADR-007.md": true,
+		"notes.md": false, "Guide.md": false, "MD.md": false, "123.md": false, "STYLE.txt": false,
+	} {
+		if got := projectDoc(name); got != want {
+			t.Errorf("projectDoc(%q) = %v, want %v", name, got, want)
+		}
+	}
+	if got := projectDocs("see docs/PATTERNS.md and HACKING.md, not todo.md"); got != 2 {
+		t.Errorf("projectDocs counted %d, want 2", got)
 	}
 }

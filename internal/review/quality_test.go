@@ -431,7 +431,7 @@ func clip(s string) string {
 const (
 	gateDevPrecision = 0.65 // was 0.64 — round 10 (r10-rslimA): 0.682 (120/176)
 	gateDevRecall    = 0.69 // was 0.70 — round 10 (r10-rslimA): 0.726 (119/164)
-	gateDevCategory  = 0.44 // was 0.43 — round 10 (r10-rslimA): 0.475 (57/120)
+	gateDevCategory  = 0.49 // was 0.44 — round 15 (capturecat15: a capitals-named markdown file is a project guide): 0.496 (63/127)
 	gateDevVerdict   = 0.88 // was 0.90 — round 10 (r10-rslimA): 0.913 (42/46)
 	gateDevZeroYield = 2    // was 1 — round 10 (r10-rslimA): 2
 )
@@ -577,7 +577,7 @@ const (
 const (
 	gateR6bPrecision = 0.57 // was 0.58 — round 10 (r10-rslimA): 0.606 (43/71)
 	gateR6bRecall    = 0.61 // was 0.62 — round 10 (r10-rslimA): 0.642 (43/67)
-	gateR6bCategory  = 0.41 // was 0.40 — round 10 (r10-rslimA): 0.442 (19/43)
+	gateR6bCategory  = 0.46 // was 0.41 — round 15 (capturecat15: a capitals-named markdown file is a project guide): 0.467 (21/45)
 	gateR6bVerdict   = 0.92 // was 0.80 — round 7 (r7-review10)
 	gateR6bZeroYield = 0    // was 7 — round 7 (r7-review10)
 )
@@ -596,7 +596,7 @@ const (
 const (
 	gateR7Precision = 0.58 // was 0.60 — round 11 (place11: a labelled order is the fix): 0.607 (51/84)
 	gateR7Recall    = 0.57 // was 0.53 — round 10 (r10-rslimA): 0.602 (50/83)
-	gateR7Category  = 0.17 // was 0.19 — round 10 (r10-rslimA): 0.204 (10/49)
+	gateR7Category  = 0.27 // was 0.17 — round 15 (capturecat15: a capitals-named markdown file is a project guide): 0.280 (14/50)
 	gateR7Verdict   = 0.75
 	gateR7ZeroYield = 2
 )
@@ -683,7 +683,7 @@ const (
 const (
 	gateR9cPrecision = 0.38 // was 0.39 — round 10 (r10-rslimA): 0.419 (39/93)
 	gateR9cRecall    = 0.57
-	gateR9cCategory  = 0.19 // was 0.22 — round 11 (place11: a heading over bold-titled items groups findings): 0.214 (9/42)
+	gateR9cCategory  = 0.26 // was 0.19 — round 15 (capturecat15: a capitals-named markdown file is a project guide): 0.262 (11/42)
 	gateR9cVerdict   = 0.72
 	gateR9cZeroYield = 2
 )
@@ -760,7 +760,7 @@ const (
 const (
 	gateR12bPrecision = 0.51
 	gateR12bRecall    = 0.50 // was 0.53 — round 13 (extract14: a finding placed in a markdown document is about the document): 0.528 (28/53), P 0.545 -> 0.583 (28/48)
-	gateR12bCategory  = 0.23
+	gateR12bCategory  = 0.32 // was 0.23 — round 15 (capturecat15: a capitals-named markdown file is a project guide): 0.321 (9/28)
 	gateR12bVerdict   = 0.78
 	gateR12bZeroYield = 2
 )
