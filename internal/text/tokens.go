@@ -99,6 +99,13 @@ func (z *Tokenizer) Scan(s string, fn func(tok []byte, k Kind)) {
 			cls = asciiClass[c]
 		} else {
 			r, n = utf8.DecodeRuneInString(s[i:])
+			if unspaced(r) {
+				z.flush(fn)
+				z.pair(r, s[i+n:], fn)
+				prev = clsSep
+				i += n
+				continue
+			}
 			cls = classOf(r)
 		}
 		switch cls {
@@ -140,11 +147,32 @@ func (z *Tokenizer) Scan(s string, fn func(tok []byte, k Kind)) {
 	z.flush(fn)
 }
 
+// unspaced reports whether r is of a script written without spaces
+// between words (Chinese and Japanese): a run of it is a sentence, not a
+// word, longer than any token and shared by no other text whole.
+func unspaced(r rune) bool {
+	return r >= 0x3040 && (unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 0x30FC) // U+30FC, the kana length mark
+}
+
+// pair emits r and the next rune as one word when that is of the same
+// kind of script too: overlapping pairs of characters are the usual terms
+// for text without word boundaries, since most of its words are one or two
+// characters long. A lone character is dropped, as a lone letter is.
+func (z *Tokenizer) pair(r rune, rest string, fn func([]byte, Kind)) {
+	next, _ := utf8.DecodeRuneInString(rest)
+	if rest == "" || !unspaced(next) {
+		return
+	}
+	z.whole = utf8.AppendRune(utf8.AppendRune(z.whole[:0], r), next)
+	fn(z.whole, Word)
+	z.whole = z.whole[:0]
+}
+
 // startsWord reports whether s starts with lower-case letters that make a
 // word, not just the "s" of a plural.
 func startsWord(s string) bool {
 	r, n := utf8.DecodeRuneInString(s)
-	if classOf(r) != clsLower {
+	if classOf(r) != clsLower || unspaced(r) {
 		return false
 	}
 	if r != 's' || n == len(s) {
