@@ -504,7 +504,7 @@ var earlierScouts = map[string]bool{
 	"091735bb838afef9c9b94e44290e4b4f40602643eeeaaea06402968b126acc89": true, // ac93206
 	"1ce49685fe3575d3414bc0d1b59950167347f6072ebfe1a27ee9c6b77bb46450": true, // f03192d
 	"b0d02868ec20c2c7f64bc4013fa879f31455698dc5fcc76baef92a1c6997e640": true, // e7d738a
-	"8acebc3ddb66b4a2cd2dba6bedcc1906130e953bbf7ef86f751ba91e497ca53f": true, // 9d33fec
+	"f6d563c3e30c3dbe3c083987fef2aecec8e26052374a192700781cd5de59b330": true, // 4fd06aa
 }
 
 // State compares the agent file at path with the embedded copy: "absent",

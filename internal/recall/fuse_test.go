@@ -115,26 +115,3 @@ func TestRankAllFeedback(t *testing.T) {
 		t.Errorf("merged = %q, want x (same dispatcher as the lessons both searches find)", got)
 	}
 }
-
-// Each search's first two lessons stay in the merged list, though lessons
-// that two other searches agree on outscore them: a search written for
-// one side of the work (here, time zones) keeps what it found.
-func TestRankAllKeepsEachSearchsBest(t *testing.T) {
-	entries := []mdstore.Entry{
-		pit("a1", "Pallet tally upload sends every loading bay row twice", "Send changed rows only", "yard/tally.go"),
-		pit("a2", "Pallet tally upload locks the loading bay table for minutes", "Batch the updates", "yard/tally.go"),
-		pit("a3", "Pallet tally upload ignores a loading bay marked closed", "Skip closed ones", "yard/tally.go"),
-		pit("a4", "Pallet tally upload retries a failed loading bay forever", "Cap the retries", "yard/tally.go"),
-		pit("a5", "Pallet tally upload logs the loading bay payload at info", "Lower it to debug level", "yard/tally.go"),
-		pit("z1", "Timezone of the nightly window taken from the host", "Configure it explicitly", "jobs/window.go"),
-		pit("z2", "Daylight saving change runs the export twice", "Schedule in UTC", "jobs/export.go"),
-	}
-	queries := []string{"pallet tally upload", "loading bay rows", "timezone daylight saving"}
-	got := ids(RankAll(t, entries, queries, Options{Limit: 5}))
-	if len(got) != 5 || !slices.Contains(got, "z1") || !slices.Contains(got, "z2") {
-		t.Errorf("merged = %q, want both of the third search's lessons among 5", got)
-	}
-	if all := ids(RankAll(t, entries, queries, Options{Limit: 10})); !slices.Equal(got, slices.DeleteFunc(slices.Clone(all), func(id string) bool { return !slices.Contains(got, id) })) {
-		t.Errorf("merged = %q, not in the order of the longer list %q", got, all)
-	}
-}

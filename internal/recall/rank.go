@@ -126,23 +126,12 @@ const (
 	feedbackWeight = 0.5
 )
 
-// keepPerSearch: the merged list always holds each search's first
-// lessons, this many. The scout words each search for one side of the
-// work (the data, a likely failure), and the best a search finds earns a
-// place though no other search agrees with it; otherwise lessons that the
-// searches' shared words bring up fill the list first. One to three keep
-// about as many labelled lessons; from four on, the places they take cost
-// more of what several searches found than they keep
-// (testdata/recall/README.md, round 15).
-const keepPerSearch = 2
-
 // Search returns the entries of files most relevant to the queries, best
 // first, at most opt.Limit of them; none when nothing qualifies. Archived
 // and pending entries are left out. Several queries (the scout's searches
 // for one request) are ranked in one pass and merged by reciprocal rank
 // (the queries' scores are not on one scale), ties to the entry the
-// earlier query ranked first; then feedback; each query's first
-// keepPerSearch hits are always among them.
+// earlier query ranked first; then feedback.
 func Search(files []File, queries []string, opt Options) ([]Hit, error) {
 	limit := limitOf(opt)
 	qs := make([]*query, 0, len(queries))
@@ -214,26 +203,8 @@ func Search(files []File, queries []string, opt Options) ([]Hit, error) {
 		order[i].score += feedbackWeight * v
 	}
 	slices.SortStableFunc(order, byScore)
-	// Each search's first keepPerSearch lessons stay in the list, in
-	// their merged order; the other places go to the best of the rest.
-	kept := func(f *fused) bool { return f.places[0].rank < keepPerSearch }
-	free := limit
-	for _, f := range order {
-		if kept(f) {
-			free--
-		}
-	}
 	hits := make([]Hit, 0, min(limit, len(order)))
-	for _, f := range order {
-		if len(hits) == limit {
-			break
-		}
-		if !kept(f) {
-			if free <= 0 {
-				continue
-			}
-			free--
-		}
+	for _, f := range order[:min(limit, len(order))] {
 		hits = append(hits, Hit{Entry: f.hit.Entry, Score: f.score})
 	}
 	return hits, nil
