@@ -26,8 +26,8 @@ func TestQualityCauses(t *testing.T) {
 	all := map[string]int{}
 	zero := map[string]int{}
 	for _, d := range strings.Split(dirs, ",") {
-		if d == "blind26" || d == "blind27" {
-			t.Fatal("blind26 and blind27 are scored once by the coordinator, never explained")
+		if d == "blind28" || d == "blind29" {
+			t.Fatal("blind28 and blind29 are scored once by the coordinator, never explained")
 		}
 		s := scoreSplit(t, filepath.Join("..", "..", "testdata", "review", "real", d), false)
 		for _, c := range s.causes {
