@@ -204,6 +204,10 @@ func lineVerdict(plain string) (Verdict, int) {
 	if s := stripSymbols(plain); s != "" {
 		if v, n, alone := verdictPhraseAt(s); v != None && alone && n == len(s) {
 			return v, formAlone
+		} else if v == Ship && alone && len(strings.Fields(s)) <= 6 && conditional(v, s[n:]) == NeedsWork {
+			// A short call line that qualifies its approval with a request
+			// ("APPROVE WITH REQUIRED FIXES") asks for the changes.
+			return NeedsWork, formAlone
 		}
 	}
 	if v := scoreVerdict(plain); v != None {
@@ -546,6 +550,10 @@ var verdictPhrases = []struct {
 	{NeedsWork, []string{"not", "approved"}, true},
 	{NeedsWork, []string{"conditional", "approval"}, true}, // approval once changes land
 	{NeedsWork, []string{"conditionally", "approved"}, true},
+	{NeedsWork, []string{"conditional", "approve"}, true},
+	{NeedsWork, []string{"conditionally", "approve"}, true},
+	{NeedsWork, []string{"required", "changes"}, true}, // "approve with required changes"
+	{NeedsWork, []string{"required", "fixes"}, true},
 	{NeedsWork, []string{"do", "not", "merge"}, true},
 	{NeedsWork, []string{"don't", "merge"}, true},
 	{NeedsWork, []string{"needs", ""}, false}, // needs fixes, needs changes, needs revision
