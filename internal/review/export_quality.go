@@ -25,7 +25,7 @@ var matchDecor = strings.NewReplacer("`", "", "*", "", "_", " ", "#", "", "’",
 // NormMatch folds case, whitespace and markdown marks, so an anchor copied
 // from the raw review matches the finding text extraction produced.
 func NormMatch(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(matchDecor.Replace(s))), " ")
+	return strings.Join(strings.Fields(strings.ToLower(matchDecor.Replace(foldWidth(s)))), " ")
 }
 
 // AnchorIn reports whether a label's anchor occurs in a finding's text.

@@ -66,6 +66,7 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 		// holds the findings.
 		text = text[:MaxReviewLen]
 	}
+	text = foldWidth(text)
 	if fs := extractJSON(text); len(fs) > 0 {
 		var whole []string
 		for _, f := range fs {
@@ -683,6 +684,11 @@ func idChildren(s *section) bool {
 // review, not one finding.
 func areaChildren(s *section) bool {
 	for _, c := range s.children {
+		if t := strings.Trim(clean(c.title), " #:*"); len(strings.Fields(t)) <= 3 && labelField(t) != "" {
+			// "#### Problem", "#### Location", "#### 修复": a field of
+			// the finding above, not a section of the review.
+			continue
+		}
 		if k := classifyHeading(c.title); k.container || k.done {
 			return true
 		}

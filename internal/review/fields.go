@@ -43,6 +43,11 @@ var severityWords = map[string]string{
 	"p1": SevMajor, "high": SevMajor, "major": SevMajor, "important": SevMajor, "should-fix": SevMajor,
 	"p2": SevMinor, "medium": SevMinor, "minor": SevMinor, "concern": SevMinor,
 	"p3": SevNit, "low": SevNit, "nit": SevNit, "info": SevNit, "optional": SevNit,
+	// The same levels in Chinese, Japanese and Korean reviews.
+	"严重": SevCritical, "致命": SevCritical, "阻塞": SevCritical, "重大": SevCritical, "致命的": SevCritical, "심각": SevCritical, "치명적": SevCritical,
+	"高": SevMajor, "高危": SevMajor, "重要": SevMajor, "높음": SevMajor,
+	"中": SevMinor, "中危": SevMinor, "中等": SevMinor, "轻微": SevMinor, "軽微": SevMinor, "중간": SevMinor, "보통": SevMinor,
+	"低": SevNit, "低危": SevNit, "낮음": SevNit,
 }
 
 // Replacers are immutable and safe for concurrent use; building one costs

@@ -34,7 +34,7 @@ func labelLine(line string) (field, value string, ok bool) {
 		s = s[2:]
 	}
 	s = strings.TrimLeft(s, " ")
-	if len(s) < 3 || !isASCIILetter(s[0]) {
+	if r, _ := utf8.DecodeRuneInString(s); len(s) < 3 || !isASCIILetter(s[0]) && !cjk(r) {
 		return "", "", false
 	}
 	var label string
@@ -131,11 +131,41 @@ var labelStems = []struct{ field, stems string }{
 
 const problemStems = "problem issue finding concern bug what observation symptom description"
 
+// cjkLabels are the same field names as Chinese, Japanese and Korean
+// reviewers write them, matched anywhere in the label ("修复建议" holds
+// 修复, "fix"): these languages write compounds without spaces.
+var cjkLabels = []struct{ field, words string }{
+	{fieldSeverity, "严重 级别 等级 优先级 重要度 優先度 심각 우선순위"},
+	{fieldFix, "建议 修复 修正 解决 方案 推奨 対策 対応 권장 수정 해결 제안"},
+	{fieldLocation, "位置 文件 ファイル 箇所 위치 파일"},
+	{fieldEvidence, "影响 影響 原因 理由 验证 영향 원인"},
+	{fieldProblem, "问题 問題 描述 现象 現象 문제 설명"},
+}
+
+// cjk reports whether r is a Chinese, Japanese or Korean letter.
+func cjk(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
 // labelField maps a label to the field it fills, or "" when the words are
 // not a field name.
 func labelField(label string) string {
 	l := strings.ToLower(strings.TrimSpace(label))
 	if l == "" {
+		return ""
+	}
+	if r, _ := utf8.DecodeRuneInString(l); cjk(r) {
+		if utf8.RuneCountInString(l) > 8 {
+			// A sentence ending in a colon, not a label.
+			return ""
+		}
+		for _, c := range cjkLabels {
+			for _, w := range strings.Fields(c.words) {
+				if strings.Contains(l, w) {
+					return c.field
+				}
+			}
+		}
 		return ""
 	}
 	words := strings.FieldsFunc(l, func(r rune) bool { return !unicode.IsLetter(r) })
@@ -198,8 +228,16 @@ func severityMarker(t string) (sev, rest string) {
 		s = s[1:]
 	}
 	end := 0
-	for end < len(s) && (isASCIILetter(s[end]) || isDigit(s[end]) || s[end] == '-' || s[end] == '_') {
-		end++
+	for end < len(s) {
+		if isASCIILetter(s[end]) || isDigit(s[end]) || s[end] == '-' || s[end] == '_' {
+			end++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[end:])
+		if !cjk(r) {
+			break
+		}
+		end += size
 	}
 	word := strings.ToLower(s[:end])
 	if word == "" || markerExcluded[word] && bracket != '[' {
@@ -256,12 +294,14 @@ type headingKind struct {
 
 // Heading vocabulary: the general names of review report sections.
 var (
-	findingsWords = []string{"issue", "finding", "problem", "concern", "bug", "risk", "must-fix", "should-fix"}
-	skipWords     = []string{"summary", "background", "passed", "assessment"}
+	findingsWords = []string{"issue", "finding", "problem", "concern", "bug", "risk", "must-fix", "should-fix",
+		// The same words in Chinese, Japanese and Korean reviews.
+		"问题", "問題", "문제", "发现", "指摘", "缺陷", "风险", "이슈"}
+	skipWords = []string{"summary", "background", "passed", "assessment", "总结", "汇总", "概述", "摘要", "概要", "まとめ", "요약"}
 	// doneWords name sections of what is right or already fixed: never
 	// findings, even under a findings heading ("## Key Findings" over
 	// "### ✅ Positive Implementations") or naming bugs ("## Bugs Fixed").
-	doneWords = []string{"strength", "positive", "working well", "fixed"}
+	doneWords = []string{"strength", "positive", "working well", "fixed", "优点", "亮点", "已修复", "良い点", "장점"}
 	fixWords  = []string{"recommend", "required change", "required action", "follow-up", "improv", "instruction"}
 )
 
@@ -378,7 +418,7 @@ var severityEmoji = map[rune]string{'🔴': SevCritical, '🛑': SevCritical, '�
 // hyphen ("SEC-12", "API-R2-003"), whose parts are no words of the title
 // (a round or requirement number in it names nothing).
 var findingIDRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:(?i:finding|issue|problem|bug|concern|blocker|risk|item|comment|gap)\s*#?\s*(\d+[a-z]?)|#(\d+)|([A-Z]{1,2}-?\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)|(\d{1,3}(?:\.\d{1,3})*))\s*(?:[:.)—–]|\s-\s|\s|$)`)
+	return regexp.MustCompile(`^(?:(?i:finding|issue|problem|bug|concern|blocker|risk|item|comment|gap|问题|問題|문제|缺陷|指摘|이슈)\s*#?\s*(\d+[a-z]?)|#(\d+)|([A-Z]{1,2}-?\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)|(\d{1,3}(?:\.\d{1,3})*))\s*(?:[:.)—–]|\s-\s|\s|$)`)
 })
 
 // titleMarker reads the markers a reviewer puts before a finding's title:
@@ -493,7 +533,7 @@ func checkbox(s string) (rest string, ticked, ok bool) {
 // Problem, Bug, Concern, Defect, Regression, Vulnerability) that is
 // followed by "[" or ":", else 0.
 func leadingFindingWord(s string) int {
-	for _, w := range []string{"finding", "issue", "problem", "bug", "concern", "defect", "regression", "vulnerability"} {
+	for _, w := range []string{"finding", "issue", "problem", "bug", "concern", "defect", "regression", "vulnerability", "问题", "問題", "문제", "缺陷", "指摘"} {
 		if len(s) > len(w)+1 && strings.EqualFold(s[:len(w)], w) {
 			r := strings.TrimLeft(s[len(w):], " ")
 			if strings.HasPrefix(r, "[") || strings.HasPrefix(r, ":") {

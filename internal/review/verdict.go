@@ -53,6 +53,7 @@ var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // ("Not approved", "Don't merge", "conditionally approved, pending …").
 // One pass over the lines: the cost is linear in the text.
 func ParseVerdict(text string) Verdict {
+	text = foldWidth(text)
 	if v := lastTagVerdict(text); v != None {
 		return v
 	}
