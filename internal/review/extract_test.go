@@ -944,3 +944,25 @@ func TestExtractNumberedFindingNamedByItsKind(t *testing.T) {
 		t.Errorf("second finding lost its body: %+v", fs[1])
 	}
 }
+
+// A JSON finding with both a title and a problem leads with the title, as
+// a heading leads its paragraphs: the title is often the lesson itself.
+func TestJSONFindingTitleLeadsProblem(t *testing.T) {
+	fs := jsonFindings(`[{"title": "Audio stays muted after an interruption", "severity": "critical",
+		"problem": "resume() runs only when state is \"suspended\"; Safari reports \"interrupted\".",
+		"fix": "Resume on any state but \"running\", and on visibilitychange."},
+		{"title": "Retry storm", "problem": "Retry storm: every client retries at once.", "fix": "Add jitter."},
+		{"summary": "Untrusted path joined to the root", "severity": "high", "fix": "Clean and check the prefix."}]`)
+	if len(fs) != 3 {
+		t.Fatalf("got %d findings, want 3", len(fs))
+	}
+	if want := "Audio stays muted after an interruption — resume() runs"; !strings.HasPrefix(fs[0].Problem, want) {
+		t.Errorf("problem = %q, want it to open with %q", fs[0].Problem, want)
+	}
+	if strings.Count(fs[1].Problem, "Retry storm") != 1 {
+		t.Errorf("problem = %q: a title the problem already holds is not repeated", fs[1].Problem)
+	}
+	if fs[2].Problem != "Untrusted path joined to the root" {
+		t.Errorf("problem = %q, want the summary alone", fs[2].Problem)
+	}
+}

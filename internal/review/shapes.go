@@ -926,9 +926,15 @@ func jsonFinding(it map[string]any) (Finding, bool) {
 	if line := get("line", "lines", "line_number", "line_start"); line != "" && loc != "" && !strings.Contains(loc, ":") {
 		loc += ":" + line
 	}
-	problem := get("problem", "issue", "finding", "message", "summary", "title", "description")
-	if title, desc := get("title"), get("description"); title != "" && desc != "" && problem == title {
-		problem = title + " — " + desc
+	problem := get("problem", "issue", "finding", "message", "description")
+	if title := get("title", "summary"); problem == "" {
+		problem = title
+	} else if title != "" && !strings.Contains(problem, title) {
+		// A finding's title leads its problem, as a heading leads the
+		// paragraphs under it: the title is often the lesson in a
+		// line ("title": "Sound dies after an interruption", "problem":
+		// the evidence).
+		problem = strings.TrimRight(title, ".:;— ") + " — " + problem
 	}
 	f := Finding{
 		Severity: jsonSeverity(get("severity", "priority", "level", "sev")),
