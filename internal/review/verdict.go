@@ -207,7 +207,7 @@ func lineVerdict(plain string) (Verdict, int) {
 			return v, formAlone
 		} else if v == Ship && alone && len(strings.Fields(s)) <= 6 && conditional(v, s[n:]) == NeedsWork {
 			// A short call line that qualifies its approval with a request
-			// ("APPROVE WITH REQUIRED FIXES") asks for the changes.
+			// ("APPROVED, REQUIRED FIXES BELOW") asks for the changes.
 			return NeedsWork, formAlone
 		}
 	}
