@@ -71,7 +71,7 @@ func TestParseVerdict(t *testing.T) {
 		{"overall prose is no call", "Overall: the change reads well.", None},
 		{"conditional approval", "## Verdict: Conditional Approval\n\nFix the two blockers first.", NeedsWork},
 		{"conditional approve as the verdict", "Decision: conditionally approve — the two fixes below first.", NeedsWork},
-		{"conditional approve after a key", "Call: conditional approve (two blockers)", NeedsWork},
+		{"conditional approve after a key", "Verdict: conditional approve (two blockers)", NeedsWork},
 		{"approve with required fixes on a line of its own", "**Approved, required fixes below**", NeedsWork},
 		{"approve with required changes after a key", "Recommendation: approve, with required changes below", NeedsWork},
 		{"approve with no required changes", "Recommendation: approve, no required changes", Ship},
