@@ -25,7 +25,8 @@ func foldWidth(s string) string {
 		case r == '（':
 			// A full-width mark carries its own spacing; its ASCII
 			// form needs the space ("问题 1（严重）：标题" reads as
-			// "问题 1 (严重): 标题", as "Issue 1 (major): title" does).
+			// "问题 1 (严重): 标题", as "Issue 1 (major): title" does;
+			// so do the brackets below).
 			b.WriteString(" (")
 		case r == '）' || r == '：' || r == '，' || r == '；':
 			b.WriteByte(byte(r - 0xFF01 + '!'))
@@ -35,9 +36,9 @@ func foldWidth(s string) string {
 		case r == 0x3000:
 			b.WriteByte(' ')
 		case r == 0x3010 || r == 0x3014:
-			b.WriteByte('[')
+			b.WriteString(" [")
 		case r == 0x3011 || r == 0x3015:
-			b.WriteByte(']')
+			b.WriteString("] ")
 		default:
 			b.WriteRune(r)
 		}

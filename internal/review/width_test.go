@@ -9,7 +9,7 @@ func TestFoldWidth(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain ascii: (ok)":    "plain ascii: (ok)",
 		"问题 1（严重）：标题":          "问题 1 (严重) : 标题",
-		"【P0】缓存未加锁":            "[P0]缓存未加锁",
+		"【P0】缓存未加锁":            " [P0] 缓存未加锁",
 		"ＡＰＩ　ｖ２":               "API v2",
 		"修复建议：加锁，再写入；完成":       "修复建议: 加锁, 再写入; 完成",
 		"ok\xffthen（x）\xff":    "ok\xffthen (x) \uFFFD",
@@ -24,6 +24,14 @@ func TestFoldWidth(t *testing.T) {
 // A review written in Chinese with full-width punctuation: each heading
 // is one finding with its severity, and the CJK fix label fills the fix.
 // Before the fold it gave no finding at all.
+func TestExtractJapaneseReview(t *testing.T) {
+	review := "# レビュー\n\n## 指摘事項\n\n### 指摘 1【高】：更新処理が競合する\n\n`store.ts` の `save()` がロックなしで `items` を書き換える。\n\n修正案：`lock.run()` で囲む。\n"
+	fs := Extract(review)
+	if len(fs) != 1 || fs[0].Severity != SevMajor || !strings.Contains(fs[0].Fix, "lock.run()") {
+		t.Fatalf("got %+v, want one major finding with its 修正案 fix", fs)
+	}
+}
+
 func TestExtractChineseReview(t *testing.T) {
 	review := "# 审查报告\n\n## 发现的问题\n\n" +
 		"### 问题 1（严重）：写入缓存时没有加锁\n\n`store.go` 的 `Put()` 在多个 goroutine 中写 `entries`，没有持有 `mu`。\n\n建议：写入前调用 `s.mu.Lock()`。\n\n" +
