@@ -863,6 +863,18 @@ const (
 	gateR15ZeroYield = 1
 )
 
+// blind-r16 (blind31: 3 reviews from 3 repositories, 40 learnable of 84
+// findings, harvested and labelled by the coordinator after round 16's
+// rules had landed, one annotator): first score, once, at round 16's end —
+// the same with round 15's code.
+const (
+	gateR16Precision = 0.70 // 0.702 (40/57)
+	gateR16Recall    = 1.00 // 1.000 (40/40)
+	gateR16Category  = 0.75 // 0.750 (30/40)
+	gateR16Verdict   = 1.00 // 3/3
+	gateR16ZeroYield = 0
+)
+
 // gates are one split's minimum figures.
 type gates struct {
 	precision, recall, category, verdict float64
@@ -903,6 +915,7 @@ func TestQualityRealReviews(t *testing.T) {
 		{"blind-r14", "blind24", gates{gateR14Precision, gateR14Recall, gateR14Category, gateR14Verdict, gateR14ZeroYield}},
 		{"blind-r14b", "blind25", gates{gateR14bPrecision, gateR14bRecall, gateR14bCategory, gateR14bVerdict, gateR14bZeroYield}},
 		{"blind-r15", "blind26", gates{gateR15Precision, gateR15Recall, gateR15Category, gateR15Verdict, gateR15ZeroYield}},
+		{"blind-r16", "blind31", gates{gateR16Precision, gateR16Recall, gateR16Category, gateR16Verdict, gateR16ZeroYield}},
 	}
 
 	check := func(split, name string, got, gate float64) {
@@ -952,10 +965,10 @@ func TestQualityRealReviews(t *testing.T) {
 // blind-r10b since their one score at the end of round 10, blind-r11 and
 // blind-r11b since round 11's, blind-r12, blind-r12b and blind-r12c since round 12's,
 // blind-r13 and blind-r13b since round 13's, blind-r14 and blind-r14b since round 14's,
-// blind-r15 since round 15's.
+// blind-r15 since round 15's, blind-r16 since round 16's.
 func unseen(split string) bool {
 	switch strings.TrimSuffix(split, ", second annotator") {
-	case "blind-r5b", "blind-r6", "blind-r6b", "blind-r7", "blind-r8", "blind-r8b", "blind-r9", "blind-r9b", "blind-r9c", "blind-r10", "blind-r10b", "blind-r11", "blind-r11b", "blind-r12", "blind-r12b", "blind-r12c", "blind-r13", "blind-r13b", "blind-r14", "blind-r14b", "blind-r15":
+	case "blind-r5b", "blind-r6", "blind-r6b", "blind-r7", "blind-r8", "blind-r8b", "blind-r9", "blind-r9b", "blind-r9c", "blind-r10", "blind-r10b", "blind-r11", "blind-r11b", "blind-r12", "blind-r12b", "blind-r12c", "blind-r13", "blind-r13b", "blind-r14", "blind-r14b", "blind-r15", "blind-r16":
 		return false
 	}
 	return strings.HasPrefix(split, "blind")
