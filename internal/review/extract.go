@@ -668,11 +668,17 @@ func leadKey(lead string) string {
 // word alone does not count: under a topic heading ("### 2. Code
 // quality") severity-marked sub-headings are mostly that topic's advice.
 func idChildren(s *section) bool {
-	if len(s.children) < 2 {
+	// Under a heading that is itself a severity ("### P1 — Must fix"), a
+	// sub-heading's severity tag marks a finding as an id does ("#### [P1]
+	// Title"); under a topic ("### 2. Code quality") it does not, and the
+	// topic stays one finding.
+	psev, pref, _, _ := titleMarker(s.title)
+	bySeverity := psev != "" && pref == ""
+	if len(s.children) < 2 && !bySeverity || len(s.children) == 0 {
 		return false
 	}
 	for _, c := range s.children {
-		if _, ref, _, _ := titleMarker(c.title); ref == "" {
+		if sev, ref, title, _ := titleMarker(c.title); ref == "" && !(bySeverity && sev != "" && title != "") {
 			return false
 		}
 	}

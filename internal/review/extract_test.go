@@ -49,6 +49,14 @@ func TestExtractShapes(t *testing.T) {
 			want: []Finding{{Problem: "Code quality", Fix: "Extract a helper. Use a dotenv library.", Evidence: "The `.env` writer is copied. The parser splits on `=`."}},
 		},
 		{
+			name: "severity-tagged sub-headings under a severity heading are findings each",
+			text: "## Findings\n\n### P1 — Fix before release\n\n#### [P1] Cache key ignores the tenant\n\n`cache/key.go` builds keys from the path alone. Add the tenant id to the key.\n\n#### [P1] Token logged at debug level\n\n`auth.go:40` logs the bearer token. Redact the header.\n",
+			want: []Finding{
+				{Severity: SevMajor, Location: "cache/key.go", Problem: "Cache key ignores the tenant. `cache/key.go` builds keys from the path alone.", Fix: "Add the tenant id to the key."},
+				{Severity: SevMajor, Location: "auth.go:40", Problem: "Token logged at debug level. `auth.go:40` logs the bearer token. Redact the header."},
+			},
+		},
+		{
 			name: "bold labels colon outside, list items",
 			text: "- **Severity**: High\n  **Location**: `a.go:3`\n  **Problem**: nil map write\n  **Suggestion**: make the map in New\n",
 			want: []Finding{{Severity: SevMajor, Location: "a.go:3", Problem: "nil map write", Fix: "make the map in New"}},
