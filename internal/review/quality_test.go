@@ -875,6 +875,18 @@ const (
 	gateR16ZeroYield = 0
 )
 
+// blind-r16b (blind30: 2 reviews from 2 repositories, harvested blind by
+// harvest33 after round 16's rules had landed — one Chinese change request
+// with 22 learnable findings, one approval): first score, once, at round
+// 16's end; round 15's code: the same but category 0.238 (5/21).
+const (
+	gateR16bPrecision = 0.56 // 0.568 (21/37)
+	gateR16bRecall    = 0.95 // 0.955 (21/22)
+	gateR16bCategory  = 0.19 // 0.190 (4/21)
+	gateR16bVerdict   = 1.00 // 2/2
+	gateR16bZeroYield = 0
+)
+
 // gates are one split's minimum figures.
 type gates struct {
 	precision, recall, category, verdict float64
@@ -916,6 +928,7 @@ func TestQualityRealReviews(t *testing.T) {
 		{"blind-r14b", "blind25", gates{gateR14bPrecision, gateR14bRecall, gateR14bCategory, gateR14bVerdict, gateR14bZeroYield}},
 		{"blind-r15", "blind26", gates{gateR15Precision, gateR15Recall, gateR15Category, gateR15Verdict, gateR15ZeroYield}},
 		{"blind-r16", "blind31", gates{gateR16Precision, gateR16Recall, gateR16Category, gateR16Verdict, gateR16ZeroYield}},
+		{"blind-r16b", "blind30", gates{gateR16bPrecision, gateR16bRecall, gateR16bCategory, gateR16bVerdict, gateR16bZeroYield}},
 	}
 
 	check := func(split, name string, got, gate float64) {
@@ -965,10 +978,10 @@ func TestQualityRealReviews(t *testing.T) {
 // blind-r10b since their one score at the end of round 10, blind-r11 and
 // blind-r11b since round 11's, blind-r12, blind-r12b and blind-r12c since round 12's,
 // blind-r13 and blind-r13b since round 13's, blind-r14 and blind-r14b since round 14's,
-// blind-r15 since round 15's, blind-r16 since round 16's.
+// blind-r15 since round 15's, blind-r16 and blind-r16b since round 16's.
 func unseen(split string) bool {
 	switch strings.TrimSuffix(split, ", second annotator") {
-	case "blind-r5b", "blind-r6", "blind-r6b", "blind-r7", "blind-r8", "blind-r8b", "blind-r9", "blind-r9b", "blind-r9c", "blind-r10", "blind-r10b", "blind-r11", "blind-r11b", "blind-r12", "blind-r12b", "blind-r12c", "blind-r13", "blind-r13b", "blind-r14", "blind-r14b", "blind-r15", "blind-r16":
+	case "blind-r5b", "blind-r6", "blind-r6b", "blind-r7", "blind-r8", "blind-r8b", "blind-r9", "blind-r9b", "blind-r9c", "blind-r10", "blind-r10b", "blind-r11", "blind-r11b", "blind-r12", "blind-r12b", "blind-r12c", "blind-r13", "blind-r13b", "blind-r14", "blind-r14b", "blind-r15", "blind-r16", "blind-r16b":
 		return false
 	}
 	return strings.HasPrefix(split, "blind")
