@@ -57,6 +57,14 @@ func TestExtractShapes(t *testing.T) {
 			},
 		},
 		{
+			name: "outline ids with a letter under a numbered topic are findings each",
+			text: "## 1. Storage\n\n### 1A. `[P1]` Settings written in place\n\n`store.Save` truncates the file before writing. Write a temp file and rename it.\n\n### 1B. `[P2]` Lock never released\n\n`lock.Acquire` has no matching release on error paths. Release it in a defer.\n",
+			want: []Finding{
+				{Severity: SevMajor, Problem: "Settings written in place. `store.Save` truncates the file before writing.", Fix: "Write a temp file and rename it."},
+				{Severity: SevMinor, Problem: "Lock never released. `lock.Acquire` has no matching release on error paths.", Fix: "Release it in a defer."},
+			},
+		},
+		{
 			name: "bold labels colon outside, list items",
 			text: "- **Severity**: High\n  **Location**: `a.go:3`\n  **Problem**: nil map write\n  **Suggestion**: make the map in New\n",
 			want: []Finding{{Severity: SevMajor, Location: "a.go:3", Problem: "nil map write", Fix: "make the map in New"}},

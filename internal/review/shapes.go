@@ -221,6 +221,11 @@ func severityMarker(t string) (sev, rest string) {
 	if bold {
 		s = s[2:]
 	}
+	// "`[P1]`": a bracketed tag written as code is the same tag.
+	code := strings.HasPrefix(s, "`[") || strings.HasPrefix(s, "`(")
+	if code {
+		s = s[1:]
+	}
 	bracket := byte(0)
 	if strings.HasPrefix(s, "[") || strings.HasPrefix(s, "(") || strings.HasPrefix(s, "`") {
 		// "[High]", "(P1)", or a code span: "`high` — …".
@@ -257,6 +262,12 @@ func severityMarker(t string) (sev, rest string) {
 			return "", t
 		}
 		after, valid = after[1:], true
+		if code {
+			if !strings.HasPrefix(after, "`") {
+				return "", t
+			}
+			after = after[1:]
+		}
 	}
 	if bold && strings.HasPrefix(after, "**") {
 		after, valid = after[2:], true
@@ -418,7 +429,7 @@ var severityEmoji = map[rune]string{'🔴': SevCritical, '🛑': SevCritical, '�
 // hyphen ("SEC-12", "API-R2-003"), whose parts are no words of the title
 // (a round or requirement number in it names nothing).
 var findingIDRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:(?i:finding|issue|problem|bug|concern|blocker|risk|item|comment|gap|问题|問題|문제|缺陷|指摘|이슈)\s*#?\s*(\d+[a-z]?)|#(\d+)|([A-Z]{1,2}-?\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)|(\d{1,3}(?:\.\d{1,3})*))\s*(?:[:.)—–]|\s-\s|\s|$)`)
+	return regexp.MustCompile(`^(?:(?i:finding|issue|problem|bug|concern|blocker|risk|item|comment|gap|问题|問題|문제|缺陷|指摘|이슈)\s*#?\s*(\d+[a-z]?)|#(\d+)|([A-Z]{1,2}-?\d+(?:\.\d+)*|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d+)|(\d{1,3}(?:\.\d{1,3})*|\d{1,3}[A-Za-z]))\s*(?:[:.)—–]|\s-\s|\s|$)`)
 })
 
 // titleMarker reads the markers a reviewer puts before a finding's title:
