@@ -65,6 +65,11 @@ func TestExtractShapes(t *testing.T) {
 			},
 		},
 		{
+			name: "a short parenthetical after a marker is a tag, not the title",
+			text: "### F1. (confidence 8/10) — Retry loop never backs off\n\n`sync.Run` retries at once on every error. Sleep with jitter between tries.\n",
+			want: []Finding{{Problem: "Retry loop never backs off. `sync.Run` retries at once on every error. Sleep with jitter between tries."}},
+		},
+		{
 			name: "bold labels colon outside, list items",
 			text: "- **Severity**: High\n  **Location**: `a.go:3`\n  **Problem**: nil map write\n  **Suggestion**: make the map in New\n",
 			want: []Finding{{Severity: SevMajor, Location: "a.go:3", Problem: "nil map write", Fix: "make the map in New"}},

@@ -511,6 +511,9 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 			break
 		}
 	}
+	if marked {
+		s = leadingNote(s)
+	}
 	if ts := trailingSeverity(s); ts != "" {
 		if sev == "" {
 			sev = ts
@@ -518,6 +521,29 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 		marked = true
 	}
 	return sev, ref, strings.TrimSpace(s), marked
+}
+
+// leadingNote is a marked title without a short parenthetical that opens
+// it and a separator after that ("(confidence 8/10) — Title", "(effort S):
+// Title"): after an id or a severity it is more of the reviewer's tags,
+// not the title.
+func leadingNote(s string) string {
+	if !strings.HasPrefix(s, "(") {
+		return s
+	}
+	end := strings.IndexByte(s, ')')
+	if end < 0 || end > 40 {
+		return s
+	}
+	rest := strings.TrimLeft(s[end+1:], " ")
+	for _, d := range []string{"—", "–", "- ", ":"} {
+		if strings.HasPrefix(rest, d) {
+			if t := strings.TrimSpace(rest[len(d):]); t != "" {
+				return t
+			}
+		}
+	}
+	return s
 }
 
 // checkboxRest is s after a leading task checkbox ("[ ]", "[x]", "☐",
