@@ -55,10 +55,11 @@ func Parse(k Kind, raw []byte) (*Doc, error) {
 	if err = readFrontMatter(raw); err != nil {
 		return nil, err
 	}
+	var x entryScan
 	d.Incomplete = Segments(raw, func(seg []byte, line int) bool {
 		// seg is part of raw: its capacity tells where it starts.
 		start := cap(raw) - cap(seg)
-		e, records, dmg, ok := parseEntry(k, src[start:start+len(seg)], line)
+		e, records, dmg, ok := parseEntry(&x, k, seg, src[start:start+len(seg)], line)
 		for _, r := range records {
 			if r.ID == tornID {
 				d.Torn = append(d.Torn, r.Line)
@@ -506,13 +507,200 @@ const metaPrefix = "<!-- flowmem:"
 // sighting of nothing.
 const tornID = "torn"
 
+// entryScan is the one reading of an entry: a pass over its segment's
+// lines (scan) that sorts them into the heading, the entry's own metadata
+// lines, the records of other entries it holds (sightings, metadata lines
+// a merge moved), its fields and its free text, as parts of the segment.
+// Nothing is cleaned or copied there: parseEntry makes an Entry of the
+// parts, while listing (ViewSegment) and counting (Tally) read them as
+// they are, which is most of what those cost.
+type entryScan struct {
+	seg, head, tag      []byte // the segment the parts are of; heading without its tag; the tag
+	line                int
+	metas, records      []Meta
+	marks               []int    // lines of torn appends' marks (tornID), left out
+	issue, fix, context []byte   // after their labels; fix and context without the entry's tag
+	body                [][]byte // free text, blank lines at its ends dropped
+	dmgLine             int      // the first line that does not belong, or 0
+	dmgWhat             string
+	tasks               bool     // read the tasks of metadata lines
+	taskBuf             [][]byte // room for the tasks of the first metadata line read
+}
+
+var (
+	issueLabel   = []byte("**Issue**:")
+	fixLabel     = []byte("**Fix**:")
+	contextLabel = []byte("**Context**:")
+)
+
+// scan reads seg, an entry's segment as Segments gives it (line is its
+// heading's line); false when seg does not start with an entry heading.
+func (x *entryScan) scan(seg []byte, line int) bool {
+	// The slices' arrays are kept for the next entry: a scan allocates
+	// nothing once they have grown.
+	*x = entryScan{seg: seg, line: line, tasks: x.tasks, taskBuf: x.taskBuf[:0],
+		metas: x.metas[:0], records: x.records[:0], body: x.body[:0]}
+	first, rest, _ := bytes.Cut(seg, []byte("\n"))
+	first = bytes.TrimSuffix(first, []byte("\r"))
+	x.head, x.tag = cutTag(first)
+	if !isEntryHeading(x.head) {
+		return false
+	}
+	tag := x.tag
+	bufUsed := false
+	for n := line + 1; len(rest) > 0; n++ {
+		var l []byte
+		l, rest, _ = bytes.Cut(rest, []byte("\n"))
+		l = bytes.TrimSuffix(l, []byte("\r"))
+		if len(l) == 0 {
+			x.body = append(x.body, l)
+			continue
+		}
+		switch l[0] {
+		case '<':
+			if !bytes.HasPrefix(l, []byte(metaPrefix)) {
+				break
+			}
+			first := !bufUsed
+			var buf [][]byte
+			if first {
+				buf, bufUsed = x.taskBuf, true
+			}
+			m, ok := readMetaBytes(l, buf, x.tasks)
+			if first && cap(m.Tasks) > cap(x.taskBuf) {
+				x.taskBuf = m.Tasks[:0] // grown, for the next entry
+			}
+			switch {
+			case !ok:
+				x.body = append(x.body, l)
+			case m.Sighting && string(m.ID) == tornID:
+				return x.scanTorn(seg, line)
+			case m.Sighting:
+				x.records = append(x.records, m)
+			case len(tag) > 0 && !bytes.Equal(m.ID, tag), len(x.metas) > 0 && !bytes.Equal(m.ID, x.metas[0].ID):
+				// Another entry's record that a merge moved here: it
+				// counts by id, not by position.
+				x.records = append(x.records, m)
+				x.hurt(n, fmt.Sprintf("holds the metadata line of entry %s: a merge interleaved two entries", m.ID))
+			default:
+				x.metas = append(x.metas, m)
+			}
+			continue
+		case '*':
+			switch {
+			case bytes.HasPrefix(l, issueLabel):
+				v := l[len(issueLabel):]
+				if len(bytes.TrimSpace(x.issue)) > 0 && !sameField(x.issue, v) {
+					x.hurt(n, "holds a second lesson (another **Issue** line): a merge fused two entries")
+				}
+				x.issue = v
+				continue
+			case bytes.HasPrefix(l, fixLabel):
+				x.fix = x.field(l[len(fixLabel):], n)
+				continue
+			case bytes.HasPrefix(l, contextLabel):
+				x.context = x.field(l[len(contextLabel):], n)
+				continue
+			}
+		}
+		x.body = append(x.body, l)
+	}
+	for len(x.body) > 0 && len(bytes.TrimSpace(x.body[0])) == 0 {
+		x.body = x.body[1:]
+	}
+	for len(x.body) > 0 && len(bytes.TrimSpace(x.body[len(x.body)-1])) == 0 {
+		x.body = x.body[:len(x.body)-1]
+	}
+	return true
+}
+
+// hurt notes the first line that holds another entry's lines.
+func (x *entryScan) hurt(n int, what string) {
+	if x.dmgLine == 0 {
+		x.dmgLine, x.dmgWhat = n, what
+	}
+}
+
+// field is a Fix or Context line's value without the entry's own tag; a
+// tag of another entry there is a line of that entry.
+func (x *entryScan) field(v []byte, n int) []byte {
+	if len(x.tag) == 0 {
+		return v
+	}
+	if cut := cutOwnTag(v, x.tag); len(cut) < len(v) {
+		return cut
+	}
+	if bytes.HasSuffix(v, []byte(" -->")) {
+		if _, other := cutTag(v); other != nil {
+			x.hurt(n, fmt.Sprintf("holds a line of entry %s: a merge interleaved two entries", other))
+		}
+	}
+	return v
+}
+
+// sameField reports whether two values of a field read as one text.
+func sameField(a, b []byte) bool {
+	return bytes.Equal(bytes.TrimSpace(a), bytes.TrimSpace(b)) || cleanField(string(a)) == cleanField(string(b))
+}
+
+// cleanField is a field's text as read: trimmed, valid UTF-8, comment
+// openers unescaped.
+func cleanField(s string) string { return unescapeComments(validText(s)) }
+
+// scanTorn is scan of seg, a segment that holds a torn append's mark
+// (tornID): each mark and the lines it names before it (lines=N, the
+// record cut off, as Record counted them) are left out, all in one pass.
+// They stand right before the mark however a union merge placed a
+// teammate's lines, as one side's addition stays whole. When they take
+// the heading, the entry itself was cut off: false, and only the records
+// after the mark count.
+func (x *entryScan) scanTorn(seg []byte, line int) bool {
+	lines := bytes.SplitAfter(seg, []byte("\n"))
+	kept := make([][]byte, 0, len(lines))
+	var marks []int
+	for i, l := range lines {
+		t := bytes.TrimRight(l, "\r\n")
+		if !bytes.HasPrefix(t, []byte(metaPrefix)) {
+			kept = append(kept, l)
+			continue
+		}
+		if m, ok := readMetaBytes(t, nil, true); !ok || !m.Sighting || string(m.ID) != tornID {
+			kept = append(kept, l)
+			continue
+		}
+		n := 1
+		if _, v, ok := bytes.Cut(t, []byte(" lines=")); ok {
+			if d, ok := digits(bytes.TrimSuffix(v, []byte(" -->"))); ok {
+				n = d
+			}
+		}
+		kept = kept[:len(kept)-min(n, len(kept))]
+		marks = append(marks, line+i)
+	}
+	if len(kept) > 0 && isEntryHeading(bytes.TrimRight(kept[0], "\r\n")) && bytes.Equal(kept[0], lines[0]) {
+		ok := x.scan(bytes.Join(kept, nil), line)
+		x.marks = marks
+		return ok
+	}
+	*x = entryScan{seg: seg, line: line, marks: marks, tasks: x.tasks, taskBuf: x.taskBuf[:0], records: x.records[:0]}
+	for _, l := range kept {
+		if !bytes.HasPrefix(l, []byte(metaPrefix)) {
+			continue
+		}
+		if m, ok := readMetaBytes(bytes.TrimRight(l, "\r\n"), nil, true); ok && len(m.ID) > 0 {
+			x.records = append(x.records, m)
+		}
+	}
+	return false
+}
+
 // ParseSegment reads one entry from its segment (as Segments gives it; line
 // is its heading's line): heading, metadata line, fields and free text.
 // ok is false when seg does not start with an entry heading. Sightings and
 // other entries' records in seg are left out: Doc.Folded and Store.Load
 // count them.
 func ParseSegment(k Kind, seg []byte, line int) (Entry, bool) {
-	e, _, _, ok := parseEntry(k, string(seg), line)
+	e, _, _, ok := parseEntry(nil, k, seg, "", line)
 	return e, ok
 }
 
@@ -551,23 +739,45 @@ func cutOwnTag[T ~string | ~[]byte](l, tag T) T {
 	return l
 }
 
-// parseEntry is ParseSegment of src, also returning the records in it
-// that count for entries by id (sightings, and metadata lines a merge
-// moved), and telling whether the entry holds lines of another entry: a
-// metadata line or a tagged field of another id, or a second, different
-// lesson text. The entry's fields are substrings of src. Entries are written so that a git union
-// merge cannot produce these (every line two entries could share differs),
-// so they come from a merge of files written before that, or a hand edit.
-func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Damage, ok bool) {
-	first, rest, _ := strings.Cut(src, "\n")
-	if n := len(first); n > 0 && first[n-1] == '\r' {
-		first = first[:n-1]
+// parseEntry is ParseSegment of seg, also returning the records in it
+// that count for entries by id (sightings, metadata lines a merge moved,
+// torn appends' marks) and telling whether the entry holds lines of
+// another entry: a metadata line or a tagged field of another id, or a
+// second, different lesson text. src is seg as a string, or "" to make
+// one; the entry's fields are substrings of it. Entries are written so
+// that a git union merge cannot produce damage (every line two entries
+// could share differs), so it comes from a merge of files written before
+// that, or a hand edit. x, when not nil, is a scanner to reuse.
+func parseEntry(x *entryScan, k Kind, seg []byte, src string, line int) (e Entry, records []Entry, dmg Damage, ok bool) {
+	if x == nil {
+		x = &entryScan{}
 	}
-	head, tag := cutTag(first)
-	h, ok := parseHeading(head)
-	if !ok {
+	x.tasks = true
+	ok = x.scan(seg, line)
+	if !ok && x.marks == nil {
 		return Entry{}, nil, Damage{}, false
 	}
+	if src == "" || x.marks != nil {
+		src = string(x.seg)
+	}
+	// The parts are of x.seg, which src spells.
+	str := func(b []byte) string {
+		if len(b) == 0 {
+			return ""
+		}
+		i := cap(x.seg) - cap(b)
+		return src[i : i+len(b)]
+	}
+	for i := range x.records {
+		records = append(records, metaEntry(&x.records[i], str))
+	}
+	for _, l := range x.marks {
+		records = append(records, Entry{ID: tornID, Line: l})
+	}
+	if !ok {
+		return Entry{}, records, Damage{}, false
+	}
+	h, _ := parseHeading(str(x.head))
 	e = Entry{Kind: k, Date: h.date, Task: cmp.Or(h.task, "manual"), Source: h.source, Category: h.category, Line: line}
 	if hk, isKind := ParseKind(e.Category); isKind && hk == k {
 		e.Category = "" // flow-next's [pitfall] in pitfalls.md: no category
@@ -575,87 +785,13 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 	if e.Task == "manual" && e.Source == "" {
 		e.Source = "manual"
 	}
-	hurt := func(n int, what string) {
-		if dmg.Line == 0 {
-			dmg = Damage{Line: n, What: what}
-		}
+	e.Issue, e.Fix, e.Context = cleanField(str(x.issue)), cleanField(str(x.fix)), cleanField(str(x.context))
+	body := make([]string, len(x.body))
+	for i, l := range x.body {
+		body[i] = str(l)
 	}
-	field := func(l string, label, n int) string {
-		v := l[label:]
-		if cut := cutOwnTag(v, tag); tag != "" && len(cut) < len(v) {
-			v = cut
-		} else if tag != "" && strings.HasSuffix(v, " -->") {
-			if _, other := cutTag(v); other != "" {
-				hurt(n, fmt.Sprintf("holds a line of entry %s: a merge interleaved two entries", other))
-			}
-		}
-		return unescapeComments(validText(v))
-	}
-	// Fixed buffers: most entries have one metadata line and at most one
-	// line of free text, and reading them should not allocate.
-	var metaBuf [2]Entry
-	var bodyBuf [4]string
-	metas, body := metaBuf[:0], bodyBuf[:0]
-	n := line
-	for rest != "" {
-		var l string
-		l, rest, _ = strings.Cut(rest, "\n")
-		n++
-		if k := len(l); k > 0 && l[k-1] == '\r' {
-			l = l[:k-1]
-		}
-		if l == "" {
-			body = append(body, l)
-			continue
-		}
-		switch l[0] {
-		case '<':
-			if !strings.HasPrefix(l, metaPrefix) {
-				break
-			}
-			m, sighting, ok := parseMeta(l)
-			switch {
-			case !ok:
-				body = append(body, l)
-			case sighting && m.ID == tornID:
-				return parseTorn(k, src, line)
-			case sighting:
-				records = append(records, m)
-			case tag != "" && m.ID != tag, len(metas) > 0 && m.ID != metas[0].ID:
-				// Another entry's record that a merge moved here: it
-				// counts by id, not by position.
-				records = append(records, m)
-				hurt(n, fmt.Sprintf("holds the metadata line of entry %s: a merge interleaved two entries", m.ID))
-			default:
-				metas = append(metas, m)
-			}
-			continue
-		case '*':
-			switch {
-			case strings.HasPrefix(l, "**Issue**:"):
-				v := unescapeComments(validText(l[len("**Issue**:"):]))
-				if e.Issue != "" && v != e.Issue {
-					hurt(n, "holds a second lesson (another **Issue** line): a merge fused two entries")
-				}
-				e.Issue = v
-				continue
-			case strings.HasPrefix(l, "**Fix**:"):
-				e.Fix = field(l, len("**Fix**:"), n)
-				continue
-			case strings.HasPrefix(l, "**Context**:"):
-				e.Context = field(l, len("**Context**:"), n)
-				continue
-			}
-		}
-		body = append(body, l)
-	}
-	for len(body) > 0 && strings.TrimSpace(body[0]) == "" {
-		body = body[1:]
-	}
-	for len(body) > 0 && strings.TrimSpace(body[len(body)-1]) == "" {
-		body = body[:len(body)-1]
-	}
-	if len(metas) == 0 {
+	tag := str(x.tag)
+	if len(x.metas) == 0 {
 		// Written by flow-next or by hand: derive what the metadata line
 		// would have said.
 		e.Legacy = true
@@ -675,67 +811,33 @@ func parseEntry(k Kind, src string, line int) (e Entry, records []Entry, dmg Dam
 			if tag != "" && e.Issue != "" {
 				b = cutOwnTag(b, tag)
 			}
-			e.Body = unescapeComments(validText(unescapeBody(b)))
+			e.Body = cleanField(unescapeBody(b))
 		} else if len(body) > 1 {
 			e.Body = OneLine(strings.Join(body, " "))
 		}
-		m := metas[0]
-		for _, other := range metas[1:] {
-			m = fold(m, other)
+		m := metaEntry(&x.metas[0], str)
+		for i := range x.metas[1:] {
+			m = fold(m, metaEntry(&x.metas[1+i], str))
 		}
 		e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto, e.Copies = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto, m.Copies
 		if e.ID == "" {
 			e.ID = contentID(k, e.Text())
 		}
 	}
-	dmg.ID = e.ID
-	return e, records, dmg, true
+	return e, records, Damage{Line: x.dmgLine, What: x.dmgWhat, ID: e.ID}, true
 }
 
-// parseTorn is parseEntry of src, a segment that holds a torn append's
-// mark (tornID): each mark and the lines it names before it (lines=N, the
-// record cut off, as Record counted them) are left out, all in one pass.
-// They stand right before the mark however a union merge placed a
-// teammate's lines, as one side's addition stays whole. When they take
-// the heading, the entry itself was cut off: only the records after the
-// mark count.
-func parseTorn(k Kind, src string, line int) (Entry, []Entry, Damage, bool) {
-	lines := strings.SplitAfter(src, "\n")
-	kept := make([]string, 0, len(lines))
-	var marks []Entry
-	for i, l := range lines {
-		t := strings.TrimRight(l, "\r\n")
-		if !strings.HasPrefix(t, metaPrefix) {
-			kept = append(kept, l)
-			continue
-		}
-		if m, sighting, ok := parseMeta(t); !ok || !sighting || m.ID != tornID {
-			kept = append(kept, l)
-			continue
-		}
-		n := 1
-		if _, v, ok := strings.Cut(t, " lines="); ok {
-			if d, ok := digits([]byte(strings.TrimSuffix(v, " -->"))); ok {
-				n = d
-			}
-		}
-		kept = kept[:len(kept)-min(n, len(kept))]
-		marks = append(marks, Entry{ID: tornID, Line: line + i})
+// metaEntry is what a metadata or sighting line says, as an Entry whose
+// fields str makes of the line's parts.
+func metaEntry(b *Meta, str func([]byte) string) Entry {
+	m := Entry{ID: str(b.ID), FP: str(b.FP), Seen: b.Seen, LastSeen: str(b.Last), Status: b.Status, MergedInto: str(b.MergedInto)}
+	if !b.Sighting {
+		m.Copies = str(b.N)
 	}
-	if len(kept) > 0 && isEntryHeading(strings.TrimRight(kept[0], "\r\n")) && kept[0] == lines[0] {
-		e, records, dmg, ok := parseEntry(k, strings.Join(kept, ""), line)
-		return e, append(records, marks...), dmg, ok
+	for _, t := range b.Tasks {
+		m.Tasks = append(m.Tasks, str(t))
 	}
-	records := marks
-	for _, l := range kept {
-		if !strings.HasPrefix(l, metaPrefix) {
-			continue
-		}
-		if m, _, ok := parseMeta(strings.TrimRight(l, "\r\n")); ok && m.ID != "" {
-			records = append(records, m)
-		}
-	}
-	return Entry{}, records, Damage{}, false
+	return m
 }
 
 // parseMeta reads an entry's metadata line,
@@ -752,21 +854,13 @@ func parseMeta(l string) (m Entry, sighting, ok bool) {
 	if !ok {
 		return Entry{}, false, false
 	}
-	str := func(v []byte) string {
+	return metaEntry(&b, func(v []byte) string {
 		if len(v) == 0 {
 			return ""
 		}
 		i := cap(line) - cap(v)
 		return l[i : i+len(v)]
-	}
-	m = Entry{ID: str(b.ID), FP: str(b.FP), Seen: b.Seen, LastSeen: str(b.Last), Status: b.Status, MergedInto: str(b.MergedInto)}
-	if !b.Sighting {
-		m.Copies = str(b.N)
-	}
-	for _, t := range b.Tasks {
-		m.Tasks = append(m.Tasks, str(t))
-	}
-	return m, b.Sighting, true
+	}), b.Sighting, true
 }
 
 // fold merges two records of one lesson, as a git union merge leaves them:

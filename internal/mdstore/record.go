@@ -522,7 +522,7 @@ func (m *memory) entryAt(doc []byte, pos int) (Entry, bool) {
 	if len(doc) > 0 && len(m.added) > 0 && &doc[0] == &m.added[0] {
 		line += bytes.Count(m.file(), []byte("\n"))
 	}
-	e, _, _, ok := parseEntry(m.k, string(trimTrailingBlank(doc[start:end])), line)
+	e, _, _, ok := parseEntry(nil, m.k, trimTrailingBlank(doc[start:end]), "", line)
 	return e, ok
 }
 

@@ -205,7 +205,7 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 					continue
 				}
 				if !parsed {
-					e, _, _, _ = parseEntry(k, string(seg), line)
+					e, _, _, _ = parseEntry(nil, k, seg, "", line)
 					parsed = true
 				}
 				if marked[e.ID] {

@@ -1,11 +1,9 @@
 package mdstore
 
 import (
-	"bytes"
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Tally is how many of a kind's entries are in each state, as Load folds
@@ -62,6 +60,7 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 	n := int(min(size/300, 1<<20))
 	index, entries := make(map[string]int, n), make([]counted, 0, n)
 	var records []brief
+	var x entryScan
 	front := func(start []byte) error {
 		if err := readFrontMatter(start); err != nil {
 			return err
@@ -72,7 +71,7 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 		return nil
 	}
 	err := scan(front, func(seg []byte, _ int64, line int) bool {
-		id, c, ok := briefEntry(k, seg, line, &records)
+		id, c, ok := briefEntry(k, &x, seg, line, &records)
 		if !ok {
 			return true
 		}
@@ -129,35 +128,34 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 	return t, nil
 }
 
-// briefEntry is what counting needs of the entry seg holds. When it has
-// the shape flowmem writes (a heading tagged with its id, then the one
-// metadata line of the segment, of that id, with a last day), that is read
-// from those two lines: the id is part of seg. Any other entry is
-// parsed whole, and records gets its sightings and moved metadata lines,
-// which count by id.
-func briefEntry(k Kind, seg []byte, line int, records *[]brief) (id []byte, c counted, ok bool) {
-	first, rest, _ := bytes.Cut(seg, []byte("\n"))
-	_, tag := cutTag(bytes.TrimSuffix(first, []byte("\r")))
-	if l, rest, _ := bytes.Cut(rest, []byte("\n")); tag != nil && bytes.HasPrefix(l, []byte(metaPrefix)) && !bytes.Contains(rest, []byte("\n"+metaPrefix)) && !bytes.HasPrefix(rest, []byte(metaPrefix)) {
-		if m, ok := readMetaBytes(l, nil, false); ok && !m.Sighting && bytes.Equal(m.ID, tag) && m.Last != nil {
-			return m.ID, counted{last: dayOf(m.Last), status: m.Status}, true
+// briefEntry is what counting needs of the entry seg holds, read by x
+// (whose metadata lines' tasks it skips). With one metadata line that
+// names its id, it is that line's id, day and state, parts of seg; any
+// other entry is made whole, as Load makes it. records gets the records
+// seg holds of other entries, which count by id.
+func briefEntry(k Kind, x *entryScan, seg []byte, line int, records *[]brief) (id []byte, c counted, ok bool) {
+	ok = x.scan(seg, line)
+	if ok && x.marks == nil && len(x.metas) == 1 && len(x.metas[0].ID) > 0 {
+		for i := range x.records {
+			r := &x.records[i]
+			*records = append(*records, brief{id: string(r.ID), last: string(r.Last), forgotten: r.Status == Forgotten})
 		}
+		m := &x.metas[0]
+		c = counted{last: dayOf(m.Last), status: m.Status}
+		if m.Last == nil {
+			h, _ := parseHeading(string(x.head))
+			c.date = dayOf(h.date)
+		}
+		return m.ID, c, true
 	}
-	e, recs, _, ok := parseEntry(k, string(seg), line)
+	e, recs, _, ok := parseEntry(nil, k, seg, "", line)
 	for _, r := range recs {
-		*records = append(*records, brief{id: strings.Clone(r.ID), last: strings.Clone(r.LastSeen), forgotten: r.Status == Forgotten})
+		if r.ID != tornID {
+			*records = append(*records, brief{id: strings.Clone(r.ID), last: strings.Clone(r.LastSeen), forgotten: r.Status == Forgotten})
+		}
 	}
 	if !ok {
 		return nil, c, false
 	}
 	return []byte(e.ID), counted{date: dayOf(e.Date), last: dayOf(e.LastSeen), status: e.Status}, true
-}
-
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }

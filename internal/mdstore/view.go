@@ -19,77 +19,53 @@ type View struct {
 	Tasks    [][]byte
 	Seen     int
 	Status   Status
+	x        *entryScan // the reader, kept for the next entry
 }
 
-// ViewSegment reads seg (as Segments gives it) into v when the entry has
-// the shape flowmem writes: a heading tagged with its id, one metadata line
-// of that id naming its tasks and last sighting, then only Issue, Fix and
-// Context lines or one line of text. Then v says what ParseSegment would,
-// for the fields a View has. Any other entry (flow-next's, a hand edit, a
-// merge's leftovers) gives false, and the caller parses it.
+// ViewSegment reads seg (as Segments gives it) into v when what the
+// entry says of a View's fields stands in its bytes as it is read: one
+// metadata line, with its id, tasks and last sighting, and a lesson that
+// needs no cleaning (valid UTF-8, no escapes, on one line), and no line
+// of another entry. Then v says what ParseSegment would. Any other entry
+// gives false, and the caller parses it.
 func ViewSegment(seg []byte, v *View) bool {
-	*v = View{Seen: 1, Status: Active, Tasks: v.Tasks[:0]}
-	if bytes.IndexByte(seg, '\r') >= 0 {
+	if v.x == nil {
+		v.x = &entryScan{tasks: true}
+	}
+	x := v.x
+	*v = View{Seen: 1, Status: Active, x: x}
+	if !x.scan(seg, 0) || x.marks != nil || x.dmgLine != 0 || len(x.metas) != 1 {
 		return false
 	}
-	first, rest, _ := bytes.Cut(seg, []byte("\n"))
-	if !isASCII(first) {
-		return false // parseHeading's white space outside ASCII
-	}
-	_, tag := cutTag(first)
-	if tag == nil {
+	m := &x.metas[0]
+	if len(m.ID) == 0 || m.odd || len(m.Tasks) == 0 || m.Last == nil {
 		return false
 	}
-	l, rest, _ := bytes.Cut(rest, []byte("\n"))
-	if !bytes.HasPrefix(l, []byte(metaPrefix)) {
-		return false
-	}
-	m, ok := readMetaBytes(l, v.Tasks, true)
-	if !ok || m.Sighting || m.odd || !bytes.Equal(m.ID, tag) || len(m.Tasks) == 0 || m.Last == nil {
-		return false
-	}
-	v.ID, v.Seen, v.LastSeen, v.Tasks, v.Status = m.ID, m.Seen, m.Last, m.Tasks, m.Status
-	var issue, body []byte
-	for len(rest) > 0 {
-		var l []byte
-		l, rest, _ = bytes.Cut(rest, []byte("\n"))
-		if len(bytes.TrimSpace(l)) == 0 {
-			return false
-		}
-		var dst *[]byte
-		switch {
-		case bytes.HasPrefix(l, []byte(metaPrefix)):
-			return false
-		case bytes.HasPrefix(l, []byte("**Issue**:")):
-			dst, l = &issue, l[len("**Issue**:"):]
-		case bytes.HasPrefix(l, []byte("**Fix**:")):
-			dst, l = &v.Fix, cutOwnTag(l[len("**Fix**:"):], tag)
-		case bytes.HasPrefix(l, []byte("**Context**:")):
-			dst, l = &v.Context, cutOwnTag(l[len("**Context**:"):], tag)
-		default:
-			dst = &body
-			if len(l) >= 2 && l[0] == '\\' && isASCIIPunct(l[1]) {
-				l = l[1:]
-			} else if listMarker(l) > 0 {
-				return false // an escaped list marker: unescaping copies
+	text := x.issue
+	if len(bytes.TrimSpace(text)) == 0 {
+		switch len(x.body) {
+		case 0:
+		case 1:
+			text = x.body[0]
+			// unescapeBody, where it needs no copy.
+			if len(text) >= 2 && text[0] == '\\' && isASCIIPunct(text[1]) {
+				text = text[1:]
+			} else if n := listMarker(text); n > 0 && text[n] == '\\' {
+				return false
 			}
-		}
-		if *dst != nil {
-			return false // a second line of one field
-		}
-		if bytes.Contains(l, []byte(`<\`)) {
-			return false // an escaped comment opener: unescaping copies
-		}
-		if *dst = bytes.TrimSpace(l); !utf8.Valid(*dst) {
-			return false
+		default:
+			return false // several lines: OneLine joins them
 		}
 	}
-	v.Text = issue
-	if len(issue) == 0 {
-		v.Text = body
-	} else if body != nil {
-		return false // text after a lesson: parseEntry reads its tag
+	fields := [...][]byte{text, x.fix, x.context}
+	for i, f := range fields {
+		f = bytes.TrimSpace(f)
+		if !utf8.Valid(f) || bytes.Contains(f, []byte(`<\`)) {
+			return false // cleaning would copy it
+		}
+		fields[i] = f
 	}
+	*v = View{ID: m.ID, Text: fields[0], Fix: fields[1], Context: fields[2], LastSeen: m.Last, Tasks: m.Tasks, Seen: m.Seen, Status: m.Status, x: x}
 	return true
 }
 
