@@ -655,7 +655,16 @@ func cleanField(s string) string { return unescapeComments(validText(s)) }
 // the heading, the entry itself was cut off: false, and only the records
 // after the mark count.
 func (x *entryScan) scanTorn(seg []byte, line int) bool {
-	lines := bytes.SplitAfter(seg, []byte("\n"))
+	// Lines as parts of seg (bytes.SplitAfter would cut their capacity,
+	// by which parseEntry finds where a part is).
+	var lines [][]byte
+	for rest := seg; len(rest) > 0; {
+		n := bytes.IndexByte(rest, '\n') + 1
+		if n == 0 {
+			n = len(rest)
+		}
+		lines, rest = append(lines, rest[:n]), rest[n:]
+	}
 	kept := make([][]byte, 0, len(lines))
 	var marks []int
 	for i, l := range lines {
