@@ -523,7 +523,7 @@ type entryScan struct {
 	body                [][]byte // free text, blank lines at its ends dropped
 	dmgLine             int      // the first line that does not belong, or 0
 	dmgWhat             string
-	tasks               bool     // read the tasks of metadata lines
+	brief               bool     // metadata lines only, without their tasks (counting)
 	taskBuf             [][]byte // room for the tasks of the first metadata line read
 }
 
@@ -538,8 +538,9 @@ var (
 func (x *entryScan) scan(seg []byte, line int) bool {
 	// The slices' arrays are kept for the next entry: a scan allocates
 	// nothing once they have grown.
-	*x = entryScan{seg: seg, line: line, tasks: x.tasks, taskBuf: x.taskBuf[:0],
-		metas: x.metas[:0], records: x.records[:0], body: x.body[:0]}
+	x.seg, x.line, x.marks, x.dmgLine, x.dmgWhat = seg, line, nil, 0, ""
+	x.metas, x.records, x.body, x.taskBuf = x.metas[:0], x.records[:0], x.body[:0], x.taskBuf[:0]
+	x.issue, x.fix, x.context = nil, nil, nil
 	first, rest, _ := bytes.Cut(seg, []byte("\n"))
 	first = bytes.TrimSuffix(first, []byte("\r"))
 	x.head, x.tag = cutTag(first)
@@ -549,6 +550,15 @@ func (x *entryScan) scan(seg []byte, line int) bool {
 	tag := x.tag
 	bufUsed := false
 	for n := line + 1; len(rest) > 0; n++ {
+		if x.brief && rest[0] != '<' {
+			// Counting reads metadata lines only: on to the next line
+			// that may be one (line numbers are left behind).
+			i := bytes.Index(rest, []byte("\n<"))
+			if i < 0 {
+				break
+			}
+			rest = rest[i+1:]
+		}
 		var l []byte
 		l, rest, _ = bytes.Cut(rest, []byte("\n"))
 		l = bytes.TrimSuffix(l, []byte("\r"))
@@ -566,7 +576,7 @@ func (x *entryScan) scan(seg []byte, line int) bool {
 			if first {
 				buf, bufUsed = x.taskBuf, true
 			}
-			m, ok := readMetaBytes(l, buf, x.tasks)
+			m, ok := readMetaBytes(l, buf, !x.brief)
 			if first && cap(m.Tasks) > cap(x.taskBuf) {
 				x.taskBuf = m.Tasks[:0] // grown, for the next entry
 			}
@@ -588,17 +598,18 @@ func (x *entryScan) scan(seg []byte, line int) bool {
 			continue
 		case '*':
 			switch {
-			case bytes.HasPrefix(l, issueLabel):
+			case len(l) < 3:
+			case l[2] == 'I' && bytes.HasPrefix(l, issueLabel):
 				v := l[len(issueLabel):]
 				if len(bytes.TrimSpace(x.issue)) > 0 && !sameField(x.issue, v) {
 					x.hurt(n, "holds a second lesson (another **Issue** line): a merge fused two entries")
 				}
 				x.issue = v
 				continue
-			case bytes.HasPrefix(l, fixLabel):
+			case l[2] == 'F' && bytes.HasPrefix(l, fixLabel):
 				x.fix = x.field(l[len(fixLabel):], n)
 				continue
-			case bytes.HasPrefix(l, contextLabel):
+			case l[2] == 'C' && bytes.HasPrefix(l, contextLabel):
 				x.context = x.field(l[len(contextLabel):], n)
 				continue
 			}
@@ -691,7 +702,7 @@ func (x *entryScan) scanTorn(seg []byte, line int) bool {
 		x.marks = marks
 		return ok
 	}
-	*x = entryScan{seg: seg, line: line, marks: marks, tasks: x.tasks, taskBuf: x.taskBuf[:0], records: x.records[:0]}
+	*x = entryScan{seg: seg, line: line, marks: marks, brief: x.brief, taskBuf: x.taskBuf[:0], records: x.records[:0]}
 	for _, l := range kept {
 		if !bytes.HasPrefix(l, []byte(metaPrefix)) {
 			continue
@@ -761,7 +772,7 @@ func parseEntry(x *entryScan, k Kind, seg []byte, src string, line int) (e Entry
 	if x == nil {
 		x = &entryScan{}
 	}
-	x.tasks = true
+	x.brief = false
 	ok = x.scan(seg, line)
 	if !ok && x.marks == nil {
 		return Entry{}, nil, Damage{}, false

@@ -60,7 +60,7 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 	n := int(min(size/300, 1<<20))
 	index, entries := make(map[string]int, n), make([]counted, 0, n)
 	var records []brief
-	var x entryScan
+	x := entryScan{brief: true}
 	front := func(start []byte) error {
 		if err := readFrontMatter(start); err != nil {
 			return err
@@ -129,7 +129,7 @@ func tally(k Kind, size int64, scan func(front func([]byte) error, fn func([]byt
 }
 
 // briefEntry is what counting needs of the entry seg holds, read by x
-// (whose metadata lines' tasks it skips). With one metadata line that
+// (which reads metadata lines only, without their tasks). With one metadata line that
 // names its id, it is that line's id, day and state, parts of seg; any
 // other entry is made whole, as Load makes it. records gets the records
 // seg holds of other entries, which count by id.

@@ -30,7 +30,7 @@ type View struct {
 // gives false, and the caller parses it.
 func ViewSegment(seg []byte, v *View) bool {
 	if v.x == nil {
-		v.x = &entryScan{tasks: true}
+		v.x = &entryScan{}
 	}
 	x := v.x
 	*v = View{Seen: 1, Status: Active, x: x}
