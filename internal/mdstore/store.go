@@ -176,6 +176,7 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 	}
 	pf := newPrefilter(re)
 	var r Reader
+	var x entryScan
 	var ferr error
 	for _, k := range kinds {
 		path := s.Path(k)
@@ -205,7 +206,7 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 					continue
 				}
 				if !parsed {
-					e, _, _, _ = parseEntry(nil, k, seg, "", line)
+					e, _, _, _ = parseEntry(&x, k, seg, "", line)
 					parsed = true
 				}
 				if marked[e.ID] {
