@@ -889,6 +889,37 @@ const (
 	gateR16bZeroYield = 0
 )
 
+// blind-r17 (blind32: 15 reviews from 14 repositories, harvest34),
+// blind-r17b (blind33: 15 from 14, harvest35) and blind-r17c (blind34: 10
+// from 7, harvest36), round 17's blind sets: harvested while the round's
+// two title rules (f866492, 8aa96a0) were written and after the capture
+// code froze (blind34), never opened by a rule writer, scored once at the
+// round's end. Round 16's code (336bc6a) gives the same figures on all
+// three. Two annotators on blind32 (kappa 0.841) and blind33 (0.748).
+const (
+	gateR17Precision = 0.65 // 0.657 (44/67)
+	gateR17Recall    = 0.62 // 0.629 (44/70)
+	gateR17Category  = 0.47 // 0.477 (21/44)
+	gateR17Verdict   = 0.86 // 13/15
+	gateR17ZeroYield = 1
+)
+
+const (
+	gateR17bPrecision = 0.60 // 0.607 (54/89)
+	gateR17bRecall    = 0.56 // 0.562 (54/96)
+	gateR17bCategory  = 0.38 // 0.389 (21/54)
+	gateR17bVerdict   = 0.80 // 12/15
+	gateR17bZeroYield = 1
+)
+
+const (
+	gateR17cPrecision = 0.48 // 0.481 (25/52)
+	gateR17cRecall    = 0.55 // 0.556 (25/45)
+	gateR17cCategory  = 0.44 // 0.440 (11/25)
+	gateR17cVerdict   = 0.90 // 9/10
+	gateR17cZeroYield = 1
+)
+
 // gates are one split's minimum figures.
 type gates struct {
 	precision, recall, category, verdict float64
@@ -931,6 +962,9 @@ func TestQualityRealReviews(t *testing.T) {
 		{"blind-r15", "blind26", gates{gateR15Precision, gateR15Recall, gateR15Category, gateR15Verdict, gateR15ZeroYield}},
 		{"blind-r16", "blind31", gates{gateR16Precision, gateR16Recall, gateR16Category, gateR16Verdict, gateR16ZeroYield}},
 		{"blind-r16b", "blind30", gates{gateR16bPrecision, gateR16bRecall, gateR16bCategory, gateR16bVerdict, gateR16bZeroYield}},
+		{"blind-r17", "blind32", gates{gateR17Precision, gateR17Recall, gateR17Category, gateR17Verdict, gateR17ZeroYield}},
+		{"blind-r17b", "blind33", gates{gateR17bPrecision, gateR17bRecall, gateR17bCategory, gateR17bVerdict, gateR17bZeroYield}},
+		{"blind-r17c", "blind34", gates{gateR17cPrecision, gateR17cRecall, gateR17cCategory, gateR17cVerdict, gateR17cZeroYield}},
 	}
 
 	check := func(split, name string, got, gate float64) {
@@ -980,10 +1014,11 @@ func TestQualityRealReviews(t *testing.T) {
 // blind-r10b since their one score at the end of round 10, blind-r11 and
 // blind-r11b since round 11's, blind-r12, blind-r12b and blind-r12c since round 12's,
 // blind-r13 and blind-r13b since round 13's, blind-r14 and blind-r14b since round 14's,
-// blind-r15 since round 15's, blind-r16 and blind-r16b since round 16's.
+// blind-r15 since round 15's, blind-r16 and blind-r16b since round 16's,
+// blind-r17, blind-r17b and blind-r17c since round 17's.
 func unseen(split string) bool {
 	switch strings.TrimSuffix(split, ", second annotator") {
-	case "blind-r5b", "blind-r6", "blind-r6b", "blind-r7", "blind-r8", "blind-r8b", "blind-r9", "blind-r9b", "blind-r9c", "blind-r10", "blind-r10b", "blind-r11", "blind-r11b", "blind-r12", "blind-r12b", "blind-r12c", "blind-r13", "blind-r13b", "blind-r14", "blind-r14b", "blind-r15", "blind-r16", "blind-r16b":
+	case "blind-r5b", "blind-r6", "blind-r6b", "blind-r7", "blind-r8", "blind-r8b", "blind-r9", "blind-r9b", "blind-r9c", "blind-r10", "blind-r10b", "blind-r11", "blind-r11b", "blind-r12", "blind-r12b", "blind-r12c", "blind-r13", "blind-r13b", "blind-r14", "blind-r14b", "blind-r15", "blind-r16", "blind-r16b", "blind-r17", "blind-r17b", "blind-r17c":
 		return false
 	}
 	return strings.HasPrefix(split, "blind")
