@@ -155,22 +155,52 @@ func Main(ctx context.Context, args []string, std IO) (code int) {
 }
 
 // helpArgs reads "flowmem help memory add" as "flowmem memory add --help",
-// so help names the command asked about, at any depth.
+// so help names the command asked about, at any depth. A flag that command
+// does not know is its usage error (exit 64), as it would be without
+// "help"; known flags are left out, so help never runs the command.
 func helpArgs(cmds []*cli.Command, args []string) []string {
 	i := slices.Index(args, "help")
 	if i < 1 || i == len(args)-1 {
 		return args
 	}
-	// Everything around "help" must be command names, in one path.
-	path := append(slices.Clone(args[1:i]), args[i+1:]...)
-	for _, w := range path {
+	// Everything around "help" must be command names, in one path, or flags.
+	var path, flags []string
+	var last *cli.Command
+	for _, w := range append(slices.Clone(args[1:i]), args[i+1:]...) {
+		if strings.HasPrefix(w, "-") {
+			flags = append(flags, w)
+			continue
+		}
 		c := find(cmds, w)
 		if c == nil {
 			return args
 		}
-		cmds = c.Subcommands
+		path, last, cmds = append(path, w), c, c.Subcommands
+	}
+	for _, f := range flags {
+		if !knowsFlag(last, f) {
+			return append(append([]string{args[0]}, path...), f)
+		}
 	}
 	return append(append([]string{args[0]}, path...), "--help")
+}
+
+// knowsFlag says whether command c (nil: flowmem itself) has flag f, given
+// as -x, --name or --name=value.
+func knowsFlag(c *cli.Command, f string) bool {
+	name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+	if slices.Contains([]string{"h", "help", "v", "version"}, name) && (c == nil || name == "h" || name == "help") {
+		return true
+	}
+	if c == nil {
+		return false
+	}
+	for _, fl := range c.Flags {
+		if slices.Contains(fl.Names(), name) {
+			return true
+		}
+	}
+	return false
 }
 
 func newApp(std IO, notFound *usageError) *cli.App {

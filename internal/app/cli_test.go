@@ -95,6 +95,32 @@ func TestHelpNamesTheCommand(t *testing.T) {
 	}
 }
 
+// TestHelpWithUnknownFlag: a flag mistake after "help" is flowmem's own
+// one-line usage error for the command asked about (exit 64), not the
+// help command's "Incorrect Usage" page with exit 1.
+func TestHelpWithUnknownFlag(t *testing.T) {
+	for _, tt := range []struct{ args, cmd string }{
+		{"help --nope", "flowmem:"},
+		{"memory help --nope", "flowmem memory:"},
+		{"help memory add --nope", "flowmem memory add:"},
+	} {
+		std, out, errb := testIO(t.TempDir())
+		if code := Main(context.Background(), append([]string{"flowmem"}, strings.Fields(tt.args)...), std); code != exitUsage {
+			t.Errorf("flowmem %s: exit %d, want %d (stderr %q)", tt.args, code, exitUsage, errb)
+		}
+		if want := tt.cmd + " unknown flag --nope\n"; !strings.HasPrefix(errb.String(), want) || strings.Count(errb.String(), "\n") != 2 || out.Len() != 0 {
+			t.Errorf("flowmem %s: stdout %q, stderr %q; want stderr %q and a usage line", tt.args, out, errb, want)
+		}
+	}
+	// Known flags after help are still help: the command never runs.
+	for _, args := range []string{"help memory -h", "help install --local", "help memory add --type=pitfall"} {
+		std, out, _ := testIO(t.TempDir())
+		if code := Main(context.Background(), append([]string{"flowmem"}, strings.Fields(args)...), std); code != 0 || !strings.Contains(out.String(), "USAGE:") {
+			t.Errorf("flowmem %s: exit %d:\n%s", args, code, out)
+		}
+	}
+}
+
 // TestHelpShowsEachDefaultOnce: no flag's help line gives its default
 // twice, or a default that says nothing (false, 0).
 func TestHelpShowsEachDefaultOnce(t *testing.T) {
