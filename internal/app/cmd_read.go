@@ -11,6 +11,13 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// staleEntry is one entry of read --json: its fields, and whether it reads
+// as stale (computed from its last sighting, never stored).
+type staleEntry struct {
+	mdstore.Entry
+	Stale bool `json:"stale,omitempty"`
+}
+
 func memoryReadCommand(e *env, typeFlag cli.Flag) *cli.Command {
 	return &cli.Command{
 		Name:  "read",
@@ -76,10 +83,11 @@ Examples:
 				if c.IsSet("limit") && len(active) > c.Int("limit") {
 					active = active[:c.Int("limit")]
 				}
-				if active == nil {
-					active = []mdstore.Entry{}
+				out := make([]staleEntry, len(active))
+				for i, en := range active {
+					out[i] = staleEntry{en, en.Stale(e.Now(), e.staleAfter)}
 				}
-				return e.writeJSON(map[string]any{"entries": active, "count": len(active)})
+				return e.writeJSON(map[string]any{"entries": out, "count": len(out)})
 			}
 			// Entries are printed as they are read: the memory is never
 			// held whole.

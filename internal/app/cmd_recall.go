@@ -18,6 +18,9 @@ import (
 type scoredEntry struct {
 	mdstore.Entry
 	Score float64 `json:"score"`
+	// Stale: not seen for memory.stale_after_days (computed, never stored),
+	// so a script knows why the entry ranks lower.
+	Stale bool `json:"stale,omitempty"`
 }
 
 // printRelevant ranks the memory for one query or, merged, for several.
@@ -48,7 +51,7 @@ func (e *env) printRelevant(c *cli.Context, s *mdstore.Store, queries []string, 
 	if c.Bool("json") {
 		out := make([]scoredEntry, 0, len(hits))
 		for _, h := range hits {
-			out = append(out, scoredEntry{h.Entry, h.Score})
+			out = append(out, scoredEntry{h.Entry, h.Score, h.Entry.Stale(opt.Now, opt.StaleAfterDays)})
 		}
 		// "queries" always, so scripts read one shape; "query" too for one,
 		// as earlier versions gave it.
