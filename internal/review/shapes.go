@@ -425,7 +425,8 @@ var severityEmoji = map[rune]string{'🔴': SevCritical, '🛑': SevCritical, '�
 	'🟡': SevMinor, '⚠': SevMinor, '🔵': SevNit, '⚪': SevNit, '💡': SevNit, '🧹': SevNit}
 
 // findingIDRe reads a finding's id: "Finding 3", "Gap 2", "#3", "C1", "H-2", "2.1",
-// or a tracker-style id of upper-case parts ending in a number after a
+// an outline number with a letter ("1A.", "2b)": a separator must follow,
+// so "3D rendering" is a title), or a tracker-style id of upper-case parts ending in a number after a
 // hyphen ("SEC-12", "API-R2-003"), whose parts are no words of the title
 // (a round or requirement number in it names nothing).
 var findingIDRe = sync.OnceValue(func() *regexp.Regexp {
