@@ -101,7 +101,7 @@ Examples:
 			if c.IsSet("limit") {
 				limit = c.Int("limit")
 			}
-			err = recall.EachLive(files, func(k mdstore.Kind, line []byte) bool {
+			err = recall.EachLive(files, e.Now(), e.staleAfter, func(k mdstore.Kind, line []byte) bool {
 				if k != last {
 					if last != "" {
 						w.WriteByte('\n')

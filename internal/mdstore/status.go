@@ -17,6 +17,12 @@ func (e *Entry) Stale(now time.Time, days int) bool {
 	return staleDay(cmp.Or(e.LastSeen, e.Date), now, days)
 }
 
+// Stale is Entry.Stale of the entry v views (its LastSeen is the entry's
+// last sighting).
+func (v *View) Stale(now time.Time, days int) bool {
+	return staleDay(v.LastSeen, now, days)
+}
+
 // staleDay is Stale of the day d.
 func staleDay[T ~string | ~[]byte](d T, now time.Time, days int) bool {
 	if days <= 0 || !validDate(d) {

@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -29,14 +30,17 @@ const (
 // lines:
 //
 //   - [pitfall] <issue> → <fix>
-//     context: <context> · fn-1.1, fn-2.4 · seen 3x, last 2026-02-01
+//     context: <context> · fn-1.1, fn-2.4 · seen 3x, last 2026-02-01 · stale
 //
-// memory read and read --relevant both print entries this way. With clip,
-// long fields are cut at a word and marked (prompts have budgets); every
-// field is on one line either way. Without clip (memory read's full
-// listing, read by people) the second line ends with the entry's id, since
-// show, archive, forget and merge take one.
-func render(dst []byte, e *mdstore.Entry, clip bool) []byte {
+// memory read, read --relevant and prime all print entries this way. With
+// clip, long fields are cut at a word and marked (prompts have budgets);
+// every field is on one line either way. "stale" is there only for an
+// entry not seen for a.days days: it still counts, but the reader (a
+// person, or a model given the block) should know it has not come up for
+// a long time. Without clip (memory read's full listing, read by people)
+// the second line ends with the entry's id, since show, archive, forget and
+// merge take one.
+func render(dst []byte, e *mdstore.Entry, clip bool, a ageing) []byte {
 	limit := func(n int) int {
 		if clip {
 			return n
@@ -55,13 +59,23 @@ func render(dst []byte, e *mdstore.Entry, clip bool) []byte {
 	if !clip {
 		v.ID = []byte(e.ID)
 	}
-	return appendLines(dst, kind, &v)
+	return appendLines(dst, kind, &v, a)
 }
 
-// appendView is render(dst, e, false) for the entry v views, in file kind
-// k; ok is false when a field would need folding or cutting (the caller
-// renders the parsed entry then).
-func appendView(dst []byte, k mdstore.Kind, v *mdstore.View) (out []byte, ok bool) {
+// ageing says which entries render marks stale: those not seen for days
+// days at now. The zero value marks none.
+type ageing struct {
+	now  time.Time
+	days int
+}
+
+// ageingOf is opt's ageing.
+func ageingOf(opt *Options) ageing { return ageing{opt.Now, opt.StaleAfterDays} }
+
+// appendView is render(dst, e, false, a) for the entry v views, in file
+// kind k; ok is false when a field would need folding or cutting (the
+// caller renders the parsed entry then).
+func appendView(dst []byte, k mdstore.Kind, v *mdstore.View, a ageing) (out []byte, ok bool) {
 	n := 0
 	for _, t := range v.Tasks {
 		n += len(t) + len(", ")
@@ -69,12 +83,12 @@ func appendView(dst []byte, k mdstore.Kind, v *mdstore.View) (out []byte, ok boo
 	if k == "" || len(v.LastSeen) == 0 || n-len(", ") > 120 || hasBreak(v.Text) || hasBreak(v.Fix) || hasBreak(v.Context) {
 		return dst, false
 	}
-	return appendLines(dst, string(k), v), true
+	return appendLines(dst, string(k), v, a), true
 }
 
 // appendLines writes the two lines of an entry whose fields are each on one
 // line already (render's from an Entry, appendView's from the file's bytes).
-func appendLines(dst []byte, kind string, v *mdstore.View) []byte {
+func appendLines(dst []byte, kind string, v *mdstore.View, a ageing) []byte {
 	dst = append(dst, "- ["...)
 	dst = append(dst, kind...)
 	dst = append(dst, "] "...)
@@ -105,6 +119,9 @@ func appendLines(dst []byte, kind string, v *mdstore.View) []byte {
 		dst = append(dst, " · "...)
 	}
 	dst = append(dst, v.LastSeen...)
+	if a.days > 0 && v.Stale(a.now, a.days) {
+		dst = append(dst, " · stale"...)
+	}
 	if len(v.ID) > 0 {
 		dst = append(dst, " · "...)
 		dst = append(dst, v.ID...)
@@ -206,9 +223,9 @@ func Format(w io.Writer, hits []Hit, opt Options) error {
 		return ErrNothing
 	}
 	budget := cmp.Or(max(opt.MaxChars, 0), DefaultMaxChars)
-	out := block(header, hits, limitOf(opt), budget, nil)
+	out := block(header, hits, limitOf(opt), budget, ageingOf(&opt), nil)
 	if out == "" {
-		return noFit(header, hits, budget)
+		return noFit(header, hits, budget, ageingOf(&opt))
 	}
 	_, err := io.WriteString(w, out)
 	return err
@@ -225,24 +242,24 @@ func (e *NoFitError) Error() string {
 }
 
 // noFit is the NoFitError of hits that no block under head fits in budget.
-func noFit(head string, hits []Hit, budget int) error {
+func noFit(head string, hits []Hit, budget int, a ageing) error {
 	need := 1 << 30
 	for _, h := range hits {
-		need = min(need, len(head)+len(render(nil, &h.Entry, true)))
+		need = min(need, len(head)+len(render(nil, &h.Entry, true, a)))
 	}
 	return &NoFitError{Found: len(hits), Budget: budget, Need: need}
 }
 
 // block renders head and as many entries as fit in max bytes; "" when none
 // fits. The ids of the entries it holds are appended to *ids unless nil.
-func block(head string, hits []Hit, limit, max int, ids *[]string) string {
+func block(head string, hits []Hit, limit, max int, a ageing, ids *[]string) string {
 	b := []byte(head)
 	n := 0
 	for _, h := range hits {
 		if n == limit {
 			break
 		}
-		more := render(b, &h.Entry, true)
+		more := render(b, &h.Entry, true, a)
 		if len(more) > max {
 			continue
 		}

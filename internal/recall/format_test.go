@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
@@ -260,7 +261,7 @@ func TestRenderAppends(t *testing.T) {
 	e := mdstore.Entry{Kind: mdstore.Pitfall, Issue: "retries\tresend\nthe body", Fix: "send the key", Context: "api/retry.go:12",
 		Tasks: []string{"fn-1.1", " fn-2.4 "}, Seen: 3, LastSeen: "2026-02-01", ID: "p-1"}
 	for _, clip := range []bool{false, true} {
-		got := string(render([]byte("prefix\n"), &e, clip))
+		got := string(render([]byte("prefix\n"), &e, clip, ageing{}))
 		if want := "prefix\n" + Render(&e, clip); got != want {
 			t.Errorf("clip %v: %q, want %q", clip, got, want)
 		}
@@ -268,5 +269,35 @@ func TestRenderAppends(t *testing.T) {
 	want := "- [pitfall] retries resend the body → send the key\n  context: api/retry.go:12 · fn-1.1, fn-2.4 · seen 3x, last 2026-02-01 · p-1\n"
 	if got := Render(&e, false); got != want {
 		t.Errorf("Render = %q, want %q", got, want)
+	}
+	// Not seen for over 30 days: marked before the id, which stays last;
+	// one day less and it is not marked.
+	day := must(time.Parse(time.DateOnly, "2026-02-01"))
+	want = strings.Replace(want, "2026-02-01 · p-1", "2026-02-01 · stale · p-1", 1)
+	if got := string(render(nil, &e, false, ageing{day.AddDate(0, 0, 31), 30})); got != want {
+		t.Errorf("stale render = %q, want %q", got, want)
+	}
+	if got := string(render(nil, &e, true, ageing{day.AddDate(0, 0, 30), 30})); strings.Contains(got, "stale") {
+		t.Errorf("fresh render = %q, marked stale", got)
+	}
+}
+
+// TestPrimeMarksStale: prime and a ranked block mark the stale lesson, and
+// only it, and prime puts it last.
+func TestPrimeMarksStale(t *testing.T) {
+	t.Parallel()
+	old := pit("p-old", "webhook sender retries without a request timeout", "set a client timeout", "")
+	old.Seen, old.LastSeen = 5, "2025-01-10"
+	fresh := pit("p-new", "webhook sender retries hammer the receiver", "back off with jitter", "")
+	fresh.LastSeen = "2026-01-20"
+	files := FilesOf(t, []mdstore.Entry{old, fresh})
+	opt := Options{Now: must(time.Parse(time.DateOnly, "2026-02-01")), StaleAfterDays: 120}
+	out := must(Prime(files, "fn-3.1: webhook sender retries", opt))
+	if i, j := strings.Index(out, " · 2026-01-20\n"), strings.Index(out, "last 2025-01-10 · stale\n"); i < 0 || j < i || strings.Count(out, "stale") != 1 {
+		t.Errorf("prime:\n%s", out)
+	}
+	var b strings.Builder
+	if err := Format(&b, must(Search(files, []string{"webhook sender retries"}, opt)), opt); err != nil || strings.Count(b.String(), "2025-01-10 · stale\n") != 1 || strings.Count(b.String(), "stale") != 1 {
+		t.Errorf("read --relevant (%v):\n%s", err, b.String())
 	}
 }

@@ -35,7 +35,7 @@ func Prime(files []File, task string, opt Options) (string, error) {
 
 // Render is an entry as render shows it.
 func Render(e *mdstore.Entry, clip bool) string {
-	return string(render(nil, e, clip))
+	return string(render(nil, e, clip, ageing{}))
 }
 
 // specificWords counts the request's own words that are not generic.

@@ -48,10 +48,10 @@ func PrimeIDs(files []File, task string, opt Options) (string, []string, error) 
 	// Stale lessons come last, so they are the ones the budget cuts.
 	lead(hits, func(h *Hit) bool { return !h.Entry.Stale(opt.Now, opt.StaleAfterDays) })
 	var ids []string
-	if out := block(header+primeIntro, hits, limit, budget, &ids); out != "" {
+	if out := block(header+primeIntro, hits, limit, budget, ageingOf(&opt), &ids); out != "" {
 		return out, ids, nil
 	}
-	return "", nil, noFit(header+primeIntro, hits, budget)
+	return "", nil, noFit(header+primeIntro, hits, budget, ageingOf(&opt))
 }
 
 // topConfirmed ranks confirmed lessons without a query: recurrence first,

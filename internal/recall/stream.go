@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/regfile"
@@ -118,14 +119,15 @@ func (r *reader) collectSightings(files []File, ids *idCount) (map[string]sighti
 	return m, nil
 }
 
-// EachLive calls fn with every live entry of files as render(e, false)
-// shows it, in file order, its sightings counted, each id once: copies of
+// EachLive calls fn with every live entry of files as render(e, false, a)
+// shows it (a marking those not seen for staleAfterDays days at now), in file order, its sightings counted, each id once: copies of
 // a lesson in one file (a union merge's) folded at the first, as mdstore
 // folds them, a later file's copy left out, until fn returns false; line
 // is valid only during the call. It holds one chunk of a file at a time,
 // and renders most entries from their bytes (appendView): copying each
 // into an Entry's strings made most of memory read's garbage.
-func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
+func EachLive(files []File, now time.Time, staleAfterDays int, fn func(k mdstore.Kind, line []byte) bool) error {
+	a := ageing{now, staleAfterDays}
 	var r reader
 	ids := newIDCount(files)
 	sightings, err := r.collectSightings(files, ids)
@@ -149,7 +151,7 @@ func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
 		}
 		if mdstore.ViewSegment(seg, &v) && counted(seg, v.ID) && !ids.cameTwice(v.ID) {
 			if _, ok := sightings[string(v.ID)]; !ok {
-				if out, ok := appendView(line[:0], k, &v); ok {
+				if out, ok := appendView(line[:0], k, &v, a); ok {
 					line = out
 					stop = v.Status == mdstore.Active && !fn(k, line)
 					return
@@ -174,7 +176,7 @@ func EachLive(files []File, fn func(k mdstore.Kind, line []byte) bool) error {
 		seen[strings.Clone(e.ID)] = true
 		addSightings(sightings, &e)
 		if e.Live() {
-			line = render(line[:0], &e, false)
+			line = render(line[:0], &e, false, a)
 			stop = !fn(k, line)
 		}
 	})

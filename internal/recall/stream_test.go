@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
@@ -128,25 +129,39 @@ func TestEachLive(t *testing.T) {
 	}
 	// What mdstore reads: each file's copies of a lesson folded, sightings
 	// counted.
-	var want []string
-	for _, e := range folded(t, files) {
-		if e.Live() {
-			want = append(want, string(e.Kind)+"|"+Render(&e, false))
+	live := slices.DeleteFunc(folded(t, files), func(e mdstore.Entry) bool { return !e.Live() })
+	// Marking stale entries, with a window that leaves about half of them
+	// fresh: the entries rendered from their bytes and those parsed must
+	// be marked alike.
+	days := make([]string, len(live))
+	for i := range live {
+		days[i] = lastSeen(&live[i])
+	}
+	slices.Sort(days)
+	mid := must(time.Parse(time.DateOnly, days[len(days)/2]))
+	for _, a := range []ageing{{}, {mid.AddDate(0, 0, 30), 30}} {
+		var want []string
+		for _, e := range live {
+			want = append(want, string(e.Kind)+"|"+string(render(nil, &e, false, a)))
+		}
+		var got []string
+		must(0, EachLive(files, a.now, a.days, func(k mdstore.Kind, line []byte) bool {
+			got = append(got, string(k)+"|"+string(line))
+			return true
+		}))
+		if len(want) < 290 || !slices.Equal(got, want) {
+			t.Fatalf("%v: EachLive gave %d entries, parsed %d; first difference at %d", a, len(got), len(want), firstDiff(got, want))
+		}
+		all := strings.Join(got, "")
+		if !strings.Contains(all, "seen ") || !strings.Contains(all, "manual") {
+			t.Fatal("the store lacks the entries the test is about")
+		}
+		if stale := strings.Count(all, " · stale"); (a.days > 0) != (stale > 0 && stale < len(got)) {
+			t.Fatalf("%v: %d of %d entries marked stale", a, stale, len(got))
 		}
 	}
-	var got []string
-	must(0, EachLive(files, func(k mdstore.Kind, line []byte) bool {
-		got = append(got, string(k)+"|"+string(line))
-		return true
-	}))
-	if len(want) < 290 || !slices.Equal(got, want) {
-		t.Fatalf("EachLive gave %d entries, parsed %d; first difference at %d", len(got), len(want), firstDiff(got, want))
-	}
-	if !strings.Contains(strings.Join(got, ""), "seen ") || !strings.Contains(strings.Join(got, ""), "manual") {
-		t.Fatal("the store lacks the entries the test is about")
-	}
 	n := 0
-	must(0, EachLive(files, func(mdstore.Kind, []byte) bool { n++; return n != 7 }))
+	must(0, EachLive(files, time.Time{}, 0, func(mdstore.Kind, []byte) bool { n++; return n != 7 }))
 	if n != 7 {
 		t.Fatalf("EachLive went on to %d entries after fn said stop at 7", n)
 	}
