@@ -39,11 +39,22 @@ help:
 	@echo "make quality   gates: capture on real reviews, recall, curate candidates"
 	@echo "make fuzz      run every fuzz target for FUZZTIME (default 30s) each"
 
+# The checkout's git revision, stamped into what build and install make
+# (flowmem --version, doctor): the toolchain's own stamp is off where
+# GOFLAGS says -buildvcs=false and finds no repository in a git worktree.
+# Outside a git checkout (a source archive) nothing is stamped and the
+# version is VERSION's alone. Set lazily: only build and install run git.
+REVISION = $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+MODIFIED = $(if $(shell git status --porcelain --untracked-files=no 2>/dev/null),true)
+LDFLAGS  = $(if $(REVISION),-ldflags '-X github.com/flowmem/flowmem.revision=$(REVISION)$(if $(MODIFIED), -X github.com/flowmem/flowmem.modified=true)')
+# Where make build puts the binaries.
+BINDIR ?= bin/
+
 build:
-	$(GO) build -tags '$(TAGS)' -o bin/ ./cmd/flowmem ./cmd/flowmem-hook
+	$(GO) build -tags '$(TAGS)' $(LDFLAGS) -o $(BINDIR) ./cmd/flowmem ./cmd/flowmem-hook
 
 install:
-	$(GO) install -tags '$(TAGS)' ./cmd/flowmem ./cmd/flowmem-hook
+	$(GO) install -tags '$(TAGS)' $(LDFLAGS) ./cmd/flowmem ./cmd/flowmem-hook
 
 # install warns, with the fix, when the hook's program is not on PATH:
 # setup adds no second note of its own.

@@ -29,28 +29,38 @@ var versionFile string
 // which TestPluginVersions checks).
 var Version = strings.TrimSpace(versionFile)
 
+// revision and modified are the checkout's git revision and whether its
+// tracked files had changes ("true"), as make build and make install stamp
+// them (-ldflags -X): the toolchain's own stamp is missing where GOFLAGS
+// says -buildvcs=false, or in a git worktree (its .git is a file, which the
+// toolchain does not take for a repository). Empty in any other build.
+var revision, modified string
+
 // BuildVersion names this build: the release in the VERSION file, then
 // what the Go toolchain recorded: the module version when built by
 // `go install module@version` (or stamped from the checkout), else the VCS
-// revision (and whether the tree had uncommitted changes). flowmem and
-// flowmem-hook both report it, and doctor compares it with the flowmem the
-// hook runs, so two builds of one release still tell apart.
+// revision (and whether the tree had uncommitted changes), the toolchain's
+// or else the one make stamped. flowmem and flowmem-hook both report it,
+// and doctor compares it with the flowmem the hook runs, so two builds of
+// one release still tell apart.
 func BuildVersion() string {
+	return buildVersion(revision, modified)
+}
+
+// buildVersion is BuildVersion with rev and modified as make stamped them.
+func buildVersion(rev, modified string) string {
 	v := Version
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return v
-	}
-	if mv := bi.Main.Version; mv != "" && mv != "(devel)" {
-		return v + " (module " + mv + ")"
-	}
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if mv := bi.Main.Version; mv != "" && mv != "(devel)" {
+			return v + " (module " + mv + ")"
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
 		}
 	}
 	if rev == "" {

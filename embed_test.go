@@ -44,3 +44,18 @@ func readJSON(t *testing.T, path string, v any) {
 		t.Fatalf("%s: %v", path, err)
 	}
 }
+
+// TestBuildVersionNamesRevision: a revision make stamped names the build
+// (12 hex digits, and whether the tree had changes); none, the release
+// alone. (A test binary carries no toolchain stamp to take precedence.)
+func TestBuildVersionNamesRevision(t *testing.T) {
+	for _, tc := range []struct{ rev, modified, want string }{
+		{"0123456789abcdef0123", "", Version + " (rev 0123456789ab)"},
+		{"0123456789abcdef0123", "true", Version + " (rev 0123456789ab, modified)"},
+		{"", "true", Version},
+	} {
+		if got := buildVersion(tc.rev, tc.modified); got != tc.want {
+			t.Errorf("buildVersion(%q, %q) = %q, want %q", tc.rev, tc.modified, got, tc.want)
+		}
+	}
+}

@@ -103,3 +103,53 @@ func TestMakeSetupWarnsOnce(t *testing.T) {
 		t.Errorf("make setup with %s off PATH says how to put it on PATH %d times, want once:\n%s", bin, n, out)
 	}
 }
+
+// TestMakeStampsRevision: make build (and install, which make setup runs)
+// stamps the checkout's git revision, so flowmem --version, flowmem-hook
+// --version and doctor tell two builds of one release apart even where
+// GOFLAGS=-buildvcs=false turns the toolchain's own stamp off; outside a
+// git checkout it builds without one.
+func TestMakeStampsRevision(t *testing.T) {
+	mk, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("no make on PATH")
+	}
+	head, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		t.Skipf("not a git checkout (or no git): %v", err)
+	}
+	rev := strings.TrimSpace(string(head))
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != "GOFLAGS" && k != "BINDIR" && !strings.HasPrefix(k, "MAKE") {
+			env = append(env, kv)
+		}
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(mk, "--no-print-directory", "build", "BINDIR="+dir+string(filepath.Separator))
+	cmd.Env = append(env, "GOFLAGS=-buildvcs=false")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
+	}
+	want := Version + " (rev " + rev
+	for _, prog := range []string{"flowmem", "flowmem-hook"} {
+		out, err := exec.Command(filepath.Join(dir, prog), "--version").Output()
+		if got := strings.TrimSpace(string(out)); err != nil || !strings.HasPrefix(got, prog+" version "+want) {
+			t.Errorf("%s --version = %q (%v), want it to start with %q", prog, got, err, prog+" version "+want)
+		}
+	}
+	doctor := exec.Command(filepath.Join(dir, "flowmem"), "doctor")
+	doctor.Dir, doctor.Env = t.TempDir(), env
+	out, _ := doctor.Output() // no project there: doctor fails, and still names the build
+	if !strings.Contains(string(out), "flowmem "+want) {
+		t.Errorf("doctor does not name the revision %s:\n%s", rev, out)
+	}
+
+	// A source archive: git finds no repository, nothing is stamped.
+	cmd = exec.Command(mk, "-n", "build")
+	cmd.Env = append(env, "GIT_DIR="+filepath.Join(dir, "none"))
+	out, err = cmd.CombinedOutput()
+	if err != nil || strings.Contains(string(out), "-X") || !strings.Contains(string(out), "go build") {
+		t.Errorf("make -n build outside git: %v\n%s\nwant a plain go build", err, out)
+	}
+}
