@@ -157,7 +157,9 @@ func Main(ctx context.Context, args []string, std IO) (code int) {
 // helpArgs reads "flowmem help memory add" as "flowmem memory add --help",
 // so help names the command asked about, at any depth. A flag that command
 // does not know is its usage error (exit 64), as it would be without
-// "help"; known flags are left out, so help never runs the command.
+// "help", and so is a word that names no subcommand of a group; known flags
+// (and, after "flowmem help", the command's arguments) are left out, so
+// help never runs the command.
 func helpArgs(cmds []*cli.Command, args []string) []string {
 	i := slices.Index(args, "help")
 	if i < 1 || i == len(args)-1 {
@@ -172,7 +174,15 @@ func helpArgs(cmds []*cli.Command, args []string) []string {
 			continue
 		}
 		c := find(cmds, w)
-		if c == nil {
+		switch {
+		case c != nil:
+		case last != nil && hasSubcommands(last):
+			// "help memory nosuch" is memory's unknown-command error, as
+			// "memory nosuch" is, not memory's help and exit 0.
+			return append(append([]string{args[0]}, path...), w)
+		case last != nil && i == 1:
+			continue // "help memory add TEXT": add's argument, not run
+		default:
 			return args
 		}
 		path, last, cmds = append(path, w), c, c.Subcommands

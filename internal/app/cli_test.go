@@ -93,6 +93,36 @@ func TestHelpNamesTheCommand(t *testing.T) {
 			t.Errorf("flowmem help %s:\n%s\nwant (as %s --help):\n%s", path, got, path, want)
 		}
 	}
+	// After a command that takes arguments, help shows its page and runs
+	// nothing; a word that names no subcommand of a group is that group's
+	// usage error (it showed the group's help, exit 0).
+	for _, tt := range []struct{ args, page string }{
+		{"memory add some-lesson", "memory add"},
+		{"config set memory.enabled true", "config set"},
+		{"memory add --type pitfall", "memory add"},
+	} {
+		std, want, _ := testIO(t.TempDir())
+		Main(context.Background(), append(append([]string{"flowmem"}, strings.Fields(tt.page)...), "--help"), std)
+		dir := t.TempDir()
+		std, got, errb := testIO(dir)
+		if code := Main(context.Background(), append([]string{"flowmem", "help"}, strings.Fields(tt.args)...), std); code != 0 || got.String() != want.String() || errb.Len() > 0 {
+			t.Errorf("flowmem help %s: exit %d, stderr %q, stdout:\n%s\nwant %s --help", tt.args, code, errb, got, tt.page)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+			t.Errorf("flowmem help %s ran the command: %s", tt.args, ents[0].Name())
+		}
+	}
+	for _, tt := range []struct{ args, want string }{
+		{"help memory nosuch", "flowmem memory: unknown command \"nosuch\"\n"},
+		{"help config nosuch", "flowmem config: unknown command \"nosuch\"\n"},
+		{"help memory nosuch add", "flowmem memory: unknown command \"nosuch\"\n"},
+		{"help nosuch", "flowmem: unknown command \"nosuch\"\n"},
+	} {
+		std, out, errb := testIO(t.TempDir())
+		if code := Main(context.Background(), append([]string{"flowmem"}, strings.Fields(tt.args)...), std); code != exitUsage || !strings.HasPrefix(errb.String(), tt.want) || out.Len() != 0 {
+			t.Errorf("flowmem %s: exit %d, stdout %q, stderr %q; want 64 and %q", tt.args, code, out, errb, tt.want)
+		}
+	}
 }
 
 // TestHelpWithUnknownFlag: a flag mistake after "help" is flowmem's own
