@@ -100,9 +100,6 @@ func categoryScores(f Finding) []int {
 		scores[i] = signalCount(problem, stems) + signalCount(fix, stems)
 		if c.name == CatConvention {
 			scores[i] += projectDocs(f.Problem) + projectDocs(f.Fix)
-			if pointsElsewhere(f) {
-				scores[i]++
-			}
 		}
 		if c.name == CatBuild && testFile(f.Location) {
 			// A finding placed in a test file: the rubric's test
@@ -169,39 +166,6 @@ func projectDoc(name string) bool {
 		}
 	}
 	return letter
-}
-
-// pointsElsewhere reports whether the fix names a file by its path
-// (lib/cache/store.rb) that neither the problem nor the location names:
-// a fix that sends the reader to another file says to do it the way, or
-// in the place, the project already does it.
-func pointsElsewhere(f Finding) bool {
-	for _, p := range filePaths(f.Fix) {
-		if !strings.Contains(f.Problem, p) && !strings.Contains(f.Location, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// filePaths are the words of s shaped as a path with a directory and a
-// file extension of one to five letters or digits (web/src/app.tsx).
-func filePaths(s string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '.' || r == '_' || r == '/')
-	}) {
-		w = strings.TrimRight(w, ".")
-		slash, dot := strings.IndexByte(w, '/'), strings.LastIndexByte(w, '.')
-		if slash <= 0 || dot < slash+2 || dot == len(w)-1 || len(w)-dot-1 > 5 {
-			continue
-		}
-		ext := w[dot+1:]
-		if strings.IndexFunc(ext, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) < 0 {
-			out = append(out, w)
-		}
-	}
-	return out
 }
 
 // categoryWords are the lower-case words of s.

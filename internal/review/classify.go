@@ -56,8 +56,8 @@ type Options struct {
 //     problem or place, too vague to learn from;
 //  5. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
-//     (minor or above), names code in its problem or a file's line in
-//     its place, and is more than a label of a few words: that implies
+//     (minor or above), names code in its problem, and is more than a
+//     label of a few words: that implies
 //     its fix (and see fallback: a review that asks for changes keeps
 //     something).
 //
@@ -122,14 +122,14 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// `context.Background()` without a timeout") implies its fix: the
 		// reviewer judged it one to fix. An unranked or vaguer one does
 		// not. (Requiring major kept the old splits 3 points more precise
-		// and cost the sets first seen in round 6 ten lessons.) A place
-		// at a file's line ("poller.py:88", a table's Location column)
-		// names the code as surely; a file alone does not. A few words
+		// and cost the sets first seen in round 6 ten lessons; accepting a
+		// file's line in the place instead of named code kept 19 lessons
+		// and 20 false keeps over every set, so round 18 deleted it.) A few words
 		// with nothing under them (no evidence or place: "`Valkey`
 		// (cache)") are an item of an inventory or an outline more
 		// often than a defect.
 		bare := strings.TrimSpace(f.Evidence) == "" && strings.TrimSpace(f.Location) == "" && len(strings.Fields(f.Problem)) <= bareWords
-		if bare || !hasCode(f.Problem) && !lineRef(f.Location) || severityRank(f.Severity) < severityRank(SevMinor) {
+		if bare || !hasCode(f.Problem) || severityRank(f.Severity) < severityRank(SevMinor) {
 			return drop(reasonNoFix)
 		}
 		implied = true
@@ -354,20 +354,3 @@ func anchorOf(f Finding) string {
 }
 
 func isWordByte(c byte) bool { return isASCIILetter(c) || isDigit(c) || c == '_' }
-
-// lineRef reports whether a place names a line of a file ("a/b.py:31",
-// "x.go:10-12"): a defect pinned to a line names its code even when the
-// problem text does not.
-func lineRef(loc string) bool {
-	for i := strings.IndexByte(loc, ':'); i > 0 && i+1 < len(loc); {
-		if isDigit(loc[i+1]) && strings.ContainsAny(loc[:i], "./") {
-			return true
-		}
-		j := strings.IndexByte(loc[i+1:], ':')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
-	}
-	return false
-}

@@ -16,12 +16,6 @@ func TestClassify(t *testing.T) {
 		reason   string // substring of Reason
 	}{
 		{
-			name: "a ranked defect pinned to a file's line implies its fix",
-			f: Finding{Severity: SevMajor, Location: "svc/poller.py:88",
-				Problem: "Polling loop waits on a fixed sleep instead of the job's done event"},
-			keep: true, reason: "the fix is implied",
-		},
-		{
 			name: "a finding placed in a markdown plan is about the document",
 			f: Finding{Severity: SevMajor, Location: "docs/rollout-plan.md:40",
 				Problem: "Step 3 of the plan enables `FeatureGate` before the schema exists",

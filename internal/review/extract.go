@@ -349,11 +349,6 @@ func (c *candidate) whole() (Finding, bool) {
 		problem = joinSentence(problem, prose)
 	}
 	evidence := c.fields[fieldEvidence]
-	if fix == "" && evidence != "" {
-		// "**Impact:** … ." and then the order on its own line: the
-		// order ends the field it follows, as it ends a problem field.
-		evidence, fix = splitFix(evidence)
-	}
 	if problem == "" {
 		problem = fix
 	}
@@ -413,9 +408,6 @@ type extractor struct {
 	draft   *candidate // field lines outside any titled finding
 	fixSecs []*section
 	lead    *scope // a lead-in paragraph ("Issues found:") announcing the next list
-	// fieldLeads are the bold item leads repeated across the sibling
-	// sections being read (see repeatedLeads).
-	fieldLeads map[string]bool
 	// byID holds the first finding emitted under each id that has a
 	// letter ("C2", "SEC-4"), for idTarget: a plan naming thousands of
 	// ids must not scan every finding for each of its words.
@@ -548,15 +540,6 @@ func (x *extractor) section(s *section, sc scope) {
 			}
 			x.headingFinding(s, ref, title, sev)
 			return
-		} else if f, place, ok := labelLine(strings.Trim(s.title, "*_ ")); ok && f == fieldLocation && len(s.blocks) > 0 {
-			// "### File: `api/auth.py` (Line 17) — reviewer": a review
-			// comment on a place, as pull-request bots leave them; its
-			// body is the finding.
-			c := newCandidate("", inner.severity)
-			c.fields[fieldLocation] = place
-			x.body(c, s.blocks)
-			x.emit(c)
-			return
 		} else if place := pathLineRe().FindString(s.title); place != "" && len(s.blocks) > 0 && len(s.children) == 0 && !k.skip {
 			// "### Thread 3: `api/auth.go:17` (open)": a comment on
 			// one line of code, as review threads are exported; its
@@ -577,9 +560,7 @@ func (x *extractor) section(s *section, sc scope) {
 // two or more items that each open with a bold title ("- **Unbounded
 // cache**: …"), after at most a lead-in line ending in a colon: its items
 // are its findings (SPEC §4's bold-label bullets under a topic heading). A
-// finding's own body has prose, code or fields of its own; a bold lead
-// that recurs across sibling sections is a field of the reviewer's
-// template (fieldLeads), not a title.
+// finding's own body has prose, code or fields of its own.
 func (x *extractor) listGroup(s *section) bool {
 	if len(s.children) > 0 {
 		return false
@@ -594,11 +575,7 @@ func (x *extractor) listGroup(s *section) bool {
 					return false
 				}
 				first := strings.Join(trimAll(inlineLines(fp, x.src)), " ")
-				lead, _, ok := boldTitle(first)
-				if ok && x.fieldLeads[leadKey(lead)] {
-					return false
-				}
-				if !ok {
+				if _, _, ok := boldTitle(first); !ok {
 					// "- [Q2] (P1) `parse` drops …": an item that opens
 					// with its own id or severity is a finding as a
 					// bold-titled one is; a list mostly of such items
@@ -622,45 +599,6 @@ func (x *extractor) listGroup(s *section) bool {
 		}
 	}
 	return items >= 2 && other < items
-}
-
-// repeatedLeads are the bold item leads ("- **Cause**: …") that open list
-// items in two or more of the sections ss: the field names of a finding
-// template the reviewer repeats, in any language, not titles of findings.
-func (x *extractor) repeatedLeads(ss []*section) map[string]bool {
-	if len(ss) < 2 {
-		return nil
-	}
-	count := map[string]int{}
-	for _, c := range ss {
-		seen := map[string]bool{}
-		for _, b := range c.blocks {
-			l, ok := b.(*ast.List)
-			if !ok {
-				continue
-			}
-			for it := l.FirstChild(); it != nil; it = it.NextSibling() {
-				if fp := firstBlock(it); fp != nil {
-					if lead, _, ok := boldTitle(strings.Join(trimAll(inlineLines(fp, x.src)), " ")); ok && !seen[leadKey(lead)] {
-						seen[leadKey(lead)] = true
-						count[leadKey(lead)]++
-					}
-				}
-			}
-		}
-	}
-	out := map[string]bool{}
-	for k, n := range count {
-		if n >= 2 {
-			out[k] = true
-		}
-	}
-	return out
-}
-
-// leadKey is a bold lead without case and trailing separators.
-func leadKey(lead string) string {
-	return strings.ToLower(strings.TrimRight(lead, ":：.—–- "))
 }
 
 // idChildren reports whether s has several sub-headings and every one
@@ -732,9 +670,6 @@ func subNumbered(s *section) bool {
 // "## Summary" the numbered headings are the findings, and so is a
 // numbered one marked fixed ("## 9. Stale cache ✅ Fixed").
 func (x *extractor) children(s *section, sc scope) {
-	saved := x.fieldLeads
-	defer func() { x.fieldLeads = saved }()
-	x.fieldLeads = x.repeatedLeads(s.children)
 	sc.outline = false
 	for _, c := range s.children {
 		_, ref, _, _ := titleMarker(c.title)
@@ -848,31 +783,12 @@ func (x *extractor) bodyBlock(c *candidate, b ast.Node) {
 				x.bodyBlock(c, ch)
 			}
 		}
-	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		x.codeFix(c, b)
-	case *ast.Heading, *ast.HTMLBlock, *ast.ThematicBreak:
+	case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.Heading, *ast.HTMLBlock, *ast.ThematicBreak:
 	default:
 		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.bodyBlock(c, ch)
 		}
 	}
-}
-
-// codeFix makes a code block the fix when a fix label with nothing after
-// it ("**Fix:**") stands right over it: the code is the only remedy the
-// reviewer wrote. Other code is evidence the finding does not need.
-func (x *extractor) codeFix(c *candidate, b ast.Node) {
-	if c == nil || c.lastSlot != fieldFix || c.fields[fieldFix] != "" {
-		return
-	}
-	var lines []string
-	for i := 0; i < b.Lines().Len(); i++ {
-		seg := b.Lines().At(i)
-		if l := strings.TrimSpace(string(seg.Value(x.src))); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	c.add("", strings.Join(lines, " "))
 }
 
 func (x *extractor) bodyLine(c *candidate, l string) {
@@ -917,13 +833,11 @@ func (x *extractor) block(b ast.Node, sc scope) {
 		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
 			x.item(it, sc, lead)
 		}
-	case *ast.FencedCodeBlock, *ast.CodeBlock:
-		x.codeFix(x.draft, b)
 	case *ast.ThematicBreak:
 		if x.draft != nil && x.draft.header {
 			x.flushDraft()
 		}
-	case *ast.HTMLBlock:
+	case *ast.HTMLBlock, *ast.FencedCodeBlock, *ast.CodeBlock:
 	default:
 		for ch := b.FirstChild(); ch != nil; ch = ch.NextSibling() {
 			x.block(ch, sc)
@@ -950,21 +864,6 @@ func (x *extractor) paragraph(lines []string, sc scope) {
 			return
 		}
 		lines = lines[1:]
-	} else if c := titledFields(lines, sc); c != nil {
-		// "**2. Title** — `place`" with its body and "**Fix:** …" on
-		// the next lines of the same paragraph: one finding, whose
-		// field lines are its own (they opened a field block the title
-		// then threw away).
-		x.flushDraft()
-		x.lead = nil
-		for _, l := range lines[1:] {
-			x.bodyLine(c, l)
-		}
-		// Later field lines may still fill its empty fields; list items
-		// after it are findings of their own, not more of its fix.
-		c.lastSlot = ""
-		x.draft = c
-		return
 	} else if x.draft != nil && boldID(lines[0]) {
 		// "**H4. `collapse` loses its id when the title
 		// wraps.** …": the next titled finding, not more of this one.
@@ -1069,35 +968,6 @@ func titleParagraph(body string, sc scope) *candidate {
 	c.ref = ref
 	c.lastSlot = fieldProblem
 	c.add("", lead)
-	return c
-}
-
-// titledFields returns the finding a paragraph opens when its first line
-// carries a finding's marker (an id or a severity) and a later line is a
-// field line, or nil.
-func titledFields(lines []string, sc scope) *candidate {
-	if len(lines) < 2 {
-		return nil
-	}
-	sev, ref, title, marked := titleMarker(lines[0])
-	if !marked || ref == "" && sev == "" || title == "" {
-		return nil
-	}
-	fields := false
-	for _, l := range lines[1:] {
-		if _, _, ok := labelLine(l); ok {
-			fields = true
-			break
-		}
-	}
-	if !fields {
-		return nil
-	}
-	if sev == "" {
-		sev = sc.severity
-	}
-	c := newCandidate(title, sev)
-	c.ref = ref
 	return c
 }
 
@@ -1287,21 +1157,11 @@ func (x *extractor) table(rows [][]string, sc scope) {
 	for _, c := range rows[0] {
 		cols = append(cols, tableColumn(c))
 	}
-	idCol := -1
 	if !containsString(cols, fieldProblem) {
-		// "| ID | Modul | Befund |" with C1, H2 … down its first column:
-		// a table of findings whatever the headers' language; the
-		// longest column is the problem.
-		idCol, cols = idTable(rows)
-		if idCol < 0 {
-			return
-		}
+		return
 	}
 	for _, cells := range rows[1:] {
 		c := newCandidate("", sc.severity)
-		if idCol >= 0 && idCol < len(cells) {
-			c.ref = strings.Trim(cells[idCol], "*` ")
-		}
 		for i, v := range cells {
 			if i < len(cols) && cols[i] != fieldIgnored && v != "" {
 				c.add(cols[i], v)
@@ -1310,44 +1170,6 @@ func (x *extractor) table(rows [][]string, sc scope) {
 		c.lastSlot = ""
 		x.emit(c)
 	}
-}
-
-// idTable reads a table whose first column holds a finding id in every
-// row ("C1", "H2") and whose header names no field: it returns that
-// column and the columns with the longest one as the problem, or -1.
-func idTable(rows [][]string) (int, []string) {
-	if len(rows) < 2 {
-		return -1, nil
-	}
-	total := make([]int, len(rows[0]))
-	for _, r := range rows[1:] {
-		if len(r) == 0 || len(r[0]) > 8 {
-			return -1, nil
-		}
-		if m := findingIDRe().FindStringSubmatch(strings.Trim(r[0], "*` ")); m == nil || m[3] == "" || len(m[0]) != len(strings.Trim(r[0], "*` ")) {
-			return -1, nil
-		}
-		for i, v := range r {
-			if i < len(total) {
-				total[i] += len(v)
-			}
-		}
-	}
-	long := 1
-	for i := range total {
-		if i > 0 && total[i] > total[long] {
-			long = i
-		}
-	}
-	if len(total) < 2 || total[long] < 40*(len(rows)-1) {
-		return -1, nil
-	}
-	cols := make([]string, len(rows[0]))
-	for i := range cols {
-		cols[i] = fieldIgnored
-	}
-	cols[long] = fieldProblem
-	return 0, cols
 }
 
 // fallback reads the substantial top-level list items of sections that are

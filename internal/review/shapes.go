@@ -38,17 +38,12 @@ func labelLine(line string) (field, value string, ok bool) {
 		return "", "", false
 	}
 	var label string
-	period := false
 	if len(s) > 9 && (strings.EqualFold(s[:9], "file:line") || strings.EqualFold(s[:9], "file/line")) {
 		label, s = "file", s[9:]
 		if !strings.HasPrefix(strings.TrimLeft(s, "*_ "), ":") {
 			return "", "", false
 		}
 		s = strings.TrimLeft(s, "*_ ")[1:]
-	} else if j := strings.Index(s, ".**"); bold && j > 0 && j <= 32 && !strings.Contains(s[:j], ":") && len(strings.Fields(s[:j])) <= 3 {
-		// "**Fix.** text": a bold label closed by a period (a longer
-		// bold run is a sentence: "**Fixing this is hard.**").
-		label, s, period = s[:j]+"**", s[j+1:], true
 	} else {
 		i := strings.IndexByte(s, ':')
 		if i <= 0 || i > 48 {
@@ -71,10 +66,7 @@ func labelLine(line string) (field, value string, ok bool) {
 		return "", "", false
 	}
 	field = labelField(label)
-	if field == "" || period && field != fieldFix {
-		// "**Verified.** The pool …", "**File handle leak.** …": a
-		// bold title or status closed by a period; only the fix label
-		// is written so often enough to read as a field.
+	if field == "" {
 		return "", "", false
 	}
 	value = strings.TrimSpace(s)
@@ -512,9 +504,6 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 			break
 		}
 	}
-	if marked {
-		s = leadingNote(s)
-	}
 	if ts := trailingSeverity(s); ts != "" {
 		if sev == "" {
 			sev = ts
@@ -524,47 +513,15 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 	return sev, ref, strings.TrimSpace(s), marked
 }
 
-// leadingNote is a marked title without a short parenthetical that opens
-// it and a separator after that ("(confidence 8/10) — Title", "(effort S):
-// Title"): after an id or a severity it is more of the reviewer's tags,
-// not the title.
-func leadingNote(s string) string {
-	if !strings.HasPrefix(s, "(") {
-		return s
-	}
-	end := strings.IndexByte(s, ')')
-	if end < 0 || end > 40 {
-		return s
-	}
-	rest := strings.TrimLeft(s[end+1:], " ")
-	for _, d := range []string{"—", "–", "- ", ":"} {
-		if strings.HasPrefix(rest, d) {
-			if t := strings.TrimSpace(rest[len(d):]); t != "" {
-				return t
-			}
-		}
-	}
-	return s
-}
-
 // checkboxRest is s after a leading task checkbox ("[ ]", "[x]", "☐",
 // "☑"), or s.
 func checkboxRest(s string) string {
-	if rest, _, ok := checkbox(s); ok {
-		return rest
-	}
-	return s
-}
-
-// checkbox reads a task checkbox that opens s: the text after it, and
-// whether it is ticked.
-func checkbox(s string) (rest string, ticked, ok bool) {
 	for _, box := range []string{"[ ]", "[x]", "[X]", "☐", "☑", "☒"} {
 		if r, found := strings.CutPrefix(s, box); found && (r == "" || r[0] == ' ') {
-			return strings.TrimLeft(r, " "), box != "[ ]" && box != "☐", true
+			return strings.TrimLeft(r, " ")
 		}
 	}
-	return s, false, false
+	return s
 }
 
 // leadingFindingWord returns the length of a leading "Finding" (or Issue,
@@ -612,28 +569,14 @@ func trailingSeverity(s string) string {
 }
 
 // leadInParagraph recognises "**Issues**", "Issues found:", "**Critical
-// issues:**" (also as the tail of a narrative paragraph, as cursor writes
-// "…systemic.Issues found:").
+// issues:**".
 func leadInParagraph(body string) (sev string, ok bool) {
 	plain := strings.TrimSpace(strings.ReplaceAll(body, "**", ""))
 	bold := strings.HasPrefix(body, "**") && strings.HasSuffix(body, "**")
-	// "_⚠️ Potential issue_": a short kind line led by a severity emoji
-	// names a comment as bold does (italics leave no mark in the text).
-	r, _ := utf8.DecodeRuneInString(plain)
-	_, emoji := severityEmoji[r]
-	emoji = emoji && len(strings.Fields(plain)) <= 4
-	tail := plain
-	if strings.HasSuffix(plain, ":") {
-		if i := strings.LastIndexAny(plain[:len(plain)-1], ".!?"); i >= 0 {
-			tail = strings.TrimSpace(plain[i+1:])
-		}
-	} else if !bold && !emoji {
+	if !strings.HasSuffix(plain, ":") && !bold || len(plain) > 60 {
 		return "", false
 	}
-	if len(tail) > 60 {
-		return "", false
-	}
-	lower := strings.ToLower(stripSymbols(tail))
+	lower := strings.ToLower(stripSymbols(plain))
 	words := strings.Fields(lower)
 	announced := false
 	for _, w := range findingsWords {

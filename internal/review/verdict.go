@@ -2,7 +2,6 @@ package review
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -37,12 +36,9 @@ var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 //     heading (or bold line) followed by `**X**`;
 //  2. a decision key: `Recommendation:`, `Decision:`, `Status:`,
 //     `Assessment:`, `Conclusion:`, `Overall:`, `Sign-off:` (with up to
-//     two words before it, "Final recommendation:"), unless the line is a
-//     list item nested under another or the key opens two or more list
-//     items (a finding's own field);
+//     two words before it, "Final recommendation:");
 //  3. a line that is only a verdict phrase: `**REQUEST CHANGES**`, `## ❌ Not
-//     ready`, `LGTM`;
-//  4. a grade: `Overall: 6.5/10`, `Grade: B-` (see scoreVerdict).
+//     ready`, `LGTM`.
 //
 // X is flow-next's words or another reviewer's (see verdictPhrases), so a
 // sub-item's `**Verdict**: CORRECT` is ignored; an approval that carries a
@@ -51,6 +47,11 @@ var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // whose deletion changed no verdict of any labelled review (round 10) are
 // gone, except those whose deletion would turn a request into an approval
 // ("Not approved", "Don't merge", "conditionally approved, pending …").
+// Round 18 measured the rest over every labelled set and deleted those
+// that changed at most one verdict: grades, ticked options, calls in a
+// title's tail, fields every finding carries, nested or numbered decision
+// lines, a keyed-only word after a distinctive call, approvals waiting on
+// a condition word, and verdicts graded like findings.
 // One pass over the lines: the cost is linear in the text.
 func ParseVerdict(text string) Verdict {
 	text = foldWidth(text)
@@ -81,7 +82,6 @@ func lastTagVerdict(text string) Verdict {
 // weaker one.
 const (
 	formNone = iota
-	formScore
 	formAlone
 	formDecision
 	formVerdict
@@ -90,22 +90,12 @@ const (
 func lastLineVerdict(text string) Verdict {
 	found, form := None, formNone
 	pending := formNone // a "## Verdict" title waits for its word on the next line
-	fields := fieldKeys(text)
 	for line := range strings.Lines(text) {
 		trimmed := strings.TrimSpace(line)
 		if trimmed == "" {
 			continue
 		}
 		plain := plainLine(trimmed)
-		if rest, ticked, ok := checkbox(plain); ok {
-			// "[ ] Ship it" over "[x] Needs work": a verdict chosen by
-			// ticking one of the options; an option left unticked is no
-			// call, and a "## Verdict" title still waits for its word.
-			if !ticked {
-				continue
-			}
-			plain = rest
-		}
 		if pending != formNone {
 			f := pending
 			pending = formNone
@@ -121,77 +111,11 @@ func lastLineVerdict(text string) Verdict {
 			pending = f
 			continue
 		}
-		v, f := lineVerdict(plain)
-		if v == None && strings.HasPrefix(trimmed, "#") {
-			v, f = titleVerdict(plain)
-		}
-		if f == formDecision || f == formVerdict {
-			if i := fieldKeyEnd(plain); i > 0 && listItem(trimmed) && fields[asciiLower(plain[:i])] >= 2 {
-				// "- **Verdict**: Sound" under each area, "-
-				// **Recommendation**: Accept …" under each finding.
-				continue
-			}
-		}
-		if f >= formScore && f <= formDecision && (orderedMarker(strings.TrimLeft(trimmed, " \t>")) > 0 || nestedItem(line)) {
-			// "2. **Result**: the suite goes green" is a step of
-			// a numbered list, and "  - Recommendation: Pass the
-			// context" a field of the finding it is nested under; neither
-			// is the review's overall call.
-			continue
-		}
-		if v != None && f >= form {
-			if f == formDecision && form == formDecision && v != found && weakCall(plain) {
-				// "Status: CHANGES REQUESTED" then, at the end, "Status:
-				// Ready for handoff": a word that is a call only after a
-				// key does not overturn a distinctive call made earlier.
-				continue
-			}
+		if v, f := lineVerdict(plain); v != None && f >= form {
 			found, form = v, f
 		}
 	}
 	return found
-}
-
-// titleVerdict reads a heading that ends in the review's call after a
-// dash or colon ("# Round 2 review — Changes requested"): a verdict only
-// when the words after the separator are a distinctive verdict phrase and
-// nothing else.
-func titleVerdict(plain string) (Verdict, int) {
-	i := strings.LastIndexAny(plain, ":—–")
-	if j := strings.LastIndex(plain, " - "); j > i {
-		i = j + 1
-	}
-	if i <= 0 {
-		return None, formNone
-	}
-	_, size := utf8.DecodeRuneInString(plain[i:])
-	s := stripSymbols(plain[i+size:])
-	if v, n, alone := verdictPhraseAt(s); v != None && alone && n == len(s) {
-		return v, formAlone
-	}
-	return None, formNone
-}
-
-// weakCall reports whether a decision line's call is a word that is a
-// verdict only after a key ("Status: Ready …", "Gate: pass"), not one
-// distinctive on its own ("REQUEST CHANGES", "APPROVED").
-func weakCall(plain string) bool {
-	i := strings.IndexAny(plain, ":=—")
-	if i < 0 {
-		return false
-	}
-	value := stripSymbols(plain[i:])
-	for w := 0; w < 3 && value != ""; w++ {
-		if v, _, alone := verdictPhraseAt(value); v != None {
-			return !alone
-		}
-		j := strings.IndexByte(value, ' ')
-		if j < 0 {
-			break
-		}
-		value = strings.TrimLeft(value[j:], " ")
-	}
-	return false
 }
 
 // lineVerdict reads one plain line in the forms ParseVerdict lists.
@@ -205,98 +129,9 @@ func lineVerdict(plain string) (Verdict, int) {
 	if s := stripSymbols(plain); s != "" {
 		if v, n, alone := verdictPhraseAt(s); v != None && alone && n == len(s) {
 			return v, formAlone
-		} else if v == Ship && alone && len(strings.Fields(s)) <= 6 && conditional(v, s[n:]) == NeedsWork {
-			// A short call line that qualifies its approval with a request
-			// ("APPROVED, REQUIRED FIXES BELOW") asks for the changes.
-			return NeedsWork, formAlone
 		}
-	}
-	if v := scoreVerdict(plain); v != None {
-		return v, formScore
 	}
 	return None, formNone
-}
-
-// scoreKeys name a line that grades the work as a whole.
-var scoreKeys = wordSet("score overall grade rating")
-
-// letterGrades are school grades as fractions of full marks.
-var letterGrades = map[string]float64{"a+": 1, "a": .95, "a-": .9, "b+": .88, "b": .85, "b-": .8,
-	"c+": .78, "c": .75, "c-": .7, "d+": .68, "d": .65, "d-": .6, "f": .5}
-
-// scoreVerdict reads a verdict given as a grade: "Overall: 6.5/10",
-// "**Quality score:** 92/100", "Grade: B-". High marks (85% and up) ship,
-// low ones (70% and below) ask for changes; the middle is no call, which
-// leaves the review's findings to decide.
-func scoreVerdict(plain string) Verdict {
-	i := strings.IndexByte(plain, ':')
-	if i <= 0 {
-		return None
-	}
-	value := strings.TrimLeft(plain[i+1:], " \"'")
-	if value == "" || !isDigit(value[0]) && !(isASCIILetter(value[0]) && (len(value) == 1 || !isASCIILetter(value[1]))) {
-		// Neither a number nor a letter grade: most lines end here.
-		return None
-	}
-	key := strings.Fields(asciiLower(plain[:i]))
-	keyed, grade := false, false
-	for _, w := range key {
-		w = strings.Trim(w, "\"'")
-		keyed = keyed || scoreKeys[w]
-		grade = grade || w == "grade"
-	}
-	if !keyed || len(key) > 4 {
-		return None
-	}
-	frac := -1.0
-	if n, d, ok := fraction(value); ok && n <= d && (d == 5 || d == 10 || d == 100) {
-		frac = n / d
-	} else if grade {
-		j := 0
-		for j < len(value) && j < 2 && (j == 0 && isASCIILetter(value[j]) || j == 1 && (value[j] == '+' || value[j] == '-')) {
-			j++
-		}
-		if g, ok := letterGrades[asciiLower(value[:j])]; ok && (j == len(value) || !isASCIILetter(value[j]) && !isDigit(value[j])) {
-			frac = g
-		}
-	}
-	switch {
-	case frac < 0:
-		return None
-	case frac >= .85:
-		// "9/10 – merge once the cache is wired": the grade comes
-		// with a condition, and the condition is the call.
-		rest := stripSymbols(strings.TrimLeft(value, "0123456789./ +-"))
-		if v, n := verdictWordAt(rest); v == Ship {
-			return conditional(v, rest[n:])
-		}
-		return Ship
-	case frac <= .7:
-		return NeedsWork
-	}
-	return None
-}
-
-// fraction reads a leading "6.5/10" or "9 / 10".
-func fraction(s string) (n, d float64, ok bool) {
-	num := func() (float64, bool) {
-		j := 0
-		for j < len(s) && (isDigit(s[j]) || s[j] == '.' && j > 0) {
-			j++
-		}
-		if j == 0 {
-			return 0, false
-		}
-		v, err := strconv.ParseFloat(s[:j], 64)
-		s = strings.TrimLeft(s[j:], " ")
-		return v, err == nil
-	}
-	if n, ok = num(); !ok || !strings.HasPrefix(s, "/") {
-		return 0, 0, false
-	}
-	s = strings.TrimLeft(s[1:], " ")
-	d, ok = num()
-	return n, d, ok && d > 0
 }
 
 // decisionKeys name the slot where reviewers that do not say "verdict" put
@@ -330,12 +165,7 @@ func decisionVerdict(plain string) Verdict {
 
 // decisionKeyEnd returns where the decision key that opens plain ends
 // ("Final recommendation: …"), or -1.
-func decisionKeyEnd(plain string) int { return keyEnd(plain, false) }
-
-// fieldKeyEnd is decisionKeyEnd for a verdict key too ("Verdict: …").
-func fieldKeyEnd(plain string) int { return keyEnd(plain, true) }
-
-func keyEnd(plain string, verdict bool) int {
+func decisionKeyEnd(plain string) int {
 	i := strings.IndexAny(plain, ":=—")
 	if i <= 0 {
 		return -1
@@ -344,37 +174,10 @@ func keyEnd(plain string, verdict bool) int {
 	if len(key) == 0 || len(key) > 3 {
 		return -1
 	}
-	if last := key[len(key)-1]; !containsString(decisionKeys, last) && !(verdict && last == "verdict") {
+	if !containsString(decisionKeys, key[len(key)-1]) {
 		return -1
 	}
 	return i
-}
-
-// listItem reports whether a trimmed line opens a bulleted list item.
-func listItem(t string) bool {
-	t = strings.TrimLeft(t, " \t>")
-	return strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ")
-}
-
-// fieldKeys counts the list items that open with each decision or verdict
-// key ("- **Recommendation**: …"). A key that opens two or more items is a
-// field every finding or area carries, so none of them is the review's
-// call.
-func fieldKeys(text string) map[string]int {
-	var n map[string]int
-	for line := range strings.Lines(text) {
-		if !listItem(line) {
-			continue
-		}
-		plain := plainLine(line)
-		if i := fieldKeyEnd(plain); i > 0 {
-			if n == nil {
-				n = map[string]int{}
-			}
-			n[asciiLower(plain[:i])]++
-		}
-	}
-	return n
 }
 
 // conditional reads an approval that carries a request for changes
@@ -386,11 +189,6 @@ func conditional(v Verdict, rest string) Verdict {
 		return v
 	}
 	words := strings.Fields(rest)
-	if len(words) > 1 && conditions[strings.ToLower(strings.Trim(words[0], ",;:()"))] {
-		// "Merge after the cache is wired", "Approve once CI is green":
-		// an approval that waits on a change asks for it.
-		return NeedsWork
-	}
 	for i := 0; i < len(words) && i < 12; i++ {
 		if i > 0 {
 			switch strings.ToLower(strings.Trim(words[i-1], ",.;:()")) {
@@ -404,9 +202,6 @@ func conditional(v Verdict, rest string) Verdict {
 	}
 	return v
 }
-
-// conditions are the conjunctions that make an approval wait on something.
-var conditions = wordSet("after once pending until provided when if")
 
 // stripSymbols drops the emoji, quotes and punctuation reviewers put around
 // a verdict ("✅ **APPROVE**", "❌ Request changes.", `"needs_work"`).
@@ -439,16 +234,6 @@ func plainLine(s string) string {
 	}
 	s = verdictDecor.Replace(s)
 	return strings.TrimSpace(s)
-}
-
-// nestedItem reports whether a line is a list item indented under
-// another block.
-func nestedItem(line string) bool {
-	t := strings.TrimLeft(line, " \t")
-	if len(t) == len(line) {
-		return false
-	}
-	return strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "+ ") || orderedMarker(t) > 0
 }
 
 // orderedMarker returns the length of a leading "12. " or "3) " marker.
@@ -503,10 +288,6 @@ func keyedVerdict(plain string) Verdict {
 		value := stripSymbols(rest[sep:])
 		if v, n := verdictWordAt(value); v != None {
 			found = conditional(v, value[n:])
-		} else if w := strings.Fields(value); len(w) > 0 && severityRank(normalizeSeverity(w[0])) >= severityRank(SevMajor) {
-			// A verdict graded like a finding ("Verdict: MAJOR",
-			// "Verdict: Critical issues") asks for changes.
-			found = NeedsWork
 		}
 	}
 }
