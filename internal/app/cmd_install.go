@@ -239,6 +239,13 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 		local = fmt.Sprintf("; or, if no one else uses this project's settings, keep its hook to yourself with this binary's absolute path: %s uninstall && %s install --local", exe, exe)
 	}
 	found, err := install.LookPath(prog, pathEnv)
+	// This build's folder on PATH fixes the hook only when the hook's
+	// program is there too: a flowmem built or copied alone has none.
+	_, notBeside := install.LookPath(prog, dir)
+	if err != nil && notBeside != nil {
+		return []string{fmt.Sprintf("no %s on PATH, nor beside %s: the hook in %s runs '%s' by name, so it cannot run here. Fix: from a checkout of flowmem, make install (it puts flowmem and flowmem-hook in %s), and put that folder on PATH in your shell profile, then restart Claude Code%s",
+			prog, exe, file, opts.Command, install.GoBin, local)}
+	}
 	if err != nil {
 		return []string{fmt.Sprintf("no %s on PATH: the hook in %s runs '%s' by name, so it cannot run here. Fix: put %s on PATH (export PATH=\"%s:$PATH\" in your shell profile, then restart Claude Code; from a checkout, make install puts flowmem and flowmem-hook in %s)%s",
 			prog, file, opts.Command, dir, dir, install.GoBin, local)}
@@ -256,8 +263,12 @@ func (e *env) checkByName(ctx context.Context, opts install.Options, p project.D
 	} else if err == nil {
 		flowmemBin += " (" + out + ")"
 	}
-	return []string{fmt.Sprintf("the hook in %s (%s) would record with %s, not this build (%s, flowmem version %s). Fix: put %s first on PATH (export PATH=\"%s:$PATH\"), or replace that one with this build (from a checkout: make install)%s",
-		file, opts.Command, flowmemBin, exe, flowmem.BuildVersion(), dir, dir, local)}
+	putFirst := fmt.Sprintf("put %s first on PATH (export PATH=\"%s:$PATH\"), or ", dir, dir)
+	if notBeside != nil {
+		putFirst = ""
+	}
+	return []string{fmt.Sprintf("the hook in %s (%s) would record with %s, not this build (%s, flowmem version %s). Fix: %sreplace that one with this build (from a checkout: make install)%s",
+		file, opts.Command, flowmemBin, exe, flowmem.BuildVersion(), putFirst, local)}
 }
 
 // exe is the running binary's path, or "" when unknown.

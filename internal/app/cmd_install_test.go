@@ -62,13 +62,19 @@ func TestInstallExitCodes(t *testing.T) {
 // runWithPath runs flowmem in dir with the given PATH.
 func runWithPath(t *testing.T, dir, path string, args ...string) (int, string, string) {
 	t.Helper()
+	return runAs(t, dir, path, os.Executable, args...)
+}
+
+// runAs is runWithPath with the running binary at exe's path.
+func runAs(t *testing.T, dir, path string, exe func() (string, error), args ...string) (int, string, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	env := map[string]string{"HOME": filepath.Join(dir, "home"), "PATH": path}
 	code := Main(context.Background(), append([]string{"flowmem"}, args...), IO{
 		Out: &out, Err: &errb,
 		Getenv: func(k string) string { return env[k] },
 		Getwd:  func() (string, error) { return dir, nil },
-		Exe:    os.Executable,
+		Exe:    exe,
 	})
 	return code, out.String(), errb.String()
 }
@@ -179,29 +185,51 @@ func TestInstallChecksFlowmemOnPath(t *testing.T) {
 			}
 		}
 	}
+	// This build as make install leaves it: flowmem-hook beside flowmem.
+	pair := filepath.Join(dir, "pair")
+	if err := os.MkdirAll(pair, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, filepath.Join(pair, "flowmem")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pair, "flowmem-hook"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	paired := filepath.Join(pair, "flowmem")
 	tests := []struct {
 		name, path string
 		args       []string
 		want       []string // in stderr; none means no warning at all
 		not        string   // not in stderr
+		exe        string   // the running flowmem (default: the test binary, alone in its folder)
 	}{
 		{"missing", filepath.Join(dir, "empty"), []string{"install"},
-			[]string{"warning: no flowmem-hook on PATH", `export PATH="` + filepath.Dir(exe) + `:$PATH"`, "make install puts flowmem and flowmem-hook in $(go env GOBIN), else $(go env GOPATH)/bin", exe + " uninstall && " + exe + " install --local"}, ""},
+			[]string{"warning: no flowmem-hook on PATH", `export PATH="` + pair + `:$PATH"`, "make install puts flowmem and flowmem-hook in $(go env GOBIN), else $(go env GOPATH)/bin", paired + " uninstall && " + paired + " install --local"}, "", paired},
+		// Built or copied alone: its folder on PATH would not help.
+		{"missing, and not beside this flowmem", filepath.Join(dir, "empty"), []string{"install"},
+			[]string{"warning: no flowmem-hook on PATH, nor beside " + exe, "make install (it puts flowmem and flowmem-hook in $(go env GOBIN), else $(go env GOPATH)/bin)", exe + " uninstall && " + exe + " install --local"}, "export PATH", ""},
 		{"another build", other, []string{"install"},
-			[]string{"would record with " + filepath.Join(other, "flowmem") + " (flowmem version 0.0.1), not this build", "make install", exe + " uninstall && " + exe + " install --local"}, ""},
+			[]string{"would record with " + filepath.Join(other, "flowmem") + " (flowmem version 0.0.1), not this build", "make install", exe + " uninstall && " + exe + " install --local"}, "export PATH", ""},
+		{"another build, this one paired", other, []string{"install"},
+			[]string{"would record with " + filepath.Join(other, "flowmem") + " (flowmem version 0.0.1), not this build", `put ` + pair + ` first on PATH (export PATH="` + pair + `:$PATH")`}, "", paired},
 		{"init --install too", other, []string{"init", "--install"},
-			[]string{"would record with " + filepath.Join(other, "flowmem")}, ""},
+			[]string{"would record with " + filepath.Join(other, "flowmem")}, "", ""},
 		{"front end without flowmem", filepath.Join(dir, "alone"), []string{"install"},
-			[]string{"warning: " + filepath.Join(dir, "alone", "flowmem-hook") + " is on PATH but no flowmem is beside it or on PATH"}, ""},
-		{"local by absolute path", "", []string{"install", "--local"}, nil, ""},
+			[]string{"warning: " + filepath.Join(dir, "alone", "flowmem-hook") + " is on PATH but no flowmem is beside it or on PATH"}, "", ""},
+		{"local by absolute path", "", []string{"install", "--local"}, nil, "", ""},
 		// Codex has no local file, and uninstall without --codex would
 		// take the Claude Code hooks out of the shared settings.
 		{"codex", filepath.Join(dir, "empty"), []string{"install", "--codex"},
-			[]string{"warning: no flowmem-hook on PATH: the hook in .codex/hooks.json"}, "uninstall"},
+			[]string{"warning: no flowmem-hook on PATH: the hook in .codex/hooks.json"}, "uninstall", paired},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := runWithPath(t, dir, tt.path, tt.args...)
+			self := os.Executable
+			if tt.exe != "" {
+				self = func() (string, error) { return tt.exe, nil }
+			}
+			code, _, stderr := runAs(t, dir, tt.path, self, tt.args...)
 			if code != 0 {
 				t.Fatalf("exit %d: the install stands, only this machine's PATH is wrong\n%s", code, stderr)
 			}

@@ -446,9 +446,8 @@ func (d *doctor) checkHookBinary() {
 		d.add("hook binary", Skip, "no hook installed", "")
 		return
 	}
-	var bad, good, other, rewrite []string
+	var bad, good, other, rewrite, names []string
 	pinnedOther := 0 // other builds that only a reinstall can replace
-	byName := false
 	checked := map[string]bool{}
 	for _, place := range d.places {
 		for _, cmd := range d.hooks[place] {
@@ -463,7 +462,7 @@ func (d *doctor) checkHookBinary() {
 			}
 			checked[prog] = true
 			if !strings.ContainsAny(prog, `/\`) {
-				byName = true
+				names = append(names, prog)
 			}
 			// A hook by path is fixed where it is written: reinstalling
 			// there rewrites it with this build's path.
@@ -506,8 +505,8 @@ func (d *doctor) checkHookBinary() {
 		}
 	}
 	switch {
-	case len(bad) > 0 && byName:
-		fix := putOnPath(d.opts.Exe)
+	case len(bad) > 0 && len(names) > 0:
+		fix := putOnPath(d.opts.Exe, names...)
 		if len(rewrite) > 0 {
 			fix += "; and for a hook by path: " + list(rewrite, "; ")
 		}
@@ -520,7 +519,7 @@ func (d *doctor) checkHookBinary() {
 			"point the hook at this build: "+list(rewrite, "; "))
 	case len(other) > 0:
 		d.add("hook binary", Warn, list(other, "; ")+": the hook records with that one",
-			putOnPath(d.opts.Exe)+"; or replace the other one with this build")
+			putOnPath(d.opts.Exe, names...)+"; or replace the other one with this build")
 	default:
 		d.add("hook binary", OK, list(good, "; "), "")
 	}
@@ -542,13 +541,25 @@ func (d *doctor) reinstall(place string) string {
 }
 
 // putOnPath says how to get this flowmem onto PATH, where hooks and the
-// scout that run flowmem by name find it.
-func putOnPath(exe string) string {
+// scout that run flowmem by name find it. Putting this build's folder on
+// PATH helps only when the programs hooks run by name (names) are there
+// too: a flowmem copied or built alone has no flowmem-hook beside it.
+func putOnPath(exe string, names ...string) string {
 	fix := "put this flowmem first on PATH: from a checkout of flowmem, make install, and add its folder (" + install.GoBin + ") to PATH in your shell profile, then restart Claude Code"
-	if exe != "" {
-		fix += fmt.Sprintf(`; or export PATH="%s:$PATH"`, filepath.Dir(exe))
+	if exe == "" {
+		return fix
 	}
-	return fix
+	dir := filepath.Dir(exe)
+	var absent []string
+	for _, n := range names {
+		if _, err := install.LookPath(n, dir); err != nil && !slices.Contains(absent, n) {
+			absent = append(absent, n)
+		}
+	}
+	if len(absent) > 0 {
+		return fix + fmt.Sprintf(" (%s has no %s beside it: make install puts both programs in one folder)", exe, strings.Join(absent, " or "))
+	}
+	return fix + fmt.Sprintf(`; or export PATH="%s:$PATH"`, dir)
 }
 
 // expand resolves the variables hook commands commonly use.

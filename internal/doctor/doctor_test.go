@@ -334,6 +334,17 @@ func TestDoctor(t *testing.T) {
 			check: "hook binary", status: Fail, detail: "flowmem-hook (project hook): not found on PATH", fix: "make install, and add its folder ($(go env GOBIN), else $(go env GOPATH)/bin)",
 		},
 		{
+			// flowmem built or copied alone: its folder on PATH would
+			// still give the hook no flowmem-hook to run.
+			name: "teammate with flowmem alone",
+			change: func(t *testing.T, o *Options, proj string) {
+				o.PathEnv, o.Exe = "/nonexistent", filepath.Join(t.TempDir(), "flowmem")
+				write(t, o.Exe, "#!/bin/sh\n")
+				os.Chmod(o.Exe, 0o755)
+			},
+			check: "hook binary", status: Fail, detail: "flowmem-hook (project hook): not found on PATH", fix: "(@EXE@ has no flowmem-hook beside it: make install puts both",
+		},
+		{
 			name: "teammate with another build on PATH",
 			change: func(t *testing.T, o *Options, proj string) {
 				o.Exe, o.Version = filepath.Join(t.TempDir(), "flowmem"), "0.2.0"
