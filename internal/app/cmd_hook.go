@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/flowmem/flowmem/internal/capture"
 	"github.com/flowmem/flowmem/internal/hookevent"
@@ -70,11 +71,12 @@ func captureCommand(e *env) *cli.Command {
 		Name:      "capture",
 		Usage:     "explain what the hook would record from a review text",
 		ArgsUsage: "--explain [--json] [FILE|-]",
-		Description: `Reads a review (a file, or stdin when FILE is - or missing) as the hook would
-read a review command's output — unwrapping a Codex event stream, a flow-next
-receipt or a claude -p result — and prints the verdict, the task and every
-finding with KEEP or DROP, the reason and the category, using this project's
-capture settings. Secrets are redacted as the hook would. Nothing is written.
+		Description: `Reads a review (a file, or stdin when FILE is -, or missing and stdin is
+not a terminal) as the hook would read a review command's output —
+unwrapping a Codex event stream, a flow-next receipt or a claude -p result —
+and prints the verdict, the task and every finding with KEEP or DROP, the
+reason and the category, using this project's capture settings. Secrets are
+redacted as the hook would. Nothing is written.
 
 --json prints {"verdict", "task", "findings": [{"keep", "reason", "severity",
 "category", "issue", "fix", "context"}]}.
@@ -122,6 +124,14 @@ func (e *env) readReview(name string) (string, error) {
 			return "", fmt.Errorf("read review: %w", err)
 		}
 		return text, nil
+	}
+	// With no FILE and a terminal (a character device) on stdin, reading
+	// would wait, silent, for text the user never meant to type: say what
+	// the command wants instead. "-" reads the terminal as asked.
+	if f, ok := e.In.(*os.File); ok && name == "" {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			return "", usagef("no review to read: name its FILE, or pipe it in (... | flowmem capture --explain -)")
+		}
 	}
 	b, err := io.ReadAll(io.LimitReader(e.In, hookevent.MaxPersisted))
 	if err != nil {
