@@ -182,6 +182,28 @@ func TestHelpAfterArguments(t *testing.T) {
 	}
 }
 
+// TestHelpListsOnlyRealCommands: a command with no subcommands lists none
+// in its help (urfave/cli's own "help, h" is not one), and the hook's help
+// says the event comes on stdin, not as an argument: it ignores arguments.
+func TestHelpListsOnlyRealCommands(t *testing.T) {
+	var nf usageError
+	walkCommands(newApp(IO{}, &nf).Commands, nil, func(path []string, c *cli.Command) {
+		if hasSubcommands(c) || c.Name == "help" {
+			return
+		}
+		std, out, _ := testIO(t.TempDir())
+		Main(context.Background(), append(append([]string{"flowmem"}, path...), "--help"), std)
+		if strings.Contains(out.String(), "COMMANDS:") {
+			t.Errorf("flowmem %s --help lists commands it does not have:\n%s", strings.Join(path, " "), out)
+		}
+	})
+	std, out, _ := testIO(t.TempDir())
+	Main(context.Background(), []string{"flowmem", "hook", "--help"}, std)
+	if !strings.Contains(out.String(), "flowmem hook [command options] < EVENT.json\n") {
+		t.Errorf("flowmem hook --help:\n%s\nwant the usage line to read the event from stdin", out)
+	}
+}
+
 // TestHelpNamesValues: every value flag's help names what it takes
 // (--limit N, --type TYPE), never urfave/cli's bare placeholder "value".
 func TestHelpNamesValues(t *testing.T) {

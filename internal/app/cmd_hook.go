@@ -20,13 +20,17 @@ func hookCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "hook",
 		Usage:     "Claude Code hook: learn from review output in the event on stdin (always exits 0)",
-		ArgsUsage: "[EVENT]",
+		ArgsUsage: "< EVENT.json",
+		// Its help lists no "help" subcommand: the hook has none.
+		HideHelpCommand: true,
 		Description: `Reads one PostToolUse or PostToolUseFailure event (JSON) from stdin. When it
 is a review run (a Bash command matching capture.review_patterns, or a reviewer
 subagent's result) with a NEEDS_WORK or MAJOR_RETHINK verdict, the learnable
 findings are redacted and recorded in .flow/memory/pitfalls.md; a lesson seen
 before updates its entry instead. Anything else exits at once. FLOWMEM_DISABLE=1
-turns the hook off. Errors are one line on stderr; the exit code is always 0.
+turns the hook off. Arguments are ignored (a hook entry's extra words must not
+make it fail): give the event on stdin. Errors are one line on stderr; the
+exit code is always 0.
 
 Claude Code usually runs flowmem-hook, the small front end flowmem install
 registers: it ends ordinary tool calls itself and hands possible reviews,
