@@ -12,6 +12,7 @@ import (
 	"github.com/flowmem/flowmem/internal/doctor"
 	"github.com/flowmem/flowmem/internal/install"
 	"github.com/flowmem/flowmem/internal/project"
+	"github.com/flowmem/flowmem/internal/regfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -128,6 +129,9 @@ Examples:
 			e.reportInstall(p, res)
 			if !opts.DryRun && p != "" {
 				e.warnDisabled(p)
+			}
+			if !opts.DryRun {
+				e.warnTwice(opts.Scope)
 			}
 			return nil
 		}),
@@ -356,6 +360,39 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 
 // warnDisabled reminds people that the hook records nothing while memory is
 // off: the most common reason an install seems not to work.
+// warnTwice says, after an install, which other Claude Code settings
+// file already runs flowmem's hook: every place runs it on each tool call
+// (the reviews log keeps a review from being recorded twice), and doctor
+// would warn about it only later. A folder outside a project has only the
+// user's file to compare with.
+func (e *env) warnTwice(scope install.Scope) {
+	if scope == install.Codex {
+		return
+	}
+	p, err := e.project()
+	if err != nil {
+		p = ""
+	}
+	flags := map[install.Scope]string{install.Project: "", install.Local: " --local", install.User: " --user"}
+	for _, other := range []install.Scope{install.Project, install.Local, install.User} {
+		if other == scope || (p == "" && other != install.User) {
+			continue
+		}
+		paths, err := install.PathsFor(other, string(p), e.Getenv("HOME"))
+		if err != nil {
+			continue
+		}
+		b, err := regfile.Read(paths.Settings, regfile.MaxText)
+		if err != nil {
+			continue
+		}
+		if hooks, err := install.Installed(b, install.IsFlowmemCommand); err == nil && len(hooks) > 0 {
+			e.say("note: %s runs flowmem's hook too, so it now runs twice on every tool call (a review is still recorded once); keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
+				e.rel(p, paths.Settings), flags[other], flags[scope])
+		}
+	}
+}
+
 func (e *env) warnDisabled(p project.Dir) {
 	cfg, err := config.Load(p.ConfigPath())
 	if err == nil && !cfg.Bool("memory.enabled") {

@@ -247,3 +247,28 @@ func TestInstallChecksFlowmemOnPath(t *testing.T) {
 		})
 	}
 }
+
+// TestInstallSaysWhenTheHookRunsTwice: installing in a second settings file
+// (the project's shared one and --local, or --user) says at once that the
+// hook now runs in both and how to keep one, as doctor would later; one
+// place alone gets no note.
+func TestInstallSaysWhenTheHookRunsTwice(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runWithPath(t, dir, "", "init", "--enable"); code != 0 {
+		t.Fatalf("init: %s", stderr)
+	}
+	if _, _, stderr := runWithPath(t, dir, "", "install"); strings.Contains(stderr, "note:") {
+		t.Errorf("one place, yet:\n%s", stderr)
+	}
+	want := "note: .claude/settings.json runs flowmem's hook too, so it now runs twice on every tool call (a review is still recorded once); keep one: flowmem uninstall (that one) or flowmem uninstall --local (this one)"
+	if _, _, stderr := runWithPath(t, dir, "", "install", "--local"); !strings.Contains(stderr, want) {
+		t.Errorf("install --local beside the shared hook:\n%s\nwant %q", stderr, want)
+	}
+	if _, _, stderr := runWithPath(t, dir, "", "uninstall", "--local"); strings.Contains(stderr, "note:") {
+		t.Errorf("uninstall --local:\n%s", stderr)
+	}
+	want = "note: .claude/settings.json runs flowmem's hook too, so it now runs twice on every tool call (a review is still recorded once); keep one: flowmem uninstall (that one) or flowmem uninstall --user (this one)"
+	if _, _, stderr := runWithPath(t, dir, "", "install", "--user"); !strings.Contains(stderr, want) || strings.Count(stderr, "note:") != 1 {
+		t.Errorf("install --user beside the shared hook:\n%s\nwant only %q", stderr, want)
+	}
+}
