@@ -68,6 +68,8 @@ func TestUsageErrors(t *testing.T) {
 		{"memory add x -t pitfall --fix a --type=decision", "flowmem memory add: --type given twice (pitfall, decision): give it once", "usage: flowmem memory add [options] TEXT"},
 		{"memory read --limit 3 -n 5", "flowmem memory read: --limit given twice (3, 5): give it once", "usage: flowmem memory read [options]"},
 		{"nope", `flowmem: unknown command "nope"`, "usage: flowmem COMMAND [options]"},
+		// The error quotes the pattern given, not the (?i) put before it.
+		{"memory search a(b", "flowmem memory search: invalid pattern \"a(b\": error parsing regexp: missing closing ): `a(b`", "usage: flowmem memory search [options] PATTERN"},
 	}
 	for _, tt := range tests {
 		std, out, errb := testIO(t.TempDir())

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -297,8 +298,11 @@ func (e *env) runSearch(c *cli.Context) error {
 		// is cat, not a search.
 		return usagef("empty pattern: give a word or regular expression to look for (memory read prints every entry)")
 	}
-	re, err := regexp.Compile("(?i)" + pattern)
-	if err != nil {
+	// Checked alone first, so the error quotes the user's pattern and not
+	// the case-insensitive flag put before it.
+	_, err = regexp.Compile(pattern)
+	re, err2 := regexp.Compile("(?i)" + pattern)
+	if err = cmp.Or(err, err2); err != nil {
 		return usagef("invalid pattern %q: %v", pattern, err)
 	}
 	p, _, s, err := e.memoryStore()
