@@ -90,6 +90,11 @@ func TestRalphCommitsEachTaskAndAllowsTests(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ralph.sh: %v\n%s", err, out)
 	}
+	// The memory is empty: the loop says so in its own words, and prime's
+	// note stays out of the loop's output.
+	if !strings.Contains(string(out), "ralph: no lesson in memory fits fn-1.1 yet") || strings.Contains(string(out), "flowmem:") {
+		t.Errorf("ralph.sh output:\n%s\nwant the loop's own note for an empty prime, and no line of flowmem's", out)
+	}
 	git := func(args ...string) string {
 		out, err := exec.Command("git", append([]string{"-C", proj}, args...)...).CombinedOutput()
 		if err != nil {

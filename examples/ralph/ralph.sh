@@ -282,8 +282,12 @@ while :; do
 
 	# Primed fresh for every session: the lessons recorded by earlier
 	# sessions, including an earlier attempt at this task, are in it.
-	memory=$("$FLOWMEM" memory prime "$id: $title") || die "flowmem memory prime failed"
+	# Its stderr (a note when no lesson fits, or why it failed) goes to the
+	# log in the loop's words, not between the loop's lines unnamed.
+	memory=$("$FLOWMEM" memory prime "$id: $title" 2>"$base.prime.stderr") ||
+		die "flowmem memory prime failed: $(<"$base.prime.stderr")"
 	if [[ -z $memory ]]; then
+		log "no lesson in memory fits $id yet"
 		memory=$'## Relevant Memory\nNo relevant entries in project memory.'
 	fi
 	prompt=$(fill "$template" '{{TASK_ID}}' "$id")
