@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/flowmem/flowmem"
+	"github.com/flowmem/flowmem/internal/config"
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/sanitize"
 	"github.com/urfave/cli/v2"
@@ -73,6 +74,31 @@ func (e *usageError) report() string {
 		}
 	}
 	return fmt.Sprintf("%s: %s\nusage: %s %s (more: %s --help)", name, e.msg, name, args, name)
+}
+
+// nearCommand is the command (or, at the top, the flag) a mistyped
+// command name most likely meant: one or two letters off, or the start of
+// exactly one command's name.
+func nearCommand(name string, cmds []*cli.Command, top bool) string {
+	var names []string
+	for _, c := range cmds {
+		if c.Name != "help" {
+			names = append(names, c.Name)
+		}
+	}
+	if top {
+		names = append(names, "--version", "--help")
+	}
+	var prefixed []string
+	for _, n := range names {
+		if len(name) >= 2 && strings.HasPrefix(n, name) {
+			prefixed = append(prefixed, n)
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0]
+	}
+	return config.Nearest(name, names, min(2, len(name)/3))
 }
 
 // hasSubcommands: urfave/cli gives every command a "help" subcommand.
@@ -237,8 +263,12 @@ func newApp(std IO, notFound *usageError) *cli.App {
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			*notFound = usageError{msg: fmt.Sprintf("unknown command %q", name)}
+			cmds := c.App.Commands
 			if c.Command != nil && c.Command.Name != "" && c.Command.HelpName != "flowmem" {
-				notFound.cmd = c.Command
+				notFound.cmd, cmds = c.Command, c.Command.Subcommands
+			}
+			if near := nearCommand(name, cmds, notFound.cmd == nil); near != "" {
+				notFound.msg += "; did you mean " + near + "?"
 			}
 		},
 		Description: `flowmem captures NEEDS_WORK feedback from code reviews run inside Claude Code,

@@ -68,6 +68,12 @@ func TestUsageErrors(t *testing.T) {
 		{"memory add x -t pitfall --fix a --type=decision", "flowmem memory add: --type given twice (pitfall, decision): give it once", "usage: flowmem memory add [options] TEXT"},
 		{"memory read --limit 3 -n 5", "flowmem memory read: --limit given twice (3, 5): give it once", "usage: flowmem memory read [options]"},
 		{"nope", `flowmem: unknown command "nope"`, "usage: flowmem COMMAND [options]"},
+		// A slip of the keyboard gets the command it most likely meant;
+		// a start that fits several gets none.
+		{"memroy list", `flowmem: unknown command "memroy"; did you mean memory?`, "usage: flowmem COMMAND [options]"},
+		{"version", `flowmem: unknown command "version"; did you mean --version?`, "usage: flowmem COMMAND [options]"},
+		{"memory lst", `flowmem memory: unknown command "lst"; did you mean list?`, "usage: flowmem memory COMMAND [options]"},
+		{"memory cur", `flowmem memory: unknown command "cur"; did you mean curate?`, "usage: flowmem memory COMMAND [options]"},
 		// The error quotes the pattern given, not the (?i) put before it.
 		{"memory search a(b", "flowmem memory search: invalid pattern \"a(b\": error parsing regexp: missing closing ): `a(b`", "usage: flowmem memory search [options] PATTERN"},
 	}
@@ -78,6 +84,16 @@ func TestUsageErrors(t *testing.T) {
 		if code != exitUsage || len(lines) != 2 || !strings.HasPrefix(lines[0], tt.line) || !strings.HasPrefix(lines[1], tt.use) || out.Len() > 0 {
 			t.Errorf("flowmem %s: exit %d, stdout %q, stderr:\n%s\nwant exit 64, nothing on stdout, and\n%s…\n%s…", tt.args, code, out, errb, tt.line, tt.use)
 		}
+	}
+}
+
+// TestUnknownCommandStartOfSeveral: a start that fits several commands
+// (read, reject, report, restore) suggests none of them.
+func TestUnknownCommandStartOfSeveral(t *testing.T) {
+	std, _, errb := testIO(t.TempDir())
+	Main(context.Background(), []string{"flowmem", "memory", "re"}, std)
+	if line, _, _ := strings.Cut(errb.String(), "\n"); line != `flowmem memory: unknown command "re"` {
+		t.Errorf("flowmem memory re: %q", line)
 	}
 }
 

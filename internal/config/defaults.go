@@ -102,10 +102,20 @@ func keysUnder(sec string) []string {
 
 // closest is the known key most like name, for "did you mean".
 func closest(name string) string {
-	best, bestD := "", 4
-	for _, k := range Known {
-		if d := distance(name, k.Name); d < bestD {
-			best, bestD = k.Name, d
+	names := make([]string, len(Known))
+	for i, k := range Known {
+		names[i] = k.Name
+	}
+	return Nearest(name, names, 3)
+}
+
+// Nearest is the candidate most like name, within maxEdits edits, or "":
+// the "did you mean" of a mistyped setting or command.
+func Nearest(name string, candidates []string, maxEdits int) string {
+	best, bestD := "", maxEdits+1
+	for _, c := range candidates {
+		if d := distance(name, c); d < bestD {
+			best, bestD = c, d
 		}
 	}
 	return best
