@@ -27,6 +27,10 @@ endif
 ifeq ($(realpath $(PROJECT)),$(CURDIR))
 $(error setup: PROJECT=$(PROJECT) is flowmem's own checkout (make reads a relative PROJECT from $(CURDIR)); give your project's absolute path, e.g. PROJECT="$$PWD" from its root)
 endif
+# Checked before go install, so a mistyped path installs nothing.
+ifneq ($(shell test -d "$(PROJECT)" && echo y),y)
+$(error setup: no folder $(PROJECT): point PROJECT at your project's root (create it first for a new project))
+endif
 endif
 
 all: build
@@ -59,7 +63,6 @@ install:
 # install warns, with the fix, when the hook's program is not on PATH:
 # setup adds no second note of its own.
 setup: install
-	@test -d "$(PROJECT)" || { echo "setup: no folder $(PROJECT): point PROJECT at your project's root (create it first for a new project)" >&2; exit 1; }
 	cd "$(PROJECT)" && "$(GOBIN_DIR)/flowmem" init --enable --install
 
 vet:

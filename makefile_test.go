@@ -38,6 +38,13 @@ func TestMakeSetupNeedsProject(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
+	// A mistyped folder stops it before go install too.
+	cmd = exec.Command(mk, "-n", "setup", "PROJECT="+filepath.Join(dir, "missing"))
+	cmd.Env = env
+	out, err = cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "no folder "+filepath.Join(dir, "missing")) || strings.Contains(string(out), "go install") {
+		t.Errorf("make -n setup PROJECT=<missing>: %v\n%s\nwant an error naming the folder before any go install", err, out)
+	}
 	cmd = exec.Command(mk, "-n", "setup", "PROJECT="+dir)
 	cmd.Env = env
 	out, err = cmd.CombinedOutput()
