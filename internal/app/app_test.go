@@ -122,3 +122,41 @@ func TestAddSaysWhenTextIsCut(t *testing.T) {
 		t.Errorf("stderr %q does not say (only) that TEXT was cut", errb)
 	}
 }
+
+// TestAddSaysWhenARepeatKeepsOtherWords: a lesson memory already holds in
+// other words (the same content words, or another fix) counts as a
+// sighting of that entry, which keeps its own words: the person is told,
+// since theirs are written nowhere. The very same lesson again, markdown
+// and spacing included, gets no note.
+func TestAddSaysWhenARepeatKeepsOtherWords(t *testing.T) {
+	dir := t.TempDir()
+	add := func(args ...string) string {
+		t.Helper()
+		std, _, errb := testIO(dir)
+		if code := Main(context.Background(), append([]string{"flowmem", "memory", "add", "--type", "pitfall"}, args...), std); code != 0 {
+			t.Fatalf("add %q: exit %d: %s", args, code, errb)
+		}
+		return errb.String()
+	}
+	std, _, errb := testIO(dir)
+	if code := Main(context.Background(), []string{"flowmem", "init", "--enable"}, std); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, errb)
+	}
+	first := add("Tar archives from `go generate` **differ**  per run", "--fix", "set SOURCE_DATE_EPOCH")
+	id := strings.Fields(strings.TrimPrefix(first, "added pitfall "))[0]
+	note := "note: it keeps its own words, not these: flowmem memory show " + id
+	for _, tt := range []struct {
+		args []string
+		note bool
+	}{
+		{[]string{"Tar archives from `go generate` **differ**  per run", "--fix", "set SOURCE_DATE_EPOCH"}, false},
+		{[]string{"Tar archives from `go generate` **differ**  per run"}, false},
+		{[]string{"Tar archives from `go generate` **differ**  per run", "--fix", "pin the mtime"}, true},
+		{[]string{"per run, go generate tar archives differ", "--fix", "set SOURCE_DATE_EPOCH"}, true},
+	} {
+		got := add(tt.args...)
+		if !strings.Contains(got, "already in .flow/memory/pitfalls.md as "+id) || strings.Contains(got, note) != tt.note {
+			t.Errorf("add %q: stderr %q; want a sighting of %s, note %v", tt.args, got, id, tt.note)
+		}
+	}
+}

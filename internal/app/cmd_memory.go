@@ -213,6 +213,14 @@ Examples:
 					state = fmt.Sprintf(", waiting for approval (flowmem memory approve %s)", o.Entry.ID)
 				}
 				e.say("already in %s as %s%s; now seen %dx", file, o.Entry.ID, state, o.Entry.Seen)
+				// Told in other words (same content words, another fix):
+				// the entry keeps its own, and the person should know that
+				// theirs went nowhere.
+				given := entry
+				given.Normalize()
+				if o.Entry.Text() != given.Text() || given.Fix != "" && o.Entry.Fix != given.Fix {
+					e.say("note: it keeps its own words, not these: flowmem memory show %s", o.Entry.ID)
+				}
 			} else if o.Entry.Status == mdstore.Pending {
 				e.say("added %s %s to %s, waiting for approval (capture.approval is on and Claude Code ran this: flowmem memory approve %s)", k, o.Entry.ID, file, o.Entry.ID)
 			} else {
