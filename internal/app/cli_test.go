@@ -222,6 +222,21 @@ func TestHelpListsOnlyRealCommands(t *testing.T) {
 	}
 }
 
+// TestHelpLinesEndInText: no line of any help page ends in a space (the
+// usage line of a command without arguments did, twice).
+func TestHelpLinesEndInText(t *testing.T) {
+	var nf usageError
+	walkCommands(newApp(IO{}, &nf).Commands, nil, func(path []string, c *cli.Command) {
+		std, out, _ := testIO(t.TempDir())
+		Main(context.Background(), append(append([]string{"flowmem"}, path...), "--help"), std)
+		for _, l := range strings.Split(out.String(), "\n") {
+			if strings.TrimRight(l, " ") != l {
+				t.Errorf("flowmem %s --help: %q ends in a space", strings.Join(path, " "), l)
+			}
+		}
+	})
+}
+
 // TestHelpNamesValues: every value flag's help names what it takes
 // (--limit N, --type TYPE), never urfave/cli's bare placeholder "value".
 func TestHelpNamesValues(t *testing.T) {

@@ -15,9 +15,8 @@ import (
 
 func initCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "init",
-		Usage:     "set up flowmem in this project (.flow/config.json, .flow/memory/, .gitattributes)",
-		ArgsUsage: " ",
+		Name:  "init",
+		Usage: "set up flowmem in this project (.flow/config.json, .flow/memory/, .gitattributes)",
 		Description: `Creates what is missing and leaves everything else alone, so running it
 again changes nothing. Memory stays off until enabled.
 

@@ -60,9 +60,8 @@ func personal(s install.Scope) bool { return s == install.Local || s == install.
 
 func installCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "install",
-		Usage:     "register the capture hook with Claude Code and install the memory-scout and memory-curator agents",
-		ArgsUsage: " ",
+		Name:  "install",
+		Usage: "register the capture hook with Claude Code and install the memory-scout and memory-curator agents",
 		Description: `Merges PostToolUse and PostToolUseFailure hook entries (matcher Bash|Agent)
 running flowmem-hook into .claude/settings.json, allows the agents their
 commands (permissions.allow: Bash(flowmem memory read:*) for the memory-scout;
@@ -140,9 +139,8 @@ Examples:
 
 func uninstallCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "uninstall",
-		Usage:     "remove what 'flowmem install' added",
-		ArgsUsage: " ",
+		Name:  "uninstall",
+		Usage: "remove what 'flowmem install' added",
 		Description: `Removes flowmem's hook entries (any command that runs flowmem-hook,
 'flowmem hook' or 'flowmem memory prime --session-start', plus --command if you installed with
 one) and the agents' permissions from the settings file, along with the lists
@@ -408,9 +406,8 @@ func (e *env) rel(p project.Dir, path string) string {
 
 func doctorCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "doctor",
-		Usage:     "check that flowmem is set up to work, and say how to fix what is not",
-		ArgsUsage: " ",
+		Name:  "doctor",
+		Usage: "check that flowmem is set up to work, and say how to fix what is not",
 		Description: `Checks the project and config, that memory is enabled, that the memory files
 parse and have no conflicting ids, the .gitattributes union line, the hook in
 Claude Code's settings (project, local, user, or the plugin), that the binary
