@@ -50,12 +50,10 @@ var categorySignals = []struct {
 	stems string
 }{
 	{CatSecurity, `secur auth$ authz authn authent authoriz secret password credential encrypt plaintext
-		xss csrf ssrf cors csp injection sanitiz privilege pii timing-safe constant-time timingsafe
-		hmac jwt session-fixation tls$ mitm insecure untrust containment redact admin$ role$ roles$
-		expos sensitive`},
-	{CatBuild, `ci$ lint tsc typecheck compile bundle makefile
-		dockerfile prepublish publish workflow lockfile dependency dependencies npm yarn pnpm pip$ cargo
-		gradle maven smoke package.json pyproject go.mod docker`},
+		xss csrf ssrf cors csp injection sanitiz privilege pii
+		hmac jwt tls$ mitm insecure untrust redact admin$ role$ roles$ expos sensitive`},
+	{CatBuild, `ci$ lint tsc typecheck compile bundle dockerfile publish workflow lockfile
+		dependency dependencies npm yarn pnpm pip$ cargo gradle maven docker`},
 	{CatFramework, `async$ middleware deprecat trait`},
 	{CatAPI, `endpoint http`},
 	{CatConvention, `convention consistent$ inconsisten centralize centralise single-source

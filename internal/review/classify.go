@@ -181,8 +181,7 @@ const bareWords = 8
 // styleWords mark a finding about the text of code or docs rather than its
 // behaviour.
 var styleWords = wordSet(`typo typos misspelled misspelling spelling grammar wording naming rename renamed
-	whitespace indentation formatting formatter prettier gofmt docstring docstrings readme documentation docs
-	changelog nit nitpick cosmetic`)
+	whitespace indentation formatting formatter docstring docstrings readme documentation docs nit`)
 
 // stripCode removes code spans: `smoke:docs` names a script, not docs.
 func stripCode(s string) string {
@@ -235,7 +234,7 @@ const thinLen = 300
 // testWords name tests; lackWords before one ask for it.
 var (
 	testWords = wordSet(`test tests`)
-	lackWords = wordSet(`no missing lacks lack lacking without add`)
+	lackWords = wordSet(`no missing without add`)
 )
 
 // asksForTests returns the words of a title that ask for tests — a word

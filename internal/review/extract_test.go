@@ -114,9 +114,9 @@ func TestExtractShapes(t *testing.T) {
 		},
 		{
 			name: "severity markers on bullets",
-			text: "- **[P1]** `w.go:7`: acks before processing. Ack after success.\n- **Blocking — docs lie.** They say X.\n",
+			text: "- **[P1]** `w.go:7`: acks before processing. Move the ack after success.\n- **Blocking — docs lie.** They say X.\n",
 			want: []Finding{
-				{Severity: SevMajor, Location: "w.go:7", Problem: "`w.go:7`: acks before processing.", Fix: "Ack after success."},
+				{Severity: SevMajor, Location: "w.go:7", Problem: "`w.go:7`: acks before processing.", Fix: "Move the ack after success."},
 				{Severity: SevCritical, Problem: "docs lie. They say X."},
 			},
 		},

@@ -113,15 +113,14 @@ func inlineFields(field, value string) [][2]string {
 // "Suggested fix direction", "Recommended change" and "Why it matters"
 // need no entry of their own.
 var labelStems = []struct{ field, stems string }{
-	{fieldEvidence, "verif"},
 	{fieldSeverity, "priority sev"},
 	{fieldFix, "fix suggest recommend"},
 	{fieldLocation, "location file"},
-	{fieldEvidence, "why impact reproduc"},
+	{fieldEvidence, "why impact"},
 	{fieldProblem, problemStems},
 }
 
-const problemStems = "problem issue finding concern bug what observation symptom description"
+const problemStems = "problem issue finding concern bug observation description"
 
 // cjkLabels are the same field names as Chinese, Japanese and Korean
 // reviewers write them, matched anywhere in the label ("修复建议" holds
@@ -300,12 +299,12 @@ var (
 	findingsWords = []string{"issue", "finding", "problem", "concern", "bug", "risk", "must-fix", "should-fix",
 		// The same words in Chinese, Japanese and Korean reviews.
 		"问题", "問題", "문제", "发现", "指摘", "缺陷", "风险", "이슈"}
-	skipWords = []string{"summary", "background", "passed", "assessment", "总结", "汇总", "概述", "摘要", "概要", "まとめ", "요약"}
+	skipWords = []string{"summary", "passed", "assessment", "总结", "汇总", "概述", "摘要", "概要", "まとめ", "요약"}
 	// doneWords name sections of what is right or already fixed: never
 	// findings, even under a findings heading ("## Key Findings" over
 	// "### ✅ Positive Implementations") or naming bugs ("## Bugs Fixed").
 	doneWords = []string{"strength", "positive", "working well", "fixed", "优点", "亮点", "已修复", "良い点", "장점"}
-	fixWords  = []string{"recommend", "required change", "required action", "follow-up", "improv", "instruction"}
+	fixWords  = []string{"recommend", "required change", "required action", "improv", "instruction"}
 )
 
 func classifyHeading(title string) headingKind {
@@ -597,7 +596,7 @@ func leadInParagraph(body string) (sev string, ok bool) {
 }
 
 var inlineFixLabels = []string{
-	"Suggested fix:", "Recommendation:", "Suggestion:", "Remediation:", "Solution:", "Fix:", "Fixes:",
+	"Suggested fix:", "Recommendation:", "Suggestion:", "Fix:",
 }
 
 // splitFix separates a prose finding into problem and fix: at an inline
@@ -651,22 +650,20 @@ func sentences(t string) []string {
 
 // imperativeVerbs open a sentence that tells the author what to do
 // ("Use …", "Release the lock …"); read-only after package init.
-var imperativeVerbs = wordSet(`use add set pass call check wrap move replace remove return keep create build
-		declare load register read write make switch pin restrict validate sanitize resolve reject parse
-		truncate compare define specify describe limit guard defer run ack encode serialize store initialize
-		fetch cache rename update change fix bump prefer avoid don't never always do ensure delete drop split
-		put mark rewrite regenerate key filter escape close stop restore revert lock select consider try
-		include exclude document treat point apply handle enforce require emit log raise throw catch await
-		abort cancel import export extract inline convert normalize quote bound cap sort dedupe merge
-		configure enable disable install upgrade downgrade delegate thread propagate hoist memoize debounce
-		batch stream retry give let sync flush commit rollback roll wait signal poll test assert verify mock
-		stub scope tighten gate skip allow deny strip trim reorder order prefix align record derive lazily
-		generate decode rotate clear reset persist guarantee assign name spell delete release acquire
-		allow-list allowlist serve drain backfill map collapse copy introduce provide reuse share swap wire
-		expose hide inject bind attach detach unsubscribe subscribe disconnect connect dispose free accept
-		throttle paginate migrate port join precompute compute invalidate evict expire schedule queue
-		enqueue spawn clamp unquote format deserialize marshal unmarshal freeze clone protect preserve
-		restructure instantiate open shut hash salt sign verify limit unwrap propagate bubble`)
+var imperativeVerbs = wordSet(`use add set pass call check wrap move replace remove return keep create build declare load
+		register read write make switch pin restrict validate sanitize resolve reject parse truncate
+		compare define specify describe limit guard defer run encode serialize store initialize fetch
+		cache rename update change fix bump prefer avoid don't never always do ensure delete drop split
+		put mark rewrite regenerate filter escape close stop restore revert lock select consider try
+		include exclude apply handle enforce require emit log raise throw catch await abort cancel
+		import export extract inline convert normalize quote bound cap sort dedupe merge configure
+		enable disable install upgrade downgrade delegate propagate batch stream retry sync flush commit
+		rollback roll wait poll assert verify tighten allow deny strip trim reorder derive generate
+		decode rotate clear reset persist guarantee assign release acquire allow-list allowlist serve
+		drain map collapse copy introduce provide reuse share swap wire expose hide inject bind attach
+		detach unsubscribe subscribe disconnect connect dispose free accept throttle paginate migrate
+		join compute invalidate evict expire schedule queue enqueue spawn clamp format deserialize
+		marshal unmarshal freeze clone protect preserve restructure instantiate open hash sign unwrap`)
 
 func wordSet(words string) map[string]bool {
 	m := map[string]bool{}
