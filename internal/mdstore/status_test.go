@@ -69,3 +69,16 @@ func TestStaleDayIsTimeDate(t *testing.T) {
 		}
 	}
 }
+
+// TestEpochDay checks staleDay's day count against package time for
+// every day of the years a date field can hold (TestStaleDayIsTimeDate
+// covers the days that are not in the calendar).
+func TestEpochDay(t *testing.T) {
+	t.Parallel()
+	for day := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC); day.Year() < 10000; day = day.AddDate(0, 0, 1) {
+		y, m, d := day.Date()
+		if got, want := epochDay(y, int(m), d), day.Unix()/86400; got != want {
+			t.Fatalf("%s: epochDay %d, want %d", day.Format(time.DateOnly), got, want)
+		}
+	}
+}
