@@ -356,8 +356,6 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 	}
 }
 
-// warnDisabled reminds people that the hook records nothing while memory is
-// off: the most common reason an install seems not to work.
 // warnTwice says, after an install, which other Claude Code settings
 // file already runs flowmem's hook: every place runs it on each tool call
 // (the reviews log keeps a review from being recorded twice), and doctor
@@ -391,6 +389,8 @@ func (e *env) warnTwice(scope install.Scope) {
 	}
 }
 
+// warnDisabled reminds people that the hook records nothing while memory is
+// off: the most common reason an install seems not to work.
 func (e *env) warnDisabled(p project.Dir) {
 	cfg, err := config.Load(p.ConfigPath())
 	if err == nil && !cfg.Bool("memory.enabled") {
