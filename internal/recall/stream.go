@@ -120,10 +120,11 @@ func (r *reader) collectSightings(files []File, ids *idCount) (map[string]sighti
 }
 
 // EachLive calls fn with every live entry of files as render(e, false, a)
-// shows it (a marking those not seen for staleAfterDays days at now), in file order, its sightings counted, each id once: copies of
-// a lesson in one file (a union merge's) folded at the first, as mdstore
-// folds them, a later file's copy left out, until fn returns false; line
-// is valid only during the call. It holds one chunk of a file at a time,
+// shows it (a marking those not seen for staleAfterDays days at now), in
+// file order, its sightings counted, each id once: copies of a lesson in
+// one file (a union merge's) folded at the first, as mdstore folds them, a
+// later file's copy left out, until fn returns false; line is valid only
+// during the call. It holds one chunk of a file at a time,
 // and renders most entries from their bytes (appendView): copying each
 // into an Entry's strings made most of memory read's garbage.
 func EachLive(files []File, now time.Time, staleAfterDays int, fn func(k mdstore.Kind, line []byte) bool) error {
