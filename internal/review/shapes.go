@@ -515,12 +515,21 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 // checkboxRest is s after a leading task checkbox ("[ ]", "[x]", "☐",
 // "☑"), or s.
 func checkboxRest(s string) string {
-	for _, box := range []string{"[ ]", "[x]", "[X]", "☐", "☑", "☒"} {
-		if r, found := strings.CutPrefix(s, box); found && (r == "" || r[0] == ' ') {
-			return strings.TrimLeft(r, " ")
-		}
+	if rest, _, ok := checkbox(s); ok {
+		return rest
 	}
 	return s
+}
+
+// checkbox reads a task checkbox that opens s: the text after it, and
+// whether it is ticked.
+func checkbox(s string) (rest string, ticked, ok bool) {
+	for _, box := range []string{"[ ]", "[x]", "[X]", "☐", "☑", "☒"} {
+		if r, found := strings.CutPrefix(s, box); found && (r == "" || r[0] == ' ') {
+			return strings.TrimLeft(r, " "), box != "[ ]" && box != "☐", true
+		}
+	}
+	return s, false, false
 }
 
 // leadingFindingWord returns the length of a leading "Finding" (or Issue,

@@ -46,12 +46,13 @@ var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // Lines in fenced code count like any other. Forms, keys and phrases
 // whose deletion changed no verdict of any labelled review (round 10) are
 // gone, except those whose deletion would turn a request into an approval
-// ("Not approved", "Don't merge", "conditionally approved, pending …").
-// Round 18 measured the rest over every labelled set and deleted those
-// that changed at most one verdict: grades, ticked options, calls in a
-// title's tail, fields every finding carries, nested or numbered decision
-// lines, a keyed-only word after a distinctive call, approvals waiting on
-// a condition word, and verdicts graded like findings.
+// ("Not approved", "Don't merge", "conditionally approved, pending …",
+// "[x] Needs work" under an unticked "[ ] Ship", "Approve once CI is
+// green"). Round 18 measured the rest over every labelled set and deleted
+// those that changed at most one verdict: grades, calls in a title's
+// tail, fields every finding carries, nested or numbered decision lines, a
+// keyed-only word after a distinctive call, and verdicts graded like
+// findings.
 // One pass over the lines: the cost is linear in the text.
 func ParseVerdict(text string) Verdict {
 	text = foldWidth(text)
@@ -96,6 +97,15 @@ func lastLineVerdict(text string) Verdict {
 			continue
 		}
 		plain := plainLine(trimmed)
+		if rest, ticked, ok := checkbox(plain); ok {
+			// "[ ] Ship it" over "[x] Needs work": a verdict chosen by
+			// ticking one of the options; an option left unticked is no
+			// call, and a "## Verdict" title still waits for its word.
+			if !ticked {
+				continue
+			}
+			plain = rest
+		}
 		if pending != formNone {
 			f := pending
 			pending = formNone
@@ -189,6 +199,11 @@ func conditional(v Verdict, rest string) Verdict {
 		return v
 	}
 	words := strings.Fields(rest)
+	if len(words) > 1 && conditions[strings.ToLower(strings.Trim(words[0], ",;:()"))] {
+		// "Merge after the cache is wired", "Approve once CI is green":
+		// an approval that waits on a change asks for it.
+		return NeedsWork
+	}
 	for i := 0; i < len(words) && i < 12; i++ {
 		if i > 0 {
 			switch strings.ToLower(strings.Trim(words[i-1], ",.;:()")) {
@@ -202,6 +217,9 @@ func conditional(v Verdict, rest string) Verdict {
 	}
 	return v
 }
+
+// conditions are the conjunctions that make an approval wait on something.
+var conditions = wordSet("after once pending until provided when if")
 
 // stripSymbols drops the emoji, quotes and punctuation reviewers put around
 // a verdict ("✅ **APPROVE**", "❌ Request changes.", `"needs_work"`).

@@ -13,6 +13,9 @@ func TestParseVerdict(t *testing.T) {
 		text string
 		want Verdict
 	}{
+		{"a ticked option under a verdict title is the call", "## Decision\n[ ] **Ship** as it is\n[x] **Needs work**: see the two blockers\n", NeedsWork},
+		{"an unticked option is no call", "## Outcome\n\n- [x] NEEDS WORK\n- [ ] APPROVE\n", NeedsWork},
+		{"an approval that waits on a change asks for it", "Recommendation: merge once the retry test passes", NeedsWork},
 		{"tag", "Looks off.\n<verdict>NEEDS_WORK</verdict>", NeedsWork},
 		{"a title whose tail is more than a call is none", "# Notes — approve the budget before Friday\n", None},
 		{"a distinctive call overturns an earlier one", "Status: Request changes\n\nround 2\n\nStatus: Approved\n", Ship},
