@@ -52,7 +52,9 @@ REVISION = $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 MODIFIED = $(if $(shell git status --porcelain --untracked-files=no 2>/dev/null),true)
 LDFLAGS  = $(if $(REVISION),-ldflags '-X github.com/flowmem/flowmem.revision=$(REVISION)$(if $(MODIFIED), -X github.com/flowmem/flowmem.modified=true)')
 # Where make build puts the binaries.
-BINDIR ?= bin/
+# Set, not defaulted: a BINDIR in the environment must not send the build
+# elsewhere (make BINDIR=DIR build still does).
+BINDIR = bin/
 
 build:
 	$(GO) build -tags '$(TAGS)' $(LDFLAGS) -o $(BINDIR) ./cmd/flowmem ./cmd/flowmem-hook

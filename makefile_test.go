@@ -69,6 +69,23 @@ func TestMakeBuildsWithoutDocs(t *testing.T) {
 	}
 }
 
+// TestMakeBuildIgnoresEnvBindir: a BINDIR in the user's environment does
+// not move make build's output; BINDIR= on make's command line does.
+func TestMakeBuildIgnoresEnvBindir(t *testing.T) {
+	mk, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("no make on PATH")
+	}
+	cmd := exec.Command(mk, "-n", "build")
+	cmd.Env = append(os.Environ(), "BINDIR=/elsewhere/")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "-o bin/ ") {
+		t.Errorf("make -n build with BINDIR in the environment: %v\n%s\nwant -o bin/", err, out)
+	}
+	if out, err := exec.Command(mk, "-n", "build", "BINDIR=/chosen/").CombinedOutput(); err != nil || !strings.Contains(string(out), "-o /chosen/ ") {
+		t.Errorf("make -n build BINDIR=/chosen/: %v\n%s\nwant -o /chosen/", err, out)
+	}
+}
+
 // TestMakeSetupWarnsOnce: make setup on a machine whose PATH lacks the
 // folder go install writes to says so once, with the fix; it said it
 // twice (flowmem install's warning, then the Makefile's own note).
