@@ -306,12 +306,12 @@ func (e *env) runSearch(c *cli.Context) error {
 		// is cat, not a search.
 		return usagef("empty pattern: give a word or regular expression to look for (memory read prints every entry)")
 	}
-	// Checked alone first, so the error quotes the user's pattern and not
-	// the case-insensitive flag put before it.
-	_, err = regexp.Compile(pattern)
-	re, err2 := regexp.Compile("(?i)" + pattern)
-	if err = cmp.Or(err, err2); err != nil {
-		return usagef("invalid pattern %q: %v", pattern, err)
+	re, err := regexp.Compile("(?i)" + pattern)
+	if err != nil {
+		// Compiled alone only now, so the error quotes the user's pattern
+		// and not the case-insensitive flag put before it.
+		_, alone := regexp.Compile(pattern)
+		return usagef("invalid pattern %q: %v", pattern, cmp.Or(alone, err))
 	}
 	p, _, s, err := e.memoryStore()
 	if err != nil {

@@ -124,10 +124,10 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// not. (Requiring major kept the old splits 3 points more precise
 		// and cost the sets first seen in round 6 ten lessons; accepting a
 		// file's line in the place instead of named code kept 19 lessons
-		// and 20 false keeps over every set, so round 18 deleted it.) A few words
-		// with nothing under them (no evidence or place: "`Valkey`
-		// (cache)") are an item of an inventory or an outline more
-		// often than a defect.
+		// and 20 false keeps over every set, so round 18 deleted it.) A
+		// few words with nothing under them (no evidence or place:
+		// "`Valkey` (cache)") are an item of an inventory or an outline
+		// more often than a defect.
 		bare := strings.TrimSpace(f.Evidence) == "" && strings.TrimSpace(f.Location) == "" && len(strings.Fields(f.Problem)) <= bareWords
 		if bare || !hasCode(f.Problem) || severityRank(f.Severity) < severityRank(SevMinor) {
 			return drop(reasonNoFix)
