@@ -1474,7 +1474,7 @@ func trimAll(lines []string) []string {
 // isVerdictLine reports whether line states the review's verdict, as a
 // verdict line or a <verdict> tag.
 func isVerdictLine(line string) bool {
-	v, _ := lineVerdict(plainLine(line))
+	v, _, _ := lineVerdict(plainLine(line))
 	return v != None || strings.Contains(line, "<") && verdictTag().MatchString(line)
 }
 

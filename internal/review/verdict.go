@@ -38,21 +38,27 @@ var verdictTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 //     `Assessment:`, `Conclusion:`, `Overall:`, `Sign-off:` (with up to
 //     two words before it, "Final recommendation:");
 //  3. a line that is only a verdict phrase: `**REQUEST CHANGES**`, `## ❌ Not
-//     ready`, `LGTM`.
+//     ready`, `LGTM`, or a heading that ends in one (`# Pass 2 — Not
+//     ready`).
 //
 // X is flow-next's words or another reviewer's (see verdictPhrases), so a
 // sub-item's `**Verdict**: CORRECT` is ignored; an approval that carries a
-// request ("Approve, with changes requested below") is the request.
+// request ("Approve, with changes requested below") is the request, and so
+// is a verdict graded like a finding (`Verdict: MAJOR`). A keyed-only
+// approval ("Status: ready") does not overturn a distinctive request of
+// the same form: a wrong SHIP records nothing and says nothing, a wrong or
+// missing request at least nudges the model.
 // Lines in fenced code count like any other. Forms, keys and phrases
 // whose deletion changed no verdict of any labelled review (round 10) are
 // gone, except those whose deletion would turn a request into an approval
 // ("Not approved", "Don't merge", "conditionally approved, pending …",
 // "[x] Needs work" under an unticked "[ ] Ship", "Approve once CI is
-// green"). Round 18 measured the rest over every labelled set and deleted
-// those that changed at most one verdict: grades, calls in a title's
-// tail, fields every finding carries, nested or numbered decision lines, a
-// keyed-only word after a distinctive call, and verdicts graded like
-// findings.
+// green"). Round 18 deleted those that changed at most one verdict;
+// round 19 brought back, in general form, those that keep a request from
+// reading as an approval or as none, and a title's call: over every
+// labelled set three more verdicts read right, none fewer. Grades
+// ("Overall: 4/10") stay unread: no labelled review fails on a score,
+// and one that passes must not read as SHIP.
 // One pass over the lines: the cost is linear in the text.
 func ParseVerdict(text string) Verdict {
 	text = foldWidth(text)
@@ -90,7 +96,18 @@ const (
 
 func lastLineVerdict(text string) Verdict {
 	found, form := None, formNone
+	distinct := false   // found was said in words that are a call on their own
 	pending := formNone // a "## Verdict" title waits for its word on the next line
+	take := func(v Verdict, f int, d bool) {
+		// "Status: ready for the next pass" after "Status: changes
+		// requested": a keyed-only approval after a distinctive request
+		// of the same form says what comes next, not a new call. Reading
+		// it as SHIP would record nothing of the request.
+		if f == form && v == Ship && !d && distinct && found.Actionable() {
+			return
+		}
+		found, form, distinct = v, f, d
+	}
 	for line := range strings.Lines(text) {
 		trimmed := strings.TrimSpace(line)
 		if trimmed == "" {
@@ -110,8 +127,9 @@ func lastLineVerdict(text string) Verdict {
 			f := pending
 			pending = formNone
 			value := stripSymbols(plain)
-			if v, n := verdictWordAt(value); v != None && f >= form {
-				found, form = conditional(v, value[n:]), f
+			if v, n, alone := verdictPhraseAt(value); v != None && f >= form {
+				v = conditional(v, value[n:])
+				take(v, f, alone || v != Ship)
 				continue
 			}
 		}
@@ -121,27 +139,58 @@ func lastLineVerdict(text string) Verdict {
 			pending = f
 			continue
 		}
-		if v, f := lineVerdict(plain); v != None && f >= form {
-			found, form = v, f
+		v, f, d := lineVerdict(plain)
+		if v == None && strings.HasPrefix(trimmed, "#") {
+			v, f, d = titleTail(plain), formAlone, true
+		}
+		if v != None && f >= form {
+			take(v, f, d)
 		}
 	}
 	return found
 }
 
-// lineVerdict reads one plain line in the forms ParseVerdict lists.
-func lineVerdict(plain string) (Verdict, int) {
-	if v := keyedVerdict(plain); v != None {
-		return v, formVerdict
+// lineVerdict reads one plain line in the forms ParseVerdict lists, and
+// whether its call was said in words that are a call on their own.
+func lineVerdict(plain string) (Verdict, int, bool) {
+	if v, d := keyedVerdict(plain); v != None {
+		return v, formVerdict, d
 	}
-	if v := decisionVerdict(plain); v != None {
-		return v, formDecision
+	if v, d := decisionVerdict(plain); v != None {
+		return v, formDecision, d
 	}
 	if s := stripSymbols(plain); s != "" {
-		if v, n, alone := verdictPhraseAt(s); v != None && alone && n == len(s) {
-			return v, formAlone
+		if v, n, alone := verdictPhraseAt(s); v != None && alone {
+			if n == len(s) {
+				return v, formAlone, true
+			}
+			// "APPROVED, REQUIRED EDITS BELOW": a short line that opens
+			// with an approval and goes on to ask for changes.
+			if c := conditional(v, s[n:]); c != v && len(strings.Fields(s)) <= 8 {
+				return c, formAlone, true
+			}
 		}
 	}
-	return None, formNone
+	return None, formNone, false
+}
+
+// titleTail reads a heading whose last part is a call ("# Pass 2 review —
+// Changes requested"), the place a reviewer puts a verdict in a title.
+func titleTail(plain string) Verdict {
+	i := -1
+	for _, sep := range []string{": ", " — ", " – ", " - "} {
+		if j := strings.LastIndex(plain, sep); j >= 0 && j+len(sep) > i {
+			i = j + len(sep)
+		}
+	}
+	if i < 0 {
+		return None
+	}
+	s := stripSymbols(plain[i:])
+	if v, n, alone := verdictPhraseAt(s); alone && n == len(s) {
+		return v
+	}
+	return None
 }
 
 // decisionKeys name the slot where reviewers that do not say "verdict" put
@@ -150,18 +199,19 @@ var decisionKeys = []string{"recommendation", "decision", "status", "assessment"
 
 // decisionVerdict reads "Recommendation: Request changes", "Final
 // decision: APPROVE", "Review status — BLOCKED".
-func decisionVerdict(plain string) Verdict {
+func decisionVerdict(plain string) (Verdict, bool) {
 	i := decisionKeyEnd(plain)
 	if i <= 0 {
-		return None
+		return None, false
 	}
 	_, size := utf8.DecodeRuneInString(plain[i:])
 	// The call may follow a qualifier: "Status: Pre-release fixes
 	// required", "Recommendation: ✅ Approve".
 	value := stripSymbols(plain[i+size:])
 	for w := 0; w < 3 && value != ""; w++ {
-		if v, n := verdictWordAt(value); v != None {
-			return conditional(v, value[n:])
+		if v, n, alone := verdictPhraseAt(value); v != None {
+			v = conditional(v, value[n:])
+			return v, alone || v != Ship
 		}
 		j := strings.IndexByte(value, ' ')
 		if j < 0 || strings.EqualFold(value[:j], "not") || strings.EqualFold(value[:j], "no") {
@@ -170,7 +220,7 @@ func decisionVerdict(plain string) Verdict {
 		}
 		value = strings.TrimLeft(value[j:], " ")
 	}
-	return None
+	return None, false
 }
 
 // decisionKeyEnd returns where the decision key that opens plain ends
@@ -212,6 +262,11 @@ func conditional(v Verdict, rest string) Verdict {
 			}
 		}
 		if nv, _, alone := verdictPhraseAt(stripSymbols(strings.Join(words[i:], " "))); nv == NeedsWork && alone {
+			return NeedsWork
+		}
+		if i+1 < len(words) && strings.EqualFold(words[i], "required") {
+			// "Approve, required follow-ups below": whatever the
+			// noun, something must change first.
 			return NeedsWork
 		}
 	}
@@ -285,13 +340,13 @@ func titleForm(plain string) int {
 // keyedVerdict finds `verdict: WORD` or `verdict=WORD` anywhere in a line.
 // The key may be prefixed by words ("Overall verdict") or by a tag
 // (SOL_VERDICT).
-func keyedVerdict(plain string) Verdict {
+func keyedVerdict(plain string) (Verdict, bool) {
 	lower := asciiLower(plain)
-	found := None
+	found, distinct := None, false
 	for off := 0; ; {
 		i := strings.Index(lower[off:], "verdict")
 		if i < 0 {
-			return found
+			return found, distinct
 		}
 		i += off
 		off = i + len("verdict")
@@ -304,8 +359,12 @@ func keyedVerdict(plain string) Verdict {
 			continue
 		}
 		value := stripSymbols(rest[sep:])
-		if v, n := verdictWordAt(value); v != None {
+		if v, n, alone := verdictPhraseAt(value); v != None {
 			found = conditional(v, value[n:])
+			distinct = alone || found != Ship
+		} else if w := strings.Fields(value); len(w) == 1 && severityRank(normalizeSeverity(w[0])) >= severityRank(SevMajor) {
+			// "Verdict: MAJOR": the whole change graded like a finding.
+			found, distinct = NeedsWork, true
 		}
 	}
 }
