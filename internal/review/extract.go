@@ -2,10 +2,10 @@ package review
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -24,14 +24,20 @@ type Finding struct {
 // MaxReviewLen bounds how much of a review Extract reads.
 const MaxReviewLen = 1 << 20
 
-// mdParser is built once: constructing goldmark's parser and its block and
-// inline parser tables costs more than parsing a typical review. A goldmark
-// parser keeps no per-document state, so sharing it is safe.
+// mdParser is goldmark's default parser (goldmark.DefaultParser), built
+// once, when a review is first read: building its tables costs more than
+// parsing a typical review, and a goldmark parser keeps no per-document
+// state. It is built from package parser, not goldmark.New: that would
+// link goldmark's HTML renderer, and every command would initialise it.
 //
 // Tables are read from paragraphs (tableRows) rather than with goldmark's
 // table extension: that package compiles its linkify expressions when the
 // program starts, a cost the hook would pay on every tool call.
-var mdParser parser.Parser = goldmark.New().Parser()
+var mdParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+})
 
 // Extract splits a review text into findings by its structure (SPEC §4):
 //   - a `<findings>` JSON block, or a review that is itself JSON with a
@@ -77,7 +83,7 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 		return fs, whole
 	}
 	src := []byte(boxTables(shallow(unlink(text))))
-	doc := mdParser.Parse(textReader(src))
+	doc := mdParser().Parse(textReader(src))
 	x := &extractor{src: src}
 	root := sectionTree(doc, src)
 	x.section(root, scope{})

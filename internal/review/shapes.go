@@ -658,8 +658,10 @@ func sentences(t string) []string {
 }
 
 // imperativeVerbs open a sentence that tells the author what to do
-// ("Use …", "Release the lock …"); read-only after package init.
-var imperativeVerbs = wordSet(`use add set pass call check wrap move replace remove return keep create build declare load
+// ("Use …", "Release the lock …"). Built when a review is first read, not
+// at start: every command would pay for it.
+var imperativeVerbs = sync.OnceValue(func() map[string]bool {
+	return wordSet(`use add set pass call check wrap move replace remove return keep create build declare load
 		register read write make switch pin restrict validate sanitize resolve reject parse truncate
 		compare define specify describe limit guard defer run encode serialize store initialize fetch
 		cache rename update change fix bump prefer avoid don't never always do ensure delete drop split
@@ -673,6 +675,7 @@ var imperativeVerbs = wordSet(`use add set pass call check wrap move replace rem
 		detach unsubscribe subscribe disconnect connect dispose free accept throttle paginate migrate
 		join compute invalidate evict expire schedule queue enqueue spawn clamp format deserialize
 		marshal unmarshal freeze clone protect preserve restructure instantiate open hash sign unwrap`)
+})
 
 func wordSet(words string) map[string]bool {
 	m := map[string]bool{}
@@ -712,7 +715,7 @@ func prescriptive(s string) bool {
 // forever"), not an order.
 func opensWithOrder(t string) bool {
 	w := strings.Fields(t)
-	return len(w) > 0 && !strings.HasPrefix(t, "`") && imperativeVerbs[strings.ToLower(strings.Trim(w[0], ",:;`*"))]
+	return len(w) > 0 && !strings.HasPrefix(t, "`") && imperativeVerbs()[strings.ToLower(strings.Trim(w[0], ",:;`*"))]
 }
 
 // statementLabel reports whether a label names what is wrong rather than

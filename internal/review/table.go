@@ -91,7 +91,7 @@ func renderCell(c string) string {
 		return ""
 	}
 	src := []byte(c)
-	doc := mdParser.Parse(text.NewReader(src))
+	doc := mdParser().Parse(text.NewReader(src))
 	if p := doc.FirstChild(); p != nil {
 		return strings.TrimSpace(strings.Join(inlineLines(p, src), " "))
 	}
