@@ -44,14 +44,20 @@ func snowball(w string) string {
 	return english.Stem(w, true)
 }
 
-// lines yields the words of each non-empty, non-comment line of a data file.
+// lines yields the words of each non-empty, non-comment line of a data
+// file, in one slice that the next line reuses.
 func lines(data string, fn func(words []string)) {
+	var ws []string
 	for line := range strings.Lines(data) {
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
 		}
-		if w := strings.Fields(line); len(w) > 0 {
-			fn(w)
+		ws = ws[:0]
+		for w := range strings.FieldsSeq(line) {
+			ws = append(ws, w)
+		}
+		if len(ws) > 0 {
+			fn(ws)
 		}
 	}
 }
