@@ -516,7 +516,6 @@ const tornID = "torn"
 // they are, which is most of what those cost.
 type entryScan struct {
 	seg, head, tag      []byte // the segment the parts are of; heading without its tag; the tag
-	line                int
 	metas, records      []Meta
 	marks               []int    // lines of torn appends' marks (tornID), left out
 	issue, fix, context []byte   // after their labels; fix and context without the entry's tag
@@ -538,7 +537,7 @@ var (
 func (x *entryScan) scan(seg []byte, line int) bool {
 	// The slices' arrays are kept for the next entry: a scan allocates
 	// nothing once they have grown.
-	x.seg, x.line, x.marks, x.dmgLine, x.dmgWhat = seg, line, nil, 0, ""
+	x.seg, x.marks, x.dmgLine, x.dmgWhat = seg, nil, 0, ""
 	x.metas, x.records, x.body, x.taskBuf = x.metas[:0], x.records[:0], x.body[:0], x.taskBuf[:0]
 	x.issue, x.fix, x.context = nil, nil, nil
 	first, rest, _ := bytes.Cut(seg, []byte("\n"))
@@ -702,7 +701,7 @@ func (x *entryScan) scanTorn(seg []byte, line int) bool {
 		x.marks = marks
 		return ok
 	}
-	*x = entryScan{seg: seg, line: line, marks: marks, brief: x.brief, taskBuf: x.taskBuf[:0], records: x.records[:0]}
+	*x = entryScan{seg: seg, marks: marks, brief: x.brief, taskBuf: x.taskBuf[:0], records: x.records[:0]}
 	for _, l := range kept {
 		if !bytes.HasPrefix(l, []byte(metaPrefix)) {
 			continue
