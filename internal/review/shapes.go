@@ -77,8 +77,11 @@ func labelLine(line string) (field, value string, ok bool) {
 }
 
 // inlineLabel is a field label inside a line, after the end of the
-// sentence before it: ". File: ", "; Suggested fix: ".
-var inlineLabel = regexp.MustCompile(`[.;]\s+((?:[A-Za-z]+ ){0,2}[A-Za-z]+):\s`)
+// sentence before it: ". File: ", "; Suggested fix: ". Compiled when a
+// review is first read, not at every command's start.
+var inlineLabel = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[.;]\s+((?:[A-Za-z]+ ){0,2}[A-Za-z]+):\s`)
+})
 
 // inlineFields splits the value of a field line that carries further
 // fields on the same line ("Severity: High. File: `a.go:3`. Description:
@@ -88,9 +91,9 @@ func inlineFields(field, value string) [][2]string {
 	out := [][2]string{}
 	rest := value
 	for {
-		loc := inlineLabel.FindStringSubmatchIndex(rest)
+		loc := inlineLabel().FindStringSubmatchIndex(rest)
 		for loc != nil && labelField(rest[loc[2]:loc[3]]) == "" {
-			next := inlineLabel.FindStringSubmatchIndex(rest[loc[1]:])
+			next := inlineLabel().FindStringSubmatchIndex(rest[loc[1]:])
 			if next == nil {
 				loc = nil
 				break
