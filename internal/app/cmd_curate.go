@@ -52,7 +52,8 @@ Examples:
 			`An archived entry stays in its file, marked status=archived: read, prime and
 the scout leave it out, memory show still prints it, memory restore brings it
 back. A lesson that is wrong or obsolete is better archived than forgotten
-when a teammate may ask why it went.
+when a teammate may ask why it went. An entry archived already is said and
+left alone (exit 0), as restore does with an active one.
 
 Examples:
    flowmem memory archive p-3f2a9c1b04de
@@ -66,7 +67,8 @@ Examples:
    flowmem memory restore p-3f2a --json`),
 		statusCommand(e, curate.Forget, "forget", "remove entries from memory for good",
 			`The entry is deleted from its file (git still has it). To keep it for the
-record instead, use memory archive.
+record instead, use memory archive. An id forgotten already is said and
+left alone (exit 0), so a list of ids can be forgotten again after a stop.
 
 Examples:
    flowmem memory forget p-3f2a9c1b04de
@@ -286,16 +288,22 @@ func statusCommand(e *env, action curate.Action, name, usage, description string
 		if err != nil {
 			return err
 		}
-		var entries []mdstore.Entry
-		if all {
+		var entries, gone []mdstore.Entry
+		switch {
+		case all:
 			entries, err = pendingEntries(s)
-		} else {
+		case action == curate.Forget:
+			// Forgetting a forgotten id again is done already, as
+			// archiving an archived one is.
+			entries, gone, err = curate.LookupGone(s, c.Args().Slice())
+		default:
 			entries, err = curate.Lookup(s, c.Args().Slice())
 		}
 		if err != nil {
 			return err
 		}
-		if err := curate.Apply(c.Context, s, action, entries); err != nil {
+		already, err := curate.Apply(c.Context, s, action, entries)
+		if err != nil {
 			return err
 		}
 		type done struct {
@@ -303,18 +311,36 @@ func statusCommand(e *env, action curate.Action, name, usage, description string
 			Type mdstore.Kind `json:"type"`
 			Text string       `json:"text"`
 		}
+		type kept struct {
+			ID     string         `json:"id"`
+			Type   mdstore.Kind   `json:"type"`
+			Text   string         `json:"text,omitempty"` // none for a forgotten one
+			Status mdstore.Status `json:"status"`
+		}
 		out := make([]done, 0, len(entries))
+		same := make([]kept, 0, len(already)+len(gone))
 		for _, en := range entries {
+			if slices.ContainsFunc(already, func(a mdstore.Entry) bool { return a.ID == en.ID }) {
+				continue
+			}
 			out = append(out, done{ID: en.ID, Type: en.Kind, Text: en.Text()})
 		}
+		for _, en := range slices.Concat(already, gone) {
+			same = append(same, kept{ID: en.ID, Type: en.Kind, Text: en.Text(), Status: en.Status})
+		}
 		if c.Bool("json") {
-			return e.writeJSON(map[string]any{"action": action, "entries": out})
+			// "entries" are those the command changed; "unchanged" those
+			// already as it would leave them, with their status.
+			return e.writeJSON(map[string]any{"action": action, "entries": out, "unchanged": same})
 		}
 		if all && len(out) == 0 {
 			e.say("no lessons are waiting for approval")
 		}
 		for _, d := range out {
 			e.say("%s %s %s: %s", past, d.Type, d.ID, insight.Fit(mdstore.OneLine(d.Text), 100))
+		}
+		for _, d := range same {
+			e.say("%s %s is already %s: nothing changed", d.Type, d.ID, d.Status)
 		}
 		return nil
 	}

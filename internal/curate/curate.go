@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -50,13 +51,69 @@ func Find(entries []mdstore.Entry, id string) (mdstore.Entry, error) {
 }
 
 // Lookup resolves ids against every entry of the store, in order. Naming
-// one entry twice is an error too: it is almost always a typo.
+// one entry twice is an error too: it is almost always a typo. An id of an
+// entry memory forget removed is an error that says so.
 func Lookup(s *mdstore.Store, ids []string) ([]mdstore.Entry, error) {
+	entries, gone, err := LookupGone(s, ids)
+	if err == nil && len(gone) > 0 {
+		err = fmt.Errorf("%s was forgotten: memory forget removed it from %s (git history still has it)", gone[0].ID, gone[0].Kind.File())
+	}
+	return entries, err
+}
+
+// LookupGone is Lookup that returns, apart, the ids that name no entry but
+// one memory forget removed (each with its kind; by a unique start too).
+func LookupGone(s *mdstore.Store, ids []string) (entries, gone []mdstore.Entry, err error) {
 	all, err := s.Load()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return lookupIn(all, ids)
+	var forgotten []mdstore.Entry // loaded on the first unknown id
+	for _, id := range ids {
+		e, err := Find(all, id)
+		if errors.Is(err, ErrNotFound) {
+			if forgotten == nil {
+				var ferr error
+				if forgotten, ferr = forgottenOf(s); ferr != nil {
+					return nil, nil, ferr
+				}
+			}
+			g, gerr := Find(forgotten, id)
+			if gerr == nil {
+				if !slices.ContainsFunc(gone, func(o mdstore.Entry) bool { return o.ID == g.ID }) {
+					gone = append(gone, g)
+				}
+				continue
+			}
+			if !errors.Is(gerr, ErrNotFound) {
+				err = gerr
+			}
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if slices.ContainsFunc(entries, func(o mdstore.Entry) bool { return o.ID == e.ID }) {
+			return nil, nil, fmt.Errorf("%s is named twice", e.ID)
+		}
+		entries = append(entries, e)
+	}
+	return entries, gone, nil
+}
+
+// forgottenOf is the entries memory forget removed, as ids and kinds
+// alone; never nil.
+func forgottenOf(s *mdstore.Store) ([]mdstore.Entry, error) {
+	out := []mdstore.Entry{}
+	for _, k := range mdstore.Kinds {
+		ids, err := s.Forgotten(k)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range slices.Sorted(maps.Keys(ids)) {
+			out = append(out, mdstore.Entry{ID: id, Kind: k, Status: mdstore.Forgotten})
+		}
+	}
+	return out, nil
 }
 
 // lookupIn is Lookup among entries already loaded.
@@ -87,26 +144,42 @@ const (
 	Reject  Action = "reject"  // a pending lesson is archived, so a repeat stays out too
 )
 
-// check says why action cannot apply to e, or nil.
-func (a Action) check(e *mdstore.Entry) error {
+// check says whether e is already as the action would leave it (done),
+// or why the action cannot apply to it. Already done is no error: a
+// script that archives or approves a list of ids can run again after a
+// stop and get the same answer. A state the action does not lead from
+// (restoring a lesson that waits for approval, approving an archived one)
+// is: doing nothing there would leave a state nobody asked for.
+func (a Action) check(e *mdstore.Entry) (done bool, err error) {
 	switch a {
 	case Archive:
-		if e.Status == mdstore.Archived {
-			return fmt.Errorf("%s is already archived", e.ID)
-		}
+		return e.Status == mdstore.Archived, nil
 	case Restore:
-		if e.Status != mdstore.Archived {
-			return fmt.Errorf("%s is %s, not archived: nothing to restore", e.ID, e.Status)
+		switch e.Status {
+		case mdstore.Active:
+			return true, nil
+		case mdstore.Pending:
+			return false, fmt.Errorf("%s is pending approval, not archived: memory approve %s lets it reach prompts", e.ID, e.ID)
 		}
-	case Approve, Reject:
-		if e.Status != mdstore.Pending {
-			return fmt.Errorf("%s is %s, not pending approval", e.ID, e.Status)
+	case Approve:
+		switch e.Status {
+		case mdstore.Active:
+			return true, nil
+		case mdstore.Archived:
+			return false, fmt.Errorf("%s is archived, not pending approval: memory restore %s brings it back", e.ID, e.ID)
+		}
+	case Reject:
+		switch e.Status {
+		case mdstore.Archived:
+			return true, nil
+		case mdstore.Active:
+			return false, fmt.Errorf("%s is active, not pending approval: memory archive %s retires it", e.ID, e.ID)
 		}
 	case Forget:
 	default:
-		return fmt.Errorf("unknown action %q", a)
+		return false, fmt.Errorf("unknown action %q", a)
 	}
-	return nil
+	return false, nil
 }
 
 // apply changes e as the action does; false means remove it.
@@ -122,14 +195,16 @@ func (a Action) apply(e *mdstore.Entry) bool {
 	return true
 }
 
-// Apply takes action on the entries given, returning them as they were
-// before. Every entry is checked before anything is written: an unknown,
-// ambiguous or unsuitable id changes nothing. Entries of one kind change
-// in one atomic rewrite.
-func Apply(ctx context.Context, s *mdstore.Store, action Action, entries []mdstore.Entry) error {
+// Apply takes action on the entries given, as they were before, and
+// returns those it left alone because they were already as the action
+// would leave them (archived for archive and reject, active for restore
+// and approve). Every entry is checked before anything is written: an
+// unknown, ambiguous or unsuitable id changes nothing. Entries of one kind
+// change in one atomic rewrite.
+func Apply(ctx context.Context, s *mdstore.Store, action Action, entries []mdstore.Entry) (already []mdstore.Entry, err error) {
 	for i := range entries {
-		if err := action.check(&entries[i]); err != nil {
-			return err
+		if _, err := action.check(&entries[i]); err != nil {
+			return nil, err
 		}
 	}
 	for _, k := range mdstore.Kinds {
@@ -142,8 +217,10 @@ func Apply(ctx context.Context, s *mdstore.Store, action Action, entries []mdsto
 		if len(ids) == 0 {
 			continue
 		}
+		var left []mdstore.Entry
 		err := s.Rewrite(ctx, k, func(current []mdstore.Entry) (map[string]*mdstore.Entry, error) {
 			changes := map[string]*mdstore.Entry{}
+			left = nil
 			for _, id := range ids {
 				// The entry is looked up again under the lock: another
 				// command may have changed it since.
@@ -152,8 +229,11 @@ func Apply(ctx context.Context, s *mdstore.Store, action Action, entries []mdsto
 					return nil, fmt.Errorf("%s: %w (it went while this ran)", id, ErrNotFound)
 				}
 				e := current[i]
-				if err := action.check(&e); err != nil {
+				if done, err := action.check(&e); err != nil {
 					return nil, err
+				} else if done {
+					left = append(left, e)
+					continue
 				}
 				if action == Restore && e.MergedInto != "" {
 					// Restoring a merged entry undoes its part of the merge:
@@ -176,10 +256,11 @@ func Apply(ctx context.Context, s *mdstore.Store, action Action, entries []mdsto
 			return changes, nil
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
+		already = append(already, left...)
 	}
-	return nil
+	return already, nil
 }
 
 // Merged is what Merge did.

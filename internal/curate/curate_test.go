@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -199,63 +200,85 @@ func TestMergeRacesCaptures(t *testing.T) {
 func TestApplyChecksEveryEntryFirst(t *testing.T) {
 	s := mdstore.Open(t.TempDir())
 	ids := record(t, s, day, "fn-1", "lesson one", "lesson two")
-	if err := Apply(context.Background(), s, Archive, []mdstore.Entry{{ID: ids[1], Kind: mdstore.Pitfall, Status: mdstore.Active}}); err != nil {
+	if _, err := Apply(context.Background(), s, Archive, []mdstore.Entry{{ID: ids[1], Kind: mdstore.Pitfall, Status: mdstore.Active}}); err != nil {
 		t.Fatal(err)
 	}
+	// Rejecting an active lesson is refused (it was never waiting for
+	// approval), so the archived one beside it is not touched either.
 	entries, err := Lookup(s, ids)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Apply(context.Background(), s, Archive, entries); err == nil {
-		t.Fatal("archiving an archived entry succeeded")
+	if _, err := Apply(context.Background(), s, Reject, entries); err == nil || !strings.Contains(err.Error(), "is active, not pending approval") {
+		t.Fatalf("rejecting an active entry: %v", err)
 	}
-	if got := load(t, s); got[ids[0]].Status != mdstore.Active {
-		t.Errorf("a failed archive changed %s", ids[0])
+	if _, err := Apply(context.Background(), s, Restore, []mdstore.Entry{entries[1], {ID: ids[0], Kind: mdstore.Pitfall, Status: mdstore.Pending}}); err == nil {
+		t.Fatal("restoring a pending entry succeeded")
 	}
-}
-
-func TestGroups(t *testing.T) {
-	entries := []mdstore.Entry{
-		{Kind: mdstore.Pitfall, ID: "p-1", Issue: "The hook reads stdin with io.ReadAll and hangs when stdin stays open", Fix: "decode one JSON object"},
-		{Kind: mdstore.Pitfall, ID: "p-2", Issue: "io.ReadAll on stdin hangs the hook because Claude Code leaves stdin open", Fix: "decode one JSON object with json.Decoder"},
-		{Kind: mdstore.Pitfall, ID: "p-3", Issue: "Tests create temp files with os.MkdirTemp and never remove them", Fix: "use t.TempDir()"},
-		{Kind: mdstore.Convention, ID: "c-1", Body: "The hook reads stdin with io.ReadAll and hangs when stdin stays open"},
-		{Kind: mdstore.Pitfall, ID: "p-4", Issue: "The hook reads stdin with io.ReadAll and hangs when stdin stays open", Status: mdstore.Archived},
-	}
-	for i := range entries {
-		if entries[i].Status == "" {
-			entries[i].Status = mdstore.Active
-		}
-	}
-	groups := Groups(entries, DefaultThreshold, 0)
-	if len(groups) != 1 || len(groups[0].Entries) != 2 || groups[0].Entries[0].ID != "p-1" || groups[0].Entries[1].ID != "p-2" {
-		t.Fatalf("Groups = %+v, want p-1 with p-2 only (other kinds and archived entries apart)", groups)
-	}
-	if s := groups[0].Score; s < DefaultThreshold || s > 1 {
-		t.Errorf("score %v out of range", s)
-	}
-	if g := Groups(entries, 0.99, 0); len(g) != 0 {
-		t.Errorf("at threshold 0.99: %+v", g)
+	if got := load(t, s); got[ids[0]].Status != mdstore.Active || got[ids[1]].Status != mdstore.Archived {
+		t.Errorf("a failed action changed the entries: %+v", got)
 	}
 }
 
-// A review that repeats a merged wording counts for the survivor.
-func TestRepeatOfMergedEntryCountsForSurvivor(t *testing.T) {
+// An entry already as the action would leave it is left alone and
+// returned; the others change. A forgotten id is told apart from one that
+// never was.
+func TestApplyLeavesWhatIsDoneAlready(t *testing.T) {
 	s := mdstore.Open(t.TempDir())
-	ids := record(t, s, day, "fn-1", "first wording of the lesson", "second wording of the lesson")
-	if _, err := Merge(context.Background(), s, ids, ""); err != nil {
-		t.Fatal(err)
-	}
-	out, err := s.Record(context.Background(), mdstore.Pitfall, []mdstore.Entry{{Issue: "second wording of the lesson", Task: "fn-7", Tasks: []string{"fn-7"}}}, day.AddDate(0, 0, 1))
+	ids := record(t, s, day, "fn-1", "lesson one", "lesson two", "lesson three")
+	ctx := context.Background()
+	one, err := Lookup(s, ids[1:2])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out[0].New || out[0].ID != ids[0] || out[0].Seen != 3 {
-		t.Errorf("outcome = %+v, want a sighting of survivor %s, seen 3", out[0], ids[0])
+	if _, err := Apply(ctx, s, Archive, one); err != nil {
+		t.Fatal(err)
 	}
-	got := load(t, s)
-	if got[ids[0]].Seen != 3 || got[ids[0]].LastSeen != "2026-03-02" || got[ids[1]].Seen != 1 {
-		t.Errorf("survivor %+v, merged %+v", got[ids[0]], got[ids[1]])
+	before, err := os.ReadFile(s.Path(mdstore.Pitfall))
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := Lookup(s, ids[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	already, err := Apply(ctx, s, Archive, both[:1])
+	if err != nil || len(already) != 1 || already[0].ID != ids[1] {
+		t.Fatalf("archiving an archived entry: already %v, err %v", already, err)
+	}
+	if after, _ := os.ReadFile(s.Path(mdstore.Pitfall)); string(after) != string(before) {
+		t.Error("archiving an archived entry rewrote the file")
+	}
+	already, err = Apply(ctx, s, Archive, both)
+	if err != nil || len(already) != 1 || already[0].ID != ids[1] {
+		t.Fatalf("archiving one archived, one active: already %v, err %v", already, err)
+	}
+	if got := load(t, s)[ids[2]].Status; got != mdstore.Archived {
+		t.Errorf("the active entry beside an archived one is %s", got)
+	}
+	if already, err = Apply(ctx, s, Restore, both); err != nil || len(already) != 0 {
+		t.Fatalf("restore: already %v, err %v", already, err)
+	}
+	if already, err = Apply(ctx, s, Restore, both[:1]); err != nil || len(already) != 1 {
+		t.Fatalf("restoring an active entry: already %v, err %v", already, err)
+	}
+
+	first, err := Lookup(s, ids[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Apply(ctx, s, Forget, first); err != nil {
+		t.Fatal(err)
+	}
+	entries, gone, err := LookupGone(s, []string{ids[0][:8], ids[2]})
+	if err != nil || len(entries) != 1 || len(gone) != 1 || gone[0].ID != ids[0] || gone[0].Kind != mdstore.Pitfall {
+		t.Fatalf("LookupGone: entries %v, gone %v, err %v", entries, gone, err)
+	}
+	if _, err := Lookup(s, ids[:1]); err == nil || !strings.Contains(err.Error(), ids[0]+" was forgotten") {
+		t.Errorf("Lookup of a forgotten id: %v", err)
+	}
+	if _, _, err := LookupGone(s, []string{"p-0000"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an id that never was: %v", err)
 	}
 }
 
@@ -274,7 +297,7 @@ func TestRestoreUndoesMergeCount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Apply(context.Background(), s, Restore, entries); err != nil {
+	if _, err := Apply(context.Background(), s, Restore, entries); err != nil {
 		t.Fatal(err)
 	}
 	got := load(t, s)

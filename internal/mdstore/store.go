@@ -252,6 +252,14 @@ func indexForgotten(b []byte) int {
 	return -1
 }
 
+// Forgotten is the ids of kind k's entries that memory forget removed (the
+// marks it left, Forgotten), so a command can tell a forgotten id from one
+// that never was; nil when there are none.
+func (s *Store) Forgotten(k Kind) (map[string]bool, error) {
+	var r Reader
+	return r.forgetMarked(s.Path(k))
+}
+
 // forgetMarked is the ids of the file at path that a record line marks
 // forgotten, wherever the line stands; nil when there are none.
 func (r *Reader) forgetMarked(path string) (map[string]bool, error) {
