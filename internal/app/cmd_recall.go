@@ -63,10 +63,47 @@ func (e *env) printRelevant(c *cli.Context, s *mdstore.Store, queries []string, 
 	}
 	err = recall.Format(e.Out, hits, opt)
 	if errors.Is(err, recall.ErrNothing) {
-		e.say("flowmem: %v", err)
+		e.say("flowmem: %s", e.nothingNote(s, kinds, false))
 		return nil
 	}
 	return err
+}
+
+// nothingNote is the note for a recall that found nothing. A memory with
+// no active lesson of the kinds asked for is told apart from one where
+// none bears on the request: a new user's first prime should not read as
+// a miss. bare is a prime without a task. Counted only on this path, so a
+// found lesson costs nothing.
+func (e *env) nothingNote(s *mdstore.Store, kinds []mdstore.Kind, bare bool) string {
+	if len(kinds) == 0 {
+		kinds = mdstore.Kinds
+	}
+	var active, pending int
+	for _, k := range kinds {
+		t, err := s.Tally(k, e.Now(), e.staleAfter)
+		if err != nil {
+			return recall.ErrNothing.Error()
+		}
+		active, pending = active+t.Active, pending+t.Pending
+	}
+	what := "lessons"
+	if len(kinds) < len(mdstore.Kinds) {
+		names := make([]string, len(kinds))
+		for i, k := range kinds {
+			names[i] = string(k) + "s"
+		}
+		what = strings.Join(names, " or ")
+	}
+	switch {
+	case active == 0 && pending > 0:
+		return fmt.Sprintf("memory has no active %s yet: %s waiting for approval (flowmem memory pending)", what, plural(pending, "is", "are"))
+	case active == 0:
+		return fmt.Sprintf("memory has no %s yet: the hook records them from reviews that ask for changes, and flowmem memory add writes one", what)
+	case bare:
+		// Prime without a task lists confirmed lessons only.
+		return "no lesson in memory is confirmed yet (seen in two reviews, or added by hand); prime with a TASK to find the others"
+	}
+	return recall.ErrNothing.Error()
 }
 
 func memoryPrimeCommand(e *env) *cli.Command {
@@ -115,7 +152,7 @@ Examples:
 				return e.writeJSON(map[string]any{"task": task, "prime": block, "chars": len([]rune(block))})
 			}
 			if block == "" {
-				e.say("flowmem: %v", recall.ErrNothing)
+				e.say("flowmem: %s", e.nothingNote(s, nil, strings.TrimSpace(task) == ""))
 				return nil
 			}
 			_, err = fmt.Fprint(e.Out, block)
