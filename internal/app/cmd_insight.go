@@ -51,11 +51,12 @@ Examples:
 			Usage: "which lessons handed to the model recurred anyway, which hold, which are never recalled",
 			Description: `Sets the record of what memory read --relevant, prime and the scout handed to
 the model (.flow/memory/injections.jsonl, this machine only) against the
-reviews log. A lesson that recurred in a review after it was handed over is
-not working: reword it, or promote it to a convention. One handed over and not
-seen in a review since is holding. Lessons older than --days that were not
-handed over in the last --days days are listed too. Each line names the entry
-and the evidence: dates, tasks, verdicts.
+reviews log (a recall printed on a terminal, read by a person, is not noted).
+A lesson that recurred in a review after it was handed over is not working:
+reword it, or promote it to a convention. One handed over and not seen in a
+review since is holding. Lessons older than --days that were not handed over
+in the last --days days are listed too. Each line names the entry and the
+evidence: dates, tasks, verdicts.
 
 Examples:
    flowmem memory audit
@@ -212,6 +213,15 @@ func (e *env) insightInputs() (*inputs, error) {
 // noteInjected records which entries a recall handed to the model (for
 // memory audit). It is one append and never fails the recall.
 func (e *env) noteInjected(s *mdstore.Store, by string, requests []string, ids []string) {
+	if toDevice(e.raw.Out) {
+		// Every hand-over to a model reads flowmem's output from a pipe
+		// or a file: the scout through Claude Code's Bash tool, the
+		// SessionStart hook through Claude Code, a Ralph loop through
+		// $(...). Output on a terminal (a character device, as /dev/null
+		// is) reaches a person or no one, and would count in memory
+		// audit as a lesson the model was given.
+		return
+	}
 	request := ""
 	if len(requests) > 0 {
 		request = requests[0]
@@ -242,4 +252,15 @@ func within(path, dir string) bool {
 	}
 	rel, err := filepath.Rel(dir, abs)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// toDevice reports whether w is a character device: a terminal, or a
+// device such as /dev/null.
+func toDevice(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
