@@ -27,10 +27,11 @@ func hookCommand(e *env) *cli.Command {
 is a review run (a Bash command matching capture.review_patterns, or a reviewer
 subagent's result) with a NEEDS_WORK or MAJOR_RETHINK verdict, the learnable
 findings are redacted and recorded in .flow/memory/pitfalls.md; a lesson seen
-before updates its entry instead. Anything else exits at once. FLOWMEM_DISABLE=1
-turns the hook off. Arguments are ignored (a hook entry's extra words must not
-make it fail): give the event on stdin. Errors are one line on stderr; the
-exit code is always 0.
+before updates its entry instead. Anything else exits at once. The project is
+found from the event's cwd, else CLAUDE_PROJECT_DIR, else the folder the hook
+runs in. FLOWMEM_DISABLE=1 turns the hook off. Arguments are ignored (a hook
+entry's extra words must not make it fail): give the event on stdin. Errors
+are one line on stderr; the exit code is always 0.
 
 Claude Code usually runs flowmem-hook, the small front end flowmem install
 registers: it ends ordinary tool calls itself and hands possible reviews,
@@ -64,7 +65,12 @@ func runHook(ctx context.Context, std IO) {
 			fmt.Fprintf(std.Err, "flowmem hook: internal error: %s\n", mdstore.OneLine(fmt.Sprint(r)))
 		}
 	}()
-	capture.Run(ctx, std.In, std.Out, std.Err, capture.Options{Getenv: std.Getenv, Now: std.Now})
+	opt := capture.Options{Getenv: std.Getenv, Now: std.Now}
+	if std.Getwd != nil {
+		// Only for an event that names no cwd (capture.Options.Dir).
+		opt.Dir, _ = std.Getwd()
+	}
+	capture.Run(ctx, std.In, std.Out, std.Err, opt)
 }
 
 // captureCommand is `flowmem capture --explain`: what the hook would learn

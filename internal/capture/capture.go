@@ -67,6 +67,10 @@ type Options struct {
 	LockTimeout time.Duration
 	// DryRun runs every stage but the writes: what --explain shows.
 	DryRun bool
+	// Dir is the folder the hook process runs in, where the project is
+	// looked for when the event names no cwd and CLAUDE_PROJECT_DIR is
+	// unset; "" looks nowhere.
+	Dir string
 }
 
 func (o *Options) defaults() {
@@ -147,7 +151,7 @@ func Handle(ctx context.Context, in io.Reader, opt Options) (*Result, error) {
 		decode(ctx, source{event: in})
 		return &Result{Skip: "FLOWMEM_DISABLE is set"}, nil
 	}
-	return run(ctx, source{event: in}, opt)
+	return run(ctx, source{event: in, dir: opt.Dir}, opt)
 }
 
 // Explain runs the same pipeline on a review text, as if a review command
@@ -360,6 +364,15 @@ func projectConfig(res *Result, ev *hookevent.Payload, src source, opt Options) 
 	switch {
 	case !found && ev == nil:
 		return config.Load("") // --explain outside a project: the defaults
+	case !found && ev.Cwd == "" && opt.Getenv("CLAUDE_PROJECT_DIR") == "":
+		// Said, not skipped in silence: whoever sent a review without a
+		// cwd is left wondering why nothing was recorded. Events that
+		// are no review never get here (Screen).
+		where := "it was given no folder"
+		if src.dir != "" {
+			where = "no flowmem project holds " + src.dir + ", the folder it runs in"
+		}
+		return nil, fmt.Errorf("the event names no cwd and CLAUDE_PROJECT_DIR is unset, and %s: nothing recorded", where)
 	case !found:
 		res.Skip = "no flowmem project"
 		return nil, nil
@@ -482,12 +495,17 @@ func findingContext(f review.Finding) string {
 // findProject: for an event, the payload's cwd (it follows cd and
 // worktrees), then the session root Claude Code exports. Both are absolute
 // when Claude Code sends them; a relative one would be resolved against
-// wherever the hook process happens to run, so it is ignored. --explain
-// starts from dir.
+// wherever the hook process happens to run, so it is ignored. An event
+// with neither (Claude Code always sends cwd; a payload written by hand or
+// another client may not) starts from dir, the folder the hook runs in,
+// which is where Claude Code starts hooks. --explain starts from dir.
 func findProject(ev *hookevent.Payload, dir, projectDir string) (project.Dir, bool) {
 	starts := []string{dir}
+	if ev != nil && (ev.Cwd != "" || projectDir != "") {
+		starts = []string{ev.Cwd, projectDir}
+	}
 	if ev != nil {
-		starts = slices.DeleteFunc([]string{ev.Cwd, projectDir}, func(s string) bool { return !filepath.IsAbs(s) })
+		starts = slices.DeleteFunc(starts, func(s string) bool { return !filepath.IsAbs(s) })
 	}
 	for _, s := range starts {
 		if d, err := project.Find(s); err == nil {
