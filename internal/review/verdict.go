@@ -264,13 +264,26 @@ func conditional(v Verdict, rest string) Verdict {
 		if nv, _, alone := verdictPhraseAt(stripSymbols(strings.Join(words[i:], " "))); nv == NeedsWork && alone {
 			return NeedsWork
 		}
-		if i+1 < len(words) && strings.EqualFold(words[i], "required") {
+		if i+1 < len(words) && strings.EqualFold(words[i], "required") && !negatedBefore(words, i) {
 			// "Approve, required follow-ups below": whatever the
-			// noun, something must change first.
+			// noun, something must change first; "no changes
+			// required for merge" asks for nothing.
 			return NeedsWork
 		}
 	}
 	return v
+}
+
+// negatedBefore reports whether one of the three words before words[i]
+// negates it ("no further changes required", "nothing required").
+func negatedBefore(words []string, i int) bool {
+	for _, w := range words[max(0, i-3):i] {
+		switch strings.ToLower(strings.Trim(w, ",.;:()")) {
+		case "no", "not", "none", "nothing", "without", "nor", "neither":
+			return true
+		}
+	}
+	return false
 }
 
 // conditions are the conjunctions that make an approval wait on something.

@@ -26,6 +26,8 @@ func TestParseVerdict(t *testing.T) {
 		{"a long line that opens with approve is prose", "Approve the token refresh only when the skew test passes and the cache key names the tenant.\n", None},
 		{"an approval with required work is a request", "Recommendation: approve with required doc updates", NeedsWork},
 		{"nothing required is no request", "Recommendation: approve, nothing required", Ship},
+		{"a negated requirement before more words is no request", "Verdict: APPROVE, no further changes required for this merge", Ship},
+		{"nothing required before more words is no request", "Recommendation: approve; nothing required before the release", Ship},
 		{"verdict graded like a finding", "**Verdict:** Critical\n\n1. The lock is never released.\n", NeedsWork},
 		{"a failing score is left unread", "Overall: 3/10", None},
 		{"a distinctive call overturns an earlier one", "Status: Request changes\n\nround 2\n\nStatus: Approved\n", Ship},
