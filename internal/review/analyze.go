@@ -56,11 +56,8 @@ func saysNoneBlocks(text string) bool {
 		default:
 			continue
 		}
-		for j := max(0, i-3); j < i; j++ {
-			switch words[j] {
-			case "no", "not", "non", "none", "nothing", "neither", "nor", "without", "isn't", "aren't":
-				return true
-			}
+		if negatedBefore(words, i) {
+			return true
 		}
 	}
 	return false

@@ -275,11 +275,11 @@ func conditional(v Verdict, rest string) Verdict {
 }
 
 // negatedBefore reports whether one of the three words before words[i]
-// negates it ("no further changes required", "nothing required").
+// negates it ("no further changes required", "nothing here blocks").
 func negatedBefore(words []string, i int) bool {
 	for _, w := range words[max(0, i-3):i] {
 		switch strings.ToLower(strings.Trim(w, ",.;:()")) {
-		case "no", "not", "none", "nothing", "without", "nor", "neither":
+		case "no", "not", "non", "none", "nothing", "neither", "nor", "without", "isn't", "aren't":
 			return true
 		}
 	}
