@@ -282,6 +282,51 @@ func TestApplyLeavesWhatIsDoneAlready(t *testing.T) {
 	}
 }
 
+func TestGroups(t *testing.T) {
+	entries := []mdstore.Entry{
+		{Kind: mdstore.Pitfall, ID: "p-1", Issue: "The hook reads stdin with io.ReadAll and hangs when stdin stays open", Fix: "decode one JSON object"},
+		{Kind: mdstore.Pitfall, ID: "p-2", Issue: "io.ReadAll on stdin hangs the hook because Claude Code leaves stdin open", Fix: "decode one JSON object with json.Decoder"},
+		{Kind: mdstore.Pitfall, ID: "p-3", Issue: "Tests create temp files with os.MkdirTemp and never remove them", Fix: "use t.TempDir()"},
+		{Kind: mdstore.Convention, ID: "c-1", Body: "The hook reads stdin with io.ReadAll and hangs when stdin stays open"},
+		{Kind: mdstore.Pitfall, ID: "p-4", Issue: "The hook reads stdin with io.ReadAll and hangs when stdin stays open", Status: mdstore.Archived},
+	}
+	for i := range entries {
+		if entries[i].Status == "" {
+			entries[i].Status = mdstore.Active
+		}
+	}
+	groups := Groups(entries, DefaultThreshold, 0)
+	if len(groups) != 1 || len(groups[0].Entries) != 2 || groups[0].Entries[0].ID != "p-1" || groups[0].Entries[1].ID != "p-2" {
+		t.Fatalf("Groups = %+v, want p-1 with p-2 only (other kinds and archived entries apart)", groups)
+	}
+	if s := groups[0].Score; s < DefaultThreshold || s > 1 {
+		t.Errorf("score %v out of range", s)
+	}
+	if g := Groups(entries, 0.99, 0); len(g) != 0 {
+		t.Errorf("at threshold 0.99: %+v", g)
+	}
+}
+
+// A review that repeats a merged wording counts for the survivor.
+func TestRepeatOfMergedEntryCountsForSurvivor(t *testing.T) {
+	s := mdstore.Open(t.TempDir())
+	ids := record(t, s, day, "fn-1", "first wording of the lesson", "second wording of the lesson")
+	if _, err := Merge(context.Background(), s, ids, ""); err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Record(context.Background(), mdstore.Pitfall, []mdstore.Entry{{Issue: "second wording of the lesson", Task: "fn-7", Tasks: []string{"fn-7"}}}, day.AddDate(0, 0, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0].New || out[0].ID != ids[0] || out[0].Seen != 3 {
+		t.Errorf("outcome = %+v, want a sighting of survivor %s, seen 3", out[0], ids[0])
+	}
+	got := load(t, s)
+	if got[ids[0]].Seen != 3 || got[ids[0]].LastSeen != "2026-03-02" || got[ids[1]].Seen != 1 {
+		t.Errorf("survivor %+v, merged %+v", got[ids[0]], got[ids[1]])
+	}
+}
+
 // Restoring a merged entry takes its sightings back from the survivor.
 func TestRestoreUndoesMergeCount(t *testing.T) {
 	s := mdstore.Open(t.TempDir())
