@@ -425,9 +425,9 @@ func judgeCommand(e *env) *cli.Command {
 		ArgsUsage: "ID...",
 		Description: `Prints what memory keeps (the criteria), each entry whole, and the commands
 to act: archive an active entry that fails, approve or reject a pending one,
-add a lesson of the review that is missing. Changes nothing. The hook names
-this command, with the ids of the lessons it has just recorded, after a
-review that asks for changes. IDs are ids or unique starts of them, as in
+add one lesson per finding of the review that is missing. Changes nothing.
+The hook names this command, with the ids of the lessons it has just
+recorded, after a review that asks for changes. IDs are ids or unique starts of them, as in
 memory show.
 
 Examples:
@@ -460,7 +460,7 @@ Examples:
 			}
 			fmt.Fprintln(e.Out, "To act (ID: one or more of the ids above):")
 			if act.Archive != "" {
-				fmt.Fprintf(e.Out, "- archive each of %s that fails: %s\n", strings.Join(act.Active, " "), act.Archive)
+				fmt.Fprintf(e.Out, "- archive each of %s that fails (one that holds but is badly worded is replaced with --replaces, not archived): %s\n", strings.Join(act.Active, " "), act.Archive)
 			}
 			if act.Approve != "" {
 				fmt.Fprintf(e.Out, "- %s waiting for approval: approve each that holds: %s; reject each that fails: %s\n", strings.Join(act.Pending, " "), act.Approve, act.Reject)
@@ -468,7 +468,7 @@ Examples:
 			if act.Restore != "" {
 				fmt.Fprintf(e.Out, "- %s already archived: if one holds after all: %s\n", strings.Join(act.Gone, " "), act.Restore)
 			}
-			fmt.Fprintf(e.Out, "- add each lesson of the review that is missing: %s\n", act.Add)
+			fmt.Fprintf(e.Out, "- add one lesson for each finding of the review (none from its summary, praise or passed checks) that holds and is missing: %s\n", act.Add)
 			return nil
 		},
 	}
