@@ -108,10 +108,14 @@ func lastLineVerdict(text string) Verdict {
 		}
 		found, form, distinct = v, f, d
 	}
+	fenced := false // inside a fenced code block: "# Tests: pass" is a shell comment there
 	for line := range strings.Lines(text) {
 		trimmed := strings.TrimSpace(line)
 		if trimmed == "" {
 			continue
+		}
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			fenced = !fenced
 		}
 		plain := plainLine(trimmed)
 		if rest, ticked, ok := checkbox(plain); ok {
@@ -140,7 +144,7 @@ func lastLineVerdict(text string) Verdict {
 			continue
 		}
 		v, f, d := lineVerdict(plain)
-		if v == None && strings.HasPrefix(trimmed, "#") {
+		if v == None && !fenced && strings.HasPrefix(trimmed, "#") {
 			v, f, d = titleTail(plain), formAlone, true
 		}
 		if v != None && f >= form {
