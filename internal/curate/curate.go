@@ -68,34 +68,33 @@ func LookupGone(s *mdstore.Store, ids []string) (entries, gone []mdstore.Entry, 
 	if err != nil {
 		return nil, nil, err
 	}
+	// Ids that name an entry go to lookupIn, which reports the unknown,
+	// the ambiguous and the twice-named; only an id it would call unknown
+	// is looked for among the forgotten.
+	var known []string
 	var forgotten []mdstore.Entry // loaded on the first unknown id
 	for _, id := range ids {
-		e, err := Find(all, id)
-		if errors.Is(err, ErrNotFound) {
-			if forgotten == nil {
-				var ferr error
-				if forgotten, ferr = forgottenOf(s); ferr != nil {
-					return nil, nil, ferr
-				}
-			}
-			g, gerr := Find(forgotten, id)
-			if gerr == nil {
-				if !slices.ContainsFunc(gone, func(o mdstore.Entry) bool { return o.ID == g.ID }) {
-					gone = append(gone, g)
-				}
-				continue
-			}
-			if !errors.Is(gerr, ErrNotFound) {
-				err = gerr
+		if _, err := Find(all, id); !errors.Is(err, ErrNotFound) {
+			known = append(known, id)
+			continue
+		}
+		if forgotten == nil {
+			if forgotten, err = forgottenOf(s); err != nil {
+				return nil, nil, err
 			}
 		}
-		if err != nil {
-			return nil, nil, err
+		g, gerr := Find(forgotten, id)
+		switch {
+		case errors.Is(gerr, ErrNotFound):
+			known = append(known, id) // lookupIn says it is unknown
+		case gerr != nil:
+			return nil, nil, gerr
+		case !slices.ContainsFunc(gone, func(o mdstore.Entry) bool { return o.ID == g.ID }):
+			gone = append(gone, g)
 		}
-		if slices.ContainsFunc(entries, func(o mdstore.Entry) bool { return o.ID == e.ID }) {
-			return nil, nil, fmt.Errorf("%s is named twice", e.ID)
-		}
-		entries = append(entries, e)
+	}
+	if entries, err = lookupIn(all, known); err != nil {
+		return nil, nil, err
 	}
 	return entries, gone, nil
 }
