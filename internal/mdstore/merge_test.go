@@ -26,6 +26,7 @@ var git = gittest.Run
 // Files written before entries carried their id on every line they could
 // share lost a lesson in 5 of 10 such merges (issue 18).
 func TestUnionMergeKeepsEntriesWhole(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}

@@ -22,6 +22,7 @@ import (
 // chain and the same text, else the first with its fingerprint and the
 // same symbols, else none. Seen counts add up too.
 func TestRecordMatchesParsedMemory(t *testing.T) {
+	t.Parallel()
 	words := []string{"cache", "caches", "cached", "results", "tests", "test", "go", "between", "runs", "the", "of", "are", "never", "2", "3"}
 	syms := []string{"", "", "==", "===", "!=", "C#", "C++"}
 	r := rand.New(rand.NewPCG(7, 11))

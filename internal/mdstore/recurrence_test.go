@@ -17,6 +17,7 @@ import (
 // How many paraphrases (S) fold is logged, not held: the hook folds exact
 // and lightly reworded repeats only, and curation joins the rest.
 func TestRecurrenceCorpus(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "capture", "recurrence", "*.txt"))
 	if len(files) == 0 {
 		t.Skip("no recurrence corpus")

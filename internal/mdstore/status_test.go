@@ -36,14 +36,20 @@ func TestStale(t *testing.T) {
 // every day (and non-day) of years at the edges and around now, for
 // budgets small and overflowing.
 func TestStaleDayIsTimeDate(t *testing.T) {
-	ref := func(d string, now time.Time, days int) bool {
-		if days <= 0 || !validDate(d) {
-			return false
+	t.Parallel()
+	// dayOf is the day d names as package time reads it; ok is false for
+	// what is no day. Read once per date, not once per date, now and budget.
+	dayOf := func(d string) (day time.Time, ok bool) {
+		if !validDate(d) {
+			return day, false
 		}
 		var y, m, dd int
 		fmt.Sscanf(d, "%4d-%2d-%2d", &y, &m, &dd)
-		day := time.Date(y, time.Month(m), dd, 0, 0, 0, 0, time.UTC)
-		if day.Month() != time.Month(m) || day.Day() != dd {
+		day = time.Date(y, time.Month(m), dd, 0, 0, 0, 0, time.UTC)
+		return day, day.Month() == time.Month(m) && day.Day() == dd
+	}
+	ref := func(day time.Time, ok bool, now time.Time, days int) bool {
+		if days <= 0 || !ok {
 			return false
 		}
 		// In nanoseconds as big numbers: no budget or span overflows.
@@ -58,9 +64,10 @@ func TestStaleDayIsTimeDate(t *testing.T) {
 		for m := 0; m <= 13; m++ {
 			for dd := 0; dd <= 32; dd++ {
 				d := fmt.Sprintf("%04d-%02d-%02d", y, m, dd)
+				day, ok := dayOf(d)
 				for _, now := range nows {
 					for _, days := range budgets {
-						if got, want := staleDay(d, now, days), ref(d, now, days); got != want {
+						if got, want := staleDay(d, now, days), ref(day, ok, now, days); got != want {
 							t.Fatalf("staleDay(%s, %v, %d) = %v, time.Date says %v", d, now, days, got, want)
 						}
 					}
