@@ -12,6 +12,7 @@ import (
 // clear error before installing anything (it used to set flowmem up in
 // its own checkout); with it, it plans the install and the init there.
 func TestMakeSetupNeedsProject(t *testing.T) {
+	t.Parallel()
 	mk, err := exec.LookPath("make")
 	if err != nil {
 		t.Skip("no make on PATH")
@@ -57,6 +58,7 @@ func TestMakeSetupNeedsProject(t *testing.T) {
 // setup) build with urfave/cli's urfave_cli_no_docs tag, which spares every
 // flowmem process the start-up of a man-page generator it never uses.
 func TestMakeBuildsWithoutDocs(t *testing.T) {
+	t.Parallel()
 	mk, err := exec.LookPath("make")
 	if err != nil {
 		t.Skip("no make on PATH")
@@ -72,6 +74,7 @@ func TestMakeBuildsWithoutDocs(t *testing.T) {
 // TestMakeBuildIgnoresEnvBindir: a BINDIR in the user's environment does
 // not move make build's output; BINDIR= on make's command line does.
 func TestMakeBuildIgnoresEnvBindir(t *testing.T) {
+	t.Parallel()
 	mk, err := exec.LookPath("make")
 	if err != nil {
 		t.Skip("no make on PATH")
@@ -90,6 +93,7 @@ func TestMakeBuildIgnoresEnvBindir(t *testing.T) {
 // folder go install writes to says so once, with the fix; it said it
 // twice (flowmem install's warning, then the Makefile's own note).
 func TestMakeSetupWarnsOnce(t *testing.T) {
+	t.Parallel()
 	mk, err := exec.LookPath("make")
 	if err != nil {
 		t.Skip("no make on PATH")
@@ -134,6 +138,7 @@ func TestMakeSetupWarnsOnce(t *testing.T) {
 // GOFLAGS=-buildvcs=false turns the toolchain's own stamp off; outside a
 // git checkout it builds without one.
 func TestMakeStampsRevision(t *testing.T) {
+	t.Parallel()
 	mk, err := exec.LookPath("make")
 	if err != nil {
 		t.Skip("no make on PATH")
