@@ -23,6 +23,10 @@ import (
 // -race is the one race-built flowmem.
 var binDir string
 
+// tmpRoot holds what the tests share and make once (binDir, the team
+// repositories' templates); removed when the tests end.
+var tmpRoot string
+
 // plain is the flowmem built into binDir.
 func plain() string { return filepath.Join(binDir, "flowmem") }
 
@@ -47,17 +51,22 @@ func TestMain(m *testing.M) {
 }
 
 func runTests(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "flowmem-test-bin-")
+	root, err := os.MkdirTemp("", "flowmem-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
+	defer os.RemoveAll(root)
+	dir := filepath.Join(root, "bin")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	if err := build(dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	binDir = dir
+	tmpRoot, binDir = root, dir
 	return m.Run()
 }
 

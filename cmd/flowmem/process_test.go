@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,7 +11,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/flowmem/flowmem/internal/app"
 	"github.com/flowmem/flowmem/internal/gittest"
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
@@ -34,6 +37,50 @@ func flowmem(t *testing.T, exe, dir string, args ...string) (string, error) {
 func mustFlowmem(t *testing.T, exe, dir string, args ...string) string {
 	t.Helper()
 	out, err := flowmem(t, exe, dir, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// inProcess is held while this test process runs app.Main itself:
+// urfave/cli v2 writes its package-level help and version flags (and
+// app's --json flag) on every run, so two runs at once would race.
+var inProcess sync.Mutex
+
+// reader runs a command that only reads memory inside this test process,
+// as flowmem would in dir with the environment flowmem gives a process.
+// The union tests ask every reader about each merge, more than a thousand
+// questions; a process apiece was most of their time, and what a reader
+// says does not depend on its being a process.
+func reader(t *testing.T, dir string, args ...string) (string, error) {
+	t.Helper()
+	home := t.TempDir()
+	var out, errb bytes.Buffer
+	std := app.IO{
+		In: strings.NewReader(""), Out: &out, Err: &errb,
+		Getenv: func(k string) string {
+			if k == "HOME" {
+				return home
+			}
+			return os.Getenv(k)
+		},
+		Getwd: func() (string, error) { return dir, nil },
+		Now:   time.Now,
+		Exe:   func() (string, error) { return plain(), nil },
+	}
+	inProcess.Lock()
+	code := app.Main(context.Background(), append([]string{"flowmem"}, args...), std)
+	inProcess.Unlock()
+	if code != 0 {
+		return out.String(), fmt.Errorf("flowmem %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+	}
+	return out.String(), nil
+}
+
+func mustRead(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := reader(t, dir, args...)
 	if err != nil {
 		t.Fatal(err)
 	}

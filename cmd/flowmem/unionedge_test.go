@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,10 +30,40 @@ const (
 
 func newTeamRepo(t *testing.T, status mdstore.Status) *teamRepo {
 	t.Helper()
+	tpl := teamTemplate(t, status)
+	r := &teamRepo{root: t.TempDir(), w: tpl.w, x: tpl.x}
+	r.origin = filepath.Join(r.root, "origin")
+	if err := os.CopyFS(r.origin, os.DirFS(tpl.origin)); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// teamTemplates holds one origin per status of X, made once per test run:
+// sixty-odd scenarios start from the same base commit, and making it took
+// each of them six git and flowmem processes.
+var teamTemplates struct {
+	sync.Mutex
+	m map[mdstore.Status]*teamRepo
+}
+
+// teamTemplate makes (once) the origin of newTeamRepo for status, in its
+// own folder; newTeamRepo copies it.
+func teamTemplate(t *testing.T, status mdstore.Status) *teamRepo {
+	t.Helper()
+	teamTemplates.Lock()
+	defer teamTemplates.Unlock()
+	if r, ok := teamTemplates.m[status]; ok {
+		return r
+	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is required for this test")
 	}
-	r := &teamRepo{root: t.TempDir()}
+	root, err := os.MkdirTemp(tmpRoot, "team-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &teamRepo{root: root}
 	r.origin = filepath.Join(r.root, "origin")
 	gitIn(t, r.root, "init", "-q", "--bare", "-b", "main", r.origin)
 	base := filepath.Join(r.root, "base")
@@ -53,6 +84,10 @@ func newTeamRepo(t *testing.T, status mdstore.Status) *teamRepo {
 	gitIn(t, base, "add", "-A")
 	gitIn(t, base, "commit", "-qm", "base")
 	gitIn(t, base, "push", "-q", "origin", "main")
+	if teamTemplates.m == nil {
+		teamTemplates.m = map[mdstore.Status]*teamRepo{}
+	}
+	teamTemplates.m[status] = r
 	return r
 }
 

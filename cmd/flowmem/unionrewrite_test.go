@@ -212,7 +212,7 @@ func TestUnionMergeAfterRewrite(t *testing.T) {
 func checkReaders(t *testing.T, dir string, wants map[string]wantEntry) {
 	t.Helper()
 	var all struct{ Entries []mdstore.Entry }
-	if err := json.Unmarshal([]byte(mustFlowmem(t, plain(), dir, "memory", "read", "--json")), &all); err != nil {
+	if err := json.Unmarshal([]byte(mustRead(t, dir, "memory", "read", "--json")), &all); err != nil {
 		t.Fatal(err)
 	}
 	if w, ok := wants[""]; ok {
@@ -239,7 +239,7 @@ func checkReaders(t *testing.T, dir string, wants map[string]wantEntry) {
 	// is then asked about: a forgotten lesson's lines a merge brought
 	// back are no hit, as they are no entry.
 	var search struct{ Matches []mdstore.Hit }
-	if err := json.Unmarshal([]byte(mustFlowmem(t, plain(), dir, "memory", "search", "--json", ".")), &search); err != nil {
+	if err := json.Unmarshal([]byte(mustRead(t, dir, "memory", "search", "--json", ".")), &search); err != nil {
 		t.Fatal(err)
 	}
 	for id, w := range wants {
@@ -250,7 +250,7 @@ func checkReaders(t *testing.T, dir string, wants map[string]wantEntry) {
 	}
 	active, archived, pending := 0, 0, 0
 	for id, w := range wants {
-		out, err := flowmem(t, plain(), dir, "memory", "show", "--json", id)
+		out, err := reader(t, dir, "memory", "show", "--json", id)
 		if w.gone {
 			if err == nil {
 				t.Errorf("memory show %s: the forgotten entry is back:\n%s", id, out)
@@ -275,7 +275,7 @@ func checkReaders(t *testing.T, dir string, wants map[string]wantEntry) {
 			t.Errorf("memory show: %s is %s merged into %q; want %s merged into %q", id, show.Entry.Status, show.Entry.MergedInto, w.status, w.mergedInto)
 		}
 		var rel struct{ Entries []mdstore.Entry }
-		if err := json.Unmarshal([]byte(mustFlowmem(t, plain(), dir, "memory", "read", "-r", w.text, "--json")), &rel); err != nil {
+		if err := json.Unmarshal([]byte(mustRead(t, dir, "memory", "read", "-r", w.text, "--json")), &rel); err != nil {
 			t.Fatal(err)
 		}
 		i := slices.IndexFunc(rel.Entries, func(e mdstore.Entry) bool { return e.ID == id })
@@ -290,9 +290,9 @@ func checkReaders(t *testing.T, dir string, wants map[string]wantEntry) {
 	}
 	// memory read and memory prime, as people and prompts see them: a
 	// lesson's line, then its tasks and count.
-	human := mustFlowmem(t, plain(), dir, "memory", "read")
+	human := mustRead(t, dir, "memory", "read")
 	for id, w := range wants {
-		prime := mustFlowmem(t, plain(), dir, "memory", "prime", w.text)
+		prime := mustRead(t, dir, "memory", "prime", w.text)
 		for _, out := range []struct{ reader, text string }{{"memory read", human}, {"memory prime", prime}} {
 			_, after, found := strings.Cut(out.text, "- [pitfall] "+w.text+"\n")
 			switch {
@@ -342,7 +342,7 @@ func checkReaders(t *testing.T, dir string, wants map[string]wantEntry) {
 			Archived int
 		}
 	}
-	if err := json.Unmarshal([]byte(mustFlowmem(t, plain(), dir, "memory", "list", "--json")), &list); err != nil {
+	if err := json.Unmarshal([]byte(mustRead(t, dir, "memory", "list", "--json")), &list); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range list.Files {
@@ -357,7 +357,7 @@ func checkReaders(t *testing.T, dir string, wants map[string]wantEntry) {
 			Seen int
 		}
 	}
-	if err := json.Unmarshal([]byte(mustFlowmem(t, plain(), dir, "memory", "stats", "--json")), &stats); err != nil {
+	if err := json.Unmarshal([]byte(mustRead(t, dir, "memory", "stats", "--json")), &stats); err != nil {
 		t.Fatal(err)
 	}
 	if stats.Status["active"] != active || stats.Status["archived"] != archived || stats.Status["pending"] != pending {
