@@ -104,7 +104,7 @@ Examples:
 						return e.writeJSON(config.Setting{Key: key, Value: value, Source: "file"})
 					}
 					b, _ := json.Marshal(value)
-					e.say("%s set to %s in %s", key, b, p.ConfigPath())
+					e.say("%s set to %s in %s", key, b, e.rel(p, p.ConfigPath()))
 					return nil
 				}),
 			},

@@ -54,7 +54,7 @@ Example:
 						return e.writeJSON(map[string]any{"path": s.Dir, "created": created})
 					}
 					if len(created) == 0 {
-						e.say("memory already initialized in %s", s.Dir)
+						e.say("memory already initialized in %s", e.rel(p, s.Dir))
 					}
 					for _, f := range created {
 						e.say("created %s", f)
