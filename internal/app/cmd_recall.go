@@ -47,7 +47,9 @@ func (e *env) printRelevant(c *cli.Context, s *mdstore.Store, queries []string, 
 	for i := range hits {
 		ids[i] = hits[i].Entry.ID
 	}
-	e.noteInjected(s, "read", queries, ids)
+	if !c.Bool("no-record") {
+		e.noteInjected(s, "read", queries, ids)
+	}
 	if c.Bool("json") {
 		out := make([]scoredEntry, 0, len(hits))
 		for _, h := range hits {
@@ -122,11 +124,13 @@ fails, so it is safe as a hook command).
 Examples:
    flowmem memory prime "fn-3.2: add retries to the webhook sender"
    flowmem memory prime --max-chars 2000 "$(cat task.md)"
+   flowmem memory prime --no-record "fn-3.2: add retries to the webhook sender" | less   # a look, not a hand-over
    flowmem memory prime --session-start     # in .claude/settings.json SessionStart`,
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` lessons (default: recall.limit)"},
 			&cli.IntFlag{Name: "max-chars", Usage: "a budget of `N` characters (default: recall.max_chars; always capped well under Claude Code's 10,000-character limit)"},
 			&cli.BoolFlag{Name: "session-start", Usage: "print Claude Code SessionStart hook JSON; task from FLOW_TASK_ID"},
+			noRecordFlag(),
 			jsonFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -181,7 +185,9 @@ func (e *env) prime(c *cli.Context, cfg *config.Config, s *mdstore.Store, task s
 	if c.Bool("session-start") {
 		by = "session-start"
 	}
-	e.noteInjected(s, by, []string{task}, ids)
+	if !c.Bool("no-record") {
+		e.noteInjected(s, by, []string{task}, ids)
+	}
 	return block, nil
 }
 

@@ -14,6 +14,13 @@ import (
 
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON on stdout"}
 
+// noRecordFlag leaves a recall out of the injection record: a look (a
+// person's, or a Ralph dry run's) that reads flowmem through a pipe is not
+// a hand-over to a model, and memory audit would count it as one.
+func noRecordFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "no-record", Usage: "a look, not a hand-over to a model: leave it out of .flow/memory/injections.jsonl (memory audit)"}
+}
+
 // writeJSON prints v as indented JSON: the stable --json contract. Lessons
 // and commands hold <, > and & often (generics, "&&", placeholders); a
 // model or a person reads them as written, not as \u003c.
