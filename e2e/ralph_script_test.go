@@ -10,7 +10,8 @@ import (
 
 // fakeClaude stands in for the client in the loop's own checks: it records
 // its --allowedTools, does the "work" (appends the task to work.txt) and
-// answers DONE. It makes no model call, so these tests need no client.
+// answers DONE, or $FAKE_RESULT. It makes no model call, so these tests
+// need no client.
 const fakeClaude = `#!/bin/sh
 prev=
 for a in "$@"; do
@@ -18,7 +19,8 @@ for a in "$@"; do
 	prev=$a
 done
 printf '%s\n' "$FLOW_TASK_ID" >>work.txt
-printf '{"type":"result","is_error":false,"result":"did it\\n<promise>DONE</promise>","permission_denials":[]}\n'
+result=${FAKE_RESULT:-'did it\n<promise>DONE</promise>'}
+printf '{"type":"result","is_error":false,"result":"%s","permission_denials":[]}\n' "$result"
 `
 
 // ralphFixture is a git project with memory on, a fake client and, unless
@@ -172,7 +174,142 @@ func TestRalphChecksHookReadsReview(t *testing.T) {
 	if out, err := run(flowmemBin(t), "config", "set", "capture.review_patterns", `["\\bcheck-code\\b"]`); err != nil {
 		t.Fatalf("config set: %v\n%s", err, out)
 	}
+	for _, args := range [][]string{{"add", "-A"}, {"commit", "-q", "-m", "review command"}} {
+		if out, err := run("git", args...); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
 	if out, err := run(ralphScript(t), "-n", "2"); err != nil {
 		t.Errorf("ralph.sh once a pattern names the command: %v\n%s", err, out)
+	}
+}
+
+// ralphRun runs ralph.sh in proj with env and extra environment.
+func ralphRun(t *testing.T, proj string, env []string, args ...string) (string, string, error) {
+	t.Helper()
+	cmd := exec.Command(ralphScript(t), args...)
+	cmd.Dir, cmd.Env = proj, env
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	return stdout.String(), stderr.String(), err
+}
+
+// gitIn runs git in proj and returns its trimmed output.
+func gitIn(t *testing.T, proj string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", proj}, args...)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestRalphDryRun: --dry-run runs every check, prints the next task's
+// prompt with its lessons, and starts no session, commits nothing and
+// leaves no trace: no .ralph/ and no hand-over in the injection record
+// (prime's output reaches it through a pipe, which otherwise counts).
+func TestRalphDryRun(t *testing.T) {
+	t.Parallel()
+	proj, env := ralphFixture(t, false)
+	add := exec.Command(flowmemBin(t), "memory", "add", "--type", "pitfall", "Webhook retries hammered the receiver with no backoff", "--fix", "back off exponentially between webhook retries")
+	add.Dir, add.Env = proj, env
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("memory add: %v\n%s", err, out)
+	}
+	gitIn(t, proj, "add", "-A")
+	gitIn(t, proj, "commit", "-q", "-m", "a lesson")
+	injections := filepath.Join(proj, ".flow", "memory", "injections.jsonl")
+	task := "fn-3.1: add webhook retries with backoff"
+
+	stdout, stderr, err := ralphRun(t, proj, env, "--dry-run", task)
+	if err != nil {
+		t.Fatalf("ralph.sh --dry-run: %v\n%s%s", err, stdout, stderr)
+	}
+	for _, want := range []string{task, "back off exponentially", "./scripts/impl-review fn-3.1", "`go test ./...`"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("dry run's prompt lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stderr, "ralph: dry run: every check passed; the next session would run fn-3.1") {
+		t.Errorf("dry run's stderr:\n%s", stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(proj), "allowed.log")); err == nil {
+		t.Errorf("a session ran: %s", b)
+	}
+	for _, path := range []string{filepath.Join(proj, ".ralph"), injections, filepath.Join(proj, "work.txt")} {
+		if _, err := os.Stat(path); err == nil {
+			t.Errorf("the dry run left %s", path)
+		}
+	}
+	if got := gitIn(t, proj, "log", "--format=%s"); got != "a lesson\nstart" {
+		t.Errorf("git log after a dry run:\n%s", got)
+	}
+
+	// -d says the same; a dirty tree fails it as it would fail the run.
+	if err := os.WriteFile(filepath.Join(proj, "notes.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err := ralphRun(t, proj, env, "-d", task); err == nil || !strings.Contains(stderr, "uncommitted changes (notes.txt)") {
+		t.Errorf("ralph.sh -d on a dirty tree: %v\n%s", err, stderr)
+	}
+	if err := os.Remove(filepath.Join(proj, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+
+	// The real run hands the lesson over, through the same pipe.
+	if _, stderr, err := ralphRun(t, proj, env, "-n", "1", task); err != nil {
+		t.Fatalf("ralph.sh: %v\n%s", err, stderr)
+	}
+	if b, err := os.ReadFile(injections); err != nil || !strings.Contains(string(b), `"by":"prime","task":"fn-3.1"`) {
+		t.Errorf("the real run's prime left no hand-over (%v): %s", err, b)
+	}
+}
+
+// TestRalphRefusesDirtyTree: the loop commits each task with git add -A,
+// so a change of the user's in the tree would go into the first task's
+// commit and review: it refuses to start, naming the files. The unfinished
+// work of the task it resumes is the exception.
+func TestRalphRefusesDirtyTree(t *testing.T) {
+	t.Parallel()
+	proj, env := ralphFixture(t, false)
+	for _, f := range []string{"notes.txt", "setup.sh"} {
+		if err := os.WriteFile(filepath.Join(proj, f), []byte("mine\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(proj, "tasks.txt"), []byte("fn-1.1: add GET /users\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := ralphRun(t, proj, env, "-n", "2")
+	if err == nil || !strings.Contains(stderr, "uncommitted changes (") || !strings.Contains(stderr, "notes.txt") ||
+		!strings.Contains(stderr, "setup.sh") || !strings.Contains(stderr, "tasks.txt") ||
+		!strings.Contains(stderr, "fn-1.1's commit") || !strings.Contains(stderr, "git add -A && git commit") {
+		t.Errorf("ralph.sh on a dirty tree: %v\n%s", err, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(proj), "allowed.log")); err == nil {
+		t.Errorf("a session ran anyway: %s", b)
+	}
+	if got := gitIn(t, proj, "log", "--format=%s"); got != "start" {
+		t.Errorf("git log after a refusal:\n%s", got)
+	}
+	gitIn(t, proj, "add", "-A")
+	gitIn(t, proj, "commit", "-q", "-m", "my setup")
+
+	// A session that does not finish leaves its work uncommitted; the next
+	// run takes it up and commits it with the task.
+	_, stderr, err = ralphRun(t, proj, append(env, "FAKE_RESULT=halfway"), "-a", "1")
+	if err == nil || !strings.Contains(stderr, "fn-1.1 not done after 1 sessions") {
+		t.Fatalf("ralph.sh with a session that does not finish: %v\n%s", err, stderr)
+	}
+	_, stderr, err = ralphRun(t, proj, env)
+	if err != nil || !strings.Contains(stderr, "resuming fn-1.1 with the changes its last session left uncommitted") {
+		t.Fatalf("ralph.sh resuming its own task: %v\n%s", err, stderr)
+	}
+	if got := gitIn(t, proj, "show", "--name-only", "--format=%s", "HEAD"); got != "fn-1.1: add GET /users\n\nwork.txt" {
+		t.Errorf("the resumed task's commit:\n%s", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(proj, "work.txt")); string(b) != "fn-1.1\nfn-1.1\n" {
+		t.Errorf("work.txt = %q, want both sessions' work", b)
 	}
 }

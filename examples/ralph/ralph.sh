@@ -20,7 +20,7 @@ REVIEW_CMD=${REVIEW_CMD:-./scripts/impl-review}
 
 usage() {
 	cat <<'EOF'
-Usage: ralph.sh [-f TASKS_FILE] [-n MAX_ITERATIONS] [-a MAX_ATTEMPTS] ["ID: TITLE" ...]
+Usage: ralph.sh [-d] [-f TASKS_FILE] [-n MAX_ITERATIONS] [-a MAX_ATTEMPTS] ["ID: TITLE" ...]
 
 Runs `claude -p` once per task, in order, from the project root (the current
 folder), with the lessons flowmem learned from earlier reviews in the prompt.
@@ -35,7 +35,13 @@ fresh session otherwise, up to MAX_ATTEMPTS times.
 iterations stops the loop. Tasks already listed in $RALPH_DIR/done.txt are
 skipped, so running the loop again resumes it.
 
+The loop starts only on a clean git work tree (everything committed), so
+that no change of yours goes into a task's commit or its review; the one
+exception is the unfinished work of the task it resumes.
+
 Options:
+  -d        (or --dry-run) run every check, print the next task's prompt
+            and stop: no session (no model call), nothing written
   -f FILE   tasks file (default: tasks.txt)
   -n N      at most N sessions in this run (default: $MAX_ITERATIONS or 10)
   -a N      at most N sessions per task (default: $MAX_ATTEMPTS or 3)
@@ -66,6 +72,8 @@ Example:
   flowmem init --enable --install
   printf '%s\n' 'fn-1.1: add GET /users with pagination' \
                 'fn-1.2: add GET /orders with pagination' > tasks.txt
+  git add -A && git commit -m 'ralph: tasks'
+  examples/ralph/ralph.sh --dry-run
   REVIEW_CMD="flowctl codex impl-review" \
   CLAUDE_ARGS="--model sonnet --max-budget-usd 2" \
     examples/ralph/ralph.sh -n 5
@@ -136,14 +144,22 @@ FLOWMEM=${FLOWMEM:-flowmem}
 MAX_ITERATIONS=${MAX_ITERATIONS:-10}
 MAX_ATTEMPTS=${MAX_ATTEMPTS:-3}
 tasks_file=tasks.txt
+dry_run=0
 
-# getopts has no long options; --help is common enough to accept anyway.
-if [[ ${1:-} == --help ]]; then
-	usage
-	exit 0
-fi
-while getopts ':f:n:a:h' opt; do
+# getopts has no long options; --help and --dry-run are common enough to
+# accept anyway. A task is "ID: TITLE", never one of them.
+args=()
+for a in "$@"; do
+	case $a in
+	--help) args+=(-h) ;;
+	--dry-run) args+=(-d) ;;
+	*) args+=("$a") ;;
+	esac
+done
+set -- ${args[@]+"${args[@]}"}
+while getopts ':df:n:a:h' opt; do
 	case $opt in
+	d) dry_run=1 ;;
 	f) tasks_file=$OPTARG ;;
 	n) MAX_ITERATIONS=$OPTARG ;;
 	a) MAX_ATTEMPTS=$OPTARG ;;
@@ -233,11 +249,90 @@ if [[ ${RALPH_SKIP_DOCTOR:-} != 1 ]]; then
 fi
 template=$(<"$RALPH_PROMPT")
 read -r -a claude_args <<<"$CLAUDE_ARGS"
+done_file=$RALPH_DIR/done.txt
+# current holds the task a session works on and the commit it started
+# from, until the task is committed: a run that stopped in the middle of a
+# task left that task's changes uncommitted, and the next run resumes them.
+current_file=$RALPH_DIR/current
+
+# next_task sets next to the index of the first task not in done.txt, or -1.
+next_task() {
+	next=-1
+	local i
+	for i in "${!ids[@]}"; do
+		if ! grep -qxF -- "${ids[i]}" "$done_file" 2>/dev/null; then
+			next=$i
+			return
+		fi
+	done
+}
+
+head_rev() { git rev-parse -q --verify HEAD || echo none; }
+
+# The loop commits each finished task with `git add -A`, and the review
+# reads the task's work as `git diff HEAD`: a change of the user's left in
+# the tree would go into the first task's commit and its review. Refused,
+# not worked around (committing only the session's files cannot split a
+# file both touched): the user commits or stashes their work first, as for
+# git rebase. Last of the checks, so the setup is fixed before it is
+# committed.
+next_task
+if ((next >= 0)); then
+	changed=()
+	while IFS= read -r line; do
+		changed+=("${line:3}")
+	done < <(git status --porcelain)
+	if ((${#changed[@]} > 0)); then
+		if [[ -f $current_file && $(<"$current_file") == "${ids[next]} $(head_rev)" ]]; then
+			log "resuming ${ids[next]} with the changes its last session left uncommitted"
+		else
+			shown=$(printf '%s, ' "${changed[@]:0:5}")
+			shown=${shown%, }
+			((${#changed[@]} <= 5)) || shown+=" and $((${#changed[@]} - 5)) more"
+			die "the work tree has uncommitted changes ($shown): the loop commits each finished task with git add -A, so they would go into ${ids[next]}'s commit and its review; commit them first (git add -A && git commit -m 'ralph setup'), or set them aside (git stash -u)"
+		fi
+	fi
+fi
+
+# build_prompt ID TITLE ERRFILE [PRIME-OPTION...] sets prompt: the template
+# filled with the task and the lessons memory prime finds for it (fresh for
+# every session: those of earlier sessions, an earlier attempt at this
+# task included, are in it). Prime's stderr (a note when no lesson fits,
+# or why it failed) goes to ERRFILE and the loop says it in its own words.
+build_prompt() {
+	local id=$1 title=$2 errfile=$3 memory
+	shift 3
+	memory=$("$FLOWMEM" memory prime "$@" "$id: $title" 2>"$errfile") ||
+		die "flowmem memory prime failed: $(<"$errfile")"
+	if [[ -z $memory ]]; then
+		log "no lesson in memory fits $id yet"
+		memory=$'## Relevant Memory\nNo relevant entries in project memory.'
+	fi
+	prompt=$(fill "$template" '{{TASK_ID}}' "$id")
+	prompt=$(fill "$prompt" '{{TASK_TITLE}}' "$title")
+	prompt=$(fill "$prompt" '{{REVIEW_CMD}}' "$REVIEW_CMD")
+	prompt=$(fill "$prompt" '{{TEST_CMD}}' "$test_words")
+	prompt=$(fill "$prompt" '{{MEMORY}}' "$memory")
+}
+
+if ((dry_run)); then
+	if ((next < 0)); then
+		log "dry run: every check passed; every task is in $done_file already"
+		exit 0
+	fi
+	# --no-record: this prompt reaches no model, so memory audit must not
+	# count its lessons as handed over.
+	errfile=$(mktemp)
+	trap 'rm -f "$errfile"' EXIT
+	build_prompt "${ids[next]}" "${titles[next]}" "$errfile" --no-record
+	printf '%s\n' "$prompt"
+	log "dry run: every check passed; the next session would run ${ids[next]} with the prompt printed on stdout and --allowedTools \"$RALPH_ALLOWED_TOOLS\"; no session started, nothing written"
+	exit 0
+fi
 
 mkdir -p "$RALPH_DIR/runs"
 # The loop's state and logs stay out of the task commits.
 [[ -f $RALPH_DIR/.gitignore ]] || printf '*\n' >"$RALPH_DIR/.gitignore"
-done_file=$RALPH_DIR/done.txt
 touch "$done_file"
 RUN_DIR=$RALPH_DIR/runs/$(date '+%Y%m%d-%H%M%S')-$$
 mkdir "$RUN_DIR"
@@ -252,13 +347,7 @@ last_id=""
 attempt=0
 while :; do
 	# The next task is the first one not done yet.
-	next=-1
-	for i in "${!ids[@]}"; do
-		if ! grep -qxF -- "${ids[i]}" "$done_file"; then
-			next=$i
-			break
-		fi
-	done
+	next_task
 	if ((next < 0)); then
 		log "all ${#ids[@]} tasks done"
 		exit 0
@@ -280,22 +369,9 @@ while :; do
 	iteration=$((iteration + 1))
 	base=$RUN_DIR/$(printf '%03d' "$iteration")-$id
 
-	# Primed fresh for every session: the lessons recorded by earlier
-	# sessions, including an earlier attempt at this task, are in it.
-	# Its stderr (a note when no lesson fits, or why it failed) goes to the
-	# log in the loop's words, not between the loop's lines unnamed.
-	memory=$("$FLOWMEM" memory prime "$id: $title" 2>"$base.prime.stderr") ||
-		die "flowmem memory prime failed: $(<"$base.prime.stderr")"
-	if [[ -z $memory ]]; then
-		log "no lesson in memory fits $id yet"
-		memory=$'## Relevant Memory\nNo relevant entries in project memory.'
-	fi
-	prompt=$(fill "$template" '{{TASK_ID}}' "$id")
-	prompt=$(fill "$prompt" '{{TASK_TITLE}}' "$title")
-	prompt=$(fill "$prompt" '{{REVIEW_CMD}}' "$REVIEW_CMD")
-	prompt=$(fill "$prompt" '{{TEST_CMD}}' "$test_words")
-	prompt=$(fill "$prompt" '{{MEMORY}}' "$memory")
+	build_prompt "$id" "$title" "$base.prime.stderr"
 	printf '%s\n' "$prompt" >"$base.prompt.md"
+	printf '%s %s\n' "$id" "$(head_rev)" >"$current_file"
 
 	log "session $iteration: $id (attempt $attempt): $title"
 	# FLOW_TASK_ID reaches the hook: it files the lessons under this task
@@ -332,6 +408,7 @@ while :; do
 			log "$id done; committed $(git rev-parse --short HEAD)"
 		fi
 		printf '%s\n' "$id" >>"$done_file"
+		rm -f "$current_file"
 	else
 		log "$id not done yet; it runs again in a fresh session"
 	fi
