@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -180,15 +181,17 @@ func Main(ctx context.Context, args []string, std IO) (code int) {
 	}
 }
 
-// helpArgs reads "flowmem help memory add" as "flowmem memory add --help",
-// so help names the command asked about, at any depth. A flag that command
-// does not know is its usage error (exit 64), as it would be without
-// "help", and so is a word that names no subcommand of a group; known flags
-// (and, after "flowmem help", the command's arguments) are left out, so
-// help never runs the command.
+// helpArgs reads "flowmem help memory add" (and "flowmem memory help add",
+// "flowmem memory add help") as "flowmem memory add --help", so help names
+// the command asked about, at any depth; urfave/cli's own help command is
+// not used (see fixCommands). A flag that command does not know is its
+// usage error (exit 64), as it would be without "help", and so is a word
+// that names no subcommand of a group; known flags (and, after "flowmem
+// help", the command's arguments) are left out, so help never runs the
+// command.
 func helpArgs(cmds []*cli.Command, args []string) []string {
 	i := slices.Index(args, "help")
-	if i < 1 || i == len(args)-1 {
+	if i < 1 {
 		return args
 	}
 	// Everything around "help" must be command names, in one path, or flags.
@@ -202,9 +205,10 @@ func helpArgs(cmds []*cli.Command, args []string) []string {
 		c := find(cmds, w)
 		switch {
 		case c != nil:
-		case last != nil && hasSubcommands(last):
+		case last == nil || hasSubcommands(last):
 			// "help memory nosuch" is memory's unknown-command error, as
-			// "memory nosuch" is, not memory's help and exit 0.
+			// "memory nosuch" is, not memory's help and exit 0; "help
+			// nosuch" is flowmem's.
 			return append(append([]string{args[0]}, path...), w)
 		case last != nil && i == 1:
 			continue // "help memory add TEXT": add's argument, not run
@@ -255,6 +259,7 @@ func newApp(std IO, notFound *usageError) *cli.App {
 		// A query is free text: "--relevant 'retries, timeouts'" is one query,
 		// not two.
 		DisableSliceFlagSeparator: true,
+		HideHelpCommand:           true, // see fixCommands
 		// urfave/cli v2 would call os.Exit itself for errors that carry a
 		// code; exits belong to Main alone.
 		ExitErrHandler: func(*cli.Context, error) {},
@@ -290,15 +295,19 @@ Examples:
 			captureCommand(e),
 		},
 	}
-	fixUsageErrors(a.Commands)
+	fixCommands(a.Commands)
 	return a
 }
 
-// fixUsageErrors makes every command report flag mistakes as usage errors
+// fixCommands makes every command report flag mistakes as usage errors
 // (exit 64) instead of urfave's default exit code handling, and ties each
-// usage error to the command it is about, for its usage line.
-func fixUsageErrors(cmds []*cli.Command) {
+// usage error to the command it is about, for its usage line. It also
+// keeps urfave/cli's help command out: urfave/cli v2 adds one shared
+// command to every command and writes into it on each run (two runs in one
+// process, as in the tests, race), and helpArgs serves "help" instead.
+func fixCommands(cmds []*cli.Command) {
 	for _, c := range cmds {
+		c.HideHelpCommand = true
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 				return &usageError{msg: flagError(err), cmd: c}
@@ -314,7 +323,7 @@ func fixUsageErrors(cmds []*cli.Command) {
 				return err
 			}
 		}
-		fixUsageErrors(c.Subcommands)
+		fixCommands(c.Subcommands)
 	}
 }
 
@@ -328,7 +337,23 @@ type env struct {
 	staleAfter int
 }
 
+// perRun is urfave/cli's package-level --help or --version flag, applied
+// as a copy: BoolFlag.Apply writes the flag's default back into it on every
+// run, so two runs in one process (the in-process tests, in parallel) would
+// race on the one value urfave/cli v2 shares. Wrapped once, before any run.
+type perRun struct{ *cli.BoolFlag }
+
+func (f perRun) Apply(set *flag.FlagSet) error {
+	c := *f.BoolFlag
+	return c.Apply(set)
+}
+
 func init() {
+	for _, f := range []*cli.Flag{&cli.HelpFlag, &cli.VersionFlag} {
+		if b, ok := (*f).(*cli.BoolFlag); ok {
+			*f = perRun{b}
+		}
+	}
 	// Help shows a flag's default once: where the usage text already says
 	// it ("default: recall.limit"), urfave/cli's "(default: 0)" would say it
 	// again (and wrongly); an off switch or a zero says nothing.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -21,6 +22,7 @@ func walkCommands(cmds []*cli.Command, path []string, fn func(path []string, c *
 // TestShortFlagsMeanOneThing: a one-letter flag means the same long flag
 // in every command that has it.
 func TestShortFlagsMeanOneThing(t *testing.T) {
+	t.Parallel()
 	var nf usageError
 	meaning := map[string]string{} // -x → --long
 	where := map[string]string{}
@@ -44,6 +46,7 @@ func TestShortFlagsMeanOneThing(t *testing.T) {
 // get one line in flowmem's words naming the command, then its usage;
 // exit 64.
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args      string
 		line, use string
@@ -90,6 +93,7 @@ func TestUsageErrors(t *testing.T) {
 // TestUnknownCommandStartOfSeveral: a start that fits several commands
 // (read, reject, report, restore) suggests none of them.
 func TestUnknownCommandStartOfSeveral(t *testing.T) {
+	t.Parallel()
 	std, _, errb := testIO(t.TempDir())
 	Main(context.Background(), []string{"flowmem", "memory", "re"}, std)
 	if line, _, _ := strings.Cut(errb.String(), "\n"); line != `flowmem memory: unknown command "re"` {
@@ -100,6 +104,7 @@ func TestUnknownCommandStartOfSeveral(t *testing.T) {
 // TestHelpNamesTheCommand: "flowmem help memory add" is the help of
 // memory add, not of the memory group.
 func TestHelpNamesTheCommand(t *testing.T) {
+	t.Parallel()
 	for _, path := range []string{"memory add", "memory", "config set", "install"} {
 		std, want, _ := testIO(t.TempDir())
 		Main(context.Background(), append(append([]string{"flowmem"}, strings.Fields(path)...), "--help"), std)
@@ -147,6 +152,7 @@ func TestHelpNamesTheCommand(t *testing.T) {
 // one-line usage error for the command asked about (exit 64), not the
 // help command's "Incorrect Usage" page with exit 1.
 func TestHelpWithUnknownFlag(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ args, cmd string }{
 		{"help --nope", "flowmem:"},
 		{"memory help --nope", "flowmem memory:"},
@@ -172,6 +178,7 @@ func TestHelpWithUnknownFlag(t *testing.T) {
 // TestHelpShowsEachDefaultOnce: no flag's help line gives its default
 // twice, or a default that says nothing (false, 0).
 func TestHelpShowsEachDefaultOnce(t *testing.T) {
+	t.Parallel()
 	var nf usageError
 	walkCommands(newApp(IO{}, &nf).Commands, nil, func(path []string, c *cli.Command) {
 		std, out, _ := testIO(t.TempDir())
@@ -189,6 +196,7 @@ func TestHelpShowsEachDefaultOnce(t *testing.T) {
 // shows that command's help, exit 0, and runs nothing; urfave/cli read the
 // first argument as a subcommand to show help for ("unknown command").
 func TestHelpAfterArguments(t *testing.T) {
+	t.Parallel()
 	for _, args := range []string{"memory show p-1234 --help", "config get memory.enabled -h", "memory add --type pitfall some-lesson --help", "memory add --help some-lesson"} {
 		fields := strings.Fields(args)
 		std, want, _ := testIO(t.TempDir())
@@ -204,6 +212,7 @@ func TestHelpAfterArguments(t *testing.T) {
 // in its help (urfave/cli's own "help, h" is not one), and the hook's help
 // says the event comes on stdin, not as an argument: it ignores arguments.
 func TestHelpListsOnlyRealCommands(t *testing.T) {
+	t.Parallel()
 	var nf usageError
 	walkCommands(newApp(IO{}, &nf).Commands, nil, func(path []string, c *cli.Command) {
 		if hasSubcommands(c) || c.Name == "help" {
@@ -225,6 +234,7 @@ func TestHelpListsOnlyRealCommands(t *testing.T) {
 // TestHelpLinesEndInText: no line of any help page ends in a space (the
 // usage line of a command without arguments did, twice).
 func TestHelpLinesEndInText(t *testing.T) {
+	t.Parallel()
 	var nf usageError
 	walkCommands(newApp(IO{}, &nf).Commands, nil, func(path []string, c *cli.Command) {
 		std, out, _ := testIO(t.TempDir())
@@ -240,6 +250,7 @@ func TestHelpLinesEndInText(t *testing.T) {
 // TestHelpNamesValues: every value flag's help names what it takes
 // (--limit N, --type TYPE), never urfave/cli's bare placeholder "value".
 func TestHelpNamesValues(t *testing.T) {
+	t.Parallel()
 	var nf usageError
 	walkCommands(newApp(IO{}, &nf).Commands, nil, func(path []string, c *cli.Command) {
 		std, out, _ := testIO(t.TempDir())
@@ -257,6 +268,7 @@ func TestHelpNamesValues(t *testing.T) {
 // a value of the wrong type, text that is not UTF-8) leaves a folder with
 // no project as it was: no .flow/ made for a setting that was never saved.
 func TestBadConfigSetChangesNothing(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"config", "set", "a..b", "1"},
 		{"config", "set", "capture.approval", "maybe"},
@@ -272,4 +284,40 @@ func TestBadConfigSetChangesNothing(t *testing.T) {
 			t.Errorf("%q left %s behind", args, ents[0].Name())
 		}
 	}
+}
+
+// TestMainRunsSideBySide: runs of Main share nothing, so the in-process
+// tests can run in parallel. Under -race (make test) this fails when a
+// flag or command urfave/cli writes into on each run is shared between
+// runs: its package-level --help and --version flags, its help command,
+// and once app's own --json flag. Each run here also checks its answer.
+func TestMainRunsSideBySide(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if std, _, errb := testIO(dir); Main(context.Background(), []string{"flowmem", "init", "--enable"}, std) != 0 {
+		t.Fatal(errb)
+	}
+	calls := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"flowmem", "--version"}, "flowmem version "},
+		{[]string{"flowmem", "help"}, "COMMANDS:"},
+		{[]string{"flowmem", "memory", "help"}, "flowmem memory - "},
+		{[]string{"flowmem", "memory", "list", "--help"}, "flowmem memory list - "},
+		{[]string{"flowmem", "config", "get", "recall.limit", "--json"}, `"key": "recall.limit"`},
+		{[]string{"flowmem", "memory", "stats", "--json"}, `"total": 0`},
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		for _, c := range calls {
+			wg.Go(func() {
+				std, out, errb := testIO(dir)
+				if code := Main(context.Background(), c.args, std); code != 0 || !strings.Contains(out.String(), c.want) {
+					t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", strings.Join(c.args, " "), code, out, errb, c.want)
+				}
+			})
+		}
+	}
+	wg.Wait()
 }

@@ -29,7 +29,7 @@ Examples:
 				ArgsUsage: "KEY",
 				Description: `Example:
    flowmem config get memory.enabled`,
-				Flags: []cli.Flag{jsonFlag},
+				Flags: []cli.Flag{jsonFlag()},
 				Action: args(1, "KEY", func(c *cli.Context) error {
 					cfg, err := e.configFor()
 					if err != nil {
@@ -60,7 +60,7 @@ Examples:
    flowmem config set memory.enabled true
    flowmem config set recall.limit 5
    flowmem config set capture.review_patterns '["\\bmy-review\\b"]'`,
-				Flags: []cli.Flag{jsonFlag},
+				Flags: []cli.Flag{jsonFlag()},
 				Action: args(2, "KEY VALUE", func(c *cli.Context) error {
 					key, value := c.Args().Get(0), config.ParseValue(c.Args().Get(1))
 					// Refused before anything is made on disk: a bad
@@ -113,7 +113,7 @@ Examples:
 				Usage: "print every effective setting and where it comes from",
 				Description: `Example:
    flowmem config list --json`,
-				Flags: []cli.Flag{jsonFlag},
+				Flags: []cli.Flag{jsonFlag()},
 				Action: args(0, "no arguments", func(c *cli.Context) error {
 					cfg, err := e.configFor()
 					if err != nil {

@@ -27,7 +27,7 @@ memory curate --json print ids; so does memory search).
 Examples:
    flowmem memory show p-3f2a9c1b04de
    flowmem memory show p-3f2a --json`,
-			Flags: []cli.Flag{jsonFlag},
+			Flags: []cli.Flag{jsonFlag()},
 			Action: args(1, "ID", func(c *cli.Context) error {
 				p, _, s, err := e.memoryStore()
 				if err != nil {
@@ -87,7 +87,7 @@ Examples:
    flowmem memory pending --json
    flowmem memory approve p-3f2a     (or --all)
    flowmem memory reject p-77c0`,
-			Flags: []cli.Flag{jsonFlag},
+			Flags: []cli.Flag{jsonFlag()},
 			Action: args(0, "no arguments", func(c *cli.Context) error {
 				_, _, s, err := e.memoryStore()
 				if err != nil {
@@ -146,7 +146,7 @@ Examples:
 			Flags: []cli.Flag{
 				&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` groups (default: all)"},
 				&cli.Float64Flag{Name: "threshold", Value: curate.DefaultThreshold, Usage: "least similarity `X`, from 0 to 1, of the pair that starts a group and of a member to the others on average"},
-				jsonFlag,
+				jsonFlag(),
 			},
 			Action: args(0, "no arguments", func(c *cli.Context) error {
 				if c.IsSet("limit") && c.Int("limit") < 1 {
@@ -227,7 +227,7 @@ Examples:
    flowmem memory merge p-3f2a p-77c0 p-0b1e --into p-77c0 --json`,
 			Flags: []cli.Flag{
 				&cli.StringFlag{Name: "into", Usage: "the entry `ID` that survives (default: the first); an ID not among the others joins the merge"},
-				jsonFlag,
+				jsonFlag(),
 			},
 			Action: func(c *cli.Context) error {
 				if c.NArg() < 2 && !(c.NArg() == 1 && c.String("into") != "") {
@@ -270,11 +270,11 @@ func pendingEntries(s *mdstore.Store) ([]mdstore.Entry, error) {
 func statusCommand(e *env, action curate.Action, name, usage, description string) *cli.Command {
 	past := map[curate.Action]string{curate.Archive: "archived", curate.Restore: "restored", curate.Forget: "forgot",
 		curate.Approve: "approved", curate.Reject: "rejected"}[action]
-	cmd := &cli.Command{Name: name, Usage: usage, ArgsUsage: "ID...", Description: description, Flags: []cli.Flag{jsonFlag}}
+	cmd := &cli.Command{Name: name, Usage: usage, ArgsUsage: "ID...", Description: description, Flags: []cli.Flag{jsonFlag()}}
 	want := "one or more IDs"
 	if action == curate.Approve {
 		cmd.ArgsUsage, want = "ID... | --all", want+", or --all"
-		cmd.Flags = []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "approve every pending lesson"}, jsonFlag}
+		cmd.Flags = []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "approve every pending lesson"}, jsonFlag()}
 	}
 	cmd.Action = func(c *cli.Context) error {
 		all := c.Bool("all") // false where there is no --all
@@ -433,7 +433,7 @@ memory show.
 Examples:
    flowmem memory judge p-3f2a9c1b04de p-77c0 p-91ab
    flowmem memory judge p-3f2a --json`,
-		Flags: []cli.Flag{jsonFlag},
+		Flags: []cli.Flag{jsonFlag()},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usagef("expected one or more IDs")

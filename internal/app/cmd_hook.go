@@ -96,7 +96,7 @@ Examples:
    flowctl codex impl-review fn-1.2 | flowmem capture --explain --json -`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "explain", Usage: "print each finding's keep/drop decision, reason and category"},
-			jsonFlag,
+			jsonFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if !c.Bool("explain") {

@@ -11,6 +11,7 @@ import (
 // TestHookRecoversPanic: a panic inside the hook is one line on stderr and
 // exit 0, not Go's crash exit 2 (which Claude Code shows the model).
 func TestHookRecoversPanic(t *testing.T) {
+	t.Parallel()
 	var out, errOut bytes.Buffer
 	std := IO{
 		In: strings.NewReader(`{}`), Out: &out, Err: &errOut,
@@ -33,6 +34,7 @@ func TestHookRecoversPanic(t *testing.T) {
 // stdin is a usage error at once, not a silent wait for typed text; "-"
 // reads stdin as asked.
 func TestCaptureExplainDoesNotWaitOnATerminal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		args []string

@@ -27,7 +27,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "enable", Usage: "turn memory on (memory.enabled = true)"},
 			&cli.BoolFlag{Name: "install", Usage: "also run 'flowmem install' (hooks in .claude/settings.json, the scout agent)"},
-			jsonFlag,
+			jsonFlag(),
 		},
 		Action: args(0, "no arguments", e.runInit),
 	}

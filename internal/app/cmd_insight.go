@@ -33,7 +33,7 @@ rate counts, per ISO week, the tasks whose first review of a kind shipped.
 Examples:
    flowmem memory stats
    flowmem memory stats --json`,
-			Flags: []cli.Flag{jsonFlag},
+			Flags: []cli.Flag{jsonFlag()},
 			Action: args(0, "no arguments", func(c *cli.Context) error {
 				in, err := e.insightInputs()
 				if err != nil {
@@ -63,7 +63,7 @@ Examples:
    flowmem memory audit --days 60 --json`,
 			Flags: []cli.Flag{
 				&cli.IntFlag{Name: "days", Value: insight.DefaultUnusedDays, Usage: "list lessons not recalled for `N` days"},
-				jsonFlag,
+				jsonFlag(),
 			},
 			Action: args(0, "no arguments", func(c *cli.Context) error {
 				if c.Int("days") < 1 {

@@ -27,7 +27,7 @@ func settingsFlags(extra ...cli.Flag) []cli.Flag {
 	return append(append(flags, extra...),
 		&cli.BoolFlag{Name: "dry-run", Usage: "print the changes as a diff; write nothing"},
 		&cli.BoolFlag{Name: "no-scout", Usage: "leave the memory-scout and memory-curator agents and the permission rules alone"},
-		jsonFlag,
+		jsonFlag(),
 	)
 }
 
@@ -417,7 +417,7 @@ Exits 1 when something is wrong; warnings alone exit 0.
 Examples:
    flowmem doctor
    flowmem doctor --json`,
-		Flags: []cli.Flag{jsonFlag},
+		Flags: []cli.Flag{jsonFlag()},
 		Action: args(0, "no arguments", func(c *cli.Context) error {
 			dir, err := e.cwd()
 			if err != nil {

@@ -28,6 +28,7 @@ func runIn(t *testing.T, dir string, args ...string) (int, string, string) {
 }
 
 func TestInstallExitCodes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if code, _, stderr := runIn(t, dir, "init", "--enable"); code != 0 {
 		t.Fatalf("init: %d %s", code, stderr)
@@ -84,6 +85,7 @@ func runAs(t *testing.T, dir, path string, exe func() (string, error), args ...s
 // command, primes sessions with --prime, and uninstall takes exactly that
 // back out.
 func TestInstallSharedScopeRunsFlowmemByName(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
 	exe, _ := os.Executable()
@@ -160,6 +162,7 @@ func TestInstallSharedScopeRunsFlowmemByName(t *testing.T) {
 // install says exactly how to fix it when it is missing or another build,
 // and --local (absolute path) needs nothing on PATH.
 func TestInstallChecksFlowmemOnPath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	exe, _ := os.Executable()
 	if code, _, stderr := runWithPath(t, dir, "", "init", "--enable"); code != 0 {
@@ -253,6 +256,7 @@ func TestInstallChecksFlowmemOnPath(t *testing.T) {
 // hook now runs in both and how to keep one, as doctor would later; one
 // place alone gets no note.
 func TestInstallSaysWhenTheHookRunsTwice(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if code, _, stderr := runWithPath(t, dir, "", "init", "--enable"); code != 0 {
 		t.Fatalf("init: %s", stderr)

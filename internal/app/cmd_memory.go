@@ -39,7 +39,7 @@ Examples:
 
 Example:
    flowmem memory init`,
-				Flags: []cli.Flag{jsonFlag},
+				Flags: []cli.Flag{jsonFlag()},
 				Action: args(0, "no arguments", func(c *cli.Context) error {
 					p, _, s, err := e.memoryStore()
 					if err != nil {
@@ -70,7 +70,7 @@ Example:
 				Usage: "count entries per file and in total",
 				Description: `Example:
    flowmem memory list`,
-				Flags:  []cli.Flag{jsonFlag},
+				Flags:  []cli.Flag{jsonFlag()},
 				Action: args(0, "no arguments", e.runList),
 			},
 			{
@@ -82,7 +82,7 @@ Example:
 Examples:
    flowmem memory search 'retry|backoff'
    flowmem memory search --type pitfall --json 'go test'`,
-				Flags:  []cli.Flag{typeFlag, jsonFlag},
+				Flags:  []cli.Flag{typeFlag, jsonFlag()},
 				Action: args(1, "PATTERN", e.runSearch),
 			},
 		},
@@ -118,7 +118,7 @@ Examples:
 			&cli.StringFlag{Name: "task", Usage: "the task `ID` it came from (default: manual)"},
 			&cli.StringFlag{Name: "category", Usage: "its `CATEGORY`: framework, convention, api, build, edge-case, security or general"},
 			&cli.StringSliceFlag{Name: "replaces", Usage: "the entry `ID` this lesson replaces: merged into it, archived (repeatable)"},
-			jsonFlag,
+			jsonFlag(),
 		},
 		Action: args(1, "TEXT (quote it)", func(c *cli.Context) error {
 			if c.String("type") == "" {

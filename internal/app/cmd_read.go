@@ -45,7 +45,7 @@ Examples:
 			&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` entries (default: recall.limit with --relevant, all otherwise)"},
 			&cli.IntFlag{Name: "max-chars", Usage: "with --relevant, at most `N` characters of the printed block (default: recall.max_chars; --json is bounded by --limit alone)"},
 			noRecordFlag(),
-			jsonFlag,
+			jsonFlag(),
 		},
 		Action: args(0, "no arguments (quote the query: --relevant \"...\")", func(c *cli.Context) error {
 			if c.IsSet("limit") && c.Int("limit") < 1 {

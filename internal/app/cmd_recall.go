@@ -131,7 +131,7 @@ Examples:
 			&cli.IntFlag{Name: "max-chars", Usage: "a budget of `N` characters (default: recall.max_chars; always capped well under Claude Code's 10,000-character limit)"},
 			&cli.BoolFlag{Name: "session-start", Usage: "print Claude Code SessionStart hook JSON; task from FLOW_TASK_ID"},
 			noRecordFlag(),
-			jsonFlag,
+			jsonFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {

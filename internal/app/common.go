@@ -12,7 +12,12 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON on stdout"}
+// jsonFlag is made for each command tree: urfave/cli writes into a flag
+// as it applies it, so one flag shared by two runs in one process (the
+// in-process tests run in parallel) would be a data race.
+func jsonFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON on stdout"}
+}
 
 // noRecordFlag leaves a recall out of the injection record: a look (a
 // person's, or a Ralph dry run's) that reads flowmem through a pipe is not
