@@ -18,6 +18,7 @@ func testIO(dir string) (IO, *bytes.Buffer, *bytes.Buffer) {
 // TestEveryCommandHasHelpWithExample walks the whole command tree: each
 // command answers --help with exit 0 and shows at least one example.
 func TestEveryCommandHasHelpWithExample(t *testing.T) {
+	t.Parallel()
 	var notFound usageError
 	root := newApp(IO{}, &notFound)
 	var walk func(path []string, cmds []*cli.Command)
@@ -41,6 +42,7 @@ func TestEveryCommandHasHelpWithExample(t *testing.T) {
 }
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want int
@@ -61,6 +63,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestPermute(t *testing.T) {
+	t.Parallel()
 	var nf usageError
 	cmds := newApp(IO{}, &nf).Commands
 	tests := []struct{ in, want string }{
@@ -92,6 +95,7 @@ func TestPermute(t *testing.T) {
 // TestPanicIsExitOne: a panic anywhere in a command is exit 1 with one line
 // on stderr, never the runtime's exit 2 and stack trace.
 func TestPanicIsExitOne(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"memory", "list"}, {"config", "set", "memory.enabled", "true"}, {"doctor"}} {
 		std, _, errb := testIO(t.TempDir())
 		std.Getwd = func() (string, error) { panic("boom\nsecond line") }
@@ -108,6 +112,7 @@ func TestPanicIsExitOne(t *testing.T) {
 // TestAddSaysWhenTextIsCut: memory add keeps a field's first MaxField bytes;
 // the user is told, not left to find the rest missing later.
 func TestAddSaysWhenTextIsCut(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	std, _, errb := testIO(dir)
 	if code := Main(context.Background(), []string{"flowmem", "init", "--enable"}, std); code != 0 {
@@ -129,6 +134,7 @@ func TestAddSaysWhenTextIsCut(t *testing.T) {
 // since theirs are written nowhere. The very same lesson again, markdown
 // and spacing included, gets no note.
 func TestAddSaysWhenARepeatKeepsOtherWords(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	add := func(args ...string) string {
 		t.Helper()

@@ -13,6 +13,7 @@ import (
 // approval like the hook's own captures; one a person adds is active at
 // once. Claude Code sets CLAUDECODE=1 for every command its Bash tool runs.
 func TestModelAddWaitsForApproval(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	run := func(env map[string]string, args ...string) (int, string) {
 		var out, errb bytes.Buffer

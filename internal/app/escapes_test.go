@@ -22,6 +22,7 @@ func hasEscapes(s string) bool {
 // without them in every command that shows entries; --json keeps the
 // text, escaped by the encoder.
 func TestHumanOutputHasNoEscapes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	run := func(args ...string) (int, string, string) {
 		std, out, errb := testIO(dir)
@@ -74,6 +75,7 @@ func TestHumanOutputHasNoEscapes(t *testing.T) {
 // TestMemoryAddStoresNoEscapes: text typed into memory add is cleaned at
 // write time, and a zero-width space cannot hide a token from redaction.
 func TestMemoryAddStoresNoEscapes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	std, _, errb := testIO(dir)
 	if Main(context.Background(), []string{"flowmem", "init", "--enable"}, std) != 0 {

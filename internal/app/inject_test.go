@@ -16,6 +16,7 @@ import (
 // the hooks, a Ralph loop's $(...)) or a file. Output on a character
 // device, as a person's terminal is, is not noted.
 func TestInjectionNotedOnlyForAHandOver(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{{"init", "--enable"}, {"memory", "add", "--type", "pitfall", "--task", "fn-1.1", "Close errors on written files are dropped", "--fix", "check the error of Close"}} {
 		if code, _, stderr := runIn(t, dir, args...); code != 0 {

@@ -13,6 +13,7 @@ import (
 // TestReadmeConfigTable: the README's configuration table lists every
 // setting `config list --json` knows, each with the default it reports.
 func TestReadmeConfigTable(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -68,6 +69,7 @@ func TestReadmeConfigTable(t *testing.T) {
 // TestRalphReadmeConfigDefaults: the settings of .flow/config.json that the
 // Ralph example's knobs table names carry the defaults config list reports.
 func TestRalphReadmeConfigDefaults(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile(filepath.Join("..", "..", "examples", "ralph", "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -178,6 +180,7 @@ func splitRow(line string) []string {
 // on a fresh machine, from a checkout; the module is not published, so a
 // remote `go install …@latest` fails.
 func TestReadmeInstallsFromCheckout(t *testing.T) {
+	t.Parallel()
 	for _, f := range []string{"README.md", "examples/ralph/README.md", "examples/ralph/ralph.sh", ".claude-plugin/marketplace.json"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", f))
 		if err != nil {

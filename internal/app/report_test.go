@@ -11,6 +11,7 @@ import (
 // wrote before, never another file (a slip of the path, --html README.md,
 // replaced it with HTML) or a folder.
 func TestReportWritesOnlyItsOwnFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if code, _, stderr := runWithPath(t, dir, "", "init", "--enable"); code != 0 {
 		t.Fatalf("init: %s", stderr)

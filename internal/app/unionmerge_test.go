@@ -53,6 +53,7 @@ func hookIn(t *testing.T, dir string, payload []byte) {
 // seen 2, both tasks): each lesson once, its text, seen 2, both tasks; none
 // an empty lesson or one copy's count.
 func TestUnionMergedCopies(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
@@ -61,10 +62,8 @@ func TestUnionMergedCopies(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, by := range []string{"memory add", "hook"} {
-		// Not parallel: urfave/cli writes its flags' shared definitions
-		// while it parses, so two Main calls at once race (a process runs
-		// Main once, so only tests can meet it).
 		t.Run(by, func(t *testing.T) {
+			t.Parallel()
 			root := t.TempDir()
 			origin := filepath.Join(root, "origin")
 			gitIn(t, root, "init", "-q", "-b", "main", origin)

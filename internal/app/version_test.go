@@ -12,6 +12,7 @@ import (
 // TestVersionReportsRelease: --version and doctor name the release in
 // VERSION (never a placeholder such as "dev").
 func TestVersionReportsRelease(t *testing.T) {
+	t.Parallel()
 	std, out, _ := testIO(t.TempDir())
 	if code := Main(context.Background(), []string{"flowmem", "--version"}, std); code != 0 {
 		t.Fatalf("exit %d", code)
