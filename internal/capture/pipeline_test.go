@@ -389,11 +389,13 @@ func TestLessonsPerReviewAreCapped(t *testing.T) {
 		if i > n-3 {
 			sev = "Critical" // the last three must survive the cap
 		}
-		b.WriteString("### " + strconv.Itoa(i) + ". `loadTable" + strconv.Itoa(i) + "` ignores the close error\n")
+		// Each finding names its own code, so none repeats another.
+		k := strconv.Itoa(i)
+		b.WriteString("### " + k + ". `loadTable" + k + "` ignores `closeErr" + k + "`\n")
 		b.WriteString("**Severity:** " + sev + "\n")
-		b.WriteString("**File:** `store/table" + strconv.Itoa(i) + ".go:12`\n")
-		b.WriteString("**Problem:** `loadTable" + strconv.Itoa(i) + "` drops the error of `f.Close`, so a short write on table " + strconv.Itoa(i) + " goes unnoticed.\n")
-		b.WriteString("**Fix:** Return the error of `Close` from `loadTable" + strconv.Itoa(i) + "`.\n\n")
+		b.WriteString("**File:** `store/table" + k + ".go:12`\n")
+		b.WriteString("**Problem:** `loadTable" + k + "` drops `closeErr" + k + "` of `file" + k + "`, so `rows" + k + "` stay short.\n")
+		b.WriteString("**Fix:** Return `closeErr" + k + "` from `loadTable" + k + "` to `caller" + k + "`.\n\n")
 	}
 	b.WriteString("<verdict>NEEDS_WORK</verdict>\n")
 	text := b.String()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Analysis is everything flowmem learns from one review text.
@@ -89,7 +90,69 @@ func AnalyzeWith(text string, o Options) Analysis {
 		a.Decisions[i] = ClassifyWith(f, o)
 	}
 	fallback(a.Decisions)
+	repeats(a.Decisions)
 	return a
+}
+
+// Thresholds of repeats: how many content words, and what share of the
+// shorter finding's, a kept finding must share with an earlier kept one
+// to be its repeat.
+const (
+	repeatWords = 3
+	repeatShare = 0.6
+)
+
+// repeats drops a kept finding that restates an earlier kept one of the
+// same review: a closing list of next steps or a summary table names the
+// findings already given, and one lesson recorded twice is a false keep
+// the second time. Words are compared, not sentences, because the repeat
+// is a shorter wording ("Pass the pool into the worker" after the
+// paragraph that said why).
+func repeats(ds []Decision) {
+	var earlier []map[string]bool
+	for i, d := range ds {
+		if !d.Keep {
+			continue
+		}
+		w := contentWords(d.Finding.Problem + " " + d.Finding.Fix)
+		if n := repeatOf(w, earlier); n >= 0 {
+			ds[i].Keep = false
+			ds[i].Reason = fmt.Sprintf("repeats an earlier finding (%d shared words)", n)
+			continue
+		}
+		earlier = append(earlier, w)
+	}
+}
+
+// repeatOf returns how many words w shares with the first of earlier it
+// repeats, or -1.
+func repeatOf(w map[string]bool, earlier []map[string]bool) int {
+	for _, e := range earlier {
+		shared := 0
+		for k := range w {
+			if e[k] {
+				shared++
+			}
+		}
+		if shared >= repeatWords && float64(shared) >= repeatShare*float64(min(len(w), len(e))) {
+			return shared
+		}
+	}
+	return -1
+}
+
+// contentWords are the lower-case words of s longer than three letters:
+// short words are the grammar every finding shares.
+func contentWords(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
+	}) {
+		if utf8.RuneCountInString(w) > 3 {
+			m[w] = true
+		}
+	}
+	return m
 }
 
 // fallbackKeep is how many findings fallback keeps at most. On the sets

@@ -373,3 +373,26 @@ func TestFallbackKeepsDefectsInNamedCode(t *testing.T) {
 		}
 	}
 }
+
+// A finding that restates one already kept (a reviewer's closing list, or
+// the same point made twice) is not recorded twice; two findings that
+// share a word or two are both kept.
+func TestRepeatOfAKeptFindingIsDropped(t *testing.T) {
+	review := "VERDICT: NEEDS_WORK\n\n## Findings\n\n" +
+		"1. **major** `Cache.Evict` walks the whole map under the write lock, so every reader stalls while a large cache is trimmed. Trim in batches and release the lock between them.\n" +
+		"2. **major** `Session.Renew` keeps the old expiry when the clock moves backwards, so a renewed session can expire at once. Compute the expiry from a monotonic clock.\n\n" +
+		"3. **minor** Readers stall while `Cache.Evict` walks the whole map under the write lock: trim in batches.\n"
+	a := Analyze(review)
+	var kept []string
+	repeated := 0
+	for _, d := range a.Decisions {
+		if d.Keep {
+			kept = append(kept, d.Finding.Problem)
+		} else if strings.HasPrefix(d.Reason, "repeats an earlier finding") {
+			repeated++
+		}
+	}
+	if len(kept) != 2 || repeated != 1 || !strings.Contains(kept[0], "walks the whole map") || !strings.Contains(kept[1], "Session.Renew") {
+		t.Fatalf("kept %q with %d repeats, want the first two and the third dropped as a repeat", kept, repeated)
+	}
+}
