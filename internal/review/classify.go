@@ -57,7 +57,7 @@ type Options struct {
 //  5. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
 //     (minor or above), names code in its problem, and is more than a
-//     label of a few words: that implies
+//     label of a few words (ranked only minor, more than a line): that implies
 //     its fix (and see fallback: a review that asks for changes keeps
 //     something).
 //
@@ -129,7 +129,12 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// "`Valkey` (cache)") are an item of an inventory or an outline
 		// more often than a defect.
 		bare := strings.TrimSpace(f.Evidence) == "" && strings.TrimSpace(f.Location) == "" && len(strings.Fields(f.Problem)) <= bareWords
-		if bare || !hasCode(f.Problem) || severityRank(f.Severity) < severityRank(SevMinor) {
+		// A one-line note ranked only minor ("`flush` runs twice") is a
+		// remark, not a defect judged worth fixing: over every labelled
+		// set, reading them so cost 2 lessons for 40 keeps (every minor
+		// finding without a fix would cost 123 lessons for 331).
+		remark := severityRank(f.Severity) < severityRank(SevMajor) && len(f.Problem) < remarkLen
+		if bare || remark || !hasCode(f.Problem) || severityRank(f.Severity) < severityRank(SevMinor) {
 			return drop(reasonNoFix)
 		}
 		implied = true
@@ -173,6 +178,10 @@ func docPlace(loc string) string {
 	}
 	return doc
 }
+
+// remarkLen is the length, in bytes, under which a problem ranked below
+// major with no fix is a remark rather than a defect whose fix it implies.
+const remarkLen = 100
 
 // bareWords is the most words a problem with no evidence or place can
 // have and still be a bare label rather than a stated defect.

@@ -210,8 +210,18 @@ func TestClassify(t *testing.T) {
 		},
 		{
 			name: "a ranked defect in named code implies its fix",
-			f:    Finding{Severity: SevMinor, Problem: "`Cache.Put` stores the caller's slice, so later writes to it change the cached value."},
+			f:    Finding{Severity: SevMinor, Problem: "`Cache.Put` stores the caller's slice, so later writes to it change the cached value that every reader of the key sees."},
 			keep: true,
+		},
+		{
+			name: "a major one-line defect in named code implies its fix",
+			f:    Finding{Severity: SevMajor, Problem: "`Cache.Put` stores the caller's slice, so later writes to it change the cached value."},
+			keep: true,
+		},
+		{
+			name:   "a minor one-line remark on named code without a fix is dropped",
+			f:      Finding{Severity: SevMinor, Location: "cache/put.go:40", Problem: "`Cache.Put` keeps the caller's slice."},
+			reason: "no concrete fix",
 		},
 		{
 			name:   "an unranked defect without a fix is dropped",
@@ -381,7 +391,7 @@ func TestRepeatOfAKeptFindingIsDropped(t *testing.T) {
 	review := "VERDICT: NEEDS_WORK\n\n## Findings\n\n" +
 		"1. **major** `Cache.Evict` walks the whole map under the write lock, so every reader stalls while a large cache is trimmed. Trim in batches and release the lock between them.\n" +
 		"2. **major** `Session.Renew` keeps the old expiry when the clock moves backwards, so a renewed session can expire at once. Compute the expiry from a monotonic clock.\n\n" +
-		"3. **minor** Readers stall while `Cache.Evict` walks the whole map under the write lock: trim in batches.\n"
+		"3. **major** Readers stall while `Cache.Evict` walks the whole map under the write lock: trim in batches.\n"
 	a := Analyze(review)
 	var kept []string
 	repeated := 0
