@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -109,7 +110,7 @@ const (
 // is a shorter wording ("Pass the pool into the worker" after the
 // paragraph that said why).
 func repeats(ds []Decision) {
-	var earlier []map[string]bool
+	var earlier [][]string
 	for i, d := range ds {
 		if !d.Keep {
 			continue
@@ -125,13 +126,20 @@ func repeats(ds []Decision) {
 }
 
 // repeatOf returns how many words w shares with the first of earlier it
-// repeats, or -1.
-func repeatOf(w map[string]bool, earlier []map[string]bool) int {
+// repeats, or -1. Word lists are sorted, so sharing is one merge.
+func repeatOf(w []string, earlier [][]string) int {
 	for _, e := range earlier {
 		shared := 0
-		for k := range w {
-			if e[k] {
+		for i, j := 0, 0; i < len(w) && j < len(e); {
+			switch {
+			case w[i] < e[j]:
+				i++
+			case w[i] > e[j]:
+				j++
+			default:
 				shared++
+				i++
+				j++
 			}
 		}
 		if shared >= repeatWords && float64(shared) >= repeatShare*float64(min(len(w), len(e))) {
@@ -141,18 +149,20 @@ func repeatOf(w map[string]bool, earlier []map[string]bool) int {
 	return -1
 }
 
-// contentWords are the lower-case words of s longer than three letters:
-// short words are the grammar every finding shares.
-func contentWords(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+// contentWords are the distinct lower-case words of s longer than three
+// letters, sorted: short words are the grammar every finding shares.
+func contentWords(s string) []string {
+	words := strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_')
-	}) {
+	})
+	out := words[:0]
+	for _, w := range words {
 		if utf8.RuneCountInString(w) > 3 {
-			m[w] = true
+			out = append(out, w)
 		}
 	}
-	return m
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // fallbackKeep is how many findings fallback keeps at most. On the sets
