@@ -1,5 +1,10 @@
 package sanitize
 
+import (
+	"bytes"
+	"strings"
+)
+
 // Tags returns s with "<" written as "&lt;" where it opens or closes a tag
 // whose name holds "-", "_" or ":" (</system-reminder>, <function_calls>,
 // a namespaced <x:invoke>). Agent harnesses wrap what they hand the model
@@ -15,7 +20,7 @@ func Tags(s string) string {
 }
 
 // AppendTags appends Tags(s) to dst.
-func AppendTags[T ~string | ~[]byte](dst []byte, s T) []byte {
+func AppendTags[T string | []byte](dst []byte, s T) []byte {
 	last := 0
 	for i := tagAt(s, 0); i >= 0; i = tagAt(s, i+1) {
 		dst = append(dst, s[last:i]...)
@@ -27,11 +32,21 @@ func AppendTags[T ~string | ~[]byte](dst []byte, s T) []byte {
 
 // tagAt is the index of the first "<" at or after from that opens or
 // closes a tag named with "-", "_" or ":", or -1.
-func tagAt[T ~string | ~[]byte](s T, from int) int {
+func tagAt[T string | []byte](s T, from int) int {
 	for i := from; i < len(s); i++ {
-		if s[i] != '<' {
-			continue
+		// IndexByte steps many bytes at a time: memory read sends
+		// megabytes of lessons through here.
+		n := -1
+		switch v := any(s[i:]).(type) {
+		case string:
+			n = strings.IndexByte(v, '<')
+		case []byte:
+			n = bytes.IndexByte(v, '<')
 		}
+		if n < 0 {
+			return -1
+		}
+		i += n
 		j := i + 1
 		if j < len(s) && s[j] == '/' {
 			j++
