@@ -600,7 +600,7 @@ func TestQualityCurate(t *testing.T) {
 // alone as a second likeness) because the real pool lost nothing without
 // them, so the written gates stand lower than the real ones.
 const (
-	gateFound      = 0.90 // S in A's group or beside it (Near, with its group), written sets
+	gateFound      = 0.95 // S in A's group or beside it (Near, with its group), written sets: 268/277 since round 20's 5 near
 	gateNearest    = 0.76 // S in A's group or among A's 3 nearest, written sets
 	gateKnown      = 0.85 // the same, other sets' wordings of A's lesson (same-lesson.txt) taking no place
 	gateFoundInSet = 0.95
@@ -609,7 +609,9 @@ const (
 	// 0.827, group or 3-NN 0.810, near misses apart 0.974, once real16.txt
 	// (round 19, fresh, scored once: group or 3-NN 49/71, beside 50/71,
 	// near misses apart 59/60, the same with round 18's curate) joined.
+	// Round 20 shows 5 near entries beside a group, not 3: beside 691 ->
+	// 723/836 (0.865), the rest unchanged.
 	// Each round's figures: testdata/capture/recurrence/README.md.
-	gateRealFound   = 0.82
+	gateRealFound   = 0.85
 	gateRealNearest = 0.80 // 677/836 = 0.8098 rounds to 0.81 but sits below it
 )

@@ -491,6 +491,7 @@ var (
 var earlierCurators = map[string]bool{
 	"9ecce7dbd17611ba2c666f43110aa016352e8b521c89f518896c097e7f2085a9": true, // 83d0e8a
 	"25804ad7e5a74e920da82056e8c419a341f335ba073969270dd160d965077adf": true, // d531dd3
+	"ab414bd81c1bbc0ac1c9e70a2e63dfdfebc197aecfae054127c25dccf6f9ddf0": true, // 10bf617
 }
 
 // earlierScouts are the sums of the memory-scout.md copies earlier
