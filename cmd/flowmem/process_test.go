@@ -43,11 +43,6 @@ func mustFlowmem(t *testing.T, exe, dir string, args ...string) string {
 	return out
 }
 
-// inProcess is held while this test process runs app.Main itself:
-// urfave/cli v2 writes its package-level help and version flags (and
-// app's --json flag) on every run, so two runs at once would race.
-var inProcess sync.Mutex
-
 // reader runs a command that only reads memory inside this test process,
 // as flowmem would in dir with the environment flowmem gives a process.
 // The union tests ask every reader about each merge, more than a thousand
@@ -69,9 +64,9 @@ func reader(t *testing.T, dir string, args ...string) (string, error) {
 		Now:   time.Now,
 		Exe:   func() (string, error) { return plain(), nil },
 	}
-	inProcess.Lock()
+	// Runs of app.Main share nothing (app's TestMainRunsSideBySide), so
+	// the parallel tests ask their readers at once.
 	code := app.Main(context.Background(), append([]string{"flowmem"}, args...), std)
-	inProcess.Unlock()
 	if code != 0 {
 		return out.String(), fmt.Errorf("flowmem %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
 	}
