@@ -90,7 +90,7 @@ func TestHeadingReviewThroughPostToolUseFailure(t *testing.T) {
 		t.Errorf("notices %q, want one from PostToolUseFailure", s.Notices())
 	}
 	ctx := contextAfterTool(t, srv)
-	if !strings.Contains(ctx, "flowmem recorded 2 lessons") || !strings.Contains(ctx, "archive those that fail, and add one lesson per finding of the review that holds and is missing") {
+	if !strings.Contains(ctx, "flowmem recorded 2 lessons") || !strings.Contains(ctx, "archive those that fail, and add one lesson per missing finding whose rule carries over to other tasks") {
 		t.Errorf("the nudge did not reach the model's next request:\n%s", ctx)
 	}
 	lessonIDsReachModel(t, heads, ctx)

@@ -116,7 +116,8 @@ func TestSecondLookReplacesThroughClaudeCode(t *testing.T) {
 				return standin.Text("Second look FAILED: the judge output has no signal.Notify entry")
 			}
 			for _, l := range strings.Split(judged, "\n") {
-				if _, cmd, ok := strings.Cut(l, "is missing: "); ok && strings.HasPrefix(cmd, "flowmem memory add ") {
+				if i := strings.Index(l, ": flowmem memory add "); strings.HasPrefix(l, "- add ") && i >= 0 {
+					cmd := l[i+2:]
 					added = regexp.MustCompile(`--category <[^>]*>`).ReplaceAllString(cmd, "--category framework")
 					added = strings.NewReplacer(`[--replaces ID]`, `--replaces `+archived, `"<lesson>"`, `"`+lesson+`"`, `"<what to do instead>"`, `"`+fix+`"`).Replace(added)
 				}

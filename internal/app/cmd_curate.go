@@ -425,7 +425,7 @@ func judgeCommand(e *env) *cli.Command {
 		ArgsUsage: "ID...",
 		Description: `Prints what memory keeps (the criteria), each entry whole, and the commands
 to act: archive an active entry that fails, approve or reject a pending one,
-add one lesson per finding of the review that is missing. Changes nothing.
+add one lesson per missing finding whose rule carries over. Changes nothing.
 The hook names this command, with the ids of the lessons it has just
 recorded, after a review that asks for changes. IDs are ids or unique starts of them, as in
 memory show.
@@ -468,7 +468,7 @@ Examples:
 			if act.Restore != "" {
 				fmt.Fprintf(e.Out, "- %s already archived: if one holds after all: %s\n", strings.Join(act.Gone, " "), act.Restore)
 			}
-			fmt.Fprintf(e.Out, "- add one lesson for each finding of the review (none from its summary, praise or passed checks) that holds and is missing: %s\n", act.Add)
+			fmt.Fprintf(e.Out, "- add one lesson for each missing finding whose rule would guide code this change did not touch (none for a fix only this change needs, none from its summary, praise or passed checks): %s\n", act.Add)
 			return nil
 		},
 	}

@@ -24,6 +24,12 @@ import (
 // one), the rest true lessons archived and not added back; and its false
 // additions came from findings memory does not keep or from a review's
 // summary and praise. The last paragraph answers those classes.
+// On round 19's sets most false additions came from findings that hold
+// only for this change (its bug fixed, a part still missing, a design or
+// plan choice, a document, a question or nit) or from a review that
+// approves the work, and many lost findings were minor ones skipped; so a
+// finding is added by what its rule would guide beyond this change, and
+// whatever its severity.
 const Criteria = `What memory is for: its lessons are shown to the coding agent before later,
 unrelated tasks in this project. A lesson belongs in memory when BOTH hold:
 1. A rule stands behind it that carries over to other tasks in this project
@@ -53,10 +59,15 @@ but is worded only in terms of this change, add it as the general rule, with
 its category, replacing the original (--replaces ID). Archive the others.
 A lesson that holds but is badly worded is replaced, never just archived:
 archiving drops it.
-Then go through the review finding by finding, to its end: for each problem
-it found that meets 1 and 2 and that memory does not hold, add one lesson,
-one per finding, never several folded into one. Add nothing from the
-review's summary, praise, scores or checks that passed.`
+Then go through the review finding by finding, to its end, whatever each
+one's severity, and ask the same question of each. Add one lesson for a
+finding memory does not hold when the rule behind it meets 1 and 2 and
+would guide code this change did not touch; one per finding, never several
+folded into one. Add none for a finding whose only rule is to fix, finish
+or redo this change (its bug, a part still missing, a design or plan
+choice, a document), nor for a question, a nit, a finding with no fix, the
+review's summary, praise, scores or checks that passed, or a review that
+approves the work.`
 
 // JudgeCommand is the command that prints lessons whole for judging.
 func JudgeCommand(ids []string) string {

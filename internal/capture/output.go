@@ -96,7 +96,7 @@ func additionalContext(r *Result) string {
 		return ""
 	}
 	if r.Nudge && r.Verdict == review.None {
-		return fmt.Sprintf("flowmem read no verdict in this review (%d %s) and recorded nothing. If it asks for changes, record one lesson for each reusable finding of it (a framework idiom, API or tool quirk, build or test gotcha, project convention, class of edge case): %s. If it approves the work, do nothing.",
+		return fmt.Sprintf("flowmem read no verdict in this review (%d %s) and recorded nothing. If it asks for changes, record one lesson for each finding of it whose rule carries over to other tasks (a framework idiom, API or tool quirk, build or test gotcha, project convention, class of edge case), none for a fix only this change needs: %s. If it approves the work, do nothing.",
 			r.Findings, plural(r.Findings, "finding", "findings"), AddCommand(r.Task, false))
 	}
 	nudge := r.Nudge && r.Verdict.Actionable()
@@ -139,9 +139,9 @@ func additionalContext(r *Result) string {
 		// At most MaxLessons ids: the command always fits
 		// (TestSecondLookBudget).
 		tail = " Judge the new ones now: run " + JudgeCommand(fresh) + " (it prints them in full with what memory keeps), " + act +
-			", and add one lesson per finding of the review that holds and is missing (flowmem memory add), none from its summary or praise."
+			", and add one lesson per missing finding whose rule carries over to other tasks (flowmem memory add), none from its summary or praise."
 	} else if nudge {
-		tail = " Record one lesson for each reusable finding of the review that is missing (a framework idiom, API or tool quirk, build or test gotcha, project convention, class of edge case): " + AddCommand(r.Task, false) + ". No need to run flowmem memory judge."
+		tail = " Record one lesson for each missing finding of the review whose rule carries over to other tasks (a framework idiom, API or tool quirk, build or test gotcha, project convention, class of edge case), none for a fix only this change needs nor from its summary or praise: " + AddCommand(r.Task, false) + ". No need to run flowmem memory judge."
 	}
 	list := lessonList(shown, maxContext-len(head)-len(tail), len(fresh) > 0 && nudge)
 	if list == "" && strings.HasSuffix(head, ":") {
