@@ -194,10 +194,10 @@ func Main(ctx context.Context, args []string, std IO) (code int) {
 // usage error (exit 64), as it would be without "help", and so is a word
 // that names no subcommand of a group; known flags (and, after "flowmem
 // help", the command's arguments) are left out, so help never runs the
-// command.
+// command. A "help" that is a flag's value is left alone (valueFollows).
 func helpArgs(cmds []*cli.Command, args []string) []string {
 	i := slices.Index(args, "help")
-	if i < 1 {
+	if i < 1 || valueFollows(cmds, args[1:i]) {
 		return args
 	}
 	// Everything around "help" must be command names, in one path, or flags.
@@ -229,6 +229,36 @@ func helpArgs(cmds []*cli.Command, args []string) []string {
 		}
 	}
 	return append(append([]string{args[0]}, path...), "--help")
+}
+
+// valueFollows says whether the last of words is a flag of the command the
+// words before it name that takes a value: the word after it is that value
+// ("memory read --relevant help" asks about help), not the help command.
+func valueFollows(cmds []*cli.Command, words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	f := words[len(words)-1]
+	if !strings.HasPrefix(f, "-") || strings.Contains(f, "=") {
+		return false
+	}
+	var last *cli.Command
+	for _, w := range words[:len(words)-1] {
+		if c := find(cmds, w); c != nil {
+			last, cmds = c, c.Subcommands
+		}
+	}
+	if last == nil {
+		return false
+	}
+	name := strings.TrimLeft(f, "-")
+	for _, fl := range last.Flags {
+		if slices.Contains(fl.Names(), name) {
+			v, ok := fl.(cli.DocGenerationFlag)
+			return ok && v.TakesValue()
+		}
+	}
+	return false
 }
 
 // knowsFlag says whether command c (nil: flowmem itself) has flag f, given

@@ -321,3 +321,33 @@ func TestMainRunsSideBySide(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestHelpAsAFlagValue: "help" right after a flag that takes a value is
+// that value, as it was before a trailing "help" became a help request:
+// "memory read --relevant help" recalls lessons about help, and "memory
+// add --type pitfall help" adds a lesson; a bool flag takes no value, so
+// "memory read --json help" is still read's help.
+func TestHelpAsAFlagValue(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	run := func(args ...string) (int, string, string) {
+		std, out, errb := testIO(dir)
+		code := Main(context.Background(), append([]string{"flowmem"}, args...), std)
+		return code, out.String(), errb.String()
+	}
+	if code, _, errb := run("init", "--enable"); code != 0 {
+		t.Fatal(errb)
+	}
+	if code, _, errb := run("memory", "add", "--type", "pitfall", "help"); code != 0 || !strings.Contains(errb, "added pitfall") {
+		t.Fatalf("memory add --type pitfall help: exit %d, stderr %q; want the lesson added", code, errb)
+	}
+	if code, out, errb := run("memory", "read", "--relevant", "help", "--json"); code != 0 || !strings.Contains(out, `"help"`) || strings.Contains(out, "USAGE") {
+		t.Errorf("memory read --relevant help --json: exit %d, stdout %q, stderr %q; want the lesson", code, out, errb)
+	}
+	if code, out, errb := run("memory", "read", "--json", "--relevant", "help"); code != 0 || !strings.Contains(out, `"help"`) || strings.Contains(out, "USAGE") {
+		t.Errorf("memory read --json --relevant help: exit %d, stdout %q, stderr %q; want the lesson", code, out, errb)
+	}
+	if code, out, _ := run("memory", "read", "--json", "help"); code != 0 || !strings.Contains(out, "flowmem memory read - ") {
+		t.Errorf("memory read --json help: exit %d, stdout %q; want read's help", code, out)
+	}
+}
