@@ -177,10 +177,11 @@ const fallbackKeep = 1
 // every one of, because a review that asks for changes always teaches
 // something. The candidates are the findings dropped only for stating no
 // fix that name code, the defect in named code implying its fix (ranked
-// ones at or above the minimum severity are kept by the filter itself);
-// the first fallbackKeep of them are kept. So are findings dropped for
-// their place in a document, named code or not: a review of a plan or a
-// spec places every finding in it, and still asks for changes.
+// ones at or above the minimum severity are kept by the filter itself),
+// and the findings dropped for their place in a document, named code or
+// not: a review of a plan or a spec places every finding in it, and still
+// asks for changes. The first fallbackKeep of them, in review order, are
+// kept.
 func fallback(ds []Decision) {
 	for _, d := range ds {
 		if d.Keep {

@@ -57,9 +57,10 @@ type Options struct {
 //  5. no fix: neither a fix field, a linked recommendation nor an
 //     imperative or "should" sentence — unless the finding is ranked
 //     (minor or above), names code in its problem, and is more than a
-//     label of a few words (ranked only minor, more than a line): that implies
-//     its fix (and see fallback: a review that asks for changes keeps
-//     something).
+//     label of a few words (ranked only minor, remarkLen bytes or more):
+//     that implies its fix (and see fallback: a review that asks for
+//     changes keeps something); repeats, after it, drops a kept finding
+//     that restates an earlier one.
 //
 // Every rule here was kept because deleting it cost the review sets no
 // rule was written on (round 10's ablation); the ones whose deletion cost
