@@ -330,11 +330,7 @@ func TestMainRunsSideBySide(t *testing.T) {
 func TestHelpAsAFlagValue(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	run := func(args ...string) (int, string, string) {
-		std, out, errb := testIO(dir)
-		code := Main(context.Background(), append([]string{"flowmem"}, args...), std)
-		return code, out.String(), errb.String()
-	}
+	run := storeRunner(dir)
 	if code, _, errb := run("init", "--enable"); code != 0 {
 		t.Fatal(errb)
 	}
