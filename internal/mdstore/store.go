@@ -193,8 +193,7 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 			if !pf.maybe(seg) {
 				return true
 			}
-			var e Entry
-			parsed := false
+			id, parsed := "", false
 			for n, start := 0, 0; start < len(seg); n++ {
 				end := len(seg)
 				if i := bytes.IndexByte(seg[start:], '\n'); i >= 0 {
@@ -206,17 +205,16 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 					continue
 				}
 				if !parsed {
-					e, _, _, _ = parseEntry(&x, k, seg, "", line)
-					parsed = true
+					id, parsed = entryID(&x, k, seg, line), true
 				}
-				if marked[e.ID] {
+				if marked[id] {
 					return true
 				}
-				text, _ := strings.CutSuffix(string(l), " <!-- "+e.ID+" -->")
+				text, _ := strings.CutSuffix(string(l), " <!-- "+id+" -->")
 				if !utf8.ValidString(text) {
 					text = strings.ToValidUTF8(text, "\uFFFD")
 				}
-				if ferr = fn(Hit{File: path, Line: line + n, ID: e.ID, Type: k, Text: text}); ferr != nil {
+				if ferr = fn(Hit{File: path, Line: line + n, ID: id, Type: k, Text: text}); ferr != nil {
 					return false
 				}
 			}
@@ -230,6 +228,17 @@ func (s *Store) SearchEach(re *regexp.Regexp, fn func(Hit) error, kinds ...Kind)
 		}
 	}
 	return nil
+}
+
+// entryID is the id of the entry seg holds, as parseEntry reads it: with
+// one metadata line that names it, that line's id, without making the
+// Entry (whose strings were most of what a search allocated).
+func entryID(x *entryScan, k Kind, seg []byte, line int) string {
+	if x.scan(seg, line) && x.marks == nil && len(x.metas) == 1 && len(x.metas[0].ID) > 0 {
+		return string(x.metas[0].ID)
+	}
+	e, _, _, _ := parseEntry(x, k, seg, "", line)
+	return e.ID
 }
 
 // indexForgotten is where b first holds "=forgotten", the value of a
