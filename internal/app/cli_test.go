@@ -330,7 +330,7 @@ func TestMainRunsSideBySide(t *testing.T) {
 func TestHelpAsAFlagValue(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	run := storeRunner(dir)
+	run := func(args ...string) (int, string, string) { return runIn(t, dir, args...) }
 	if code, _, errb := run("init", "--enable"); code != 0 {
 		t.Fatal(errb)
 	}

@@ -18,23 +18,13 @@ func hasEscapes(s string) bool {
 	return strings.ContainsAny(s, "\x1b\a\u009b\u202e\u202c\u200b")
 }
 
-// storeRunner runs flowmem in dir as the tests of one store do, giving the exit
-// code, stdout and stderr.
-func storeRunner(dir string) func(args ...string) (int, string, string) {
-	return func(args ...string) (int, string, string) {
-		std, out, errb := testIO(dir)
-		code := Main(context.Background(), append([]string{"flowmem"}, args...), std)
-		return code, out.String(), errb.String()
-	}
-}
-
 // TestHumanOutputHasNoEscapes: entries carrying terminal escapes print
 // without them in every command that shows entries; --json keeps the
 // text, escaped by the encoder.
 func TestHumanOutputHasNoEscapes(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	run := storeRunner(dir)
+	run := func(args ...string) (int, string, string) { return runIn(t, dir, args...) }
 	if code, _, errs := run("init", "--enable"); code != 0 {
 		t.Fatal(errs)
 	}
