@@ -64,9 +64,13 @@ func TestRankAll(t *testing.T) {
 }
 
 // Equal merged scores go to the entry the earlier query ranked higher, so
-// the request itself, given first, breaks ties.
+// the request itself, given first, breaks ties. (The lessons are of one
+// length: a shorter one would lead, lengthPower.)
 func TestRankAllTies(t *testing.T) {
-	entries := fuseMemory()
+	entries := []mdstore.Entry{
+		pit("p-cron", "Nightly job runs twice on the daylight saving change", "", ""),
+		pit("p-webhook", "Webhook retries hammer the receivers with no backoff", "", ""),
+	}
 	opt := Options{Now: testNow}
 	a := RankAll(t, entries, []string{"webhook", "daylight saving"}, opt)
 	b := RankAll(t, entries, []string{"daylight saving", "webhook"}, opt)
@@ -113,5 +117,20 @@ func TestRankAllFeedback(t *testing.T) {
 	got := ids(RankAll(t, entries, []string{"outbound notification", "retry backoff jitter"}, Options{Limit: 4}))
 	if !slices.Contains(got, "x") {
 		t.Errorf("merged = %q, want x (same dispatcher as the lessons both searches find)", got)
+	}
+}
+
+// A short lesson that two searches find first comes before a long one
+// that three find second: the long one is found by more searches because
+// it says more words, not because it bears more on the request.
+func TestRankAllShortBeforeLong(t *testing.T) {
+	entries := []mdstore.Entry{
+		pit("rule", "Store money as integer cents", "", ""),
+		pit("long", "Invoice totals computed in floating point drift by a cent after currency conversion and rounding in the nightly export to the ledger", "Keep money as integer cents and round once, at display, in the currency's own minor units", "billing/invoices/export_totals.go"),
+		pit("fx", "Currency conversion rates cached forever", "", ""),
+	}
+	got := ids(RankAll(t, entries, []string{"money", "cents", "currency conversion"}, Options{}))
+	if i, j := slices.Index(got, "rule"), slices.Index(got, "long"); i < 0 || j < 0 || i > j {
+		t.Errorf("merged = %q, want rule before long", got)
 	}
 }
