@@ -36,6 +36,12 @@ import (
 // put a shape in place of three document names: a markdown file named in
 // capitals (projectDoc) is a project's own guide, so a lesson that cites
 // one is a convention.
+// Round 21 named well-known frameworks and runtime libraries (a lesson
+// naming one is most often about how it behaves; names with a second
+// common sense, such as rails or express, are left out), took import for
+// convention (where a project's code comes from is its own rule), and
+// gave a lesson without any signal placed in a UI component file to
+// framework (uiFile); measured on every development pool, blind6..40.
 // What round 15 measured and left: a library's quirk (framework, api)
 // and an unhandled case (edge-case) are written with the same words and
 // shapes — qualified calls, type names, versions, "use X instead" fixes,
@@ -54,11 +60,15 @@ var categorySignals = []struct {
 		hmac jwt tls$ mitm insecure untrust redact admin$ role$ roles$ expos sensitive`},
 	{CatBuild, `ci$ lint tsc typecheck compile bundle dockerfile publish workflow lockfile
 		dependency dependencies npm yarn pnpm pip$ cargo gradle maven docker`},
-	{CatFramework, `async$ middleware deprecat trait`},
+	{CatFramework, `async$ middleware deprecat trait
+		react$ vue$ svelte angular django flask fastapi laravel tokio serde pandas numpy
+		torch pytorch tensorflow swiftui uikit appkit flutter electron tauri pydantic
+		sqlalchemy prisma next.js nextjs nuxt jquery asyncio celery godot dom$`},
 	{CatAPI, `endpoint http`},
 	{CatConvention, `convention consistent$ inconsisten centralize centralise single-source
 		elsewhere unlike mismatch
-		contradict drift diverg rule$ documented existing already rest$ violat hardcod`},
+		contradict drift diverg rule$ documented existing already rest$ violat hardcod
+		import$`},
 	{CatEdgeCase, `empty null$ zero negative overflow underflow boundary off-by-one concurrent concurrency
 		parallel deadlock stale orphan duplicate retry retries restart crash
 		idempot legacy unicode utf encoding dst leap race$ races$ racy
@@ -67,8 +77,9 @@ var categorySignals = []struct {
 }
 
 // categorize picks the category with the highest score (categoryScores);
-// ties go to the earlier category. Without any signal a finding that
-// names code is an edge case (a situation the code did not handle: the
+// ties go to the earlier category. Without any signal a finding placed
+// in a UI component file is a framework lesson (uiFile), one that names
+// code is an edge case (a situation the code did not handle: the
 // commonest learnable class in real reviews), otherwise general.
 func categorize(f Finding) string {
 	scores := categoryScores(f)
@@ -81,6 +92,8 @@ func categorize(f Finding) string {
 	switch {
 	case best != "":
 		return best
+	case uiFile(f.Location):
+		return CatFramework
 	case hasAnchor(f.Problem) || hasAnchor(f.Fix):
 		return CatEdgeCase
 	}
@@ -127,6 +140,30 @@ func testFile(loc string) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// uiFile reports whether the first file loc names is a UI component
+// source (.tsx, .jsx, .vue, .svelte, .swift, .mm): code in such a file is
+// written against a UI framework's component, rendering and event model,
+// so a lesson placed there with nothing else to say what it is about is
+// most often about how that framework behaves.
+func uiFile(loc string) bool {
+	for _, f := range strings.FieldsFunc(strings.ToLower(loc), func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '`' }) {
+		if i := strings.IndexByte(f, ':'); i > 0 {
+			f = f[:i]
+		}
+		base := f[strings.LastIndexByte(f, '/')+1:]
+		i := strings.LastIndexByte(base, '.')
+		if i <= 0 || i == len(base)-1 {
+			continue
+		}
+		switch base[i+1:] {
+		case "tsx", "jsx", "vue", "svelte", "swift", "mm":
+			return true
+		}
+		return false
 	}
 	return false
 }

@@ -141,6 +141,30 @@ func TestCategorize(t *testing.T) {
 				Fix:     "Wait for the element to appear instead."},
 			want: CatBuild,
 		},
+		{
+			name: "a named framework makes a framework lesson",
+			f: Finding{Problem: "`loadRows` builds a new Pandas frame per row, copying the whole table each time.",
+				Fix: "Collect the rows in a list and build one frame at the end."},
+			want: CatFramework,
+		},
+		{
+			name: "where code is imported from is the project's rule",
+			f: Finding{Problem: "`Panel` defines its own `formatDate` instead of the import from `lib/dates`.",
+				Fix: "Import `formatDate` from `lib/dates`."},
+			want: CatConvention,
+		},
+		{
+			name: "nothing else said, a UI component file points at its framework",
+			f: Finding{Location: "web/src/Basket.vue:40", Problem: "`total` is recomputed inside the template loop.",
+				Fix: "Compute `total` once as a computed property."},
+			want: CatFramework,
+		},
+		{
+			name: "in a UI component file a signal still decides",
+			f: Finding{Location: "app/Cart.tsx:12", Problem: "`Cart` shows a blank row when `items` is empty.",
+				Fix: "Render a placeholder for an empty cart."},
+			want: CatEdgeCase,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,6 +205,23 @@ func TestTestFile(t *testing.T) {
 	} {
 		if got := testFile(loc); got != want {
 			t.Errorf("testFile(%q) = %v, want %v", loc, got, want)
+		}
+	}
+}
+
+func TestUIFile(t *testing.T) {
+	for loc, want := range map[string]bool{
+		"web/src/Basket.vue:40":              true,
+		"App/Views/Login.swift":              true,
+		"`ui/menu.tsx`, lib/menu.ts":         true,
+		"lib/menu.ts, ui/menu.tsx":           false, // the first file named decides
+		"src/server.go:10":                   false,
+		"docs/tsx-notes.md":                  false,
+		"":                                   false,
+		"platform/mac/WindowController.mm:7": true,
+	} {
+		if got := uiFile(loc); got != want {
+			t.Errorf("uiFile(%q) = %v, want %v", loc, got, want)
 		}
 	}
 }
