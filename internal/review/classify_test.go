@@ -68,25 +68,11 @@ func TestClassify(t *testing.T) {
 			keep: true, reason: "reusable",
 		},
 		{
-			name: "dead or unused code in the title is a cleanup nit",
-			f: Finding{Severity: SevMajor,
-				Problem: "`legacyRetryBudget` is unused since the queue moved to `Backoff`. Nothing reads it.",
-				Fix:     "Delete `legacyRetryBudget` from `Config`."},
-			keep: false, reason: "cleanup nit",
-		},
-		{
 			name: "a dead-code compound names a thing, not dead code",
 			f: Finding{Severity: SevMajor,
 				Problem: "The dead-code pass in `prune.ts` treats a symbol with no local import as removable, so exports consumed by other packages are deleted.",
 				Fix:     "Consult the package's `exports` map before pruning a symbol."},
 			keep: true, reason: "reusable",
-		},
-		{
-			name: "a title that asks for tests is generic advice",
-			f: Finding{Severity: SevMajor,
-				Problem: "Missing integration tests for the `Ledger.settle` rounding path. Nothing exercises a half-cent split.",
-				Fix:     "Add a table test in `ledger_test.go` with half-cent amounts."},
-			keep: false, reason: "asks for tests",
 		},
 		{
 			name: "a test named as the broken thing is no request for tests",

@@ -255,7 +255,7 @@ func scoreLabels(t *testing.T, dir, pattern string, detail bool) *score {
 			k := 0
 			for i, d := range a.Decisions {
 				r := record{Review: filepath.Base(dir) + "/" + name, Index: i, Count: len(a.Decisions), Reason: d.Reason, Finding: d.Finding, Category: d.Category, Whole: texts[i],
-					CodeP: hasCode(d.Finding.Problem), CodeF: hasCode(d.Finding.Fix), NameP: hasAnchor(d.Finding.Problem), NameF: hasAnchor(d.Finding.Fix), NameL: hasAnchor(d.Finding.Location), Title: title(d.Finding.Problem)}
+					CodeP: hasCode(d.Finding.Problem), CodeF: hasCode(d.Finding.Fix), NameP: hasAnchor(d.Finding.Problem), NameF: hasAnchor(d.Finding.Fix), NameL: hasAnchor(d.Finding.Location), Title: firstSentence(d.Finding.Problem)}
 				if d.Keep {
 					lab := labelFor(l, keptText[k])
 					switch {
@@ -614,7 +614,7 @@ const (
 // implying a fix, bracketed [WARNING]/[INFO]); its gates follow the
 // figures on main less about 0.03: 0.598 (76/127), 0.704, 0.447.
 const (
-	gateR8Precision = 0.56 // was 0.59 — round 10 (r10-rslimA): 0.598 (79/132)
+	gateR8Precision = 0.55 // was 0.56 — round 21 (simplify21: titles calling code dead or unused and titles asking for tests no longer drop a finding): 0.552 (69/125); was 0.59 — round 10 (r10-rslimA): 0.598 (79/132)
 	gateR8Recall    = 0.63 // was 0.64 — round 20 (precision20: fallback keeps one finding, not three): 0.639 (69/108); was 0.70 — round 18 (ablate18: rules that did not pay over every labelled set deleted): 0.648 (70/108); was 0.71 — round 10 (r10-rslimA): 0.731 (79/108)
 	gateR8Category  = 0.43 // was 0.45 — round 10 (r10-rslimA): 0.468 (37/79)
 	gateR8Verdict   = 0.88
@@ -637,7 +637,7 @@ const (
 const (
 	gateR8bPrecision = 0.66 // was 0.67 — round 18 (ablate18: rules that did not pay over every labelled set deleted): 0.667 (58/87); was 0.73 — round 10 (r10-rslimA): 0.709 (56/79)
 	gateR8bRecall    = 0.59 // was 0.54 — round 10 (r10-rslimA): 0.629 (56/89)
-	gateR8bCategory  = 0.45 // was 0.46 — round 20 (precision20: a repeat of a kept finding is dropped): 0.456 (26/57); was 0.47 — round 18 (ablate18: word-list entries that did not pay deleted): 0.466 (27/58); was 0.30 — round 15 (capturecat15: a fix that names another file points to how the project does it): 0.474 (27/57)
+	gateR8bCategory  = 0.44 // was 0.45 — round 21 (simplify21: titles calling code dead or unused and titles asking for tests no longer drop a finding): 0.441 (26/59); was 0.46 — round 20 (precision20: a repeat of a kept finding is dropped): 0.456 (26/57); was 0.47 — round 18 (ablate18: word-list entries that did not pay deleted): 0.466 (27/58); was 0.30 — round 15 (capturecat15: a fix that names another file points to how the project does it): 0.474 (27/57)
 	gateR8bVerdict   = 0.82 // was 0.77 — round 10 (r10-rslimA): 0.850 (17/20)
 	gateR8bZeroYield = 1    // was 2 — round 9 (r9-review13)
 )
@@ -870,7 +870,7 @@ const (
 // rules had landed, one annotator): first score, once, at round 16's end —
 // the same with round 15's code.
 const (
-	gateR16Precision = 0.70 // 0.702 (40/57)
+	gateR16Precision = 0.66 // was 0.70 — round 21 (simplify21: titles calling code dead or unused and titles asking for tests no longer drop a finding): 0.667 (40/60); 0.702 (40/57)
 	gateR16Recall    = 1.00 // 1.000 (40/40)
 	gateR16Category  = 0.75 // 0.750 (30/40)
 	gateR16Verdict   = 1.00 // 3/3
@@ -987,7 +987,7 @@ const (
 )
 
 const (
-	gateR20bPrecision = 0.53 // 0.533 (24/45)
+	gateR20bPrecision = 0.52 // was 0.53 — round 21 (simplify21: titles calling code dead or unused and titles asking for tests no longer drop a finding): 0.522 (24/46); 0.533 (24/45)
 	gateR20bRecall    = 0.57 // 0.571 (24/42)
 	gateR20bCategory  = 0.41 // 0.417 (10/24)
 	gateR20bVerdict   = 0.75 // 9/12
@@ -1179,4 +1179,12 @@ func confusion(t *testing.T, split string, s *score) {
 		}
 		t.Log("  " + row)
 	}
+}
+
+// firstSentence is a finding's title: the first sentence of its problem.
+func firstSentence(problem string) string {
+	if ss := sentences(problem); len(ss) > 0 {
+		return ss[0]
+	}
+	return problem
 }
