@@ -177,11 +177,8 @@ const fallbackKeep = 1
 // every one of, because a review that asks for changes always teaches
 // something. The candidates are the findings dropped only for stating no
 // fix that name code, the defect in named code implying its fix (ranked
-// ones at or above the minimum severity are kept by the filter itself),
-// and the findings dropped for their place in a document, named code or
-// not: a review of a plan or a spec places every finding in it, and still
-// asks for changes. The first fallbackKeep of them, in review order, are
-// kept.
+// ones at or above the minimum severity are kept by the filter itself).
+// The first fallbackKeep of them, in review order, are kept.
 func fallback(ds []Decision) {
 	for _, d := range ds {
 		if d.Keep {
@@ -190,7 +187,7 @@ func fallback(ds []Decision) {
 	}
 	n := 0
 	for i, d := range ds {
-		if n < fallbackKeep && (d.Reason == reasonNoFix && hasCode(d.Finding.Problem) || strings.HasPrefix(d.Reason, reasonDoc)) {
+		if n < fallbackKeep && d.Reason == reasonNoFix && hasCode(d.Finding.Problem) {
 			ds[i].Keep = true
 			ds[i].Reason = fmt.Sprintf("reusable %s lesson: names %s; no other finding of this review is one, and a defect in named code implies its fix", d.Category, anchorOf(d.Finding))
 			n++

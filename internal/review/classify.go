@@ -48,8 +48,7 @@ type Options struct {
 //  1. no problem text;
 //  2. severity below the minimum;
 //  3. about how text looks: problem and fix both about typos, naming,
-//     formatting, comments or docs; or about a document, its place a
-//     markdown file and no code file;
+//     formatting, comments or docs;
 //  4. vague: it is short (under thinLen bytes in all) and names no code
 //     in its problem or place;
 //  5. no fix: neither a fix field, a linked recommendation nor an
@@ -63,8 +62,9 @@ type Options struct {
 // Every rule here was kept because deleting it cost the review sets no
 // rule was written on (round 10's ablation; round 21's weighed the sets
 // scored once fresh most); the ones whose deletion cost nothing there are
-// gone. A title calling code dead or unused and a title asking for tests
-// went in round 21: both dropped more lessons than nits on the fresh sets.
+// gone. A title calling code dead or unused, a title asking for tests and
+// a place in a markdown document went in round 21: each dropped more
+// lessons than one-offs or nits on the fresh sets.
 // Praise and passed checks are left out by extraction (sections of what
 // works or is already fixed), not here.
 // A survivor is kept with a category from general signals (categorize).
@@ -90,14 +90,6 @@ func ClassifyWith(f Finding, o Options) Decision {
 		// Both sides about text: a README that leaks a token is not a
 		// docs finding, a stale doc comment whose fix rewords it is.
 		return drop(fmt.Sprintf("about how text looks, not what code does (%q)", w))
-	}
-	if doc := docPlace(f.Location); doc != "" && d.Category != CatSecurity {
-		// A finding placed in a prose document (a plan, a spec, a
-		// README) is about what that document says: the rubric's
-		// one-off ("this doc overstates this result"), not a lesson
-		// about code. A secret or a hole is a security lesson wherever
-		// it is written.
-		return drop(reasonDoc + " (" + doc + ")")
 	}
 	if !hasCode(f.Problem) && !hasCode(f.Location) && len(f.Location)+len(f.Problem)+len(f.Fix)+len(f.Evidence) < thinLen {
 		// A line or two that names no code in its problem or place: a
@@ -137,37 +129,7 @@ func ClassifyWith(f Finding, o Options) Decision {
 	return d
 }
 
-const (
-	reasonNoFix = "no concrete fix given or implied"
-	reasonDoc   = "about a document, not code"
-)
-
-// docPlace returns the document a place names when every file it names
-// is a markdown document ("docs/plan.md:40", "README.md"), else "".
-func docPlace(loc string) string {
-	doc := ""
-	for _, w := range strings.FieldsFunc(loc, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '`' || r == '(' || r == ')' }) {
-		if i := strings.IndexByte(w, ':'); i > 0 {
-			w = w[:i]
-		}
-		base := w[strings.LastIndexByte(w, '/')+1:]
-		dot := strings.LastIndexByte(base, '.')
-		if dot <= 0 || dot == len(base)-1 {
-			continue // a word, not a file
-		}
-		switch strings.ToLower(base[dot+1:]) {
-		case "md", "markdown", "mdx":
-			if doc == "" {
-				doc = w
-			}
-		default:
-			if isASCIILetter(base[dot+1]) {
-				return "" // a code file
-			}
-		}
-	}
-	return doc
-}
+const reasonNoFix = "no concrete fix given or implied"
 
 // remarkLen is the length, in bytes, under which a problem ranked below
 // major with no fix is a remark rather than a defect whose fix it implies.

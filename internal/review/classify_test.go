@@ -16,25 +16,11 @@ func TestClassify(t *testing.T) {
 		reason   string // substring of Reason
 	}{
 		{
-			name: "a finding placed in a markdown plan is about the document",
-			f: Finding{Severity: SevMajor, Location: "docs/rollout-plan.md:40",
-				Problem: "Step 3 of the plan enables `FeatureGate` before the schema exists",
-				Fix:     "Reorder the steps so the migration runs first"},
-			keep: false, reason: reasonDoc,
-		},
-		{
 			name: "a secret written in a README is a security lesson, not a document's one-off",
 			f: Finding{Severity: SevMajor, Location: "README.md:12",
 				Problem: "The quick-start block sets `POSTGRES_PASSWORD` to the staging database password for every reader",
 				Fix:     "Read the password from the environment and rotate the published one"},
 			keep: true, category: CatSecurity,
-		},
-		{
-			name: "a place naming a code file beside a markdown one is about code",
-			f: Finding{Severity: SevMajor, Location: "docs/rollout-plan.md:40, app/gate.py:12",
-				Problem: "`FeatureGate` reads the schema before the migration creates it",
-				Fix:     "Check the schema version in `FeatureGate.enabled()` first"},
-			keep: true,
 		},
 		{
 			name: "a ranked defect placed only at a file implies nothing",
