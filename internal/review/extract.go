@@ -1301,16 +1301,9 @@ func (x *extractor) fixItems(s *section) []string {
 	return out
 }
 
-// target finds the finding a recommendation names, or nil.
+// target finds the finding a recommendation names, or nil: "evict on
+// revocation (C1)" names finding C1 whatever words it uses.
 func (x *extractor) target(item string) *candidate {
-	// "C1: evict on revocation" names finding C1 whatever words it uses.
-	if _, ref, _, _ := titleMarker(item); ref != "" {
-		for _, c := range x.out {
-			if strings.EqualFold(c.ref, ref) {
-				return c
-			}
-		}
-	}
 	if c := x.idTarget(item); c != nil {
 		return c
 	}
