@@ -496,10 +496,9 @@ func (x *extractor) section(s *section, sc scope) {
 	if k.findings || k.severity != "" || sc.force {
 		inner.findings = true
 	}
-	// A level-1 heading over sub-headings is the document's title ("#
-	// Issue #3347 review — r1"), and a recommendations section read as
-	// findings holds them: neither is one finding.
-	container := k.container || sc.force || s.level == 1 && len(s.children) > 0
+	// A recommendations section read as findings holds them: it is not
+	// one finding.
+	container := k.container || sc.force
 	if !container && len(s.blocks) == 0 && idChildren(s) {
 		// "### 2. Storage" with nothing of its own over "#### S-1 …",
 		// "#### S-2 …": a group heading, each marked sub-heading a
