@@ -456,11 +456,21 @@ Examples:
 				en := &entries[i]
 				fmt.Fprintf(e.Out, "--- %d of %d\n", i+1, len(entries))
 				e.printEntry(en, e.rel(p, s.Path(en.Kind)), en.Live() && en.Stale(e.Now(), e.staleAfter))
+				// A decision per lesson, keeping first: told only how to
+				// archive, a model archived every lesson, those that hold too.
+				switch en.Status {
+				case mdstore.Pending:
+					fmt.Fprintf(e.Out, "Decide:   holds: flowmem memory approve %s; fails: flowmem memory reject %s\n", en.ID, en.ID)
+				case mdstore.Archived:
+					fmt.Fprintf(e.Out, "Decide:   holds after all: flowmem memory restore %s; fails: nothing to do\n", en.ID)
+				default:
+					fmt.Fprintf(e.Out, "Decide:   holds (its rule meets 1 and 2 and would guide code this change did not touch): keep it, nothing to do; fails: flowmem memory archive %s\n", en.ID)
+				}
 				fmt.Fprintln(e.Out)
 			}
 			fmt.Fprintln(e.Out, "To act (ID: one or more of the ids above):")
 			if act.Archive != "" {
-				fmt.Fprintf(e.Out, "- archive each of %s that fails (one that holds but is badly worded is replaced with --replaces, not archived): %s\n", strings.Join(act.Active, " "), act.Archive)
+				fmt.Fprintf(e.Out, "- keep each of %s that holds, however it is worded; archive only each that fails: %s\n", strings.Join(act.Active, " "), act.Archive)
 			}
 			if act.Approve != "" {
 				fmt.Fprintf(e.Out, "- %s waiting for approval: approve each that holds: %s; reject each that fails: %s\n", strings.Join(act.Pending, " "), act.Approve, act.Reject)
