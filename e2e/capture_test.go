@@ -90,7 +90,7 @@ func TestHeadingReviewThroughPostToolUseFailure(t *testing.T) {
 		t.Errorf("notices %q, want one from PostToolUseFailure", s.Notices())
 	}
 	ctx := contextAfterTool(t, srv)
-	if !strings.Contains(ctx, "flowmem recorded 2 lessons") || !strings.Contains(ctx, "keep those that hold as they are, archive only those that fail, and add one lesson per missing finding whose rule carries over to other tasks") {
+	if !strings.Contains(ctx, "flowmem recorded 2 lessons") || !strings.Contains(ctx, "archive those that fail, keep those that hold as they are, and add one lesson per missing finding whose rule carries over to other tasks") {
 		t.Errorf("the nudge did not reach the model's next request:\n%s", ctx)
 	}
 	lessonIDsReachModel(t, heads, ctx)
@@ -144,7 +144,7 @@ func TestCodexStreamThroughPostToolUse(t *testing.T) {
 	for _, want := range []string{
 		"PostToolUse:Bash hook additional context: flowmem recorded 2 lessons",
 		"] \"The retry loop sleeps a fixed 100 ms",
-		"(it prints them in full with what memory keeps), keep those that hold as they are, archive only those that fail",
+		"(it prints them in full with what memory keeps), archive those that fail, keep those that hold as they are",
 	} {
 		if !strings.Contains(ctx, want) {
 			t.Errorf("the model's next request lacks %q:\n%s", want, ctx)

@@ -108,9 +108,9 @@ func TestSecondLookReplacesThroughClaudeCode(t *testing.T) {
 			judged = r.LastToolResult()
 			for _, block := range strings.Split(judged, "\n--- ")[1:] {
 				lines := strings.Split(block, "\n")
-				// Each lesson comes with its own decision, keeping first:
+				// Each lesson comes with its own decision, archive or keep:
 				// told only how to archive, a model archived those that hold.
-				if len(lines) < 2 || !strings.Contains(block, "keep it, nothing to do; fails: flowmem memory archive "+strings.Fields(lines[1] + " ?")[0]+"\n") {
+				if len(lines) < 2 || !strings.Contains(block, "): flowmem memory archive "+strings.Fields(lines[1] + " ?")[0]+"; holds (") {
 					return standin.Text("Second look FAILED: a lesson without its keep-or-archive line: " + block)
 				}
 				if strings.Contains(block, "signal.Notify") {

@@ -456,21 +456,23 @@ Examples:
 				en := &entries[i]
 				fmt.Fprintf(e.Out, "--- %d of %d\n", i+1, len(entries))
 				e.printEntry(en, e.rel(p, s.Path(en.Kind)), en.Live() && en.Stale(e.Now(), e.staleAfter))
-				// A decision per lesson, keeping first: told only how to
-				// archive, a model archived every lesson, those that hold too.
+				// A decision per lesson, the same question the criteria ask
+				// of a finding: told only how to archive, a model archived
+				// every lesson, those that hold too; told to keep first, it
+				// kept false ones.
 				switch en.Status {
 				case mdstore.Pending:
 					fmt.Fprintf(e.Out, "Decide:   holds: flowmem memory approve %s; fails: flowmem memory reject %s\n", en.ID, en.ID)
 				case mdstore.Archived:
 					fmt.Fprintf(e.Out, "Decide:   holds after all: flowmem memory restore %s; fails: nothing to do\n", en.ID)
 				default:
-					fmt.Fprintf(e.Out, "Decide:   holds (its rule meets 1 and 2 and would guide code this change did not touch): keep it, nothing to do; fails: flowmem memory archive %s\n", en.ID)
+					fmt.Fprintf(e.Out, "Decide:   fails (its only rule is to fix, finish or redo this change, it is not a lesson above, or the review approves the work): flowmem memory archive %s; holds (its rule would guide code this change did not touch): keep it, nothing to do (wrong category: add it again with the right one and --replaces %s)\n", en.ID, en.ID)
 				}
 				fmt.Fprintln(e.Out)
 			}
 			fmt.Fprintln(e.Out, "To act (ID: one or more of the ids above):")
 			if act.Archive != "" {
-				fmt.Fprintf(e.Out, "- keep each of %s that holds, however it is worded; archive only each that fails: %s\n", strings.Join(act.Active, " "), act.Archive)
+				fmt.Fprintf(e.Out, "- archive each of %s that fails: %s; keep each that holds, however it is worded\n", strings.Join(act.Active, " "), act.Archive)
 			}
 			if act.Approve != "" {
 				fmt.Fprintf(e.Out, "- %s waiting for approval: approve each that holds: %s; reject each that fails: %s\n", strings.Join(act.Pending, " "), act.Approve, act.Reject)

@@ -417,7 +417,7 @@ func TestOutputContract(t *testing.T) {
 			t.Errorf("first run additionalContext lacks lesson %s: %s", e.ID, c)
 		}
 	}
-	if !strings.Contains(c, "run "+JudgeCommand(ids)+" (") || !strings.Contains(c, "archive only those that fail") || len(c) > maxContext {
+	if !strings.Contains(c, "run "+JudgeCommand(ids)+" (") || !strings.Contains(c, "archive those that fail, keep those") || len(c) > maxContext {
 		t.Errorf("first run additionalContext: %s", c)
 	}
 

@@ -33,8 +33,11 @@ import (
 // With that wording the model archived every recorded lesson on round 20's
 // development sets, true ones too (it read "worded only in terms of this
 // change" as "replace it"), and added back only some, or one for several:
-// 32 true lessons of 150 were lost that way. So keeping is the default, said
-// first and with why, and archiving is only for a lesson that fails.
+// 32 true lessons of 150 were lost that way. Told to keep by default, it
+// kept them (recall 0.633 -> 0.752 on blind38-40) but kept false ones too
+// (26 of 42 on blind39) and their rules' categories: so a recorded lesson is
+// asked the same question as a finding, with how it fails said first, and
+// one with a wrong category is re-added with the right one.
 const Criteria = `What memory is for: its lessons are shown to the coding agent before later,
 unrelated tasks in this project. A lesson belongs in memory when BOTH hold:
 1. A rule stands behind it that carries over to other tasks in this project
@@ -58,14 +61,15 @@ validate input, split big classes, add docs or logs); typos, style,
 formatting, naming nits; anything tied only to this task, plan, spec or
 report (a requirement not met, a document out of sync, a number in a
 report); vague worries with no fix.
-For each lesson ask: would a note about it, read before the next unrelated
-task in this project, prevent a likely mistake? If yes, keep it as it is:
-do nothing, however closely it is worded to this change (the names of the
-code it touched are what bring it back before related work). Archive only a
-lesson that fails: an archived lesson is gone, and memory keeps nothing of
-it. To word one that holds as its general rule instead, add that wording
-with its category and --replaces ID: one added lesson per replaced one,
-never several replaced by one.
+For each lesson ask: does the rule behind it meet 1 and 2, and would it
+guide code this change did not touch? Archive it when it fails: when its
+only rule is to fix, finish or redo this change, when it is one of the "not
+lessons" above, or when the review approves the work. Keep one that holds as
+it is: do nothing, however closely it is worded to this change (the names of
+the code it touched are what bring it back before related work); an archived
+lesson is gone. If one that holds has the wrong category, or you would word
+it as its general rule, add it again with the right category and --replaces
+ID: one added lesson per replaced one.
 Then go through the review finding by finding, to its end, whatever each
 one's severity, and ask the same question of each. Add one lesson for a
 finding memory does not hold when the rule behind it meets 1 and 2 and

@@ -132,7 +132,7 @@ func additionalContext(r *Result) string {
 		head = fmt.Sprintf("%s (%d more kept %s left out: one review records at most %d):", strings.TrimSuffix(head, ":"), r.Capped, plural(r.Capped, "finding", "findings"), MaxLessons)
 	}
 	if nudge && len(fresh) > 0 {
-		act := "keep those that hold as they are, archive only those that fail"
+		act := "archive those that fail, keep those that hold as they are"
 		if r.Pending {
 			act = "approve those that hold, reject the rest"
 		}

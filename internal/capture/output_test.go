@@ -34,7 +34,7 @@ func TestSecondLook(t *testing.T) {
 		`[p-0a1b2c3d4e5f] "sqlx.In expands slices only for ? placeholders, so $1 queries fail on Postgres".`,
 		`[p-1b2c3d4e5f60] "The step 3 checklist`,
 		`[p-2c3d4e5f6071] seen 2 times, in tasks fn-3.1: "Migrations`,
-		"Judge the new ones now: run flowmem memory judge p-0a1b2c3d4e5f p-1b2c3d4e5f60 (it prints them in full with what memory keeps), keep those that hold as they are, archive only those that fail, and add one lesson per missing finding whose rule carries over to other tasks (flowmem memory add), none from its summary or praise.",
+		"Judge the new ones now: run flowmem memory judge p-0a1b2c3d4e5f p-1b2c3d4e5f60 (it prints them in full with what memory keeps), archive those that fail, keep those that hold as they are, and add one lesson per missing finding whose rule carries over to other tasks (flowmem memory add), none from its summary or praise.",
 	} {
 		if !strings.Contains(c, want) {
 			t.Errorf("context lacks %q:\n%s", want, c)
