@@ -128,6 +128,8 @@ func (f Finding) cut() Finding {
 	return f
 }
 
+// textReader is goldmark's reader, named where extract's text shadows the
+// package.
 func textReader(src []byte) text.Reader { return text.NewReader(src) }
 
 // maxNesting bounds how deeply the lines of a review nest block quotes and
@@ -308,19 +310,10 @@ func (c *candidate) add(field, value string) {
 	}
 }
 
-func (c *candidate) empty() bool {
-	return c.title == "" && len(c.plain) == 0 && len(c.fields) == 0
-}
-
-// finding turns the candidate into a Finding: the title and problem text
-// are the problem; the fix is the fix fields, else what a recommendations
-// section said about it, else the prescriptive sentences of its prose.
-func (c *candidate) finding() (Finding, bool) {
-	f, ok := c.whole()
-	return f.cut(), ok
-}
-
-// whole is finding with the fields uncut.
+// whole turns the candidate into a Finding, its fields not yet cut to
+// MaxFieldLen: the title and problem text are the problem; the fix is the
+// fix fields, else what a recommendations section said about it, else the
+// prescriptive sentences of its prose.
 func (c *candidate) whole() (Finding, bool) {
 	sev := normalizeSeverity(c.fields[fieldSeverity])
 	title := c.title
@@ -424,7 +417,7 @@ type extractor struct {
 // section that says only "None" holds none.
 func (x *extractor) found() bool {
 	for _, c := range x.out {
-		if _, ok := c.finding(); ok {
+		if _, ok := c.whole(); ok {
 			return true
 		}
 	}
@@ -432,7 +425,7 @@ func (x *extractor) found() bool {
 }
 
 func (x *extractor) emit(c *candidate) {
-	if c == nil || c.empty() {
+	if c == nil || c.title == "" && len(c.plain) == 0 && len(c.fields) == 0 {
 		return
 	}
 	x.out = append(x.out, c)
@@ -826,7 +819,7 @@ func (x *extractor) block(b ast.Node, sc scope) {
 			x.flushDraft()
 			x.table(rows, sc)
 			for _, l := range rest {
-				x.looseLine(l, sc)
+				x.paragraph([]string{l}, sc) // a line after the table
 			}
 			x.lead = nil
 			return
@@ -984,9 +977,6 @@ func (x *extractor) emitProse(body, sev, ref string) {
 	c.add("", body)
 	x.emit(c)
 }
-
-// looseLine is a line left after a table in the same paragraph.
-func (x *extractor) looseLine(l string, sc scope) { x.paragraph([]string{l}, sc) }
 
 // draftField adds a field line to the open field block. A field that is
 // already filled means the next finding started; a problem continues

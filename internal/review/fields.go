@@ -127,10 +127,8 @@ func truncate(s string, max int) string {
 	return strings.TrimRight(s[:cut], " ,;:") + ell
 }
 
-// cleanLocation also drops code-span backticks: a location is a reference,
+// flatLocation also drops code-span backticks: a location is a reference,
 // and a store or a human greps for the bare path.
-func cleanLocation(s string) string { return truncate(flatLocation(s), MaxFieldLen) }
-
 func flatLocation(s string) string { return flatten(strings.ReplaceAll(s, "`", "")) }
 
 var pathLineRe = sync.OnceValue(func() *regexp.Regexp {

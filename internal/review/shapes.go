@@ -931,7 +931,7 @@ func jsonFinding(it map[string]any) (Finding, bool) {
 	}
 	f := Finding{
 		Severity: jsonSeverity(get("severity", "priority", "level", "sev")),
-		Location: cleanLocation(loc),
+		Location: truncate(flatLocation(loc), MaxFieldLen),
 		Problem:  clean(problem),
 		Fix: clean(get("suggestion", "fix", "recommendation", "remediation", "solution", "suggested_fix", "required_fix",
 			"recommended_fix", "proposed_fix")),
