@@ -1,6 +1,7 @@
 package review
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -1152,7 +1153,7 @@ func (x *extractor) table(rows [][]string, sc scope) {
 	for _, c := range rows[0] {
 		cols = append(cols, tableColumn(c))
 	}
-	if !containsString(cols, fieldProblem) {
+	if !slices.Contains(cols, fieldProblem) {
 		return
 	}
 	for _, cells := range rows[1:] {
@@ -1343,15 +1344,6 @@ func titleWords(s string) map[string]bool {
 		}
 	}
 	return out
-}
-
-func containsString(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func joinText(a, b string) string {

@@ -2,6 +2,7 @@ package review
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -238,7 +239,7 @@ func decisionKeyEnd(plain string) int {
 	if len(key) == 0 || len(key) > 3 {
 		return -1
 	}
-	if !containsString(decisionKeys, key[len(key)-1]) {
+	if !slices.Contains(decisionKeys, key[len(key)-1]) {
 		return -1
 	}
 	return i
@@ -348,7 +349,7 @@ func titleForm(plain string) int {
 	switch last := words[len(words)-1]; {
 	case last == "verdict":
 		return formVerdict
-	case containsString(decisionKeys, last):
+	case slices.Contains(decisionKeys, last):
 		return formDecision
 	}
 	return formNone
