@@ -588,7 +588,7 @@ func (x *extractor) listGroup(s *section) bool {
 				items++
 			}
 		case *ast.Paragraph:
-			ls := x.lines(b)
+			ls := trimAll(inlineLines(b, x.src))
 			if i > 0 || len(ls) != 1 || !strings.HasSuffix(strings.TrimRight(ls[0], "*_ "), ":") {
 				return false
 			}
@@ -709,7 +709,7 @@ func (x *extractor) titledParagraphs(blocks []ast.Node) int {
 		if _, ok := b.(*ast.Paragraph); !ok {
 			continue
 		}
-		if ls := x.lines(b); len(ls) > 0 && boldID(ls[0]) {
+		if ls := trimAll(inlineLines(b, x.src)); len(ls) > 0 && boldID(ls[0]) {
 			n++
 		}
 	}
@@ -724,23 +724,6 @@ func boldID(line string) bool {
 	}
 	_, ref, _, _ := titleMarker(line)
 	return ref != ""
-}
-
-// lines are a paragraph's lines, or a list's items' first lines.
-func (x *extractor) lines(b ast.Node) []string {
-	switch b := b.(type) {
-	case *ast.Paragraph, *ast.TextBlock:
-		return trimAll(inlineLines(b, x.src))
-	case *ast.List:
-		var out []string
-		for it := b.FirstChild(); it != nil; it = it.NextSibling() {
-			if fp := firstBlock(it); fp != nil {
-				out = append(out, trimAll(inlineLines(fp, x.src))...)
-			}
-		}
-		return out
-	}
-	return nil
 }
 
 // headingFinding reads a heading section as one finding. Sub-heading
