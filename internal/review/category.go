@@ -125,10 +125,7 @@ func categoryScores(f Finding) []int {
 // (foo_test.go, bar.test.ts, baz.spec.js, test_qux.py) or under a test
 // directory (tests/, __tests__/, e2e/).
 func testFile(loc string) bool {
-	for _, f := range strings.FieldsFunc(strings.ToLower(loc), func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '`' }) {
-		if i := strings.IndexByte(f, ':'); i > 0 {
-			f = f[:i]
-		}
+	for _, f := range placeWords(loc) {
 		base := f[strings.LastIndexByte(f, '/')+1:]
 		if strings.Contains(base, "_test.") || strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") ||
 			strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py") {
@@ -144,16 +141,26 @@ func testFile(loc string) bool {
 	return false
 }
 
+// placeWords are the words of a place, lower-cased, each cut at its first
+// ':' after the start ("src/app.go:12" -> "src/app.go"): the files it
+// names, among other words.
+func placeWords(loc string) []string {
+	ws := strings.FieldsFunc(strings.ToLower(loc), func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '`' })
+	for i, w := range ws {
+		if j := strings.IndexByte(w, ':'); j > 0 {
+			ws[i] = w[:j]
+		}
+	}
+	return ws
+}
+
 // uiFile reports whether the first file loc names is a UI component
 // source (.tsx, .jsx, .vue, .svelte, .swift, .mm): code in such a file is
 // written against a UI framework's component, rendering and event model,
 // so a lesson placed there with nothing else to say what it is about is
 // most often about how that framework behaves.
 func uiFile(loc string) bool {
-	for _, f := range strings.FieldsFunc(strings.ToLower(loc), func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '`' }) {
-		if i := strings.IndexByte(f, ':'); i > 0 {
-			f = f[:i]
-		}
+	for _, f := range placeWords(loc) {
 		base := f[strings.LastIndexByte(f, '/')+1:]
 		i := strings.LastIndexByte(base, '.')
 		if i <= 0 || i == len(base)-1 {
