@@ -62,9 +62,11 @@ func (p *project) trust() {
 // flowmem install: the model runs a review that asks for changes, the hook
 // records two lessons and its note names the judge command; the model runs
 // exactly that command (allowed by the rule install wrote), reads the
-// criteria and each lesson whole, and adds the general rule of the lesson
-// worded only in terms of this change, with a category, replacing that
-// lesson, using the add command the judge printed. Memory ends with what the
+// criteria and each lesson whole (each with its archive-or-keep line), and
+// rewords the lesson told only in terms of this change as its general rule,
+// with a category, replacing that lesson (the criteria keep such a lesson
+// as it is by default and allow this), using the add command the judge
+// printed. Memory ends with what the
 // model decided: the original archived and merged into its general rule.
 func TestSecondLookReplacesThroughClaudeCode(t *testing.T) {
 	t.Parallel()
