@@ -54,9 +54,6 @@ type plan struct {
 	needles []needle
 	// folds memoizes text.Fold of the words the scan checks (exact).
 	folds map[string]string
-	// first is a bitset of the needles' first two bytes, lower-cased: most
-	// word starts are rejected by one lookup.
-	first [1 << 16 / 64]uint64
 	// byPair holds the needles by their first two bytes, lower-cased: by
 	// the first, a short list (a map lookup cost more than the scan of a
 	// word).
@@ -64,12 +61,11 @@ type plan struct {
 	// single holds the needles of one byte (an identifier such as x-y-z,
 	// whose parts are too short to be tokens), by that byte.
 	single [256][]int32
-	// lead marks the lower-cased first bytes of the needles.
-	lead [256]bool
-	// try marks the bytes at which a part's start is matched: those
-	// outside ASCII and those that lead or single hold, in either case
-	// (one lookup per word instead of three).
-	try [256]bool
+	// at is a bitset of the byte pairs, as written, at which the scan
+	// looks: a needle's first two in every case, any that begins with a
+	// one-byte needle's byte, and those that begin markup ("<!", "**").
+	// One lookup per byte rejects the rest, word starts and all.
+	at [1 << 16 / 64]uint64
 }
 
 type needle struct {
@@ -103,10 +99,33 @@ func compile(qs []*query) *plan {
 			}
 		}
 	}
-	for c := range p.try {
-		p.try[c] = c >= 0x80 || p.lead[lower[c]] || p.single[lower[c]] != nil
-	}
+	p.setAt('<', '!')
+	p.setAt('*', '*')
 	return p
+}
+
+// setAt marks in at the pair a, b (lower-cased) in every case.
+func (p *plan) setAt(a, b byte) {
+	for _, x := range cases(a) {
+		for _, y := range cases(b) {
+			k := uint16(x)<<8 | uint16(y)
+			p.at[k>>6] |= 1 << (k & 63)
+		}
+	}
+}
+
+// looks reports whether at holds s's first two bytes.
+func (p *plan) looks(s []byte) bool {
+	k := uint16(s[0])<<8 | uint16(s[1])
+	return p.at[k>>6]&(1<<(k&63)) != 0
+}
+
+// cases is c and, for a small ASCII letter, its capital.
+func cases(c byte) []byte {
+	if c >= 'a' && c <= 'z' {
+		return []byte{c, c - 'a' + 'A'}
+	}
+	return []byte{c}
 }
 
 // needleOf is the prefix by which a stem is found: Snowball rewrites at
@@ -136,6 +155,9 @@ func (p *plan) addNeedle(s string, q, t int, stem string) {
 	if len(s) == 1 {
 		p.needles = append(p.needles, needle{s: s, q: q, t: t, ascii: true})
 		p.single[lower[s[0]]] = append(p.single[lower[s[0]]], int32(len(p.needles)-1))
+		for y := range 256 {
+			p.setAt(lower[s[0]], byte(y))
+		}
 		return
 	}
 	// needleOf keeps one letter of a stem outside ASCII: a needle of two
@@ -161,9 +183,7 @@ func (p *plan) addNeedle(s string, q, t int, stem string) {
 		}
 	}
 	for _, pr := range pairs {
-		p.lead[lower[pr[0]]] = true
-		k := uint16(lower[pr[0]])<<8 | uint16(lower[pr[1]])
-		p.first[k>>6] |= 1 << (k & 63)
+		p.setAt(lower[pr[0]], lower[pr[1]])
 		p.addPair(lower[pr[0]], lower[pr[1]], n)
 	}
 }
@@ -240,50 +260,40 @@ var (
 // document frequencies, so they must not count the other words a
 // needle begins.
 func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting, ids *idCount) {
-	prev := uint8(cSep)
 	n := len(seg)
-	for i := 0; i < n; i++ {
-		c := seg[i]
-		cls := byteCls[c]
-		if cls == cSep {
-			if c == '<' || c == '*' {
-				i += markup(seg[i:], i == 0 || seg[i-1] == '\n', sightings, ids)
-			}
-			prev = cSep
+	for i := 0; i+1 < n; i++ {
+		k := uint16(seg[i])<<8 | uint16(seg[i+1])
+		if p.at[k>>6]&(1<<(k&63)) == 0 {
 			continue
 		}
-		// Outside ASCII any rune may start a part (the tokenizer knows
-		// Unicode case; this loop does not).
-		start := prev == cSep || c >= 0xC0 ||
-			cls == cUpper && (prev == cLower || prev == cUpper && i+1 < n && byteCls[seg[i+1]] == cLower)
-		prev = cls
-		if start && p.try[c] {
+		if c := seg[i]; c == '<' || c == '*' {
+			i += markup(seg[i:], i == 0 || seg[i-1] == '\n', sightings, ids)
+		} else if partStart(seg, i) {
 			p.match(seg[i:], masks)
 		}
-		// No part starts inside a run of lower-case letters and digits,
-		// but one may start after a multi-byte rune (“timeout”, —retry:
-		// the tokenizer knows Unicode punctuation, this loop does not), so
-		// such a rune skips nothing and what follows it may start a part
-		// (a false start costs only a lookup).
-		if c >= 0x80 {
-			prev = cSep
-			continue
-		}
-		j := i + 1
-		for j < n && inRun[seg[j]] {
-			j++
-		}
-		if j > i+1 {
-			prev = byteCls[seg[j-1]]
-		}
-		i = j - 1
-		// A space ends most words: step over it here rather than go
-		// round the loop for it.
-		if j < n && seg[j] == ' ' {
-			prev = cSep
-			i = j
-		}
 	}
+	if n > 0 && p.single[lower[seg[n-1]]] != nil && partStart(seg, n-1) {
+		p.match(seg[n-1:], masks)
+	}
+}
+
+// partStart reports whether a word part starts at seg[i], as the
+// tokenizer cuts words in ASCII: after a separator, a capital after a
+// small letter, the last of a run of capitals before a small letter.
+// Outside ASCII any rune may start a part (the tokenizer knows Unicode
+// case and punctuation; this does not), and so may what follows one (a
+// false start costs only a lookup).
+func partStart(seg []byte, i int) bool {
+	c := seg[i]
+	cls := byteCls[c]
+	if cls == cSep {
+		return false
+	}
+	if i == 0 || c >= 0xC0 || seg[i-1] >= 0x80 {
+		return true
+	}
+	prev := byteCls[seg[i-1]]
+	return prev == cSep || cls == cUpper && (prev == cLower || prev == cUpper && i+1 < len(seg) && byteCls[seg[i+1]] == cLower)
 }
 
 // markup is how many bytes after s[0] the scan skips as markup, not
@@ -351,10 +361,6 @@ func (p *plan) match(s []byte, masks []uint64) {
 		masks[nd.q] |= 1 << nd.t
 	}
 	if len(s) < 2 {
-		return
-	}
-	k := uint16(lower[c])<<8 | uint16(lower[s[1]])
-	if p.first[k>>6]&(1<<(k&63)) == 0 {
 		return
 	}
 	for _, ni := range p.pair(lower[c], lower[s[1]]) {
@@ -427,8 +433,7 @@ func (p *plan) begins(tok []byte) bool {
 	if len(tok) < 2 {
 		return false
 	}
-	k := uint16(tok[0])<<8 | uint16(tok[1])
-	if p.first[k>>6]&(1<<(k&63)) == 0 {
+	if !p.looks(tok) {
 		return false
 	}
 	for _, ni := range p.pair(tok[0], tok[1]) {
