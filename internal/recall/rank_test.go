@@ -3,9 +3,11 @@ package recall
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
@@ -504,8 +506,56 @@ func TestRankCountsOnlyTheWord(t *testing.T) {
 			t.Errorf("Rank(%s) = %v, want [%s]", tc.query, got, tc.want)
 		}
 		q := parseQuery(tc.query)
-		if r := must(compile([]*query{q}).scanFiles(FilesOf(t, entries))); r.df[0][0] != 1 {
+		if r := must(compile([]*query{q}).scanFiles(FilesOf(t, entries), Options{})); r.df[0][0] != 1 {
 			t.Errorf("entries saying %s = %d, want 1", tc.query, r.df[0][0])
 		}
+	}
+}
+
+// TestOwnLift: a candidate's bound takes its own lift and staleness only
+// from an entry as flowmem writes it, where that is what the parsed entry
+// has; wherever something else may add to them, the most there is.
+// Otherwise the search would stop before a lesson that belongs in the
+// result.
+func TestOwnLift(t *testing.T) {
+	e := pit("own", "Lamp flickers when the fan runs", "Replace the bulb", "hall")
+	e.Seen, e.LastSeen = 3, "2026-03-01"
+	plain := mdstore.Render(&e)
+	opt := Options{Now: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), StaleAfterDays: 90}
+	parsed, ok := mdstore.ParseSegment(mdstore.Pitfall, []byte(plain), 1)
+	if !ok {
+		t.Fatal("the rendered entry does not parse")
+	}
+	want := lift(&parsed, opt.Now) * staleness(&parsed, opt)
+	if got, key := ownLift([]byte(plain), opt, map[liftKey]float64{}); got != want || key != idKey([]byte("own")) || want >= maxLift/2 {
+		t.Fatalf("plain entry: lift %v key %x, want %v (below half of %v: stale) and its id's key", got, key, want, maxLift)
+	}
+	head, rest, _ := strings.Cut(plain, "\n")
+	meta, fields, _ := strings.Cut(rest, "\n")
+	for name, seg := range map[string]string{
+		"a sighting in the segment":          plain + "<!-- flowmem: seen id=own last=2026-10-30 tasks=fn-2.1 -->\n",
+		"a second metadata line":             head + "\n" + meta + "\n" + strings.Replace(meta, "seen=3", "seen=9", 1) + "\n" + fields,
+		"the heading tags another id":        strings.Replace(head, "<!-- own -->", "<!-- other -->", 1) + "\n" + rest,
+		"seen given twice":                   head + "\n" + strings.Replace(meta, "seen=3", "seen=3 seen=9", 1) + "\n" + fields,
+		"a last sighting not a date":         head + "\n" + strings.Replace(meta, "last=2026-03-01", "last=2026-3-1", 1) + "\n" + fields,
+		"no last sighting":                   head + "\n" + strings.Replace(meta, " last=2026-03-01", "", 1) + "\n" + fields,
+		"no metadata line under the heading": head + "\n" + fields + meta + "\n",
+	} {
+		if got, _ := ownLift([]byte(seg), opt, map[liftKey]float64{}); got != maxLift {
+			t.Errorf("%s: lift %v, want %v", name, got, maxLift)
+		}
+	}
+	// A sighting elsewhere (here in another file) lifts the lesson as well.
+	s := storeOf(t, []mdstore.Entry{e, pit("next", "Door sticks", "Plane it", "hall"), note(mdstore.Convention, "c", "Label the fuses")})
+	f, err := os.OpenFile(s.Path(mdstore.Convention), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("<!-- flowmem: seen id=own last=2026-10-30 tasks=fn-2.1 -->\n")
+	f.Close()
+	files := must(Load(s))
+	r := must(compile([]*query{parseQuery("lamp door")}).scanFiles(files, opt))
+	if len(r.cands) != 2 || r.cands[0].lift != maxLift || r.cands[1].lift == maxLift {
+		t.Fatalf("candidates %+v: want the sighted lesson at %v, the other below", r.cands, maxLift)
 	}
 }

@@ -546,6 +546,10 @@ type candidate struct {
 	fold int32   // the lesson whose copies it stands for (scanned.folded), +1
 	off  int64   // offset in its file
 	ub   float64 // the most any query could score it (see bound)
+	// lift is the most lift and staleness make of its score (ownLift);
+	// key, the id its metadata line gives it, when lift was read there.
+	lift float64
+	key  uint64
 }
 
 // scanned is what one pass over the files found.
@@ -562,8 +566,8 @@ type scanned struct {
 // scanFiles scans files once; when some id came twice, once more with a
 // file's copies of a lesson read as their fold (foldCopies): one entry,
 // one candidate, which says every word a copy says.
-func (p *plan) scanFiles(files []File) (*scanned, error) {
-	r, ids, err := p.scanPass(files, nil)
+func (p *plan) scanFiles(files []File, opt Options) (*scanned, error) {
+	r, ids, err := p.scanPass(files, nil, opt)
 	if err != nil || !ids.twice() {
 		return r, err
 	}
@@ -571,16 +575,17 @@ func (p *plan) scanFiles(files []File) (*scanned, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, _, err = p.scanPass(files, folds)
+	r, _, err = p.scanPass(files, folds, opt)
 	return r, err
 }
 
-func (p *plan) scanPass(files []File, folds map[at]*copies) (*scanned, *idCount, error) {
+func (p *plan) scanPass(files []File, folds map[at]*copies, opt Options) (*scanned, *idCount, error) {
 	r := &scanned{df: make([][]int, len(p.qs)), sightings: map[string]sighting{}}
 	for qi, q := range p.qs {
 		r.df[qi] = make([]int, len(q.terms))
 	}
 	masks := make([]uint64, len(p.qs))
+	lifts := map[liftKey]float64{}
 	total := 0
 	var rd reader
 	ids := newIDCount(files)
@@ -608,15 +613,106 @@ func (p *plan) scanPass(files []File, folds map[at]*copies) (*scanned, *idCount,
 			}
 		}
 		if any {
+			c.lift = maxLift
+			if c.fold == 0 {
+				c.lift, c.key = ownLift(seg, opt, lifts)
+			}
 			r.cands = append(r.cands, c)
 			r.masks = append(r.masks, masks...)
 		}
 	})
+	// A sighting adds to a lesson's seen and last wherever it stands.
+	if len(r.sightings) > 0 {
+		sighted := make(map[uint64]bool, len(r.sightings))
+		for id := range r.sightings {
+			sighted[idKey([]byte(id))] = true
+		}
+		for i := range r.cands {
+			if c := &r.cands[i]; sighted[c.key] {
+				c.lift = maxLift
+			}
+		}
+	}
 	r.avgLen = 1
 	if r.n > 0 {
 		r.avgLen = float64(total) / float64(r.n)
 	}
 	return r, ids, err
+}
+
+// ownLift is lift times staleness of the entry seg holds, read from its
+// metadata line when the entry is as flowmem writes it: that line under
+// the heading (whose id tag, if any, is the line's), the only record in
+// the segment. Then it is what the parsed entry has, unless a sighting
+// adds to it; key is the line's id to find those by. Otherwise maxLift,
+// the most there is. A search parses candidates best bound first until no
+// bound can enter the result: a lesson not seen for months (stale, at
+// half its score) has half the bound it had with maxLift.
+func ownLift(seg []byte, opt Options, lifts map[liftKey]float64) (float64, uint64) {
+	head, rest, _ := bytes.Cut(seg, []byte("\n"))
+	l, _, _ := bytes.Cut(rest, []byte("\n"))
+	id := metaID(l)
+	if id == nil || bytes.IndexByte(id, '<') >= 0 || bytes.Count(seg, []byte("\n<!-- flowmem:")) != 1 {
+		return maxLift, 0
+	}
+	head = bytes.TrimSuffix(head, []byte("\r"))
+	if t, ok := bytes.CutSuffix(head, []byte(" -->")); bytes.Contains(head, commentOpen) &&
+		!(ok && bytes.HasSuffix(t, id) && bytes.HasSuffix(t[:len(t)-len(id)], []byte(" <!-- "))) {
+		return maxLift, 0 // tagged with another id: the line is a record
+	}
+	seen, last, ok := seenLast(l)
+	if !ok {
+		return maxLift, 0
+	}
+	// Memoized: time.Parse per candidate was most of this. From 16 on,
+	// seen lifts no further.
+	k := liftKey{min(seen, 16), [10]byte(last)}
+	f, ok := lifts[k]
+	if !ok {
+		e := mdstore.Entry{Seen: k.seen, LastSeen: string(last)}
+		f = lift(&e, opt.Now) * staleness(&e, opt)
+		lifts[k] = f
+	}
+	return f, idKey(id)
+}
+
+type liftKey struct {
+	seen int
+	last [10]byte
+}
+
+// seenLast reads the seen and last fields of the metadata line l, each
+// there once and valid; then they are what ReadMeta reads (without
+// copying its tasks, which cost as much again).
+func seenLast(l []byte) (seen int, last []byte, ok bool) {
+	inner, ok := bytes.CutSuffix(bytes.TrimSpace(l), commentClose)
+	if !ok {
+		return 0, nil, false
+	}
+	field := func(key string) []byte {
+		i := bytes.Index(inner, []byte(key))
+		if i < 0 || bytes.Contains(inner[i+len(key):], []byte(key)) {
+			return nil
+		}
+		v, _, _ := bytes.Cut(inner[i+len(key):], []byte(" "))
+		return v
+	}
+	n, last := field(" seen="), field(" last=")
+	if len(n) == 0 || len(n) > 9 || len(last) != 10 || last[4] != '-' || last[7] != '-' {
+		return 0, nil, false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return 0, nil, false
+		}
+		seen = seen*10 + int(c-'0')
+	}
+	for i, c := range last {
+		if i != 4 && i != 7 && (c < '0' || c > '9') {
+			return 0, nil, false
+		}
+	}
+	return seen, last, seen > 0
 }
 
 // weighed is one query with the memory's statistics applied: idf per
@@ -779,14 +875,14 @@ func (w *weighed) coverage(mask, whole uint64) (float64, int) {
 }
 
 // bound is the most an entry whose scan found the terms in mask can score:
-// every term saturated, the best lift.
-func (w *weighed) bound(mask uint64) float64 {
+// every term saturated, times its lift (candidate.lift).
+func (w *weighed) bound(mask uint64, lift float64) float64 {
 	var s float64
 	for m := mask; m != 0; m &= m - 1 {
 		t := bits.TrailingZeros64(m)
 		s += w.idf[t] * (k1 + 1)
 	}
-	return s * maxLift
+	return s * lift
 }
 
 // Search ranks the entries of files against each query and returns, per
@@ -800,7 +896,7 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 	if len(p.needles) == 0 || k <= 0 {
 		return out, nil
 	}
-	r, err := p.scanFiles(files)
+	r, err := p.scanFiles(files, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -824,7 +920,7 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 		for ci := range r.cands {
 			m := r.masks[ci*nq+qi]
 			if w.qualifies(m) {
-				r.cands[ci].ub = w.bound(m)
+				r.cands[ci].ub = w.bound(m, r.cands[ci].lift)
 				order = append(order, ci)
 			}
 		}
