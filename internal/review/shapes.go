@@ -457,6 +457,13 @@ func titleMarker(t string) (sev, ref, title string, marked bool) {
 				continue
 			}
 		}
+		if ms, rest := severityMarker(s); ms != "" {
+			if sev == "" {
+				sev = ms
+			}
+			s, marked = rest, true
+			continue
+		}
 		if ref == "" && !marked {
 			// "FINDING [BLOCKER] title", "Issue: title": the word alone,
 			// before a bracketed severity or a separator.
