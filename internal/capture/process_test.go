@@ -139,8 +139,8 @@ func TestProcessStdinLeftOpen(t *testing.T) {
 }
 
 // TestProcessHugePayload pipes a 50 MB event (generated, not committed)
-// through the hook: it gives up at the size bound, exits 0 with one line on
-// stderr and writes nothing.
+// through the hook: it gives up at the size bound (or, when slow, at its
+// deadline), exits 0 with one line on stderr and writes nothing.
 func TestProcessHugePayload(t *testing.T) {
 	for _, command := range []string{"cat big.log", "flowctl codex impl-review fn-1.2"} {
 		t.Run(command, func(t *testing.T) {
@@ -170,7 +170,12 @@ func TestProcessHugePayload(t *testing.T) {
 			if r.err != nil || r.stdout != "" {
 				t.Fatalf("exit %v stdout %q", r.err, r.stdout)
 			}
-			if !strings.Contains(r.stderr, "larger than the limit") || strings.Count(r.stderr, "\n") != 1 {
+			// Either bound may stop it first: a race-built hook on a
+			// loaded machine can take longer than its deadline to read
+			// 50 MB (CI, round 21). Both are the hook giving up cleanly;
+			// hookevent's tests pin the size bound itself.
+			gaveUp := strings.Contains(r.stderr, "larger than the limit") || strings.Contains(r.stderr, "before the hook's deadline")
+			if !gaveUp || strings.Count(r.stderr, "\n") != 1 {
 				t.Fatalf("stderr %q", r.stderr)
 			}
 			if _, err := os.Stat(filepath.Join(dir, ".flow", "memory")); !errors.Is(err, fs.ErrNotExist) {
