@@ -102,7 +102,7 @@ Secrets and <private>…</private> blocks are redacted before anything is writte
 With capture.approval on, a lesson the model adds (Claude Code runs its
 commands with CLAUDECODE=1) waits for memory approve; a person's is active.
 --replaces ID retires an entry this lesson words better (a captured lesson
-told only in terms of its task, say): it is merged into the lesson as memory
+filed under the wrong category, say): it is merged into the lesson as memory
 merge ID --into <lesson> does, so its sightings and tasks carry over and a
 review that finds it again counts for the lesson. Every ID is checked first.
 
