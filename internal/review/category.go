@@ -38,7 +38,10 @@ import (
 // one is a convention.
 // Round 21 named well-known frameworks and runtime libraries (a lesson
 // naming one is most often about how it behaves; names with a second
-// common sense, such as rails or express, are left out), took import for
+// common sense, such as rails or express, are left out, but for react,
+// which moved category by a finding or two either way per pool when left
+// out; names that begin longer words, electron and prisma, must be whole
+// words), took import for
 // convention (where a project's code comes from is its own rule), and
 // gave a lesson without any signal placed in a UI component file to
 // framework (uiFile); measured on every development pool, blind6..40.
@@ -62,8 +65,8 @@ var categorySignals = []struct {
 		dependency dependencies npm yarn pnpm pip$ cargo gradle maven docker`},
 	{CatFramework, `async$ middleware deprecat trait
 		react$ vue$ svelte angular django flask fastapi laravel tokio serde pandas numpy
-		torch pytorch tensorflow swiftui uikit appkit flutter electron tauri pydantic
-		sqlalchemy prisma next.js nextjs nuxt jquery asyncio celery godot dom$`},
+		torch pytorch tensorflow swiftui uikit appkit flutter electron$ tauri pydantic
+		sqlalchemy prisma$ next.js nextjs nuxt jquery asyncio celery godot dom$`},
 	{CatAPI, `endpoint http`},
 	{CatConvention, `convention consistent$ inconsisten centralize centralise single-source
 		elsewhere unlike mismatch

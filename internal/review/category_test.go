@@ -15,6 +15,12 @@ func TestCategorize(t *testing.T) {
 			want: CatConvention,
 		},
 		{
+			name: "electronic is not electron",
+			f: Finding{Problem: "`SignDocument` stores the electronic signature after the row is committed, so a failed upload leaves an empty signature.",
+				Fix: "Upload first and commit the row only once the signature is stored."},
+			want: CatEdgeCase,
+		},
+		{
 			name: "original is not origin",
 			f: Finding{Problem: "The fallback deletes the original file before the rename, so a crash loses it.",
 				Fix: "Do not remove the original until the rename succeeded."},
