@@ -448,7 +448,17 @@ Examples:
 			}
 			act := capture.Judge(entries)
 			if c.Bool("json") {
-				return e.writeJSON(map[string]any{"criteria": capture.Criteria, "entries": entries, "commands": act})
+				// The decision per lesson, as the text gives it: a script or a
+				// model reading --json must be asked the same question.
+				type decision struct {
+					ID     string `json:"id"`
+					Decide string `json:"decide"`
+				}
+				decide := make([]decision, len(entries))
+				for i := range entries {
+					decide[i] = decision{entries[i].ID, capture.Decide(&entries[i])}
+				}
+				return e.writeJSON(map[string]any{"criteria": capture.Criteria, "entries": entries, "decide": decide, "commands": act})
 			}
 			fmt.Fprintf(e.Out, "flowmem memory judge: %s to judge against what memory keeps. Nothing has been changed.\n\n", plural(len(entries), "lesson", "lessons"))
 			fmt.Fprintf(e.Out, "%s\n\n", capture.Criteria)
@@ -456,18 +466,7 @@ Examples:
 				en := &entries[i]
 				fmt.Fprintf(e.Out, "--- %d of %d\n", i+1, len(entries))
 				e.printEntry(en, e.rel(p, s.Path(en.Kind)), en.Live() && en.Stale(e.Now(), e.staleAfter))
-				// A decision per lesson, the same question the criteria ask
-				// of a finding: told only how to archive, a model archived
-				// every lesson, those that hold too; told to keep first, it
-				// kept false ones.
-				switch en.Status {
-				case mdstore.Pending:
-					fmt.Fprintf(e.Out, "Decide:   holds: flowmem memory approve %s; fails: flowmem memory reject %s\n", en.ID, en.ID)
-				case mdstore.Archived:
-					fmt.Fprintf(e.Out, "Decide:   holds after all: flowmem memory restore %s; fails: nothing to do\n", en.ID)
-				default:
-					fmt.Fprintf(e.Out, "Decide:   fails (its only rule is to fix, finish or redo this change, it is not a lesson above, or the review approves the work): flowmem memory archive %s; holds (its rule would guide code this change did not touch): keep it, nothing to do (wrong category: add it again with the right one and --replaces %s)\n", en.ID, en.ID)
-				}
+				fmt.Fprintf(e.Out, "Decide:   %s\n", capture.Decide(en))
 				fmt.Fprintln(e.Out)
 			}
 			fmt.Fprintln(e.Out, "To act (ID: one or more of the ids above):")

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/hookevent"
@@ -83,6 +84,20 @@ approves the work.`
 // JudgeCommand is the command that prints lessons whole for judging.
 func JudgeCommand(ids []string) string {
 	return "flowmem memory judge " + strings.Join(ids, " ")
+}
+
+// Decide is the decision memory judge puts to the model for one entry, by
+// its status: the same question the criteria ask of a finding. Told only
+// how to archive, a model archived every lesson, those that hold too; told
+// to keep first, it kept false ones.
+func Decide(en *mdstore.Entry) string {
+	switch en.Status {
+	case mdstore.Pending:
+		return fmt.Sprintf("holds: flowmem memory approve %s; fails: flowmem memory reject %s", en.ID, en.ID)
+	case mdstore.Archived:
+		return fmt.Sprintf("holds after all: flowmem memory restore %s; fails: nothing to do", en.ID)
+	}
+	return fmt.Sprintf("fails (its only rule is to fix, finish or redo this change, it is not a lesson above, or the review approves the work): flowmem memory archive %s; holds (its rule would guide code this change did not touch): keep it, nothing to do (wrong category: add it again with the right one and --replaces %s)", en.ID, en.ID)
 }
 
 // JudgeActions are the commands that act on a judgement, each for the
