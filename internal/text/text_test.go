@@ -89,7 +89,7 @@ func TestFold(t *testing.T) {
 			t.Errorf("Fold(%q) = %q, Fold(%q) = %q: want the same", p[0], Fold(p[0]), p[1], Fold(p[1]))
 		}
 	}
-	for _, p := range [][2]string{{"authentication", "authorization"}, {"ts", "typescript"}, {"set", "settings"}, {"page", "paging"}} {
+	for _, p := range [][2]string{{"authentication", "authorization"}, {"ts", "typescript"}, {"set", "settings"}, {"page", "paging"}, {"went", "go"}, {"gone", "go"}} {
 		if Fold(p[0]) == Fold(p[1]) {
 			t.Errorf("Fold(%q) = Fold(%q) = %q: want them apart", p[0], p[1], Fold(p[0]))
 		}
