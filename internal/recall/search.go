@@ -3,6 +3,7 @@ package recall
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"slices"
@@ -64,7 +65,9 @@ type plan struct {
 	// at is a bitset of the byte pairs, as written, at which the scan
 	// looks: a needle's first two in every case, any that begins with a
 	// one-byte needle's byte, and those that begin markup ("<!", "**").
-	// One lookup per byte rejects the rest, word starts and all.
+	// One lookup per byte rejects the rest, word starts and all. A pair
+	// is its bytes read as a little-endian uint16 (pairKey), so the scan
+	// takes eight from one word of the text.
 	at [1 << 16 / 64]uint64
 }
 
@@ -108,16 +111,49 @@ func compile(qs []*query) *plan {
 func (p *plan) setAt(a, b byte) {
 	for _, x := range cases(a) {
 		for _, y := range cases(b) {
-			k := uint16(x)<<8 | uint16(y)
+			k := pairKey(x, y)
 			p.at[k>>6] |= 1 << (k & 63)
 		}
 	}
 }
 
+// pairKey is the pair a, b as the scan reads it from the text.
+func pairKey(a, b byte) uint16 { return uint16(a) | uint16(b)<<8 }
+
 // looks reports whether at holds s's first two bytes.
 func (p *plan) looks(s []byte) bool {
-	k := uint16(s[0])<<8 | uint16(s[1])
-	return p.at[k>>6]&(1<<(k&63)) != 0
+	return hasPair(&p.at, uint64(pairKey(s[0], s[1])))
+}
+
+// hasPair reports whether at holds the pair in k's low 16 bits.
+func hasPair(at *[1 << 16 / 64]uint64, k uint64) bool {
+	k &= 0xffff
+	return at[k>>6]&(1<<(k&63)) != 0
+}
+
+// firstPair is the first j of 0 to 7 for which at holds the pair of
+// bytes j and j+1 of w (eight bytes of text, little-endian; next is the
+// byte after them), or 8 for none: the scan's step, eight bytes at a time.
+func firstPair(at *[1 << 16 / 64]uint64, w, next uint64) int {
+	switch {
+	case hasPair(at, w):
+		return 0
+	case hasPair(at, w>>8):
+		return 1
+	case hasPair(at, w>>16):
+		return 2
+	case hasPair(at, w>>24):
+		return 3
+	case hasPair(at, w>>32):
+		return 4
+	case hasPair(at, w>>40):
+		return 5
+	case hasPair(at, w>>48):
+		return 6
+	case hasPair(at, w>>56|next<<8):
+		return 7
+	}
+	return 8
 }
 
 // cases is c and, for a small ASCII letter, its capital.
@@ -262,8 +298,13 @@ var (
 func (p *plan) scan(seg []byte, masks []uint64, sightings map[string]sighting, ids *idCount) {
 	n := len(seg)
 	for i := 0; i+1 < n; i++ {
-		k := uint16(seg[i])<<8 | uint16(seg[i+1])
-		if p.at[k>>6]&(1<<(k&63)) == 0 {
+		if i+9 <= n {
+			j := firstPair(&p.at, binary.LittleEndian.Uint64(seg[i:]), uint64(seg[i+8]))
+			if i += j; j == 8 {
+				i-- // the loop's step
+				continue
+			}
+		} else if !hasPair(&p.at, uint64(pairKey(seg[i], seg[i+1]))) {
 			continue
 		}
 		if c := seg[i]; c == '<' || c == '*' {
