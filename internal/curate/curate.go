@@ -115,6 +115,19 @@ func forgottenOf(s *mdstore.Store) ([]mdstore.Entry, error) {
 	return out, nil
 }
 
+// goneOr is err, a failed lookup of ids among the entries, or, when it
+// found no such entry and one of ids names an entry memory forget removed,
+// the error that says so, as Lookup says it.
+func goneOr(s *mdstore.Store, ids []string, err error) error {
+	if !errors.Is(err, ErrNotFound) {
+		return err
+	}
+	if _, lerr := Lookup(s, ids); lerr != nil {
+		return lerr
+	}
+	return err
+}
+
 // lookupIn is Lookup among entries already loaded.
 func lookupIn(all []mdstore.Entry, ids []string) ([]mdstore.Entry, error) {
 	var out []mdstore.Entry
@@ -280,14 +293,14 @@ func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Me
 	}
 	entries, err := lookupIn(all, ids)
 	if err != nil {
-		return Merged{}, err
+		return Merged{}, goneOr(s, ids, err)
 	}
 	if into != "" {
 		// The survivor goes first, the others keep their order; --into
 		// may name one of them by another spelling.
 		sv, err := Find(all, into)
 		if err != nil {
-			return Merged{}, err
+			return Merged{}, goneOr(s, []string{into}, err)
 		}
 		entries = slices.DeleteFunc(entries, func(e mdstore.Entry) bool { return e.ID == sv.ID })
 		entries = append([]mdstore.Entry{sv}, entries...)
