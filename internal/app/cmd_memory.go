@@ -373,7 +373,7 @@ func replacedEntries(s *mdstore.Store, k mdstore.Kind, text string, ids []string
 	for _, en := range entries {
 		switch {
 		case en.Kind != k:
-			return nil, fmt.Errorf("memory add --replaces: %s is a %s, not a %s: only a lesson of its type replaces it; nothing was written", en.ID, en.Kind, k)
+			return nil, fmt.Errorf("memory add --replaces: %s is a %s, not a %s: only a lesson of its type replaces it (to file this lesson as a %s instead, add it without --replaces, then: flowmem memory archive %s); nothing was written", en.ID, en.Kind, k, k, en.ID)
 		case en.Status == mdstore.Archived:
 			return nil, fmt.Errorf("memory add --replaces: %s is archived already (memory restore %s first to replace it); nothing was written", en.ID, en.ID)
 		case mdstore.SameText(en.Text(), redact.String(text)):

@@ -311,7 +311,7 @@ func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Me
 	k := entries[0].Kind
 	for _, e := range entries {
 		if e.Kind != k {
-			return Merged{}, fmt.Errorf("%s is a %s and %s a %s: only entries of one type merge", entries[0].ID, k, e.ID, e.Kind)
+			return Merged{}, fmt.Errorf("%s is a %s and %s a %s: only entries of one type merge (to keep one of them, archive the other: flowmem memory archive ID)", entries[0].ID, k, e.ID, e.Kind)
 		}
 		if e.Status == mdstore.Archived {
 			return Merged{}, fmt.Errorf("%s is archived: restore it first to merge it", e.ID)
