@@ -212,6 +212,9 @@ func parseError(path string, b []byte, err error) error {
 		off, err = int(oe.off), oe.err
 	case errors.As(err, &se):
 		off = int(se.Offset)
+		if trailingComma(b, off-1) {
+			err = fmt.Errorf("%w (a comma before it: JSON allows no comma after the last item)", err)
+		}
 	case errors.As(err, &te):
 		off = int(te.Offset)
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
@@ -220,6 +223,16 @@ func parseError(path string, b []byte, err error) error {
 	}
 	line, col := position(b, off)
 	return &ParseError{Path: path, Line: line, Col: col, Err: err}
+}
+
+// trailingComma says whether b[i] closes an object or a list right after
+// a comma, the usual slip of a hand edit.
+func trailingComma(b []byte, i int) bool {
+	if i < 0 || i >= len(b) || b[i] != '}' && b[i] != ']' {
+		return false
+	}
+	before := bytes.TrimRight(b[:i], " \t\r\n")
+	return len(before) > 0 && before[len(before)-1] == ','
 }
 
 type offsetError struct {

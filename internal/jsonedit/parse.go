@@ -337,6 +337,10 @@ func (p *parser) container(depth int, k Kind) (*Node, error) {
 		case ',':
 			p.pos++
 			p.skipSpace()
+			if p.pos < len(p.src) && p.src[p.pos] == closer {
+				// The usual slip of a hand edit, said in its words.
+				return nil, p.errf("unexpected %s after a comma: JSON allows no comma after the last item", p.describe())
+			}
 		case closer:
 			p.pos++
 			n.End = p.pos
