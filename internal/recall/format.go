@@ -238,7 +238,11 @@ type NoFitError struct {
 }
 
 func (e *NoFitError) Error() string {
-	return fmt.Sprintf("%d relevant entries found, but none fits in %d characters; the shortest needs %d (raise --max-chars)", e.Found, e.Budget, e.Need)
+	found := "entries"
+	if e.Found == 1 {
+		found = "entry"
+	}
+	return fmt.Sprintf("%d relevant %s found, but none fits in %d characters; the shortest needs %d (raise --max-chars)", e.Found, found, e.Budget, e.Need)
 }
 
 // noFit is the NoFitError of hits that no block under head fits in budget.

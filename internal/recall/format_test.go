@@ -86,9 +86,11 @@ func TestFormatBounds(t *testing.T) {
 // entries, each one a whole rendered hit, in rank order.
 // budgetError reads the figures of Format's error when no entry fits.
 func budgetError(err error) (hits, need int, ok bool) {
-	var max int
-	_, e := fmt.Sscanf(err.Error(), "%d relevant entries found, but none fits in %d characters; the shortest needs %d", &hits, &max, &need)
-	return hits, need, e == nil
+	var nf *NoFitError
+	if !errors.As(err, &nf) {
+		return 0, 0, false
+	}
+	return nf.Found, nf.Need, true
 }
 
 func checkBlock(t *testing.T, name, out, head string, hits []Hit, limit, max int) {
