@@ -352,15 +352,12 @@ func splitWords(s string) []string {
 }
 
 func validDate[T ~string | ~[]byte](s T) bool {
-	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; i != 4 && i != 7 && (c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
+	// Unrolled: every metadata line's date is checked, and a loop that
+	// skips the dashes cost more than the rest of reading the line.
+	digit := func(c byte) bool { return c-'0' <= 9 }
+	return len(s) == 10 && s[4] == '-' && s[7] == '-' &&
+		digit(s[0]) && digit(s[1]) && digit(s[2]) && digit(s[3]) &&
+		digit(s[5]) && digit(s[6]) && digit(s[8]) && digit(s[9])
 }
 
 // isToken reports whether s is what token makes of it, and not empty.
@@ -373,9 +370,18 @@ func isToken[T ~string | ~[]byte](s T) bool {
 		if c >= utf8.RuneSelf {
 			return token(string(s)) == string(s)
 		}
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(".-_/:#", c) >= 0) {
+		if !tokenByte[c] {
 			return false
 		}
 	}
 	return s[0] != '-' && s[len(s)-1] != '-'
 }
+
+// tokenByte is the ASCII bytes token keeps: letters, digits and ".-_/:#"
+// (a table: every id tag of every entry is checked a byte at a time).
+var tokenByte = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(".-_/:#", byte(c)) >= 0
+	}
+	return t
+}()

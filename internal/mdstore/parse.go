@@ -239,6 +239,12 @@ func Segments(raw []byte, fn func(seg []byte, line int) bool) (incomplete int) {
 			break
 		}
 		next += pos + 1
+		if !sc.inBlock() && plainStart[raw[pos]] {
+			// Most lines: text that starts no heading, block or blank.
+			pos = next
+			line++
+			continue
+		}
 		if sc.line(raw[pos:next]) {
 			if start >= 0 && !fn(trimTrailingBlank(raw[start:pos]), startLine) {
 				return 0
@@ -267,6 +273,19 @@ type blockScanner struct {
 	fenceLen int
 	comment  bool // inside an HTML comment
 }
+
+// inBlock: inside a fenced code block or an HTML comment.
+func (sc *blockScanner) inBlock() bool { return sc.fence != 0 || sc.comment }
+
+// plainStart is the bytes a line starts with that make it, outside any
+// block, neither an entry's heading nor the start of a block nor blank:
+// for such a line line says false and changes nothing.
+var plainStart = func() (t [256]bool) {
+	for c := range t {
+		t[c] = strings.IndexByte(" \t\r\n`~<#", byte(c)) < 0
+	}
+	return t
+}()
 
 // line reads one line (with its newline) and reports whether it starts an
 // entry.

@@ -125,29 +125,48 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m Meta, ok bool) {
 				continue
 			}
 		}
-		eq := bytes.IndexByte(f, '=')
-		if eq < 0 {
-			continue
-		}
-		switch val := f[eq+1:]; string(f[:eq]) {
-		case "id":
-			m.ID = val
-		case "fp":
-			m.FP = val
-		case "merged-into":
-			m.MergedInto = val
-		case "n":
-			m.N = val
-		case "seen":
-			if n, ok := digits(val); ok && n > 0 {
-				m.Seen = n
+		// A field is key=value, its key what comes before the first
+		// '=': since no key holds one, the field starts with key and '='
+		// exactly when its key is that one.
+		switch f[0] {
+		case 'i':
+			if val, ok := bytes.CutPrefix(f, []byte("id=")); ok {
+				m.ID = val
 			}
-		case "last":
-			if validDate(val) {
+		case 'f':
+			if val, ok := bytes.CutPrefix(f, []byte("fp=")); ok {
+				m.FP = val
+			}
+		case 'm':
+			if val, ok := bytes.CutPrefix(f, []byte("merged-into=")); ok {
+				m.MergedInto = val
+			}
+		case 'n':
+			if val, ok := bytes.CutPrefix(f, []byte("n=")); ok {
+				m.N = val
+			}
+		case 'l':
+			if val, ok := bytes.CutPrefix(f, []byte("last=")); ok && validDate(val) {
 				m.Last = val
 			}
-		case "tasks":
-			for withTasks && len(val) > 0 {
+		case 's':
+			if val, ok := bytes.CutPrefix(f, []byte("seen=")); ok {
+				if n, ok := digits(val); ok && n > 0 {
+					m.Seen = n
+				}
+			} else if val, ok := bytes.CutPrefix(f, []byte("status=")); ok {
+				switch string(val) {
+				case string(Archived):
+					m.Status = Archived
+				case string(Pending):
+					m.Status = Pending
+				case string(Forgotten):
+					m.Status = Forgotten
+				}
+			}
+		case 't':
+			val, ok := bytes.CutPrefix(f, []byte("tasks="))
+			for ok && withTasks && len(val) > 0 {
 				var t []byte
 				t, val, _ = bytes.Cut(val, []byte(","))
 				for _, c := range t {
@@ -156,15 +175,6 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m Meta, ok bool) {
 				if len(t) > 0 && !slices.ContainsFunc(m.Tasks, func(x []byte) bool { return bytes.Equal(x, t) }) {
 					m.Tasks = append(m.Tasks, t)
 				}
-			}
-		case "status":
-			switch string(val) {
-			case string(Archived):
-				m.Status = Archived
-			case string(Pending):
-				m.Status = Pending
-			case string(Forgotten):
-				m.Status = Forgotten
 			}
 		}
 	}

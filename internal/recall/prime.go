@@ -168,17 +168,20 @@ func recordLines(b []byte, m map[string]sighting, ids *idCount) {
 	if ids != nil {
 		open = metaOpen
 	}
+	// A line's own comment only, as mdstore reads records: a '<' that
+	// begins a line (most end one: the id tags), then the opening.
 	for at := 0; ; {
-		i := bytes.Index(b[at:], open)
+		i := bytes.IndexByte(b[at:], '<')
 		if i < 0 {
 			return
 		}
 		i += at
-		l, _, _ := bytes.Cut(b[i:], []byte("\n"))
-		// A line's own comment only, as mdstore reads records.
-		if i == 0 || b[i-1] == '\n' {
-			recordLine(l, m, ids)
+		if (i > 0 && b[i-1] != '\n') || !bytes.HasPrefix(b[i:], open) {
+			at = i + 1
+			continue
 		}
+		l, _, _ := bytes.Cut(b[i:], []byte("\n"))
+		recordLine(l, m, ids)
 		at = i + len(l)
 	}
 }
