@@ -130,7 +130,7 @@ Examples:
 				e.warnDisabled(p)
 			}
 			if !opts.DryRun {
-				e.warnTwice(opts.Scope)
+				e.warnTwice(opts.Scope, opts.Prime != "")
 			}
 			return nil
 		}),
@@ -359,9 +359,10 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 // warnTwice says, after an install, which other Claude Code settings
 // file already runs flowmem's hook: every place runs it on each tool call
 // (the reviews log keeps a review from being recorded twice), and doctor
-// would warn about it only later. A folder outside a project has only the
-// user's file to compare with.
-func (e *env) warnTwice(scope install.Scope) {
+// would warn about it only later. With prime (install --prime), a session
+// prime there runs twice too: each session gets its lessons twice. A
+// folder outside a project has only the user's file to compare with.
+func (e *env) warnTwice(scope install.Scope, prime bool) {
 	if scope == install.Codex {
 		return
 	}
@@ -382,8 +383,20 @@ func (e *env) warnTwice(scope install.Scope) {
 		if err != nil {
 			continue
 		}
-		if hooks, err := install.Installed(b, install.IsFlowmemCommand); err == nil && len(hooks) > 0 {
+		hooks, err := install.Installed(b, install.IsFlowmemCommand)
+		if err != nil {
+			continue
+		}
+		primes, _ := install.Installed(b, install.IsPrimeCommand)
+		switch twice := prime && len(primes) > 0; {
+		case len(hooks) > 0 && twice:
+			e.say("note: %s runs flowmem's hook and its session prime too, so both now run twice (a review is still recorded once, but each session starts with its lessons twice); keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
+				e.rel(p, paths.Settings), flags[other], flags[scope])
+		case len(hooks) > 0:
 			e.say("note: %s runs flowmem's hook too, so it now runs twice on every tool call (a review is still recorded once); keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
+				e.rel(p, paths.Settings), flags[other], flags[scope])
+		case twice:
+			e.say("note: %s primes each session too, so each session now starts with its lessons twice; keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
 				e.rel(p, paths.Settings), flags[other], flags[scope])
 		}
 	}
