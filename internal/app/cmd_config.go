@@ -105,6 +105,9 @@ Examples:
 					}
 					b, _ := json.Marshal(value)
 					e.say("%s set to %s in %s", key, b, e.rel(p, p.ConfigPath()))
+					if near := config.Mistyped(key); near != "" {
+						e.say("note: %s is not a flowmem setting (did you mean %s?): flowmem does not read it; kept for any other tool that does", key, near)
+					}
 					return nil
 				}),
 			},

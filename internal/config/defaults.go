@@ -100,6 +100,17 @@ func keysUnder(sec string) []string {
 	return out
 }
 
+// Mistyped is the flowmem setting that key, which is none, is probably a
+// typo of ("recal.limit"), or "". A key outside flowmem's sections may be
+// another tool's, so config set stores it; this lets it say what it
+// probably meant.
+func Mistyped(key string) string {
+	if _, ok := known(key); ok {
+		return ""
+	}
+	return closest(key)
+}
+
 // closest is the known key most like name, for "did you mean".
 func closest(name string) string {
 	names := make([]string, len(Known))
