@@ -440,12 +440,30 @@ func (k Key) check(v any, was string) error {
 // Unknown lists the keys in flowmem's sections that it does not read
 // (typos, most likely); a section that is not an object fails Load. Keys
 // outside those sections belong to others (flow-next shares the file) and
-// are left alone.
+// are left alone, but for one that is a typo of a flowmem setting
+// (recal.limit, Mistyped).
 func (c *Config) Unknown() []string {
 	var unknown []string
 	for _, sec := range sections {
 		if m, ok := c.data[sec].(map[string]any); ok {
 			unknown = append(unknown, unknownUnder(sec, m)...)
+		}
+	}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		if m, ok := v.(map[string]any); ok {
+			for _, name := range slices.Sorted(maps.Keys(m)) {
+				walk(prefix+"."+name, m[name])
+			}
+			return
+		}
+		if near := Mistyped(prefix); near != "" {
+			unknown = append(unknown, prefix+" (did you mean "+near+"?)")
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.data)) {
+		if !slices.Contains(sections, name) {
+			walk(name, c.data[name])
 		}
 	}
 	return unknown
