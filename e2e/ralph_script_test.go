@@ -148,6 +148,18 @@ func TestRalphChecksReviewCommandFirst(t *testing.T) {
 	}
 }
 
+// TestRalphNamesUnknownLongOption: a long option the loop does not know is
+// a usage error (64) that names it, as a short one is, before any check.
+func TestRalphNamesUnknownLongOption(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(ralphScript(t), "--dry-rum")
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 64 || !strings.Contains(string(out), "ralph: unknown option --dry-rum\n") {
+		t.Errorf("ralph.sh --dry-rum: %v\n%s\nwant exit 64 and \"ralph: unknown option --dry-rum\"", err, out)
+	}
+}
+
 // TestRalphChecksHookReadsReview: a review command the hook does not take
 // for a review (its name matches no capture.review_patterns) would let the
 // loop run and learn nothing: it stops before the first session, and runs

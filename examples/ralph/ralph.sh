@@ -153,6 +153,8 @@ for a in "$@"; do
 	case $a in
 	--help) args+=(-h) ;;
 	--dry-run) args+=(-d) ;;
+	--) args+=("$a") ;;
+	--*) usage_error "unknown option $a" ;;
 	*) args+=("$a") ;;
 	esac
 done
