@@ -131,7 +131,7 @@ Examples:
 at least --threshold alike starts a group, and an entry that alike to its
 members on average joins it. Groups come best first, with ids, texts, seen
 counts and a similarity score (the least of two members, 0 to 1).
-Beside each group are up to 5 entries near it but less alike (near in
+Beside each group are up to 6 entries near it but less alike (near in
 --json): a lesson reworded by another reviewer often shares fewer words
 than the threshold asks, so judge them too. One that is in a group of its
 own comes with that group's other members (with in --json).
