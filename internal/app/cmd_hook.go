@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/flowmem/flowmem/internal/capture"
 	"github.com/flowmem/flowmem/internal/hookevent"
@@ -138,10 +137,8 @@ func (e *env) readReview(name string) (string, error) {
 	// With no FILE and a terminal (a character device) on stdin, reading
 	// would wait, silent, for text the user never meant to type: say what
 	// the command wants instead. "-" reads the terminal as asked.
-	if f, ok := e.In.(*os.File); ok && name == "" {
-		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			return "", usagef("no review to read: name its FILE, or pipe it in (... | flowmem capture --explain -)")
-		}
+	if name == "" && toDevice(e.In) {
+		return "", usagef("no review to read: name its FILE, or pipe it in (... | flowmem capture --explain -)")
 	}
 	b, err := io.ReadAll(io.LimitReader(e.In, hookevent.MaxPersisted))
 	if err != nil {

@@ -254,10 +254,10 @@ func within(path, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// toDevice reports whether w is a character device: a terminal, or a
+// toDevice reports whether stream is a character device: a terminal, or a
 // device such as /dev/null.
-func toDevice(w io.Writer) bool {
-	f, ok := w.(*os.File)
+func toDevice(stream any) bool {
+	f, ok := stream.(*os.File)
 	if !ok {
 		return false
 	}
