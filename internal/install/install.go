@@ -7,6 +7,7 @@ package install
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -201,22 +202,14 @@ func HookFor(s Scope, command string, timeout int) Hook {
 
 // Run installs the hook and the scout as opts says.
 func Run(opts Options) (Result, error) {
-	if opts.Scope == "" {
-		opts.Scope = Project
-	}
-	paths, err := PathsFor(opts.Scope, opts.Project, opts.Home)
+	// Plan both files before writing either, so a broken settings file
+	// leaves the scout untouched too.
+	opts, paths, before, exists, err := opts.settings()
 	if err != nil {
-		return Result{}, err
+		return Result{Scope: opts.Scope}, err
 	}
 	h := HookFor(opts.Scope, opts.Command, opts.Timeout)
 	res := Result{Scope: opts.Scope, Command: h.Command, Events: h.Events, DryRun: opts.DryRun}
-
-	// Plan both files before writing either, so a broken settings file
-	// leaves the scout untouched too.
-	before, exists, err := readFile(paths.Settings)
-	if err != nil {
-		return res, err
-	}
 	after, err := Merge(before, h, opts.IsOurs)
 	if err == nil && opts.Prime != "" { // never for Codex CLI, which has no SessionStart
 		res.Prime = opts.Prime
@@ -285,6 +278,17 @@ func Run(opts Options) (Result, error) {
 	return res, res.keepOutOfGit(opts, paths.Settings)
 }
 
+// settings finds the scope's files (Project when none is given) and reads
+// its settings file.
+func (o Options) settings() (_ Options, _ Paths, src []byte, exists bool, err error) {
+	o.Scope = cmp.Or(o.Scope, Project)
+	paths, err := PathsFor(o.Scope, o.Project, o.Home)
+	if err == nil {
+		src, exists, err = readFile(paths.Settings)
+	}
+	return o, paths, src, exists, err
+}
+
 // keepOutOfGit: a local scope's settings hold this machine's hook path.
 func (r *Result) keepOutOfGit(opts Options, settings string) error {
 	if opts.Scope != Local {
@@ -326,15 +330,8 @@ func (r *Result) agents(paths Paths, opts Options) []placedAgent {
 // opts.Command, when set, is also recognised as flowmem's, for hooks that
 // were installed with --command.
 func Uninstall(opts Options) (Result, error) {
-	if opts.Scope == "" {
-		opts.Scope = Project
-	}
-	paths, err := PathsFor(opts.Scope, opts.Project, opts.Home)
-	if err != nil {
-		return Result{}, err
-	}
+	opts, paths, before, exists, err := opts.settings()
 	res := Result{Scope: opts.Scope, Events: []string{}, DryRun: opts.DryRun}
-	before, exists, err := readFile(paths.Settings)
 	if err != nil {
 		return res, err
 	}
