@@ -251,14 +251,7 @@ func valueFollows(cmds []*cli.Command, words []string) bool {
 	if last == nil {
 		return false
 	}
-	name := strings.TrimLeft(f, "-")
-	for _, fl := range last.Flags {
-		if slices.Contains(fl.Names(), name) {
-			v, ok := fl.(cli.DocGenerationFlag)
-			return ok && v.TakesValue()
-		}
-	}
-	return false
+	return takesValue(last, strings.TrimLeft(f, "-"))
 }
 
 // knowsFlag says whether command c (nil: flowmem itself) has flag f, given
@@ -268,15 +261,7 @@ func knowsFlag(c *cli.Command, f string) bool {
 	if slices.Contains([]string{"h", "help", "v", "version"}, name) && (c == nil || name == "h" || name == "help") {
 		return true
 	}
-	if c == nil {
-		return false
-	}
-	for _, fl := range c.Flags {
-		if slices.Contains(fl.Names(), name) {
-			return true
-		}
-	}
-	return false
+	return c != nil && flagNamed(c, name) != nil
 }
 
 func newApp(std IO, notFound *usageError) *cli.App {

@@ -93,17 +93,12 @@ func negativeNumber(a string) bool {
 // single is the full name of c's flag called name when it takes one value
 // (not a switch, not a list), else "".
 func single(c *cli.Command, name string) string {
-	for _, f := range c.Flags {
-		if !slices.Contains(f.Names(), name) {
-			continue
-		}
-		switch f.(type) {
-		case *cli.BoolFlag, *cli.StringSliceFlag:
-			return ""
-		}
+	switch f := flagNamed(c, name); f.(type) {
+	case nil, *cli.BoolFlag, *cli.StringSliceFlag:
+		return ""
+	default:
 		return f.Names()[0]
 	}
-	return ""
 }
 
 func find(cmds []*cli.Command, name string) *cli.Command {
@@ -115,14 +110,20 @@ func find(cmds []*cli.Command, name string) *cli.Command {
 	return nil
 }
 
-func takesValue(c *cli.Command, name string) bool {
+// flagNamed is c's flag called name, or nil.
+func flagNamed(c *cli.Command, name string) cli.Flag {
 	for _, f := range c.Flags {
 		if slices.Contains(f.Names(), name) {
-			_, isBool := f.(*cli.BoolFlag)
-			return !isBool
+			return f
 		}
 	}
-	return false
+	return nil
+}
+
+// takesValue: c's flag called name is not a switch.
+func takesValue(c *cli.Command, name string) bool {
+	f, ok := flagNamed(c, name).(cli.DocGenerationFlag)
+	return ok && f.TakesValue()
 }
 
 // sliceFlagName spells a repeatable flag by its full name: urfave/cli v2
@@ -130,15 +131,12 @@ func takesValue(c *cli.Command, name string) bool {
 // name one list.
 func sliceFlagName(c *cli.Command, arg string) string {
 	name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-	for _, f := range c.Flags {
-		if _, ok := f.(*cli.StringSliceFlag); !ok || !slices.Contains(f.Names(), name) {
-			continue
-		}
-		arg = "--" + f.Names()[0]
-		if hasValue {
-			arg += "=" + value
-		}
+	f, ok := flagNamed(c, name).(*cli.StringSliceFlag)
+	if !ok {
 		return arg
+	}
+	if arg = "--" + f.Name; hasValue {
+		arg += "=" + value
 	}
 	return arg
 }
