@@ -26,12 +26,8 @@ func HookCommand(exe, pathEnv string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	front := FrontName
-	if runtime.GOOS == "windows" {
-		front += ".exe"
-	}
 	for _, dir := range []string{filepath.Dir(abs), filepath.Dir(exe)} {
-		if p := filepath.Join(dir, front); isExecutable(p) {
+		if p := filepath.Join(dir, binName(FrontName)); isExecutable(p) {
 			abs, err = filepath.Abs(p)
 			if err != nil {
 				break
@@ -56,15 +52,11 @@ func FlowmemPath(exe, pathEnv string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("locate flowmem binary: %w", err)
 	}
-	name := "flowmem"
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
 	for _, dir := range filepath.SplitList(pathEnv) {
 		if dir == "" || !filepath.IsAbs(dir) {
 			continue // relative PATH entries depend on the hook's cwd
 		}
-		cand := filepath.Join(dir, name)
+		cand := filepath.Join(dir, binName("flowmem"))
 		if fi, err := os.Stat(cand); err == nil && os.SameFile(fi, self) {
 			return cand, nil
 		}
@@ -79,14 +71,18 @@ func Recorder(prog, pathEnv string) (string, error) {
 	if strings.TrimSuffix(strings.ToLower(filepath.Base(prog)), ".exe") != FrontName {
 		return prog, nil
 	}
-	name := "flowmem"
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	if p := filepath.Join(filepath.Dir(prog), name); isExecutable(p) {
+	if p := filepath.Join(filepath.Dir(prog), binName("flowmem")); isExecutable(p) {
 		return p, nil
 	}
 	return LookPath("flowmem", pathEnv)
+}
+
+// binName is the file name of the program name on this system.
+func binName(name string) string {
+	if runtime.GOOS == "windows" {
+		return name + ".exe"
+	}
+	return name
 }
 
 func isExecutable(p string) bool {

@@ -79,9 +79,7 @@ func keepOutOfGit(file string, dryRun bool) (*Change, string, error) {
 	c := planChange(exclude, exclude, before, after, exists, dryRun)
 	c.Reason = "ignores " + line[1:]
 	if !dryRun {
-		if err := os.MkdirAll(filepath.Dir(exclude), 0o755); err != nil {
-			return nil, warning, fmt.Errorf("keep %s out of git: %w", file, err)
-		}
+		// atomicfile.Write makes the folder (info/) when it is missing.
 		if err := atomicfile.Write(exclude, after, 0o644); err != nil {
 			return nil, warning, fmt.Errorf("keep %s out of git: %w", file, err)
 		}
