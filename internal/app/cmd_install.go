@@ -132,6 +132,9 @@ Examples:
 			if !opts.DryRun {
 				e.warnTwice(opts.Scope, opts.Prime != "")
 			}
+			if !opts.DryRun && opts.Scope == install.Codex {
+				e.warnCodexHooks()
+			}
 			return nil
 		}),
 	}
@@ -400,6 +403,25 @@ func (e *env) warnTwice(scope install.Scope, prime bool) {
 				e.rel(p, paths.Settings), flags[other], flags[scope])
 		}
 	}
+}
+
+// warnCodexHooks says, after install --codex, that Codex CLI runs no hook
+// until its hooks feature is on (codex_hooks = true under [features] in its
+// config.toml), unless that line is there: without it the hook written is
+// never run, and nothing else would say why.
+func (e *env) warnCodexHooks() {
+	dir, shown := e.Getenv("CODEX_HOME"), "$CODEX_HOME/config.toml"
+	if dir == "" {
+		dir, shown = filepath.Join(e.Getenv("HOME"), ".codex"), "~/.codex/config.toml"
+	}
+	b, _ := regfile.Read(filepath.Join(dir, "config.toml"), regfile.MaxText)
+	for _, l := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(l, "=")
+		if k = strings.TrimSpace(k); ok && (k == "codex_hooks" || k == "features.codex_hooks") && strings.HasPrefix(strings.TrimSpace(v), "true") {
+			return
+		}
+	}
+	e.say("note: Codex CLI runs hooks only when they are switched on: add codex_hooks = true under [features] in %s", shown)
 }
 
 // warnDisabled reminds people that the hook records nothing while memory is
