@@ -369,14 +369,16 @@ func (e *env) printEntry(en *mdstore.Entry, file string, stale bool) {
 	if en.Issue != "" {
 		fmt.Fprintf(w, "Issue:    %s\n", sanitize.Tags(en.Issue))
 	}
+	// The lesson itself first, whatever the type: a convention's text is
+	// its last line in the file, after its fix and context.
+	if en.Body != "" {
+		fmt.Fprintf(w, "Text:     %s\n", strings.ReplaceAll(sanitize.Tags(en.Body), "\n", "\n          "))
+	}
 	if en.Fix != "" {
 		fmt.Fprintf(w, "Fix:      %s\n", sanitize.Tags(en.Fix))
 	}
 	if en.Context != "" {
 		fmt.Fprintf(w, "Context:  %s\n", sanitize.Tags(en.Context))
-	}
-	if en.Body != "" {
-		fmt.Fprintf(w, "Text:     %s\n", strings.ReplaceAll(sanitize.Tags(en.Body), "\n", "\n          "))
 	}
 	if en.Category != "" {
 		fmt.Fprintf(w, "Category: %s\n", en.Category)
