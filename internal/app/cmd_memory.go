@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/flowmem/flowmem/internal/capture"
@@ -138,6 +139,11 @@ Examples:
 				if i := invalidUTF8(f.val); i >= 0 {
 					return usagef("%s is not valid UTF-8 (byte %d); save it as UTF-8; nothing was written", f.name, i+1)
 				}
+			}
+			// Only a secret or a <private> block, or no word at all, would
+			// be a bare mask in memory that no request ever finds.
+			if masked := redact.String(text); !keepsWords(masked) {
+				return usagef("TEXT has no words to keep (it reads %q once secrets and <private> blocks are masked); nothing was written", masked)
 			}
 			task, category := c.String("task"), strings.ToLower(strings.TrimSpace(c.String("category")))
 			if err := checkTask(task); err != nil {
@@ -381,6 +387,24 @@ func replacedEntries(s *mdstore.Store, k mdstore.Kind, text string, ids []string
 		}
 	}
 	return entries, nil
+}
+
+// keepsWords says whether s, masked by redact.String, holds a letter or a
+// digit outside its masks.
+func keepsWords(s string) bool {
+	s = strings.ReplaceAll(s, redact.Private, "")
+	for {
+		i := strings.Index(s, "[REDACTED:")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], ']')
+		if j < 0 {
+			break
+		}
+		s = s[:i] + s[i+j+1:]
+	}
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
 
 // categories are the values of memory add --category, as the review
