@@ -97,6 +97,9 @@ type Hit struct {
 	answers bool
 	alone   bool
 	mask    uint64 // the query's specific terms the lesson says
+	// own: with a floor, the score with the fix's words at remedyShare
+	// of their weight, by which search orders the lessons it keeps.
+	own float64
 }
 
 func limitOf(opt Options) int { return cmp.Or(max(opt.Limit, 0), DefaultLimit) }

@@ -559,3 +559,21 @@ func TestOwnLift(t *testing.T) {
 		t.Fatalf("candidates %+v: want the sighted lesson at %v, the other below", r.cands, maxLift)
 	}
 }
+
+// A request read as it is (a floor) weighs a lesson's fix at remedyShare
+// when it orders its lessons: a lesson that says the request's word twice
+// in its fix comes after one that says it once in its issue. The scout's
+// searches (no floor) weigh the fix whole and keep the other order.
+func TestRankFixWeighsLessWithAFloor(t *testing.T) {
+	t.Parallel()
+	entries := []mdstore.Entry{
+		pit("fix", "Quilt seams fray after washing", "Hang a lantern and a second lantern over the rack", ""),
+		pit("issue", "Lantern flickers over the drying rack", "Trim the wick and the oil feed", ""),
+	}
+	if got := ids(Rank(t, entries, "lantern", Options{Floor: StrictFloor})); !slices.Equal(got, []string{"issue", "fix"}) {
+		t.Errorf("with the floor = %v, want issue, fix", got)
+	}
+	if got := ids(Rank(t, entries, "lantern", Options{})); !slices.Equal(got, []string{"fix", "issue"}) {
+		t.Errorf("without the floor = %v, want fix, issue", got)
+	}
+}

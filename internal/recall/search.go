@@ -980,11 +980,36 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			if !w.qualifies(mask) {
 				continue
 			}
-			h := Hit{Entry: pe.e, Score: s * lift(&pe.e, opt.Now) * staleness(&pe.e, opt), mask: mask & w.specific}
+			l := lift(&pe.e, opt.Now) * staleness(&pe.e, opt)
+			h := Hit{Entry: pe.e, Score: s * l, mask: mask & w.specific}
+			if w.floor > 0 {
+				h.own = sc.sum(w, float64(c.n)/r.avgLen, remedyShare) * l
+			}
 			h.answers, h.alone = w.answers(mask, place, topic)
 			top.offer(h)
 		}
 		out[qi] = top.sorted()
+		// A request read as it is names the work, and a lesson's fix the
+		// remedy, whose verbs and objects lessons about other problems
+		// share: as its floor does, it weighs the fix's words remedyShare
+		// of their weight in the order of the lessons it keeps. Kept by
+		// the whole score, the lessons are the ones the bound lets the
+		// search stop at (testdata/recall/README.md, round 22). The
+		// scout's searches name remedies themselves: no floor, no change.
+		if w.floor > 0 {
+			for i := range out[qi] {
+				out[qi][i].Score = out[qi][i].own
+			}
+			slices.SortStableFunc(out[qi], func(a, b Hit) int {
+				if better(&a, &b) {
+					return -1
+				}
+				if better(&b, &a) {
+					return 1
+				}
+				return 0
+			})
+		}
 		answering, alone := 0, false
 		var said uint64
 		for _, h := range out[qi] {
@@ -1036,7 +1061,10 @@ type scorer struct {
 	cache map[*candidate]*parsed // an entry parsed for one query serves the next
 	files handles
 	buf   []byte // a candidate's bytes, until it is parsed (ParseSegment copies)
-	tf    []float64
+	// tf and fixTf are the last scored entry's term frequencies, all and
+	// its fix's; whole and parts, sum's per group.
+	tf, fixTf    []float64
+	whole, parts []float64
 }
 
 type tok struct {
@@ -1117,6 +1145,7 @@ func (s *scorer) field(v string, w float64) {
 func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, mask, place, topic uint64) {
 	q := w.q
 	s.tf = append(s.tf[:0], make([]float64, len(q.terms))...)
+	s.fixTf = append(s.fixTf[:0], make([]float64, len(q.terms))...)
 	skip := false
 	for i, t := range pe.toks {
 		if t.kind != text.Part {
@@ -1127,36 +1156,50 @@ func (s *scorer) score(w *weighed, pe *parsed, relLen float64) (total float64, m
 			continue
 		}
 		mask |= 1 << ti
+		inFix := false
 		if i >= pe.place[0] && i < pe.place[1] {
 			place |= 1 << ti
 			topic |= 1 << ti
 		} else if i < pe.fix {
 			topic |= 1 << ti
+		} else {
+			inFix = true
 		}
 		if skip {
 			continue // the joined form matched: its parts would count it twice
 		}
 		skip = t.kind == text.Whole
 		s.tf[ti] += t.weight
+		if inFix {
+			s.fixTf[ti] += t.weight
+		}
 	}
+	return s.sum(w, relLen, 1), mask, place, topic
+}
+
+// sum is the BM25F score of the term frequencies the last score counted,
+// a fix's words weighed fixShare of their weight.
+func (s *scorer) sum(w *weighed, relLen, fixShare float64) (total float64) {
+	q := w.q
 	norm := 1 - b + b*relLen
-	whole := make([]float64, q.groups)
-	parts := make([]float64, q.groups)
+	s.whole = append(s.whole[:0], make([]float64, q.groups)...)
+	s.parts = append(s.parts[:0], make([]float64, q.groups)...)
 	for ti, tf := range s.tf {
-		if tf == 0 {
+		tf -= (1 - fixShare) * s.fixTf[ti]
+		if tf <= 0 {
 			continue
 		}
 		v := w.idf[ti] * tf * (k1 + 1) / (tf + k1*norm)
 		if g := q.terms[ti].group; q.terms[ti].whole {
-			whole[g] = v
+			s.whole[g] = v
 		} else {
-			parts[g] += v
+			s.parts[g] += v
 		}
 	}
-	for g := range whole {
-		total += max(whole[g], parts[g])
+	for g := range s.whole {
+		total += max(s.whole[g], s.parts[g])
 	}
-	return total, mask, place, topic
+	return total
 }
 
 // eligible: archived and pending (merged, awaiting curation) lessons are
