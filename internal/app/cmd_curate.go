@@ -145,7 +145,7 @@ Examples:
    flowmem memory merge p-3f2a p-77c0    (after reading a group)`,
 			Flags: []cli.Flag{
 				&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` groups (default: all)"},
-				&cli.Float64Flag{Name: "threshold", Value: curate.DefaultThreshold, Usage: "least similarity `X`, from 0 to 1, of the pair that starts a group and of a member to the others on average"},
+				&cli.Float64Flag{Name: "threshold", Value: curate.DefaultThreshold, Usage: "least similarity `X`, from 0 to 1, of the pair that starts a group and of a member to the others on average (at the default or below, two entries each other's nearest start a group from 0.7 times X)"},
 				jsonFlag(),
 			},
 			Action: args(0, "no arguments", func(c *cli.Context) error {

@@ -526,3 +526,30 @@ func TestCrowdedRanksLower(t *testing.T) {
 		t.Errorf("Near p-0 = %v, want p-4", nb)
 	}
 }
+
+// Two wordings of one lesson that share few words start a group at the
+// default threshold when each is the other's nearest; asked for a
+// stricter threshold, curate proposes only pairs at least that alike.
+func TestGroupsEachOthersNearest(t *testing.T) {
+	entries := []mdstore.Entry{
+		{Kind: mdstore.Pitfall, ID: "p-1", Issue: "The retry loop sleeps a fixed second between attempts, so a flaky upstream gets hammered by every worker at once", Fix: "back off exponentially with jitter"},
+		{Kind: mdstore.Pitfall, ID: "p-2", Issue: "Retries fire in lockstep across workers because the delay never grows", Fix: "use exponential backoff with random jitter"},
+		{Kind: mdstore.Pitfall, ID: "p-3", Issue: "Tests create temp files with os.MkdirTemp and never remove them", Fix: "use t.TempDir()"},
+		{Kind: mdstore.Pitfall, ID: "p-4", Issue: "The migration renames a column the running release still reads", Fix: "add the new column, backfill, then drop the old one a release later"},
+	}
+	for i := range entries {
+		entries[i].Status = mdstore.Active
+	}
+	x := NewIndex(entries)
+	s := x.Similarity(0, 1)
+	if s >= DefaultThreshold || s < mutualFloor*DefaultThreshold {
+		t.Fatalf("similarity %.3f: the case needs a pair below the threshold and above %.2f of it", s, mutualFloor)
+	}
+	groups := Groups(entries, DefaultThreshold, 0)
+	if len(groups) != 1 || len(groups[0].Entries) != 2 || groups[0].Entries[0].ID != "p-1" || groups[0].Entries[1].ID != "p-2" {
+		t.Fatalf("Groups = %+v, want p-1 with p-2: each is the other's nearest", groups)
+	}
+	if g := Groups(entries, 0.6, 0); len(g) != 0 {
+		t.Errorf("above the default threshold: %+v, want none", g)
+	}
+}
