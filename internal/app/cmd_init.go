@@ -23,10 +23,10 @@ again changes nothing. Memory stays off until enabled.
 Examples:
    flowmem init                      set up, memory disabled
    flowmem init --enable             set up and turn memory on
-   flowmem init --enable --install   also install the Claude Code hook and scout`,
+   flowmem init --enable --install   also install the Claude Code hook and agents`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "enable", Usage: "turn memory on (memory.enabled = true)"},
-			&cli.BoolFlag{Name: "install", Usage: "also run 'flowmem install' (hooks in .claude/settings.json, the scout agent)"},
+			&cli.BoolFlag{Name: "install", Usage: "also run 'flowmem install' (hooks in .claude/settings.json, the memory-scout and memory-curator agents)"},
 			jsonFlag(),
 		},
 		Action: args(0, "no arguments", e.runInit),

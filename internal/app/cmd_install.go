@@ -446,7 +446,8 @@ func doctorCommand(e *env) *cli.Command {
 		Description: `Checks the project and config, that memory is enabled, that the memory files
 parse and have no conflicting ids, the .gitattributes union line, the hook in
 Claude Code's settings (project, local, user, or the plugin), that the binary
-the hook runs exists and runs, the memory-scout agent, and flowmem on PATH.
+the hook runs exists and runs, the memory-scout and memory-curator agents and
+the commands they and the hook's note need allowed, and flowmem on PATH.
 Exits 1 when something is wrong; warnings alone exit 0.
 
 Examples:
