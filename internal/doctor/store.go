@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 )
@@ -12,10 +13,21 @@ import (
 // cut off before its closing newline (a full disk or a killed process),
 // which readers leave out.
 func (d *doctor) checkWhole(docs []*mdstore.Doc) {
-	var damaged, cut, torn []string
+	var damaged, cut, torn, stray []string
 	for _, doc := range docs {
 		for _, dm := range doc.Damaged {
 			damaged = append(damaged, fmt.Sprintf("%s:%d: entry %s %s", doc.Kind.File(), dm.Line, dm.ID, dm.What))
+		}
+		// A lesson with fields and free text too: a field a hand edit
+		// wrapped onto two lines, whose rest no reader shows with it.
+		for _, e := range doc.Entries {
+			if e.Issue != "" && e.Body != "" {
+				text, _, _ := strings.Cut(e.Body, "\n")
+				if r := []rune(text); len(r) > 60 {
+					text = string(r[:60]) + "…"
+				}
+				stray = append(stray, fmt.Sprintf("%s:%d: entry %s holds a line that is no field (%q)", doc.Kind.File(), e.Line, e.ID, text))
+			}
 		}
 		if doc.Incomplete > 0 {
 			cut = append(cut, fmt.Sprintf("%s:%d", doc.Kind.File(), doc.Incomplete))
@@ -35,6 +47,9 @@ func (d *doctor) checkWhole(docs []*mdstore.Doc) {
 	case len(torn) > 0:
 		d.add("entries whole", Warn, "an append cut off (a crash or a full disk) ends before the torn mark at "+list(torn, ", ")+"; every reader leaves it out",
 			"delete the cut-off text (from the blank line before the mark) and the mark line; if it was a lesson, it comes back the next time a review finds it")
+	case len(stray) > 0:
+		d.add("entries whole", Warn, list(stray, "; ")+", which read, prime and the scout do not show: a field wrapped onto two lines?",
+			"join that line to the field above it (each field is one line), or start it with its own label (**Fix**: or **Context**:)")
 	default:
 		d.add("entries whole", OK, "every entry is whole, and every file ends with a complete one", "")
 	}
