@@ -309,7 +309,7 @@ func (d *doctor) checkGitattributes() {
 
 func (d *doctor) checkHooks() {
 	d.hooks = map[string][]string{}
-	var broken, partial, found, disabled, pinned []string
+	var broken, partial, found, disabled, pinned, primed []string
 	// The Claude Code settings files, and Codex's.
 	for _, scope := range install.Scopes {
 		paths, err := install.PathsFor(scope, string(d.proj), d.opts.Home)
@@ -341,6 +341,9 @@ func (d *doctor) checkHooks() {
 			continue
 		}
 		if scope != install.Codex {
+			if p, err := install.Installed(src, install.IsPrimeCommand); err == nil && len(p) > 0 {
+				primed = append(primed, d.rel(path))
+			}
 			d.plugin = d.plugin || s.flowmemPlugin()
 			if s.DisableAllHooks {
 				disabled = append(disabled, d.rel(path))
@@ -401,7 +404,11 @@ func (d *doctor) checkHooks() {
 		d.add("hooks", Warn, list(partial, "; ")+": a review command that exits non-zero is only seen by PostToolUseFailure",
 			"flowmem install (same scope flag) adds the missing event")
 	case claudePlaces > 1:
-		d.add("hooks", Warn, "flowmem's hook is registered in more than one place, so it runs once per place on every tool call (a review is still recorded once: the later runs find its call in the reviews log): "+list(found, "; "),
+		also := ""
+		if len(primed) > 1 {
+			also = ", and so does its session prime (each session starts with its lessons twice)"
+		}
+		d.add("hooks", Warn, "flowmem's hook is registered in more than one place, so it runs once per place on every tool call (a review is still recorded once: the later runs find its call in the reviews log)"+also+": "+list(found, "; "),
 			"keep one: "+d.keepOne())
 	default:
 		d.add("hooks", OK, list(found, "; "), "")
