@@ -13,8 +13,29 @@ import (
 // cut off before its closing newline (a full disk or a killed process),
 // which readers leave out.
 func (d *doctor) checkWhole(docs []*mdstore.Doc) {
-	var damaged, cut, torn, stray []string
+	var damaged, cut, torn, stray, astray []string
+	var astrayFix string
+	// Which file holds each entry: a record of it in another file (a hand
+	// edit, a forged change) counts for read and prime, which gather
+	// records from every file, and not for show and list, which read each
+	// file alone.
+	home := map[string]mdstore.Kind{}
 	for _, doc := range docs {
+		for _, e := range doc.Entries {
+			home[e.ID] = doc.Kind
+		}
+	}
+	for _, doc := range docs {
+		seen := map[string]bool{}
+		for _, r := range doc.Sightings {
+			if k, ok := home[r.ID]; ok && k != doc.Kind && !seen[r.ID] {
+				seen[r.ID] = true
+				astray = append(astray, fmt.Sprintf("%s holds a record of %s, an entry of %s", doc.Kind.File(), r.ID, k.File()))
+				if astrayFix == "" {
+					astrayFix = fmt.Sprintf("move that line (grep -n 'id=%s' .flow/memory/%s) under its entry in %s, or delete it", r.ID, doc.Kind.File(), k.File())
+				}
+			}
+		}
 		for _, dm := range doc.Damaged {
 			damaged = append(damaged, fmt.Sprintf("%s:%d: entry %s %s", doc.Kind.File(), dm.Line, dm.ID, dm.What))
 		}
@@ -47,6 +68,8 @@ func (d *doctor) checkWhole(docs []*mdstore.Doc) {
 	case len(torn) > 0:
 		d.add("entries whole", Warn, "an append cut off (a crash or a full disk) ends before the torn mark at "+list(torn, ", ")+"; every reader leaves it out",
 			"delete the cut-off text (from the blank line before the mark) and the mark line; if it was a lesson, it comes back the next time a review finds it")
+	case len(astray) > 0:
+		d.add("entries whole", Warn, list(astray, "; ")+": read, prime and the scout count it, memory show and list do not", astrayFix)
 	case len(stray) > 0:
 		d.add("entries whole", Warn, list(stray, "; ")+", which read, prime and the scout do not show: a field wrapped onto two lines?",
 			"join that line to the field above it (each field is one line), or start it with its own label (**Fix**: or **Context**:)")
