@@ -577,3 +577,27 @@ func TestRankFixWeighsLessWithAFloor(t *testing.T) {
 		t.Errorf("without the floor = %v, want fix, issue", got)
 	}
 }
+
+// With a floor, the lessons that answer the request lead, as prime orders
+// them: one that says two of its words comes before one that scores more
+// by saying a single word over and over.
+func TestRankAnswersLead(t *testing.T) {
+	t.Parallel()
+	entries := []mdstore.Entry{
+		pit("one", "Lantern glass: the lantern cracks when the lantern heats", "", ""),
+		pit("two", "The wick burns unevenly because the brass collar of the burner is bent out of shape", "Straighten it", ""),
+		pit("f1", "Wick trimming notes", "", ""),
+		pit("f2", "Brass polish streaks", "", ""),
+		pit("f3", "Hook storage", "", ""),
+		pit("f4", "Wick soot", "", ""),
+		pit("f5", "Brass tarnish", "", ""),
+		pit("f6", "Hook rust", "", ""),
+	}
+	const q = "lantern wick brass hook"
+	if got := ids(Rank(t, entries, q, Options{})); len(got) < 2 || got[0] != "one" {
+		t.Fatalf("without the floor = %v, want one first (the test's premise)", got)
+	}
+	if got := ids(Rank(t, entries, q, Options{Floor: StrictFloor})); len(got) < 2 || got[0] != "two" {
+		t.Errorf("with the floor = %v, want two (it answers) first", got)
+	}
+}

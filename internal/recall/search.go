@@ -1034,6 +1034,13 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 			// they share with it is a word or two of another topic.
 			out[qi] = nil
 		}
+		if w.floor > 0 {
+			// The lessons that answer the request lead, as prime orders
+			// them: each says enough of the request itself, where the
+			// others share a word of it (testdata/recall/README.md, round
+			// 22).
+			lead(out[qi], func(h *Hit) bool { return h.answers })
+		}
 		out[qi] = out[qi][:min(len(out[qi]), k)]
 	}
 	return out, nil
