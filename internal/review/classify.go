@@ -84,7 +84,7 @@ func ClassifyWith(f Finding, o Options) Decision {
 	case strings.TrimSpace(f.Problem) == "":
 		return drop("no problem text")
 	case f.Severity != "" && severityRank(f.Severity) < severityRank(floor):
-		return drop(fmt.Sprintf("severity %s is below the minimum (%s)", f.Severity, floor))
+		return drop(fmt.Sprintf("severity %s is below capture.min_severity (%s)", f.Severity, floor))
 	}
 	if w := firstWord(stripCode(problem), styleWords); w != "" && firstWord(stripCode(fix), styleWords) != "" {
 		// Both sides about text: a README that leaks a token is not a

@@ -158,7 +158,7 @@ func TestClassify(t *testing.T) {
 		{
 			name:   "low severity",
 			f:      Finding{Severity: SevNit, Problem: "`x` could use `y`.", Fix: "Use `y`."},
-			reason: "below the minimum",
+			reason: "below capture.min_severity",
 		},
 		{
 			name:   "typo",
