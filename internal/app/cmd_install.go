@@ -133,7 +133,7 @@ Examples:
 				e.warnTwice(opts.Scope, opts.Prime != "")
 			}
 			if !opts.DryRun && opts.Scope == install.Codex {
-				e.warnCodexHooks()
+				e.warnCodexHooks(res.Settings.Changed())
 			}
 			return nil
 		}),
@@ -405,23 +405,57 @@ func (e *env) warnTwice(scope install.Scope, prime bool) {
 	}
 }
 
-// warnCodexHooks says, after install --codex, that Codex CLI runs no hook
-// until its hooks feature is on (codex_hooks = true under [features] in its
-// config.toml), unless that line is there: without it the hook written is
-// never run, and nothing else would say why.
-func (e *env) warnCodexHooks() {
+// warnCodexHooks says, after install --codex, what Codex CLI asks before
+// the hook written runs, since nothing else would say why nothing is
+// recorded. Codex CLI runs hooks by default since 0.124, unless
+// [features] hooks (before, codex_hooks) is false in its config.toml, which
+// this names; but it loads a project's .codex/hooks.json only in a project
+// it trusts, and skips a new or changed hook until it is trusted in /hooks
+// (said when the file changed); releases before 0.124 also need the
+// feature switched on (said when the config does not set it).
+func (e *env) warnCodexHooks(changed bool) {
 	dir, shown := e.Getenv("CODEX_HOME"), "$CODEX_HOME/config.toml"
 	if dir == "" {
 		dir, shown = filepath.Join(e.Getenv("HOME"), ".codex"), "~/.codex/config.toml"
 	}
 	b, _ := regfile.Read(filepath.Join(dir, "config.toml"), regfile.MaxText)
-	for _, l := range strings.Split(string(b), "\n") {
+	key, on := codexHooksFeature(string(b))
+	switch {
+	case key != "" && !on:
+		e.say("note: %s switches Codex CLI's hooks off (%s = false under [features]), so this hook never runs: remove that line, then trust the hook in /hooks", shown, key)
+	case changed && key == "":
+		e.say("note: Codex CLI runs a new or changed hook only once you trust it (/hooks in codex), and .codex/hooks.json only in a project it trusts; before Codex CLI 0.124, also add codex_hooks = true under [features] in %s", shown)
+	case changed:
+		e.say("note: Codex CLI runs a new or changed hook only once you trust it (/hooks in codex), and .codex/hooks.json only in a project it trusts")
+	}
+}
+
+// codexHooksFeature reads Codex CLI's hooks feature from its config.toml:
+// the key that sets it under [features] (hooks, or codex_hooks, its older
+// name that hooks overrides), or "", and whether it is true.
+func codexHooksFeature(toml string) (key string, on bool) {
+	table := ""
+	for _, l := range strings.Split(toml, "\n") {
+		l = strings.TrimSpace(l)
+		if name, ok := strings.CutPrefix(l, "["); ok {
+			name, _, _ = strings.Cut(name, "]")
+			table = strings.TrimSpace(name)
+			continue
+		}
 		k, v, ok := strings.Cut(l, "=")
-		if k = strings.TrimSpace(k); ok && (k == "codex_hooks" || k == "features.codex_hooks") && strings.HasPrefix(strings.TrimSpace(v), "true") {
-			return
+		if !ok {
+			continue
+		}
+		k = strings.TrimSpace(k)
+		if table == "" {
+			k, ok = strings.CutPrefix(k, "features.")
+		}
+		v, _, _ = strings.Cut(v, "#")
+		if ok && (table == "" || table == "features") && (k == "hooks" || k == "codex_hooks" && key != "hooks") {
+			key, on = k, strings.TrimSpace(v) == "true"
 		}
 	}
-	e.say("note: Codex CLI runs hooks only when they are switched on: add codex_hooks = true under [features] in %s", shown)
+	return key, on
 }
 
 // warnDisabled reminds people that the hook records nothing while memory is
