@@ -601,3 +601,29 @@ func TestRankAnswersLead(t *testing.T) {
 		t.Errorf("with the floor = %v, want two (it answers) first", got)
 	}
 }
+
+// With a floor, the search weighs more lessons than the default limit
+// shows (floorDepth): a lesson that answers the request leads from below
+// the tenth place.
+func TestRankAnswerBelowTheLimitLeads(t *testing.T) {
+	t.Parallel()
+	words := []string{"lantern", "nail", "rope", "chain", "gear", "bolt", "pipe", "screw", "cable", "spring"}
+	var entries []mdstore.Entry
+	for _, w := range words {
+		entries = append(entries, pit(w, strings.Repeat(w+" ", 4), "", ""))
+	}
+	// Long and not seen for a year (stale): it scores below the others.
+	three := pit("three", "The wick, the brass collar and the hook: "+strings.Repeat("the shed by the meadow holds old garden tools and seed trays ", 100), "", "")
+	three.Date, three.LastSeen = "2025-01-01", "2025-01-01"
+	entries = append(entries, three)
+	q := strings.Join(words, " ") + " wick brass hook"
+	opt := Options{Now: testNow, StaleAfterDays: 90}
+	loose := ids(Rank(t, entries, q, Options{Limit: 20, Now: opt.Now, StaleAfterDays: opt.StaleAfterDays}))
+	if i := slices.Index(loose, "three"); i < 10 {
+		t.Fatalf("without the floor three is at %d of %v, want below the tenth (the test's premise)", i+1, loose)
+	}
+	opt.Floor = StrictFloor
+	if got := ids(Rank(t, entries, q, opt)); len(got) == 0 || got[0] != "three" {
+		t.Errorf("with the floor = %v, want three (it answers) first", got)
+	}
+}

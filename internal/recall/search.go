@@ -15,6 +15,15 @@ import (
 	"github.com/flowmem/flowmem/internal/text"
 )
 
+// floorDepth: with a floor, the search keeps this many lessons by score,
+// weighs the floor on them and lets those that answer the request lead,
+// before the limit cuts the list. Deeper than DefaultLimit, so that a
+// lesson that answers the request from places 11 to 15 can lead
+// (testdata/recall/README.md, round 22: 10 / 15 / 20 keep 964 / 969 / 968
+// of FIT's 1300 requests' labelled lessons in the first 5; none of the
+// no-relevant requests moved).
+const floorDepth = 15
+
 // BM25F parameters.
 const (
 	k1 = 1.2
@@ -946,12 +955,12 @@ func search(files []File, qs []*query, opt Options, k int) ([][]Hit, error) {
 	for qi, q := range qs {
 		ws[qi] = weigh(q, r.df[qi], r.n, opt.Floor)
 	}
-	// The floor weighs the best DefaultLimit lessons whatever the limit:
-	// a shorter list is the first part of the default one, not a list
+	// The floor weighs the best floorDepth lessons whatever the limit: a
+	// shorter list is the first part of the default one, not a list
 	// answered on less evidence.
 	depth := k
 	if opt.Floor > 0 {
-		depth = max(k, DefaultLimit)
+		depth = max(k, floorDepth)
 	}
 	sc := newScorer(p)
 	defer sc.files.close()
