@@ -68,7 +68,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			_, cfg, s, err := e.memoryStore()
+			p, cfg, s, err := e.memoryStore()
 			if err != nil {
 				return err
 			}
@@ -117,7 +117,13 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if n == 0 {
+			if n == 0 && len(files) == 0 {
+				if len(kinds) == 1 {
+					e.say("no %s in %s: flowmem memory init creates it", kinds[0].File(), e.rel(p, s.Dir))
+				} else {
+					e.say("no memory files in %s: flowmem memory init creates them", e.rel(p, s.Dir))
+				}
+			} else if n == 0 {
 				// Archived and pending entries, or other types, may be
 				// there: "empty" would send the user looking for a loss.
 				what := "entries"
