@@ -1011,6 +1011,24 @@ const (
 	gateR21ZeroYield = 2
 )
 
+// blind-r22 (blind43: 14 reviews from 14 repositories, harvest46) and
+// blind-r22b (blind44: 15 from 12, harvest47), round 22's blind sets:
+// harvested from repositories no earlier set used, never opened by a rule
+// writer, scored once at the round's end (kappa 0.780, 0.842). The rules
+// did not change this round, so round 21's code (913d3ac) gives the same.
+const (
+	gateR22Precision  = 0.54 // 0.547 (58/106)
+	gateR22Recall     = 0.71 // 0.716 (58/81)
+	gateR22Category   = 0.43 // 0.431 (25/58)
+	gateR22Verdict    = 0.92 // 13/14
+	gateR22ZeroYield  = 0
+	gateR22bPrecision = 0.40 // 0.410 (25/61)
+	gateR22bRecall    = 0.42 // 0.424 (25/59)
+	gateR22bCategory  = 0.40 // 0.400 (10/25)
+	gateR22bVerdict   = 0.86 // 13/15
+	gateR22bZeroYield = 2
+)
+
 const (
 	gateR21bPrecision = 0.62 // 0.620 (31/50)
 	gateR21bRecall    = 0.53 // 0.534 (31/58)
@@ -1072,6 +1090,8 @@ func TestQualityRealReviews(t *testing.T) {
 		{"blind-r20b", "blind40", gates{gateR20bPrecision, gateR20bRecall, gateR20bCategory, gateR20bVerdict, gateR20bZeroYield}},
 		{"blind-r21", "blind41", gates{gateR21Precision, gateR21Recall, gateR21Category, gateR21Verdict, gateR21ZeroYield}},
 		{"blind-r21b", "blind42", gates{gateR21bPrecision, gateR21bRecall, gateR21bCategory, gateR21bVerdict, gateR21bZeroYield}},
+		{"blind-r22", "blind43", gates{gateR22Precision, gateR22Recall, gateR22Category, gateR22Verdict, gateR22ZeroYield}},
+		{"blind-r22b", "blind44", gates{gateR22bPrecision, gateR22bRecall, gateR22bCategory, gateR22bVerdict, gateR22bZeroYield}},
 	}
 
 	check := func(split, name string, got, gate float64) {
@@ -1128,7 +1148,7 @@ func TestQualityRealReviews(t *testing.T) {
 // blind-r21b. A new round's pair joins the list; none leaves it.
 func unseen(split string) bool {
 	switch strings.TrimSuffix(split, ", second annotator") {
-	case "blind-r5b", "blind-r6", "blind-r6b", "blind-r7", "blind-r8", "blind-r8b", "blind-r9", "blind-r9b", "blind-r9c", "blind-r10", "blind-r10b", "blind-r11", "blind-r11b", "blind-r12", "blind-r12b", "blind-r12c", "blind-r13", "blind-r13b", "blind-r14", "blind-r14b", "blind-r15", "blind-r16", "blind-r16b", "blind-r17", "blind-r17b", "blind-r17c", "blind-r18", "blind-r18b", "blind-r19", "blind-r19b", "blind-r20", "blind-r20b", "blind-r21", "blind-r21b":
+	case "blind-r5b", "blind-r6", "blind-r6b", "blind-r7", "blind-r8", "blind-r8b", "blind-r9", "blind-r9b", "blind-r9c", "blind-r10", "blind-r10b", "blind-r11", "blind-r11b", "blind-r12", "blind-r12b", "blind-r12c", "blind-r13", "blind-r13b", "blind-r14", "blind-r14b", "blind-r15", "blind-r16", "blind-r16b", "blind-r17", "blind-r17b", "blind-r17c", "blind-r18", "blind-r18b", "blind-r19", "blind-r19b", "blind-r20", "blind-r20b", "blind-r21", "blind-r21b", "blind-r22", "blind-r22b":
 		return false
 	}
 	return strings.HasPrefix(split, "blind")
@@ -1223,7 +1243,7 @@ func firstSentence(problem string) string {
 // round 21's wiring replaced round 20's pair in the list instead of adding
 // to it, and blind39/blind40 went back to being scored, never explained.
 func TestQualityUnseen(t *testing.T) {
-	for _, split := range []string{"blind-r5b", "blind-r18b", "blind-r19", "blind-r20", "blind-r20b, second annotator", "blind-r21", "blind-r21b"} {
+	for _, split := range []string{"blind-r5b", "blind-r18b", "blind-r19", "blind-r20", "blind-r20b, second annotator", "blind-r21", "blind-r21b", "blind-r22", "blind-r22b"} {
 		if unseen(split) {
 			t.Errorf("unseen(%q) = true, want false: scored once, development data since", split)
 		}
