@@ -128,8 +128,9 @@ Examples:
 			Name:  "curate",
 			Usage: "propose groups of entries that probably say the same thing",
 			Description: `Each active entry's text is asked as a query against the others; a pair
-at least --threshold alike starts a group, and an entry that alike to its
-members on average joins it. Groups come best first, with ids, texts, seen
+at least --threshold alike starts a group (at the default threshold or
+below, so do two entries each other's nearest from 0.7 times it), and an
+entry that alike to its members on average joins it. Groups come best first, with ids, texts, seen
 counts and a similarity score (the least of two members, 0 to 1).
 Beside each group are up to 6 entries near it but less alike (near in
 --json): a lesson reworded by another reviewer often shares fewer words
