@@ -778,7 +778,9 @@ type weighed struct {
 	groupIdf   []float64
 	groupKnown []bool
 	total      float64
-	floor      float64 // Options.Floor
+	// credit is, per term, what saying it adds to a lesson's coverage.
+	credit []float64
+	floor  float64 // Options.Floor
 	// only marks the specific terms a single entry says (see answers).
 	only uint64
 	// foreign: the memory lacks as many of the request's maxWords most
@@ -841,6 +843,22 @@ func weigh(q *query, df []int, n int, floor float64) *weighed {
 	// own, the size from which a word's share of it means something.
 	w.vocabulary = n >= vocabularyMin
 	w.foreign = lacks >= has && w.vocabulary
+	// A part of a joined word is credited at most the rarest word of its
+	// group some lesson says: an unknown part's idf (the torch of PyTorch)
+	// is no lesson's to claim.
+	w.credit = make([]float64, len(q.terms))
+	knownIdf := make([]float64, q.groups)
+	for t, tm := range q.terms {
+		if w.specific&(1<<t) != 0 {
+			knownIdf[tm.group] = max(knownIdf[tm.group], w.idf[t])
+		}
+	}
+	for t, tm := range q.terms {
+		w.credit[t] = w.groupIdf[tm.group]
+		if !tm.whole {
+			w.credit[t] = min(w.credit[t], knownIdf[tm.group])
+		}
+	}
 	return w
 }
 
@@ -900,9 +918,9 @@ func (w *weighed) coverage(mask, whole uint64) (float64, int) {
 		return 0, 0
 	}
 	var got float64
+	var best [64]float64
 	n := 0
 	seen := uint64(0)
-	// The whole words first, so that a group said both ways counts whole.
 	for i, m := range [2]uint64{mask & whole, mask &^ whole} {
 		share := 1.0
 		if i == 1 {
@@ -910,16 +928,22 @@ func (w *weighed) coverage(mask, whole uint64) (float64, int) {
 		}
 		for m &= w.specific; m != 0; m &= m - 1 {
 			t := bits.TrailingZeros64(m)
+			c := share * w.credit[t]
 			g := w.q.terms[t].group
-			if g < 64 && seen&(1<<g) != 0 {
+			if g >= 64 {
+				got += c
+				n++
 				continue
 			}
-			if g < 64 {
+			if seen&(1<<g) == 0 {
 				seen |= 1 << g
+				n++
 			}
-			got += share * w.groupIdf[g]
-			n++
+			best[g] = max(best[g], c)
 		}
+	}
+	for m := seen; m != 0; m &= m - 1 {
+		got += best[bits.TrailingZeros64(m)]
 	}
 	return got / w.total, n
 }
