@@ -60,7 +60,9 @@ Examples:
    flowmem memory archive p-3f2a c-91 --json`),
 		statusCommand(e, curate.Restore, "restore", "make archived entries active again",
 			`An entry that memory merge archived is split off again: it is active, and
-the entry it was merged into no longer counts its sightings.
+the entry it was merged into no longer counts its sightings, its tasks or
+its dates (it is again as it was, with what was merged into it since and
+its own sightings since).
 
 Examples:
    flowmem memory restore p-3f2a9c1b04de
@@ -219,9 +221,10 @@ Examples:
 			ArgsUsage: "ID ID...",
 			Description: `The survivor (the first ID, or --into) keeps its text; its seen count becomes
 the sum, its dates the first and last of all, its tasks all of theirs. The
-others are archived with merged-into=<survivor> in their metadata. One
-atomic rewrite of the file, under the memory lock. Only entries of one type
-merge.
+others are archived with merged-into=<survivor> in their metadata, beside
+what the survivor held of its own (into-own=first/last/tasks), so memory
+restore takes back exactly what one of them brought. One atomic rewrite of
+the file, under the memory lock. Only entries of one type merge.
 
 Examples:
    flowmem memory merge p-3f2a p-77c0

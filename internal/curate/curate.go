@@ -7,6 +7,7 @@
 package curate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -200,7 +201,7 @@ func (a Action) apply(e *mdstore.Entry) bool {
 	case Archive, Reject:
 		e.Status = mdstore.Archived
 	case Restore, Approve:
-		e.Status, e.MergedInto = mdstore.Active, ""
+		e.Status, e.MergedInto, e.IntoOwn = mdstore.Active, "", ""
 	case Forget:
 		return false
 	}
@@ -256,6 +257,17 @@ func Apply(ctx context.Context, s *mdstore.Store, action Action, entries []mdsto
 							sv = *c
 						}
 						sv.Seen = max(1, sv.Seen-e.Seen)
+						if own, ok := mdstore.ParseOwn(e.IntoOwn); ok {
+							// Its dates and tasks are again what it held of
+							// its own and what the entries still merged into
+							// it hold (its sightings add theirs as read).
+							for _, x := range current {
+								if x.Status == mdstore.Archived && x.MergedInto == sv.ID && !slices.Contains(ids, x.ID) {
+									own.Add(x.Date, x.LastSeen, x.Tasks)
+								}
+							}
+							sv.Date, sv.LastSeen, sv.Tasks = cmp.Or(own.First, sv.Date), cmp.Or(own.Last, sv.LastSeen), own.Tasks
+						}
 						changes[sv.ID] = &sv
 					}
 				}
@@ -284,8 +296,10 @@ type Merged struct {
 // Merge joins entries that say the same thing into one survivor: into, or
 // the first entry when into is "". The survivor keeps its text; its seen
 // count becomes the sum, its first and last dates the earliest and latest,
-// its tasks the union. The others are archived with merged-into=<survivor>.
-// All in one atomic rewrite of their file.
+// its tasks the union. The others are archived with merged-into=<survivor>
+// and what the survivor held of its own (into-own=), so memory restore can
+// take back exactly what one of them brought. All in one atomic rewrite of
+// their file.
 func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Merged, error) {
 	all, err := s.Load()
 	if err != nil {
@@ -333,6 +347,19 @@ func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Me
 			group = append(group, current[i])
 		}
 		sv := group[0]
+		// What the survivor holds of its own goes on each entry merged
+		// into it, for memory restore: what an earlier merge recorded, or
+		// what it holds now.
+		own, ok := mdstore.Own{}, false
+		for _, x := range current {
+			if o, isOwn := mdstore.ParseOwn(x.IntoOwn); isOwn && x.Status == mdstore.Archived && x.MergedInto == sv.ID {
+				own.Add(o.First, o.Last, o.Tasks)
+				ok = true
+			}
+		}
+		if !ok {
+			own.Add(sv.Date, sv.LastSeen, sv.Tasks)
+		}
 		sv.Seen = 0
 		for _, e := range group {
 			sv.Seen += e.Seen
@@ -352,7 +379,7 @@ func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Me
 		}
 		changes[sv.ID] = &sv
 		for _, e := range group[1:] {
-			e.Status, e.MergedInto = mdstore.Archived, sv.ID
+			e.Status, e.MergedInto, e.IntoOwn = mdstore.Archived, sv.ID, own.String()
 			changes[e.ID] = &e
 			out.Merged = append(out.Merged, e)
 		}

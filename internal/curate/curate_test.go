@@ -351,6 +351,52 @@ func TestRestoreUndoesMergeCount(t *testing.T) {
 	}
 }
 
+// Restoring a merged entry takes back the tasks and dates it brought the
+// survivor, whichever of two merged entries comes back first; a repeat
+// counted for the survivor after the merge stays its own.
+func TestRestoreUndoesMergeTasksAndDates(t *testing.T) {
+	ctx := context.Background()
+	for _, order := range [][]int{{1, 2}, {2, 1}} {
+		s := mdstore.Open(t.TempDir())
+		a := record(t, s, day, "fn-1", "first wording of the lesson")[0]
+		b := record(t, s, day.AddDate(0, 0, -20), "fn-2", "second wording of the lesson")[0]
+		record(t, s, day.AddDate(0, 0, 30), "fn-3", "second wording of the lesson")
+		c := record(t, s, day.AddDate(0, 0, -10), "fn-4", "third wording of the lesson")[0]
+		before := load(t, s)[a]
+		ids := []string{a, b, c}
+		if _, err := Merge(ctx, s, []string{a, b}, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Merge(ctx, s, []string{a, c}, ""); err != nil {
+			t.Fatal(err)
+		}
+		if got := load(t, s)[a]; got.Seen != 4 || got.Date != "2026-02-09" || got.LastSeen != "2026-03-31" || len(got.Tasks) != 4 {
+			t.Fatalf("after the merges: %+v", got)
+		}
+		// A review repeats the first wording (a sighting of the survivor).
+		if _, err := s.Record(ctx, mdstore.Pitfall, []mdstore.Entry{{Issue: "first wording of the lesson", Task: "fn-7", Tasks: []string{"fn-7"}}}, day.AddDate(0, 0, 1)); err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range order {
+			entries, err := Lookup(s, ids[i:i+1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Apply(ctx, s, Restore, entries); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := load(t, s)
+		sv := got[a]
+		if sv.Seen != before.Seen+1 || sv.Date != before.Date || sv.LastSeen != "2026-03-02" || !slices.Equal(sv.Tasks, []string{"fn-1", "fn-7"}) {
+			t.Errorf("restored %v: survivor %+v, want as before (%+v) with the repeat on 2026-03-02 for fn-7", order, sv, before)
+		}
+		if got[b].Seen != 2 || got[b].Date != "2026-02-09" || got[b].IntoOwn != "" || !slices.Equal(got[b].Tasks, []string{"fn-2", "fn-3"}) {
+			t.Errorf("restored %v: %+v", order, got[b])
+		}
+	}
+}
+
 // Near proposes entries beside a group: never its own members, one entry
 // for another whole group, nothing below the floor.
 func TestNear(t *testing.T) {

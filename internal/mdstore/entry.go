@@ -94,6 +94,12 @@ type Entry struct {
 	Status   Status   `json:"status"`
 	// MergedInto is the id of the entry an archived one was merged into.
 	MergedInto string `json:"merged_into,omitempty"`
+	// IntoOwn is, on an entry merged into another (into-own= on its
+	// metadata line, beside merged-into=), what that survivor held of its
+	// own before it took in any entry: its first and last dates and its
+	// tasks (Own). memory restore brings the survivor back to it, with
+	// what the entries still merged into it hold.
+	IntoOwn string `json:"-"`
 	// Copies names, by a random token each (n= on the metadata line,
 	// comma-separated), the captures whose sightings Seen counts: two
 	// clones that capture one new lesson on one day write the same entry
@@ -236,6 +242,11 @@ func (e *Entry) Normalize() {
 		e.Status = Active
 	}
 	e.MergedInto = token(e.MergedInto)
+	if own, ok := ParseOwn(e.IntoOwn); ok && e.MergedInto != "" {
+		e.IntoOwn = own.String()
+	} else {
+		e.IntoOwn = ""
+	}
 	e.Copies = cleanCopies(e.Copies)
 	// An id or fingerprint read from a file may hold anything; what is left
 	// of it after cleaning must still be one.
@@ -246,6 +257,66 @@ func (e *Entry) Normalize() {
 		e.FP = Fingerprint(e.Text())
 	}
 	e.Legacy = false
+}
+
+// Own is what a survivor of a merge held of its own: its first and last
+// dates and its tasks. On a metadata line (into-own=) it is written
+// FIRST/LAST/TASK,TASK…, either date empty when unknown: a date holds no
+// slash and a task no comma, so it reads back whatever a task holds.
+type Own struct {
+	First, Last string
+	Tasks       []string
+}
+
+// ParseOwn reads an Own as String writes it; ok is false when s is not one.
+func ParseOwn(s string) (o Own, ok bool) {
+	first, rest, ok1 := strings.Cut(s, "/")
+	last, tasks, ok2 := strings.Cut(rest, "/")
+	if !ok1 || !ok2 || first != "" && !validDate(first) || last != "" && !validDate(last) {
+		return Own{}, false
+	}
+	o.First, o.Last = first, last
+	for t := range strings.SplitSeq(tasks, ",") {
+		if t = token(t); t != "" && !slices.Contains(o.Tasks, t) {
+			o.Tasks = append(o.Tasks, t)
+		}
+	}
+	return o, true
+}
+
+// String is o as a metadata line holds it.
+func (o Own) String() string {
+	return o.First + "/" + o.Last + "/" + strings.Join(o.Tasks, ",")
+}
+
+// Add widens o by what e held: the earlier first date, the later last
+// one, every task once.
+func (o *Own) Add(first, last string, tasks []string) {
+	if first != "" && (o.First == "" || first < o.First) {
+		o.First = first
+	}
+	o.Last = max(o.Last, last)
+	for _, t := range tasks {
+		if !slices.Contains(o.Tasks, t) {
+			o.Tasks = append(o.Tasks, t)
+		}
+	}
+}
+
+// joinOwn is two records of one survivor's own (a union merge kept the
+// merged entry's metadata line of two teammates who both merged it) as one:
+// everything either held.
+func joinOwn(a, b string) string {
+	oa, okA := ParseOwn(a)
+	ob, okB := ParseOwn(b)
+	switch {
+	case !okB:
+		return a
+	case !okA:
+		return b
+	}
+	oa.Add(ob.First, ob.Last, ob.Tasks)
+	return oa.String()
 }
 
 // contentID derives the stable id of a lesson from its kind and its text,

@@ -187,6 +187,51 @@ func TestFoldStatus(t *testing.T) {
 	}
 }
 
+// TestFoldIntoOwn: two teammates who both merged one entry into the same
+// survivor recorded what it held of its own, each as their clone saw it:
+// the fold keeps all of it, either way round, and only a record of the
+// merge that wins speaks for the survivor.
+func TestFoldIntoOwn(t *testing.T) {
+	line := func(into, own string) Entry {
+		l := "<!-- flowmem: id=p-x seen=1 last=2026-03-01 status=archived merged-into=" + into + " into-own=" + own + " -->"
+		m, _, ok := parseMeta(l)
+		if !ok {
+			t.Fatalf("parseMeta(%q) failed", l)
+		}
+		return m
+	}
+	alice := line("p-a", "2026-02-01/2026-03-01/fn-1")
+	bob := line("p-a", "2026-01-15/2026-02-20/fn-2,fn-1")
+	for _, got := range []Entry{fold(alice, bob), fold(bob, alice)} {
+		if got.MergedInto != "p-a" || got.IntoOwn != "2026-01-15/2026-03-01/fn-1,fn-2" && got.IntoOwn != "2026-01-15/2026-03-01/fn-2,fn-1" {
+			t.Errorf("fold = %q %q, want p-a 2026-01-15/2026-03-01/ fn-1 and fn-2", got.MergedInto, got.IntoOwn)
+		}
+	}
+	// Of two survivors the smaller id wins; the other's record goes.
+	if got := fold(line("p-b", "2026-01-01/2026-01-01/fn-9"), alice); got.MergedInto != "p-a" || got.IntoOwn != alice.IntoOwn {
+		t.Errorf("fold with a merge into p-b = %q %q, want alice's", got.MergedInto, got.IntoOwn)
+	}
+	// Restored on one side (active, no merged-into) and merged on the
+	// other: the merge wins and keeps its record.
+	restored := Entry{ID: "p-x", Seen: 1, Status: Active}
+	if got := fold(restored, alice); got.IntoOwn != alice.IntoOwn {
+		t.Errorf("fold with a restored copy = %q, want %q", got.IntoOwn, alice.IntoOwn)
+	}
+	// Normalize keeps a record only beside merged-into, cleaned.
+	e := Entry{Kind: Pitfall, Issue: "x", MergedInto: "p-a", Status: Archived, IntoOwn: "2026-01-01/not-a-date/fn-1"}
+	if e.Normalize(); e.IntoOwn != "" {
+		t.Errorf("a bad date kept: %q", e.IntoOwn)
+	}
+	e = Entry{Kind: Pitfall, Issue: "x", Status: Active, IntoOwn: "2026-01-01/2026-01-02/fn-1"}
+	if e.Normalize(); e.IntoOwn != "" {
+		t.Errorf("kept without merged-into: %q", e.IntoOwn)
+	}
+	e = Entry{Kind: Pitfall, Issue: "x", MergedInto: "p-a", Status: Archived, IntoOwn: "//fn 1,,fn/2,fn 1"}
+	if e.Normalize(); e.IntoOwn != "//fn-1,fn/2" {
+		t.Errorf("cleaned = %q, want //fn-1,fn/2", e.IntoOwn)
+	}
+}
+
 // TestFoldCountsIndependentCaptures: the metadata lines a union merge
 // leaves of one lesson add up only when they name disjoint captures (n=).
 // Two clones that captured it each count once; a copy both inherited and

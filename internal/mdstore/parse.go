@@ -857,7 +857,7 @@ func parseEntry(x *entryScan, k Kind, seg []byte, src string, line int) (e Entry
 		for i := range x.metas[1:] {
 			m = fold(m, metaEntry(&x.metas[1+i], str))
 		}
-		e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto, e.Copies = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto, m.Copies
+		e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto, e.IntoOwn, e.Copies = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto, m.IntoOwn, m.Copies
 		if e.ID == "" {
 			e.ID = contentID(k, e.Text())
 		}
@@ -868,7 +868,7 @@ func parseEntry(x *entryScan, k Kind, seg []byte, src string, line int) (e Entry
 // metaEntry is what a metadata or sighting line says, as an Entry whose
 // fields str makes of the line's parts.
 func metaEntry(b *Meta, str func([]byte) string) Entry {
-	m := Entry{ID: str(b.ID), FP: str(b.FP), Seen: b.Seen, LastSeen: str(b.Last), Status: b.Status, MergedInto: str(b.MergedInto)}
+	m := Entry{ID: str(b.ID), FP: str(b.FP), Seen: b.Seen, LastSeen: str(b.Last), Status: b.Status, MergedInto: str(b.MergedInto), IntoOwn: str(b.IntoOwn)}
 	if !b.Sighting {
 		m.Copies = str(b.N)
 	}
@@ -928,6 +928,14 @@ func fold(a, b Entry) Entry {
 	}
 	out.LastSeen = max(a.LastSeen, b.LastSeen)
 	out.Status, out.MergedInto = foldStatus(a.Status, a.MergedInto, b.Status, b.MergedInto)
+	// What the survivor held of its own comes from the records that name
+	// it, all of it when two teammates both merged the entry.
+	out.IntoOwn = ""
+	for _, r := range [...]*Entry{&a, &b} {
+		if out.MergedInto != "" && r.MergedInto == out.MergedInto {
+			out.IntoOwn = joinOwn(out.IntoOwn, r.IntoOwn)
+		}
+	}
 	return out
 }
 
@@ -1047,7 +1055,7 @@ func foldIndex(entries []Entry) ([]Entry, map[string]int) {
 		if i, ok := index[e.ID]; ok {
 			merged := fold(out[i], e)
 			o := &out[i]
-			o.Seen, o.LastSeen, o.Tasks, o.Status, o.MergedInto, o.Copies = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status, merged.MergedInto, merged.Copies
+			o.Seen, o.LastSeen, o.Tasks, o.Status, o.MergedInto, o.IntoOwn, o.Copies = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status, merged.MergedInto, merged.IntoOwn, merged.Copies
 			// A union merge keeps a line the two sides share only once, so
 			// one copy of a lesson may have lost fields the other kept.
 			for _, f := range [...]struct {
@@ -1096,6 +1104,9 @@ func Render(e *Entry) string {
 	}
 	if e.MergedInto != "" {
 		b.WriteString(" merged-into=" + e.MergedInto)
+		if e.IntoOwn != "" {
+			b.WriteString(" into-own=" + e.IntoOwn)
+		}
 	}
 	fmt.Fprintf(&b, " status=%s", e.Status)
 	if e.Copies != "" {

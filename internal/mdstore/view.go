@@ -73,6 +73,8 @@ func ViewSegment(seg []byte, v *View) bool {
 // as parts of the line.
 type Meta struct {
 	ID, FP, Last, MergedInto []byte
+	// IntoOwn is into-own= (Entry.IntoOwn).
+	IntoOwn []byte
 	// N is a record's random token (n=): one per sighting line, the
 	// captures' on a metadata line (Entry.Copies).
 	N        []byte
@@ -132,6 +134,8 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m Meta, ok bool) {
 		case 'i':
 			if val, ok := bytes.CutPrefix(f, []byte("id=")); ok {
 				m.ID = val
+			} else if val, ok := bytes.CutPrefix(f, []byte("into-own=")); ok {
+				m.IntoOwn = val
 			}
 		case 'f':
 			if val, ok := bytes.CutPrefix(f, []byte("fp=")); ok {
