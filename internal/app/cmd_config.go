@@ -100,14 +100,19 @@ Examples:
 					if err := cfg.Save(); err != nil {
 						return err
 					}
+					var notes []string
+					if near := config.Mistyped(key); near != "" {
+						notes = append(notes, fmt.Sprintf("%s is not a flowmem setting (did you mean %s?): flowmem does not read it; kept for any other tool that does", key, near))
+					}
 					if c.Bool("json") {
-						return e.writeJSON(config.Setting{Key: key, Value: value, Source: "file"})
+						return e.writeJSON(struct {
+							config.Setting
+							Notes []string `json:"notes,omitempty"`
+						}{config.Setting{Key: key, Value: value, Source: "file"}, notes})
 					}
 					b, _ := json.Marshal(value)
 					e.say("%s set to %s in %s", key, b, e.rel(p, p.ConfigPath()))
-					if near := config.Mistyped(key); near != "" {
-						e.say("note: %s is not a flowmem setting (did you mean %s?): flowmem does not read it; kept for any other tool that does", key, near)
-					}
+					e.sayNotes(notes)
 					return nil
 				}),
 			},

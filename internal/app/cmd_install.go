@@ -122,19 +122,24 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if c.Bool("json") {
-				return e.writeJSON(res)
-			}
-			e.reportInstall(p, res)
+			var notes []string
 			if !opts.DryRun && p != "" {
-				e.warnDisabled(p)
+				notes = append(notes, e.warnDisabled(p)...)
 			}
 			if !opts.DryRun {
-				e.warnTwice(opts.Scope, opts.Prime != "")
+				notes = append(notes, e.warnTwice(opts.Scope, opts.Prime != "")...)
 			}
 			if !opts.DryRun && opts.Scope == install.Codex {
-				e.warnCodexHooks(res.Settings.Changed())
+				notes = append(notes, e.warnCodexHooks(res.Settings.Changed())...)
 			}
+			if c.Bool("json") {
+				return e.writeJSON(struct {
+					install.Result
+					Notes []string `json:"notes,omitempty"`
+				}{res, notes})
+			}
+			e.reportInstall(p, res)
+			e.sayNotes(notes)
 			return nil
 		}),
 	}
@@ -359,15 +364,15 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 	}
 }
 
-// warnTwice says, after an install, which other Claude Code settings
+// warnTwice returns the notes that say, after an install, which other Claude Code settings
 // file already runs flowmem's hook: every place runs it on each tool call
 // (the reviews log keeps a review from being recorded twice), and doctor
 // would warn about it only later. With prime (install --prime), a session
 // prime there runs twice too: each session gets its lessons twice. A
 // folder outside a project has only the user's file to compare with.
-func (e *env) warnTwice(scope install.Scope, prime bool) {
+func (e *env) warnTwice(scope install.Scope, prime bool) (notes []string) {
 	if scope == install.Codex {
-		return
+		return nil
 	}
 	p, err := e.project()
 	if err != nil {
@@ -393,19 +398,20 @@ func (e *env) warnTwice(scope install.Scope, prime bool) {
 		primes, _ := install.Installed(b, install.IsPrimeCommand)
 		switch twice := prime && len(primes) > 0; {
 		case len(hooks) > 0 && twice:
-			e.say("note: %s runs flowmem's hook and its session prime too, so both now run twice (a review is still recorded once, but each session starts with its lessons twice); keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
-				e.rel(p, paths.Settings), flags[other], flags[scope])
+			notes = append(notes, fmt.Sprintf("%s runs flowmem's hook and its session prime too, so both now run twice (a review is still recorded once, but each session starts with its lessons twice); keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
+				e.rel(p, paths.Settings), flags[other], flags[scope]))
 		case len(hooks) > 0:
-			e.say("note: %s runs flowmem's hook too, so it now runs twice on every tool call (a review is still recorded once); keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
-				e.rel(p, paths.Settings), flags[other], flags[scope])
+			notes = append(notes, fmt.Sprintf("%s runs flowmem's hook too, so it now runs twice on every tool call (a review is still recorded once); keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
+				e.rel(p, paths.Settings), flags[other], flags[scope]))
 		case twice:
-			e.say("note: %s primes each session too, so each session now starts with its lessons twice; keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
-				e.rel(p, paths.Settings), flags[other], flags[scope])
+			notes = append(notes, fmt.Sprintf("%s primes each session too, so each session now starts with its lessons twice; keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
+				e.rel(p, paths.Settings), flags[other], flags[scope]))
 		}
 	}
+	return notes
 }
 
-// warnCodexHooks says, after install --codex, what Codex CLI asks before
+// warnCodexHooks returns the note that says, after install --codex, what Codex CLI asks before
 // the hook written runs, since nothing else would say why nothing is
 // recorded. Codex CLI runs hooks by default since 0.124, unless
 // [features] hooks (before, codex_hooks) is false in its config.toml, which
@@ -413,7 +419,7 @@ func (e *env) warnTwice(scope install.Scope, prime bool) {
 // it trusts, and skips a new or changed hook until it is trusted in /hooks
 // (said when the file changed); releases before 0.124 also need the
 // feature switched on (said when the config does not set it).
-func (e *env) warnCodexHooks(changed bool) {
+func (e *env) warnCodexHooks(changed bool) []string {
 	dir, shown := e.Getenv("CODEX_HOME"), "$CODEX_HOME/config.toml"
 	if dir == "" {
 		dir, shown = filepath.Join(e.Getenv("HOME"), ".codex"), "~/.codex/config.toml"
@@ -422,12 +428,13 @@ func (e *env) warnCodexHooks(changed bool) {
 	key, on := codexHooksFeature(string(b))
 	switch {
 	case key != "" && !on:
-		e.say("note: %s switches Codex CLI's hooks off (%s = false under [features]), so this hook never runs: remove that line, then trust the hook in /hooks", shown, key)
+		return []string{fmt.Sprintf("%s switches Codex CLI's hooks off (%s = false under [features]), so this hook never runs: remove that line, then trust the hook in /hooks", shown, key)}
 	case changed && key == "":
-		e.say("note: Codex CLI runs a new or changed hook only once you trust it (/hooks in codex), and .codex/hooks.json only in a project it trusts; before Codex CLI 0.124, also add codex_hooks = true under [features] in %s", shown)
+		return []string{fmt.Sprintf("Codex CLI runs a new or changed hook only once you trust it (/hooks in codex), and .codex/hooks.json only in a project it trusts; before Codex CLI 0.124, also add codex_hooks = true under [features] in %s", shown)}
 	case changed:
-		e.say("note: Codex CLI runs a new or changed hook only once you trust it (/hooks in codex), and .codex/hooks.json only in a project it trusts")
+		return []string{"Codex CLI runs a new or changed hook only once you trust it (/hooks in codex), and .codex/hooks.json only in a project it trusts"}
 	}
+	return nil
 }
 
 // codexHooksFeature reads Codex CLI's hooks feature from its config.toml:
@@ -458,13 +465,14 @@ func codexHooksFeature(toml string) (key string, on bool) {
 	return key, on
 }
 
-// warnDisabled reminds people that the hook records nothing while memory is
+// warnDisabled returns the note that reminds people that the hook records nothing while memory is
 // off: the most common reason an install seems not to work.
-func (e *env) warnDisabled(p project.Dir) {
+func (e *env) warnDisabled(p project.Dir) []string {
 	cfg, err := config.Load(p.ConfigPath())
 	if err == nil && !cfg.Bool("memory.enabled") {
-		e.say("note: memory is disabled in this project, so the hook records nothing; enable it: flowmem config set memory.enabled true")
+		return []string{"memory is disabled in this project, so the hook records nothing; enable it: flowmem config set memory.enabled true"}
 	}
+	return nil
 }
 
 // rel shows path as doctor does: in the project, or under ~/; with

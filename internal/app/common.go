@@ -46,6 +46,13 @@ func (e *env) say(format string, a ...any) {
 	fmt.Fprintf(e.Err, format+"\n", a...)
 }
 
+// sayNotes prints notes for people on stderr, each as "note: ...".
+func (e *env) sayNotes(notes []string) {
+	for _, n := range notes {
+		e.say("note: %s", n)
+	}
+}
+
 func (e *env) cwd() (string, error) {
 	if e.Getwd == nil {
 		return ".", nil
