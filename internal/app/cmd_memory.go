@@ -143,7 +143,7 @@ Examples:
 			// Only a secret or a <private> block, or no word at all, would
 			// be a bare mask in memory that no request ever finds.
 			if masked := redact.String(text); !keepsWords(masked) {
-				return usagef("TEXT has no words to keep (it reads %q once secrets and <private> blocks are masked); nothing was written", masked)
+				return usagef("TEXT has no words to keep (it reads %q once secrets and <private> blocks are masked): write the lesson itself and leave the secret out; nothing was written", masked)
 			}
 			task, category := c.String("task"), strings.ToLower(strings.TrimSpace(c.String("category")))
 			if err := checkTask(task); err != nil {
@@ -392,19 +392,7 @@ func replacedEntries(s *mdstore.Store, k mdstore.Kind, text string, ids []string
 // keepsWords says whether s, masked by redact.String, holds a letter or a
 // digit outside its masks.
 func keepsWords(s string) bool {
-	s = strings.ReplaceAll(s, redact.Private, "")
-	for {
-		i := strings.Index(s, "[REDACTED:")
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(s[i:], ']')
-		if j < 0 {
-			break
-		}
-		s = s[:i] + s[i+j+1:]
-	}
-	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
+	return strings.IndexFunc(redact.Unmasked(s), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) >= 0
 }
 
 // categories are the values of memory add --category, as the review

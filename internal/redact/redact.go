@@ -31,6 +31,23 @@ const maskPrefix = "[REDACTED:"
 // Private replaces a <private>…</private> block.
 const Private = "[PRIVATE]"
 
+// Unmasked returns s, a text masked by String, without its masks: what is
+// left of it once its secrets and <private> blocks are taken out.
+func Unmasked(s string) string {
+	s = strings.ReplaceAll(s, Private, "")
+	for {
+		i := strings.Index(s, maskPrefix)
+		if i < 0 {
+			return s
+		}
+		j := strings.IndexByte(s[i:], ']')
+		if j < 0 {
+			return s
+		}
+		s = s[:i] + s[i+j+1:]
+	}
+}
+
 type rule struct {
 	kind     string
 	keywords []string // lower-case; the rule runs if any occurs in the lower-cased text

@@ -294,3 +294,20 @@ func TestFixedLengthRules(t *testing.T) {
 		t.Errorf("the next line's key was taken into a token: %q", got)
 	}
 }
+
+// Unmasked takes out every mask String writes, whatever its kind, and
+// keeps the words around them: memory add asks it whether a text is only
+// masks.
+func TestUnmasked(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{String("token ghp_" + strings.Repeat("a1B2", 9)), "token "},
+		{String("password=S3cretPassw0rd"), "password="},
+		{String("<private>internal host</private>"), ""},
+		{String("use the pool, not new connections"), "use the pool, not new connections"},
+		{"half [REDACTED:open", "half [REDACTED:open"},
+	} {
+		if got := Unmasked(tc.in); got != tc.want {
+			t.Errorf("Unmasked(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
