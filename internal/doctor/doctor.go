@@ -410,6 +410,11 @@ func (d *doctor) checkHooks() {
 		}
 		d.add("hooks", Warn, "flowmem's hook is registered in more than one place, so it runs once per place on every tool call (a review is still recorded once: the later runs find its call in the reviews log)"+also+": "+list(found, "; "),
 			"keep one: "+d.keepOne())
+	case len(primed) > 1:
+		// The hook once, but a session prime added by hand beside
+		// install --prime's: each session gets its lessons twice.
+		d.add("hooks", Warn, "flowmem's session prime is registered in more than one place ("+list(primed, ", ")+"), so each session starts with its lessons twice: "+list(found, "; "),
+			"keep one: remove the SessionStart hook running '"+install.PrimeCmd+"' from all but one of those files")
 	default:
 		d.add("hooks", OK, list(found, "; "), "")
 	}
