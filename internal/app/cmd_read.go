@@ -33,6 +33,12 @@ query, most of its specific words, as prime wants; with several, one of them
 is enough. When no entry qualifies, nothing is printed and stderr says so
 (exit 0).
 
+With --json, "score" orders the entries of that one answer and means
+different things by mode: with one query, the entry's relevance (its fix's
+words weigh half), lifted by recurrence and recency; with several, the
+merged rank over the queries. Compare scores within one answer only, not
+between the two modes, stores or days.
+
 Examples:
    flowmem memory read --type pitfall
    flowmem memory read --relevant "fn-4.1: migrate auth middleware to chi" --limit 5
