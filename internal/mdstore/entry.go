@@ -184,10 +184,13 @@ func token(s string) string {
 	}
 	out := strings.Trim(b.String(), "-")
 	if len(out) > 80 {
-		out = out[:80]
-		for len(out) > 0 && !utf8.RuneStart(out[len(out)-1]) {
-			out = out[:len(out)-1]
+		// Cut before the rune that byte 80 falls in: the byte at the cut
+		// must start a rune, or a lead byte is left without its tail.
+		cut := 80
+		for cut > 0 && !utf8.RuneStart(out[cut]) {
+			cut--
 		}
+		out = strings.TrimRight(out[:cut], "-")
 	}
 	return out
 }

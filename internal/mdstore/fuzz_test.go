@@ -385,3 +385,39 @@ func asciiLower(s string) string {
 	}
 	return s
 }
+
+// FuzzParseOwn: into-own= is read back from files teammates and hand edits
+// touch. What parses writes back as itself, and what it writes stays one
+// metadata field (no space, no comment end, no line break).
+func FuzzParseOwn(f *testing.F) {
+	for _, s := range []string{"2026-01-02/2026-02-03/fn-1.1,fn-2.3", "//", "/2026-02-03/", "2026-13-99//x", "a/b/c", "2026-01-02/2026-02-03/a/b,c d,-->"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		o, ok := ParseOwn(s)
+		if !ok {
+			return
+		}
+		w := o.String()
+		if strings.ContainsAny(w, " \t\r\n") || strings.Contains(w, "-->") {
+			t.Fatalf("ParseOwn(%q).String() = %q: not one metadata field", s, w)
+		}
+		o2, ok := ParseOwn(w)
+		if !ok || o2.String() != w {
+			t.Fatalf("ParseOwn(%q) = %+v writes %q, which reads back as %+v, %v", s, o, w, o2, ok)
+		}
+	})
+}
+
+// A token cut at its 80-byte bound keeps whole runes and no trailing
+// hyphen: a long task id in another script left half a rune (invalid
+// UTF-8) in tasks= and into-own=, and a cut after a space read back
+// shorter than it was written.
+func TestTokenCutsWholeRunes(t *testing.T) {
+	for _, in := range []string{strings.Repeat("0", 79) + "Ӵ", strings.Repeat("0", 79) + " 0", strings.Repeat("é", 60)} {
+		out := token(in)
+		if !utf8.ValidString(out) || len(out) > 80 || strings.HasSuffix(out, "-") || token(out) != out {
+			t.Errorf("token(%q) = %q: want at most 80 bytes of whole runes, no trailing '-', stable", in, out)
+		}
+	}
+}
