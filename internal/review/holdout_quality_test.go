@@ -3,10 +3,8 @@
 package review
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -17,9 +15,6 @@ import (
 // in rounds 19 to 21), is scored once per change and never explained. A
 // rule change lands when it improves FIT and loses neither F1 nor
 // category on CHECK; a rule that pays on neither half goes.
-// FLOWMEM_HOLDOUT_DUMP=file writes every extracted finding of FIT's
-// change-requesting reviews with the label it matches (and every label
-// none matches), one JSON line each, for feature tables.
 var (
 	holdoutFit   = []string{"dev", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18", "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25", "blind26", "blind30", "blind31", "blind32", "blind33", "blind34", "blind35", "blind36", "blind37"}
 	holdoutCheck = []string{"blind38", "blind39", "blind40", "blind41", "blind42"}
@@ -83,9 +78,6 @@ func TestQualityHoldout(t *testing.T) {
 			t.Errorf("%s category accuracy %.3f is below its gate %.2f", g.name, v, g.cat)
 		}
 	}
-	if out := os.Getenv("FLOWMEM_HOLDOUT_DUMP"); out != "" {
-		holdoutDump(t, root, out)
-	}
 }
 
 func f1(s *score) float64 {
@@ -94,70 +86,4 @@ func f1(s *score) float64 {
 		return 0
 	}
 	return 2 * p * r / (p + r)
-}
-
-// holdoutDump writes FIT's findings and labels (FLOWMEM_HOLDOUT_DUMP).
-func holdoutDump(t *testing.T, root, out string) {
-	t.Helper()
-	var b strings.Builder
-	line := func(rec map[string]any) {
-		j, err := json.Marshal(rec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(j)
-		b.WriteByte('\n')
-	}
-	for _, d := range holdoutFit {
-		files, _ := filepath.Glob(filepath.Join(root, d, "*.labels.json"))
-		for _, lf := range files {
-			raw, err := os.ReadFile(lf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var l realLabels
-			if err := json.Unmarshal(raw, &l); err != nil {
-				t.Fatal(err)
-			}
-			if !Verdict(l.Verdict).Actionable() {
-				continue
-			}
-			rf, err := ReviewFile(lf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			txt, err := os.ReadFile(rf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			u := Unwrap(string(txt))
-			a := AnalyzeWith(u.Text, DefaultOptions())
-			v := a.Verdict
-			if v == None {
-				v = Verdict(u.Verdict)
-			}
-			texts := wholeTexts(t, u.Text, a)
-			used := map[int]bool{}
-			for i, dc := range a.Decisions {
-				rec := map[string]any{"split": d, "review": filepath.Base(rf), "i": i, "keep": dc.Keep && v.Actionable(), "reason": dc.Reason, "got": dc.Category,
-					"sev": dc.Finding.Severity, "problem": dc.Finding.Problem, "fix": dc.Finding.Fix, "loc": dc.Finding.Location, "evidence": dc.Finding.Evidence, "label": -1}
-				for _, lb := range l.Findings {
-					if !used[lb.N] && AnchorIn(lb.Anchor, texts[i]) {
-						used[lb.N] = true
-						rec["label"], rec["learnable"], rec["want"], rec["summary"], rec["lreason"] = lb.N, lb.Learnable, lb.Category, lb.Summary, lb.Reason
-						break
-					}
-				}
-				line(rec)
-			}
-			for _, lb := range l.Findings {
-				if !used[lb.N] {
-					line(map[string]any{"split": d, "review": filepath.Base(rf), "i": -1, "label": lb.N, "learnable": lb.Learnable, "want": lb.Category, "summary": lb.Summary, "anchor": lb.Anchor})
-				}
-			}
-		}
-	}
-	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
