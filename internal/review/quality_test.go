@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -1102,10 +1103,11 @@ func TestQualityRealReviews(t *testing.T) {
 	for _, sp := range splits {
 		dir := filepath.Join(root, sp.dir)
 		// A blind split is scored, never explained: its misses must not
-		// reach the rule writers.
-		blind := unseen(sp.name)
+		// reach the rule writers; nor must the hold-out's CHECK half
+		// (holdout_quality_test.go).
+		blind := unseen(sp.name) || slices.Contains(holdoutCheck, sp.dir)
 		s := scoreSplit(t, dir, detail && !blind)
-		report(t, sp.name, s)
+		report(t, sp.name, s, !blind)
 		for _, d := range s.detail {
 			t.Log("  " + d)
 		}
@@ -1117,7 +1119,7 @@ func TestQualityRealReviews(t *testing.T) {
 		if a2 := scoreLabels(t, dir, "*.labels2.json", false); a2.reviews > 0 {
 			// The same reviews against the second annotator's labels: how
 			// much of the figure is the first annotator's taste.
-			report(t, sp.name+", second annotator", a2)
+			report(t, sp.name+", second annotator", a2, !blind)
 			agreement(t, sp.name, dir)
 		}
 		if s.reviews == 0 {
@@ -1200,14 +1202,16 @@ func agreement(t *testing.T, split, dir string) {
 	t.Logf("[%s] annotators agree on learnable for %d of %d findings (%.3f), Cohen's kappa %.3f", split, same, n, po, (po-pe)/(1-pe))
 }
 
-func report(t *testing.T, split string, s *score) {
+// report logs a split's figures; explain adds its category confusion
+// under FLOWMEM_QUALITY_DETAIL=1.
+func report(t *testing.T, split string, s *score, explain bool) {
 	t.Helper()
 	t.Logf("[%s] reviews %d, labelled findings %d (learnable %d), kept %d", split, s.reviews, s.labels, s.learnable, s.kept)
 	t.Logf("[%s] precision %.3f (%d/%d)  recall %.3f (%d/%d)  category accuracy %.3f (%d/%d)  verdict accuracy %.3f (%d/%d)",
 		split, s.precision(), s.tp, s.tp+s.fp, s.recall(), s.tp, s.learnable, s.catAcc(), s.catOK, s.tp, s.verdictAcc(), s.verdictOK, s.reviews)
 	t.Logf("[%s] change-requesting reviews with learnable findings that yield none: %d", split, len(s.zeroYield))
 	t.Logf("[%s] learnable findings in approving reviews (never recorded, outside recall): %d", split, s.shipLearnable)
-	if os.Getenv("FLOWMEM_QUALITY_DETAIL") == "1" && !unseen(split) {
+	if os.Getenv("FLOWMEM_QUALITY_DETAIL") == "1" && explain {
 		confusion(t, split, s)
 	}
 }
