@@ -130,6 +130,8 @@ type doctor struct {
 	// judgeAllowed are those that allow the command the hook's note asks
 	// the model to run after a review.
 	judgeAllowed []string
+	// curatorAllowed holds each curator rule some settings file allows.
+	curatorAllowed map[string]bool
 	// codexOnly: the only hook is Codex CLI's, which has no subagents and
 	// no Claude Code permissions to miss.
 	codexOnly bool
@@ -331,6 +333,14 @@ func (d *doctor) checkHooks() {
 		}
 		if scope != install.Codex && install.HasAllow(src, install.JudgePermission) {
 			d.judgeAllowed = append(d.judgeAllowed, d.rel(path))
+		}
+		for _, rule := range install.CuratorPermissions {
+			if scope != install.Codex && install.HasAllow(src, rule) {
+				if d.curatorAllowed == nil {
+					d.curatorAllowed = map[string]bool{}
+				}
+				d.curatorAllowed[rule] = true
+			}
 		}
 		inst, err := install.Installed(src, install.Options{Command: d.opts.Command, Exe: d.opts.Exe}.IsOurs)
 		if err != nil {
@@ -695,15 +705,35 @@ func (d *doctor) checkCurator() {
 	case len(broken) > 0:
 		d.add("curator", Warn, list(broken, "; "), "flowmem install --force (replaces it with flowmem's copy)")
 	case len(found["all"]) > 0:
-		d.add("curator", OK, list(found["all"], ", "), "")
+		d.curatorAllows(list(found["all"], ", "))
 	case d.plugin:
-		d.add("curator", OK, "from the flowmem plugin (flowmem:memory-curator)", "")
+		d.curatorAllows("from the flowmem plugin (flowmem:memory-curator)")
 	case d.codexOnly:
 		d.add("curator", Skip, forCodex, "")
 	default:
 		d.add("curator", Warn, "memory-curator is not installed in .claude/agents/ or ~/.claude/agents/: nobody but you judges the groups 'flowmem memory curate' proposes",
 			"flowmem install")
 	}
+}
+
+// curatorAllows reports the curator found (where) as ok when the settings
+// allow each of its commands, and names the rules missing otherwise: the
+// curator runs each through Bash, so Claude Code asks before every run,
+// and claude -p refuses it.
+func (d *doctor) curatorAllows(where string) {
+	var missing []string
+	for _, rule := range install.CuratorPermissions {
+		if !d.curatorAllowed[rule] {
+			missing = append(missing, rule)
+		}
+	}
+	if len(missing) == 0 || d.codexOnly {
+		d.add("curator", OK, where, "")
+		return
+	}
+	d.add("curator", Warn, where+", but no settings file allows "+list(missing, ", ")+
+		": Claude Code asks before the curator runs each, and claude -p refuses them",
+		"flowmem install (adds the curator's rules to permissions.allow), or add them to permissions.allow by hand")
 }
 
 // checkPermission: the scout runs `flowmem memory read` through Bash, and
