@@ -1,7 +1,10 @@
 package doctor
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -12,8 +15,8 @@ import (
 // id on every line two entries could share, or a hand edit), and an append
 // cut off before its closing newline (a full disk or a killed process),
 // which readers leave out.
-func (d *doctor) checkWhole(docs []*mdstore.Doc) {
-	var damaged, cut, torn, stray, astray []string
+func (d *doctor) checkWhole(store *mdstore.Store, docs []*mdstore.Doc) {
+	var damaged, cut, torn, stray, astray, conflicts []string
 	var astrayFix string
 	// Which file holds each entry: a record of it in another file (a hand
 	// edit, a forged change) counts for read and prime, which gather
@@ -26,6 +29,9 @@ func (d *doctor) checkWhole(docs []*mdstore.Doc) {
 		}
 	}
 	for _, doc := range docs {
+		if l := conflictAt(store.Path(doc.Kind)); l > 0 {
+			conflicts = append(conflicts, fmt.Sprintf("%s:%d", doc.Kind.File(), l))
+		}
 		seen := map[string]bool{}
 		for _, r := range doc.Sightings {
 			if k, ok := home[r.ID]; ok && k != doc.Kind && !seen[r.ID] {
@@ -58,6 +64,12 @@ func (d *doctor) checkWhole(docs []*mdstore.Doc) {
 		}
 	}
 	switch {
+	case len(conflicts) > 0:
+		// Before the rest: the marker lines also read as stray text
+		// and would be named with the wrong fix.
+		d.add("entries whole", Fail, "an unresolved git merge conflict (<<<<<<<) at "+list(conflicts, ", ")+": its marker lines stand between entries",
+			"keep both sides: delete the <<<<<<<, ======= and >>>>>>> lines (lessons are only ever appended, so both sides belong), then git add the file; "+
+				"the .gitattributes line "+UnionLine+" (flowmem init) makes git merge memory files this way itself, but a web merge or a git without it does not")
 	case len(damaged) > 0:
 		d.add("entries whole", Fail, list(damaged, "; "),
 			"open the file at the line named and move the lines that belong to the other lesson under a heading of their own "+
@@ -76,4 +88,22 @@ func (d *doctor) checkWhole(docs []*mdstore.Doc) {
 	default:
 		d.add("entries whole", OK, "every entry is whole, and every file ends with a complete one", "")
 	}
+}
+
+// conflictAt is the line of the first git conflict marker ("<<<<<<<" at a
+// line's start, alone or with a label) in the file at path, or 0.
+func conflictAt(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if rest, ok := bytes.CutPrefix(sc.Bytes(), []byte("<<<<<<<")); ok && (len(rest) == 0 || rest[0] == ' ') {
+			return n
+		}
+	}
+	return 0
 }
