@@ -284,7 +284,16 @@ func (c *Config) Get(key string) (any, string, error) {
 	if k, ok := known(key); ok {
 		return k.Default, "default", nil
 	}
-	return nil, "", fmt.Errorf("%w %q: not set in %s and not a flowmem setting (see 'flowmem config list')", ErrUnknownKey, key, c.Path)
+	// One of flowmem's sections, or a slip of a setting's name, is said
+	// as set says it.
+	if slices.Contains(sections, key) {
+		return nil, "", fmt.Errorf("%w %q: %s %v: get one of its keys (%s)", ErrUnknownKey, key, key, errSection, strings.Join(keysUnder(key), ", "))
+	}
+	see := "see 'flowmem config list'"
+	if near := closest(key); near != "" {
+		see = "did you mean " + near + "? " + see
+	}
+	return nil, "", fmt.Errorf("%w %q: not set in %s and not a flowmem setting (%s)", ErrUnknownKey, key, c.Path, see)
 }
 
 // Bool is a known boolean key's effective value.
