@@ -141,7 +141,15 @@ func (c *Config) validate(b []byte) *ParseError {
 			continue
 		}
 		if err := k.check(v, "found"); err != nil {
-			return c.typeError(b, k.Name, err, k)
+			pe := c.typeError(b, k.Name, err, k)
+			// A value written as a string ("limit": "5") suggests itself,
+			// typed, rather than the default.
+			if s, ok := v.(string); ok && !strings.ContainsAny(s, " '\"$\\`") {
+				if typed := ParseValue(s); typed != any(s) && k.check(typed, "not") == nil {
+					pe.Fix = "flowmem config set " + k.Name + " " + s
+				}
+			}
+			return pe
 		}
 	}
 	return nil
