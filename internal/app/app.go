@@ -90,6 +90,12 @@ func nearCommand(name string, cmds []*cli.Command, top bool) string {
 	if top {
 		names = append(names, "--version", "--help")
 	}
+	return nearName(name, names)
+}
+
+// nearName is the one of names that name, mistyped, most likely meant: one
+// or two letters off, or the start of exactly one of them.
+func nearName(name string, names []string) string {
 	var prefixed []string
 	for _, n := range names {
 		if len(name) >= 2 && strings.HasPrefix(n, name) {
@@ -107,8 +113,9 @@ func hasSubcommands(c *cli.Command) bool {
 	return slices.ContainsFunc(c.Subcommands, func(s *cli.Command) bool { return s.Name != "help" })
 }
 
-// flagError rewords the flag package's errors in flowmem's words.
-func flagError(err error) string {
+// flagError rewords the flag package's errors in flowmem's words; an
+// unknown flag comes with the one of flags it most likely meant.
+func flagError(err error, flags []cli.Flag) string {
 	msg := err.Error()
 	dashes := func(name string) string {
 		name = strings.TrimLeft(name, "-")
@@ -118,7 +125,21 @@ func flagError(err error) string {
 		return "--" + name
 	}
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return "unknown flag " + dashes(name)
+		msg := "unknown flag " + dashes(name)
+		if name = strings.TrimLeft(name, "-"); len(name) > 1 {
+			var names []string
+			for _, f := range append(flags, cli.HelpFlag) {
+				for _, n := range f.Names() {
+					if len(n) > 1 && !slices.Contains(names, n) {
+						names = append(names, n)
+					}
+				}
+			}
+			if near := nearName(name, names); near != "" {
+				msg += "; did you mean --" + near + "?"
+			}
+		}
+		return msg
 	}
 	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
 		return dashes(name) + " needs a value"
@@ -285,7 +306,7 @@ func newApp(std IO, notFound *usageError) *cli.App {
 		// code; exits belong to Main alone.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return &usageError{msg: flagError(err)}
+			return &usageError{msg: flagError(err, []cli.Flag{cli.VersionFlag})}
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			*notFound = usageError{msg: fmt.Sprintf("unknown command %q", name)}
@@ -331,7 +352,7 @@ func fixCommands(cmds []*cli.Command) {
 		c.HideHelpCommand = true
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-				return &usageError{msg: flagError(err), cmd: c}
+				return &usageError{msg: flagError(err, c.Flags), cmd: c}
 			}
 		}
 		if act := c.Action; act != nil {

@@ -132,8 +132,10 @@ func Nearest(name string, candidates []string, maxEdits int) string {
 	return best
 }
 
-// distance is the edit distance of a and b (both short).
+// distance is the edit distance of a and b (both short), two neighbouring
+// letters swapped counting as one edit: the commonest slip ("raed").
 func distance(a, b string) int {
+	var prev2 []int
 	prev := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
@@ -147,8 +149,11 @@ func distance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev = cur
+		prev2, prev = prev, cur
 	}
 	return prev[len(b)]
 }
