@@ -8,6 +8,7 @@ import (
 
 	"github.com/flowmem/flowmem/internal/mdstore"
 	"github.com/flowmem/flowmem/internal/recall"
+	"github.com/flowmem/flowmem/internal/sanitize"
 	"github.com/urfave/cli/v2"
 )
 
@@ -102,13 +103,20 @@ Examples:
 			if err != nil {
 				return err
 			}
-			w := bufio.NewWriterSize(e.Out, 64<<10)
+			// Lines already known plain skip the terminal's sanitizing
+			// writer, the rest are cleaned a line at a time, as it would
+			// (no escape sequence runs past a newline).
+			out, checked := sanitize.Unwrap(e.Out)
+			if !checked {
+				out = e.Out
+			}
+			w := bufio.NewWriterSize(out, 64<<10)
 			var last mdstore.Kind
 			n, limit := 0, -1
 			if c.IsSet("limit") {
 				limit = c.Int("limit")
 			}
-			err = recall.EachLive(files, e.Now(), e.staleAfter, func(k mdstore.Kind, line []byte) bool {
+			err = recall.EachLive(files, e.Now(), e.staleAfter, func(k mdstore.Kind, line []byte, plain bool) bool {
 				if k != last {
 					if last != "" {
 						w.WriteByte('\n')
@@ -116,7 +124,11 @@ Examples:
 					fmt.Fprintf(w, "# %s\n", k.Title())
 					last = k
 				}
-				w.Write(line)
+				if checked && !plain {
+					w.WriteString(sanitize.Text(string(line)))
+				} else {
+					w.Write(line)
+				}
 				n++
 				return n != limit
 			})

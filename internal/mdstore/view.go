@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/flowmem/flowmem/internal/sanitize"
 )
 
 // View is what a listing shows of an entry, read straight from its
@@ -19,7 +21,10 @@ type View struct {
 	Tasks    [][]byte
 	Seen     int
 	Status   Status
-	x        *entryScan // the reader, kept for the next entry
+	// ASCII: Text, Fix and Context are printable ASCII alone
+	// (sanitize.ASCII), so a listing need check them no further.
+	ASCII bool
+	x     *entryScan // the reader, kept for the next entry
 }
 
 // ViewSegment reads seg (as Segments gives it) into v when what the
@@ -58,14 +63,17 @@ func ViewSegment(seg []byte, v *View) bool {
 		}
 	}
 	fields := [...][]byte{text, x.fix, x.context}
+	ascii := true
 	for i, f := range fields {
 		f = bytes.TrimSpace(f)
-		if !utf8.Valid(f) || bytes.Contains(f, []byte(`<\`)) {
+		a := sanitize.ASCII(f)
+		if !a && !utf8.Valid(f) || bytes.Contains(f, []byte(`<\`)) {
 			return false // cleaning would copy it
 		}
+		ascii = ascii && a
 		fields[i] = f
 	}
-	*v = View{ID: m.ID, Text: fields[0], Fix: fields[1], Context: fields[2], LastSeen: m.Last, Tasks: m.Tasks, Seen: m.Seen, Status: m.Status, x: x}
+	*v = View{ID: m.ID, Text: fields[0], Fix: fields[1], Context: fields[2], LastSeen: m.Last, Tasks: m.Tasks, Seen: m.Seen, Status: m.Status, ASCII: ascii, x: x}
 	return true
 }
 

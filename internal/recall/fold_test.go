@@ -119,7 +119,7 @@ func TestFoldedCopies(t *testing.T) {
 					wantList = append(wantList, string(e.Kind)+"|"+Render(&e, false))
 				}
 			}
-			must(0, EachLive(files, time.Time{}, 0, func(k mdstore.Kind, line []byte) bool {
+			must(0, EachLive(files, time.Time{}, 0, func(k mdstore.Kind, line []byte, _ bool) bool {
 				gotList = append(gotList, string(k)+"|"+string(line))
 				return true
 			}))
@@ -181,7 +181,7 @@ func TestFoldedCopiesAcrossFiles(t *testing.T) {
 	n := note(mdstore.Convention, e.ID, "webhook sender retries stop at the context deadline")
 	files := FilesOf(t, []mdstore.Entry{e, n})
 	var got []string
-	must(0, EachLive(files, time.Time{}, 0, func(k mdstore.Kind, line []byte) bool {
+	must(0, EachLive(files, time.Time{}, 0, func(k mdstore.Kind, line []byte, _ bool) bool {
 		got = append(got, string(line))
 		return true
 	}))
@@ -265,7 +265,7 @@ func TestSightingInsideALine(t *testing.T) {
 		t.Fatalf("mdstore reads %+v", all)
 	}
 	var got []string
-	must(0, EachLive(files, time.Time{}, 0, func(_ mdstore.Kind, line []byte) bool {
+	must(0, EachLive(files, time.Time{}, 0, func(_ mdstore.Kind, line []byte, _ bool) bool {
 		got = append(got, string(line))
 		return true
 	}))

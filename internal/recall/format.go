@@ -74,16 +74,21 @@ func ageingOf(opt *Options) ageing { return ageing{opt.Now, opt.StaleAfterDays} 
 
 // appendView is render(dst, e, false, a) for the entry v views, in file
 // kind k; ok is false when a field would need folding or cutting (the
-// caller renders the parsed entry then).
-func appendView(dst []byte, k mdstore.Kind, v *mdstore.View, a ageing) (out []byte, ok bool) {
+// caller renders the parsed entry then). plain says that the line is
+// printable ASCII but for render's own separators, which sanitize.Text
+// keeps as they are: a terminal's writer need not check it again.
+func appendView(dst []byte, k mdstore.Kind, v *mdstore.View, a ageing) (out []byte, ok, plain bool) {
 	n := 0
+	plain = v.ASCII && sanitize.ASCII(v.ID) && sanitize.ASCII(v.LastSeen)
 	for _, t := range v.Tasks {
 		n += len(t) + len(", ")
+		plain = plain && sanitize.ASCII(t)
 	}
-	if k == "" || len(v.LastSeen) == 0 || n-len(", ") > 120 || hasBreak(v.Text) || hasBreak(v.Fix) || hasBreak(v.Context) {
-		return dst, false
+	// Printable ASCII holds no break.
+	if k == "" || len(v.LastSeen) == 0 || n-len(", ") > 120 || !v.ASCII && (hasBreak(v.Text) || hasBreak(v.Fix) || hasBreak(v.Context)) {
+		return dst, false, false
 	}
-	return appendLines(dst, string(k), v, a), true
+	return appendLines(dst, string(k), v, a), true, plain
 }
 
 // appendLines writes the two lines of an entry whose fields are each on one

@@ -126,8 +126,9 @@ func (r *reader) collectSightings(files []File, ids *idCount) (map[string]sighti
 // later file's copy left out, until fn returns false; line is valid only
 // during the call. It holds one chunk of a file at a time,
 // and renders most entries from their bytes (appendView): copying each
-// into an Entry's strings made most of memory read's garbage.
-func EachLive(files []File, now time.Time, staleAfterDays int, fn func(k mdstore.Kind, line []byte) bool) error {
+// into an Entry's strings made most of memory read's garbage. plain says
+// that sanitize.Text would keep line as it is (appendView's plain).
+func EachLive(files []File, now time.Time, staleAfterDays int, fn func(k mdstore.Kind, line []byte, plain bool) bool) error {
 	a := ageing{now, staleAfterDays}
 	var r reader
 	ids := newIDCount(files)
@@ -152,9 +153,9 @@ func EachLive(files []File, now time.Time, staleAfterDays int, fn func(k mdstore
 		}
 		if mdstore.ViewSegment(seg, &v) && counted(seg, v.ID) && !ids.cameTwice(v.ID) {
 			if _, ok := sightings[string(v.ID)]; !ok {
-				if out, ok := appendView(line[:0], k, &v, a); ok {
+				if out, ok, plain := appendView(line[:0], k, &v, a); ok {
 					line = out
-					stop = v.Status == mdstore.Active && !fn(k, line)
+					stop = v.Status == mdstore.Active && !fn(k, line, plain)
 					return
 				}
 			}
@@ -178,7 +179,7 @@ func EachLive(files []File, now time.Time, staleAfterDays int, fn func(k mdstore
 		addSightings(sightings, &e)
 		if e.Live() {
 			line = render(line[:0], &e, false, a)
-			stop = !fn(k, line)
+			stop = !fn(k, line, false)
 		}
 	})
 }

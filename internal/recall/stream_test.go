@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
+	"github.com/flowmem/flowmem/internal/sanitize"
 )
 
 // TestStreamLargeFile: a memory file several chunks long is read a chunk at
@@ -145,10 +146,20 @@ func TestEachLive(t *testing.T) {
 			want = append(want, string(e.Kind)+"|"+string(render(nil, &e, false, a)))
 		}
 		var got []string
-		must(0, EachLive(files, a.now, a.days, func(k mdstore.Kind, line []byte) bool {
+		plain := 0
+		must(0, EachLive(files, a.now, a.days, func(k mdstore.Kind, line []byte, p bool) bool {
 			got = append(got, string(k)+"|"+string(line))
+			if p {
+				plain++
+				if s := sanitize.Text(string(line)); s != string(line) {
+					t.Fatalf("a line said plain is not: %q, cleaned %q", line, s)
+				}
+			}
 			return true
 		}))
+		if plain == 0 || plain == len(got) {
+			t.Fatalf("%d of %d lines said plain: the store lacks the entries the test is about", plain, len(got))
+		}
 		if len(want) < 290 || !slices.Equal(got, want) {
 			t.Fatalf("%v: EachLive gave %d entries, parsed %d; first difference at %d", a, len(got), len(want), firstDiff(got, want))
 		}
@@ -161,7 +172,7 @@ func TestEachLive(t *testing.T) {
 		}
 	}
 	n := 0
-	must(0, EachLive(files, time.Time{}, 0, func(mdstore.Kind, []byte) bool { n++; return n != 7 }))
+	must(0, EachLive(files, time.Time{}, 0, func(mdstore.Kind, []byte, bool) bool { n++; return n != 7 }))
 	if n != 7 {
 		t.Fatalf("EachLive went on to %d entries after fn said stop at 7", n)
 	}

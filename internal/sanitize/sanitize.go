@@ -209,6 +209,36 @@ func introducer(r rune) bool {
 	return false
 }
 
+// ASCII reports whether p is printable ASCII alone (' ' to '~'): valid
+// UTF-8 on one line, nothing Text removes. Eight bytes at a time: readers
+// check a lesson's fields with it once, where a line would otherwise be
+// checked for breaks, for UTF-8 and again here on its way out.
+func ASCII(p []byte) bool {
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		if notPrintable8(binary.LittleEndian.Uint64(p[i:i+8])) != 0 {
+			return false
+		}
+	}
+	for ; i < len(p); i++ {
+		if c := p[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// Unwrap returns the writer under w when w is a Writer holding nothing
+// back, for bytes a caller has checked itself (ASCII) or cleaned (Text)
+// whole lines at a time; ok is false for any other writer.
+func Unwrap(w io.Writer) (under io.Writer, ok bool) {
+	t, ok := w.(*writer)
+	if !ok || len(t.tail) > 0 {
+		return nil, false
+	}
+	return t.w, true
+}
+
 // plainPrefix is the length of p's longest plain prefix.
 func plainPrefix(p []byte) int {
 	for i := 0; i < len(p); {

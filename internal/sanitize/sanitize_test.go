@@ -83,6 +83,13 @@ func FuzzText(f *testing.F) {
 		if plain(s) != plainBytes([]byte(s)) || plain(s) != (out == s) {
 			t.Fatalf("plain(%q) = %v, plainBytes = %v, Text changes it: %v", s, plain(s), plainBytes([]byte(s)), out != s)
 		}
+		printable := true
+		for i := 0; i < len(s); i++ {
+			printable = printable && s[i] >= ' ' && s[i] <= '~'
+		}
+		if ASCII([]byte(s)) != printable || printable && out != s {
+			t.Fatalf("ASCII(%q) = %v, printable ASCII %v, Text %q", s, ASCII([]byte(s)), printable, out)
+		}
 		var buf bytes.Buffer
 		w := Writer(&buf)
 		half := len(s) / 2
@@ -120,6 +127,28 @@ func BenchmarkWriterPlain(b *testing.B) {
 	b.SetBytes(int64(len(line)))
 	for b.Loop() {
 		w.Write(line)
+	}
+}
+
+// Unwrap gives the writer under a sanitizing one only while it holds
+// nothing back: a character cut short must not be lost or land after what
+// is written past it.
+func TestUnwrap(t *testing.T) {
+	var buf bytes.Buffer
+	w := Writer(&buf)
+	if u, ok := Unwrap(w); !ok || u != io.Writer(&buf) {
+		t.Fatalf("Unwrap of a fresh writer = %v, %v", u, ok)
+	}
+	w.Write([]byte("a\xe2\x86"))
+	if _, ok := Unwrap(w); ok {
+		t.Fatal("Unwrap passed a writer holding half a character")
+	}
+	w.Write([]byte("\x92\n"))
+	if _, ok := Unwrap(w); !ok || buf.String() != "a→\n" {
+		t.Fatalf("after the rest: %q, unwrap %v", buf.String(), ok)
+	}
+	if _, ok := Unwrap(&buf); ok {
+		t.Fatal("Unwrap passed a writer that does not sanitize")
 	}
 }
 
