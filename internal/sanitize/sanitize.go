@@ -214,18 +214,36 @@ func introducer(r rune) bool {
 // check a lesson's fields with it once, where a line would otherwise be
 // checked for breaks, for UTF-8 and again here on its way out.
 func ASCII(p []byte) bool {
-	i := 0
-	for ; i+8 <= len(p); i += 8 {
-		if notPrintable8(binary.LittleEndian.Uint64(p[i:i+8])) != 0 {
-			return false
+	n := len(p)
+	if n < 8 {
+		for _, c := range p {
+			if c < 0x20 || c >= 0x7f {
+				return false
+			}
 		}
+		return true
 	}
-	for ; i < len(p); i++ {
-		if c := p[i]; c < 0x20 || c >= 0x7f {
-			return false
-		}
+	// No early exit: one mark over all the words, the last overlapping
+	// the one before it.
+	bad := notPrintable8Any(binary.LittleEndian.Uint64(p[n-8:]))
+	q := p
+	for ; len(q) >= 16; q = q[16:] {
+		bad |= notPrintable8Any(binary.LittleEndian.Uint64(q)) | notPrintable8Any(binary.LittleEndian.Uint64(q[8:]))
 	}
-	return true
+	if len(q) >= 8 {
+		bad |= notPrintable8Any(binary.LittleEndian.Uint64(q))
+	}
+	return bad&highs == 0
+}
+
+// notPrintable8Any has the high bit of a byte of w set when w holds a
+// byte that is not printable ASCII (not only the first: other bits are
+// noise, the caller masks them with highs); none when all are printable.
+func notPrintable8Any(w uint64) uint64 {
+	t := w &^ highs // each byte below 0x80, so no sum below carries out of it
+	// Outside ASCII; 0x7f (which becomes 0x80); below 0x20 (which stays
+	// below 0x80).
+	return w | (t + ones) | ^(t + 0x60*ones)
 }
 
 // Unwrap returns the writer under w when w is a Writer holding nothing

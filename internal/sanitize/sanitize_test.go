@@ -209,3 +209,24 @@ func TestNotPrintable8(t *testing.T) {
 // plainBytes is plain for a byte slice (a rune cut at the end is not
 // plain).
 func plainBytes(p []byte) bool { return plainPrefix(p) == len(p) }
+
+// ASCII is true exactly when every byte is printable ASCII, each byte
+// value checked in each place of fields of every length up to three words
+// (the last word overlaps the one before it).
+func TestASCII(t *testing.T) {
+	for n := 0; n <= 24; n++ {
+		b := bytes.Repeat([]byte("a"), n)
+		if !ASCII(b) {
+			t.Fatalf("ASCII(%q) = false", b)
+		}
+		for i := 0; i < n; i++ {
+			for c := 0; c < 256; c++ {
+				b[i] = byte(c)
+				if want := c >= 0x20 && c <= 0x7e; ASCII(b) != want {
+					t.Fatalf("ASCII(%q) = %v, want %v", b, !want, want)
+				}
+			}
+			b[i] = 'a'
+		}
+	}
+}
