@@ -21,8 +21,8 @@ func curationCommands(e *env) []*cli.Command {
 			Name:      "show",
 			Usage:     "print one entry whole, with its metadata in words",
 			ArgsUsage: "ID",
-			Description: `ID is an entry's id or any unique start of it (memory read --json and
-memory curate --json print ids; so does memory search).
+			Description: `ID is an entry's id or any unique start of it (memory read, memory search
+and memory curate print ids).
 
 Examples:
    flowmem memory show p-3f2a9c1b04de

@@ -78,7 +78,7 @@ Example:
 				Name:      "search",
 				Usage:     "case-insensitive regular expression search over entries",
 				ArgsUsage: "PATTERN",
-				Description: `Prints each matching line with its file and line number.
+				Description: `Prints each matching line with its file, line number and entry id.
 
 Examples:
    flowmem memory search 'retry|backoff'
@@ -338,7 +338,9 @@ func (e *env) runSearch(c *cli.Context) error {
 			hits = append(hits, h)
 			return nil
 		}
-		_, err := fmt.Fprintf(w, "%s:%d: %s\n", h.File, h.Line, h.Text)
+		// The id, as the hook's note writes it, for memory show and the
+		// commands that act on an entry.
+		_, err := fmt.Fprintf(w, "%s:%d: [%s] %s\n", h.File, h.Line, h.ID, h.Text)
 		return err
 	}, kinds...)
 	// What was found before an error is still shown.
