@@ -122,14 +122,14 @@ Examples:
 			if err != nil {
 				return err
 			}
+			// A dry run says them too: they are what a look before the
+			// install is for.
 			var notes []string
-			if !opts.DryRun && p != "" {
+			if p != "" {
 				notes = append(notes, e.warnDisabled(p)...)
 			}
-			if !opts.DryRun {
-				notes = append(notes, e.warnTwice(opts.Scope, opts.Prime != "")...)
-			}
-			if !opts.DryRun && opts.Scope == install.Codex {
+			notes = append(notes, e.warnTwice(opts.Scope, opts.Prime != "", opts.DryRun)...)
+			if opts.Scope == install.Codex {
 				notes = append(notes, e.warnCodexHooks(res.Settings.Changed())...)
 			}
 			if c.Bool("json") {
@@ -369,10 +369,15 @@ func (e *env) reportInstall(p project.Dir, res install.Result) {
 // (the reviews log keeps a review from being recorded twice), and doctor
 // would warn about it only later. With prime (install --prime), a session
 // prime there runs twice too: each session gets its lessons twice. A
-// folder outside a project has only the user's file to compare with.
-func (e *env) warnTwice(scope install.Scope, prime bool) (notes []string) {
+// folder outside a project has only the user's file to compare with. A
+// dry run says what would happen.
+func (e *env) warnTwice(scope install.Scope, prime, dry bool) (notes []string) {
 	if scope == install.Codex {
 		return nil
+	}
+	runs, run, starts := "now runs", "now run", "now starts"
+	if dry {
+		runs, run, starts = "would run", "would run", "would start"
 	}
 	p, err := e.project()
 	if err != nil {
@@ -398,14 +403,14 @@ func (e *env) warnTwice(scope install.Scope, prime bool) (notes []string) {
 		primes, _ := install.Installed(b, install.IsPrimeCommand)
 		switch twice := prime && len(primes) > 0; {
 		case len(hooks) > 0 && twice:
-			notes = append(notes, fmt.Sprintf("%s runs flowmem's hook and its session prime too, so both now run twice (a review is still recorded once, but each session starts with its lessons twice); keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
-				e.rel(p, paths.Settings), flags[other], flags[scope]))
+			notes = append(notes, fmt.Sprintf("%s runs flowmem's hook and its session prime too, so both %s twice (a review is still recorded once, but each session starts with its lessons twice); keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
+				e.rel(p, paths.Settings), run, flags[other], flags[scope]))
 		case len(hooks) > 0:
-			notes = append(notes, fmt.Sprintf("%s runs flowmem's hook too, so it now runs twice on every tool call (a review is still recorded once); keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
-				e.rel(p, paths.Settings), flags[other], flags[scope]))
+			notes = append(notes, fmt.Sprintf("%s runs flowmem's hook too, so it %s twice on every tool call (a review is still recorded once); keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
+				e.rel(p, paths.Settings), runs, flags[other], flags[scope]))
 		case twice:
-			notes = append(notes, fmt.Sprintf("%s primes each session too, so each session now starts with its lessons twice; keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
-				e.rel(p, paths.Settings), flags[other], flags[scope]))
+			notes = append(notes, fmt.Sprintf("%s primes each session too, so each session %s with its lessons twice; keep one: flowmem uninstall%s (that one) or flowmem uninstall%s (this one)",
+				e.rel(p, paths.Settings), starts, flags[other], flags[scope]))
 		}
 	}
 	return notes
