@@ -278,6 +278,25 @@ func TestRalphDryRun(t *testing.T) {
 	}
 }
 
+// TestRalphSaysNoTestCommand: with no test command guessed or set, the
+// sessions are told to run the tests but may not (claude -p refuses a
+// command no rule allows): the dry run says so, and TEST_CMD quiets it.
+func TestRalphSaysNoTestCommand(t *testing.T) {
+	t.Parallel()
+	proj, env := ralphFixture(t, false)
+	gitIn(t, proj, "rm", "-q", "go.mod")
+	gitIn(t, proj, "commit", "-q", "-m", "no go.mod")
+	const warning = "ralph: warning: no test command found here"
+	_, stderr, err := ralphRun(t, proj, env, "--dry-run")
+	if err != nil || !strings.Contains(stderr, warning) || !strings.Contains(stderr, "set TEST_CMD") {
+		t.Errorf("ralph.sh --dry-run with no test command: %v\n%s\nwant %q", err, stderr, warning)
+	}
+	_, stderr, err = ralphRun(t, proj, append(env, "TEST_CMD=./check.sh"), "--dry-run")
+	if err != nil || strings.Contains(stderr, warning) {
+		t.Errorf("ralph.sh --dry-run with TEST_CMD set: %v\n%s", err, stderr)
+	}
+}
+
 // TestRalphRefusesDirtyTree: the loop commits each task with git add -A,
 // so a change of the user's in the tree would go into the first task's
 // commit and review: it refuses to start, naming the files. The unfinished

@@ -137,6 +137,7 @@ if [[ -n $TEST_CMD ]]; then
 	test_tool="Bash($TEST_CMD:*),"
 	test_words="\`$TEST_CMD\`"
 fi
+own_tools=${RALPH_ALLOWED_TOOLS:-}
 RALPH_ALLOWED_TOOLS=${RALPH_ALLOWED_TOOLS:-"Read,Edit,Write,Glob,Grep,${test_tool}Bash($REVIEW_CMD:*),Bash(flowmem memory read:*),Bash(flowmem memory judge:*),Bash(flowmem memory archive:*),Bash(flowmem memory add:*)"}
 RALPH_PROMPT=${RALPH_PROMPT:-$SCRIPT_DIR/prompt-work.md}
 RALPH_DIR=${RALPH_DIR:-.ralph}
@@ -316,6 +317,13 @@ build_prompt() {
 	prompt=$(fill "$prompt" '{{TEST_CMD}}' "$test_words")
 	prompt=$(fill "$prompt" '{{MEMORY}}' "$memory")
 }
+
+# The prompt asks each session to run the tests, but claude -p refuses a
+# command no rule allows: with none guessed or set, say so before the first
+# session is paid for.
+if [[ -z $TEST_CMD && -z $own_tools ]]; then
+	log "warning: no test command found here (a Makefile with a test target, go.mod, package.json, Cargo.toml, pyproject.toml): the sessions may not run the tests; set TEST_CMD to the project's test command"
+fi
 
 if ((dry_run)); then
 	if ((next < 0)); then
