@@ -9,8 +9,11 @@
 // the goldmark AST rather than matching lines of the raw text: the AST
 // tells headings, paragraphs, list items and code blocks apart, which is
 // what attaches a finding's body to its title and keeps narrative, quoted
-// code and verdict lines out of the findings. Unwrap first removes the
-// wrappers review tools print around the text.
+// code and verdict lines out of the findings. Two shapes are not markdown
+// and are read before it: JSON findings, and a pull request's review
+// comments copied from the forge's web page (thread.go: one finding per
+// "Comment on lines …" marker). Unwrap first removes the wrappers review
+// tools print around the text.
 //
 // Every Finding field is a single line of bounded length, so a store can
 // write it as one line of markdown without a review being able to forge

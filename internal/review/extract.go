@@ -74,7 +74,11 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 		text = text[:MaxReviewLen]
 	}
 	text = foldWidth(text)
-	if fs := extractJSON(text); len(fs) > 0 {
+	fs := extractJSON(text)
+	if len(fs) == 0 {
+		fs = threadComments(text)
+	}
+	if len(fs) > 0 {
 		var whole []string
 		for _, f := range fs {
 			if wantWhole {

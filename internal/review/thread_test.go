@@ -1,0 +1,40 @@
+package review
+
+import (
+	"strings"
+	"testing"
+)
+
+// A pull request's review comments copied from the forge's web page: no
+// markdown, one comment per "Comment on lines" marker, the file above it,
+// the hunk and the bot's name and time before the comment.
+func TestThreadComments(t *testing.T) {
+	page := "Adds a cache in front of the store.\n\n" +
+		"Reviewed changes\nBot reviewed 3 out of 3 changed files in this pull request and generated 2 comments.\n\n" +
+		"src/cache/lru.go\nComment on lines +40 to +44\n" +
+		"func (c *LRU) Get(k string) (V, bool) {\n\tc.items[k].hits++\n@review-bot\nreview-bot bot\n3 minutes ago\nhigh\n\n" +
+		"Get writes the hit counter under the read lock, so two readers race on `hits`. Use the write lock in Get, or count hits with an atomic.\n\n" +
+		"@author\tReply...\n" +
+		"src/cache/store.go\nComment on line +12\n\tdefer f.Close()\n" +
+		"Bot commented 1 minute ago\n\n" +
+		"Close errors of the written file are dropped, so a full disk loses data silently. Check the error of `Close` after writing.\n\n" +
+		"Bot uses AI. Check for mistakes.\n" +
+		"docs/notes.md\nComment on lines +1 to +2\n# Notes\n"
+	fs := threadComments(page)
+	if len(fs) != 2 {
+		t.Fatalf("got %d findings, want 2: %+v", len(fs), fs)
+	}
+	if fs[0].Location != "src/cache/lru.go:40" || fs[0].Severity != SevMajor || fs[0].Problem == "" || fs[0].Fix == "" {
+		t.Errorf("first comment: %+v", fs[0])
+	}
+	if fs[1].Location != "src/cache/store.go:12" || fs[1].Severity != "" || !strings.Contains(fs[1].Fix, "Check the error of `Close`") || fs[1].Problem == "" {
+		t.Errorf("second comment: %+v", fs[1])
+	}
+	a := Analyze(page)
+	if a.Verdict != NeedsWork || len(a.Kept()) != 2 {
+		t.Errorf("verdict %q, kept %d, want NEEDS_WORK (inferred from the high one) with both kept", a.Verdict, len(a.Kept()))
+	}
+	if fs := threadComments("## Findings\n\n1. `Get` races on `hits`.\n"); fs != nil {
+		t.Errorf("markdown review read as a comment page: %+v", fs)
+	}
+}
