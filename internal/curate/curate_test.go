@@ -599,3 +599,37 @@ func TestGroupsEachOthersNearest(t *testing.T) {
 		t.Errorf("above the default threshold: %+v, want none", g)
 	}
 }
+
+// Each other's nearest is by rank: p-0 is most alike to p-1, one of three
+// near copies that form a group of their own, and nearest by rank to the
+// lone p-4, whose nearest it is too; the two start a group.
+func TestGroupsEachOthersNearestByRank(t *testing.T) {
+	e := func(id, issue string) mdstore.Entry {
+		return mdstore.Entry{Kind: mdstore.Pitfall, ID: id, Issue: issue, Status: mdstore.Active}
+	}
+	entries := []mdstore.Entry{
+		e("p-0", "alpha bravo charlie delta"),
+		e("p-1", "alpha bravo echo foxtrot"),
+		e("p-2", "alpha bravo echo foxtrot golf"),
+		e("p-3", "alpha bravo echo foxtrot hotel"),
+		e("p-4", "charlie kilo lima mike"),
+	}
+	for i := range 12 {
+		entries = append(entries, e(fmt.Sprintf("p-x%d", i), fmt.Sprintf("filler%d words%d here%d", i, i, i)))
+	}
+	x := NewIndex(entries)
+	if c, s := x.Similarity(0, 1), x.Similarity(0, 4); c <= s || s >= DefaultThreshold || s < mutualFloor*DefaultThreshold {
+		t.Fatalf("fixture: likeness to the crowded p-1 %.3f, to the lone p-4 %.3f: want p-1 more alike, p-4 below the threshold and above %.2f of it", c, s, mutualFloor)
+	}
+	var ids []string
+	for _, g := range Groups(entries, DefaultThreshold, 0) {
+		if slices.ContainsFunc(g.Entries, func(m Member) bool { return m.ID == "p-0" }) {
+			for _, m := range g.Entries {
+				ids = append(ids, m.ID)
+			}
+		}
+	}
+	if !slices.Equal(ids, []string{"p-0", "p-4"}) {
+		t.Errorf("p-0's group = %v, want [p-0 p-4]: each is the other's nearest by rank", ids)
+	}
+}
