@@ -63,3 +63,13 @@ func FuzzViewSegment(f *testing.F) {
 	f.Add([]byte("## 2026-01-06 x <!-- p-x -->\n<!-- flowmem: id=p-x last=2026-01-07 tasks=a -->\n**Issue**:\n**Issue**: b\n**Fix**: \xff\n"))
 	f.Fuzz(func(t *testing.T, raw []byte) { viewAgrees(t, raw) })
 }
+
+// escapedOpen is bytes.Contains(f, `<\`) on fields with and without '<'
+// and backslashes in every order, and at their ends.
+func TestEscapedOpen(t *testing.T) {
+	for _, f := range []string{"", "<", `\`, `<\`, `\<`, "a<b", `a<b<\c`, `a<<\`, `a\<\`, `x<`, `<\ text`, "no markup at all", `a << b`, `a <\!-- b`} {
+		if got, want := escapedOpen([]byte(f)), bytes.Contains([]byte(f), []byte(`<\`)); got != want {
+			t.Errorf("escapedOpen(%q) = %v, want %v", f, got, want)
+		}
+	}
+}
