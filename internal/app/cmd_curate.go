@@ -62,7 +62,8 @@ Examples:
 			`An entry that memory merge archived is split off again: it is active, and
 the entry it was merged into no longer counts its sightings, its tasks or
 its dates (it is again as it was, with what was merged into it since and
-its own sightings since).
+its own sightings since); when that entry was merged on into a third, the
+third gives them back too.
 
 Examples:
    flowmem memory restore p-3f2a9c1b04de
@@ -222,8 +223,9 @@ Examples:
 			Description: `The survivor (the first ID, or --into) keeps its text; its seen count becomes
 the sum, its dates the first and last of all, its tasks all of theirs. The
 others are archived with merged-into=<survivor> in their metadata, beside
-what the survivor held of its own (into-own=first/last/tasks), so memory
-restore takes back exactly what one of them brought. One atomic rewrite of
+what the survivor held of its own (into-own=first/last/tasks) and the count
+each gave it (gave=N), so memory restore takes back exactly what one of them
+brought, even after a teammate's sightings of it arrived. One atomic rewrite of
 the file, under the memory lock. Only entries of one type merge.
 
 Examples:

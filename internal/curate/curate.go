@@ -242,6 +242,11 @@ func Apply(ctx context.Context, s *mdstore.Store, action Action, entries []mdsto
 					return nil, fmt.Errorf("%s: %w (it went while this ran)", id, ErrNotFound)
 				}
 				e := current[i]
+				if c := changes[id]; c != nil {
+					// An entry this call changed already (the survivor of
+					// one restored before it) is taken as changed.
+					e = *c
+				}
 				if done, err := action.check(&e); err != nil {
 					return nil, err
 				} else if done {
@@ -249,27 +254,7 @@ func Apply(ctx context.Context, s *mdstore.Store, action Action, entries []mdsto
 					continue
 				}
 				if action == Restore && e.MergedInto != "" {
-					// Restoring a merged entry undoes its part of the merge:
-					// the survivor no longer counts its sightings.
-					if j := slices.IndexFunc(current, func(x mdstore.Entry) bool { return x.ID == e.MergedInto }); j >= 0 {
-						sv := current[j]
-						if c, ok := changes[sv.ID]; ok && c != nil {
-							sv = *c
-						}
-						sv.Seen = max(1, sv.Seen-e.Seen)
-						if own, ok := mdstore.ParseOwn(e.IntoOwn); ok {
-							// Its dates and tasks are again what it held of
-							// its own and what the entries still merged into
-							// it hold (its sightings add theirs as read).
-							for _, x := range current {
-								if x.Status == mdstore.Archived && x.MergedInto == sv.ID && !slices.Contains(ids, x.ID) {
-									own.Add(x.Date, x.LastSeen, x.Tasks)
-								}
-							}
-							sv.Date, sv.LastSeen, sv.Tasks = cmp.Or(own.First, sv.Date), cmp.Or(own.Last, sv.LastSeen), own.Tasks
-						}
-						changes[sv.ID] = &sv
-					}
+					unmerge(current, changes, ids, e)
 				}
 				if action.apply(&e) {
 					changes[id] = &e
@@ -285,6 +270,51 @@ func Apply(ctx context.Context, s *mdstore.Store, action Action, entries []mdsto
 		already = append(already, left...)
 	}
 	return already, nil
+}
+
+// unmerge undoes restored entry e's part of its merge in changes: the
+// survivor no longer counts what e gave it (gave=, else e's count), and
+// its dates and tasks are again what it held of its own (into-own=) and
+// what the entries still merged into it hold. A survivor that was itself
+// merged into another (C into B, then B into A) passes the same back to
+// its own survivor, which counted it through B, and gives that much less.
+// ids are the entries restored in this call, which count for none.
+func unmerge(current []mdstore.Entry, changes map[string]*mdstore.Entry, ids []string, e mdstore.Entry) {
+	give := e.Seen
+	if e.Gave > 0 {
+		give = min(e.Gave, e.Seen)
+	}
+	from := e
+	for hops := 0; from.MergedInto != "" && hops < 4; hops++ {
+		j := slices.IndexFunc(current, func(x mdstore.Entry) bool { return x.ID == from.MergedInto })
+		if j < 0 {
+			return
+		}
+		sv := current[j]
+		if c := changes[sv.ID]; c != nil {
+			sv = *c
+		}
+		sv.Seen = max(1, sv.Seen-give)
+		if own, ok := mdstore.ParseOwn(from.IntoOwn); ok {
+			for _, x := range current {
+				if c := changes[x.ID]; c != nil {
+					x = *c
+				}
+				if x.Status == mdstore.Archived && x.MergedInto == sv.ID && !slices.Contains(ids, x.ID) {
+					own.Add(x.Date, x.LastSeen, x.Tasks)
+				}
+			}
+			sv.Date, sv.LastSeen, sv.Tasks = cmp.Or(own.First, sv.Date), cmp.Or(own.Last, sv.LastSeen), own.Tasks
+		}
+		if sv.Gave > 0 {
+			sv.Gave = max(1, sv.Gave-give)
+		}
+		changes[sv.ID] = &sv
+		if sv.Status != mdstore.Archived {
+			return
+		}
+		from = sv
+	}
 }
 
 // Merged is what Merge did.
@@ -379,7 +409,7 @@ func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Me
 		}
 		changes[sv.ID] = &sv
 		for _, e := range group[1:] {
-			e.Status, e.MergedInto, e.IntoOwn = mdstore.Archived, sv.ID, own.String()
+			e.Status, e.MergedInto, e.IntoOwn, e.Gave = mdstore.Archived, sv.ID, own.String(), e.Seen
 			changes[e.ID] = &e
 			out.Merged = append(out.Merged, e)
 		}

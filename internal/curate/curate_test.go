@@ -633,3 +633,58 @@ func TestGroupsEachOthersNearestByRank(t *testing.T) {
 		t.Errorf("p-0's group = %v, want [p-0 p-4]: each is the other's nearest by rank", ids)
 	}
 }
+
+// TestRestoreChain: C merged into B, then B into A. Restoring C gave its
+// count back to B only, so A still counted C's sightings beside the
+// restored C (C first, then B: A read 5, not 2); restoring both in one
+// call wrote B's state from before C's restore. Every order, one call or
+// two, leaves each entry as it was.
+func TestRestoreChain(t *testing.T) {
+	ctx := context.Background()
+	for _, order := range [][]int{{2, 1}, {1, 2}, {0}} {
+		t.Run(fmt.Sprint(order), func(t *testing.T) {
+			s := mdstore.Open(t.TempDir())
+			a := record(t, s, day, "fn-1", "first wording of the lesson")[0]
+			record(t, s, day.AddDate(0, 0, 1), "fn-2", "first wording of the lesson")
+			b := record(t, s, day.AddDate(0, 0, -5), "fn-3", "second wording of the lesson")[0]
+			c := record(t, s, day.AddDate(0, 0, -9), "fn-4", "third wording of the lesson")[0]
+			record(t, s, day.AddDate(0, 0, 3), "fn-5", "third wording of the lesson")
+			record(t, s, day.AddDate(0, 0, 4), "fn-6", "third wording of the lesson")
+			before := load(t, s)
+			if _, err := Merge(ctx, s, []string{b, c}, ""); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Merge(ctx, s, []string{a, b}, ""); err != nil {
+				t.Fatal(err)
+			}
+			if got := load(t, s)[a]; got.Seen != 6 || len(got.Tasks) != 6 {
+				t.Fatalf("after the merges: %+v", got)
+			}
+			ids := []string{a, b, c}
+			steps := [][]string{}
+			if order[0] == 0 {
+				steps = append(steps, []string{c, b})
+			} else {
+				for _, i := range order {
+					steps = append(steps, ids[i:i+1])
+				}
+			}
+			for _, step := range steps {
+				entries, err := Lookup(s, step)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := Apply(ctx, s, Restore, entries); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := load(t, s)
+			for _, id := range ids {
+				w, g := before[id], got[id]
+				if g.Status != mdstore.Active || g.Seen != w.Seen || g.Date != w.Date || g.LastSeen != w.LastSeen || !slices.Equal(g.Tasks, w.Tasks) {
+					t.Errorf("%s after restoring %v: %s seen %d %s..%s %v; want active seen %d %s..%s %v", id, steps, g.Status, g.Seen, g.Date, g.LastSeen, g.Tasks, w.Seen, w.Date, w.LastSeen, w.Tasks)
+				}
+			}
+		})
+	}
+}

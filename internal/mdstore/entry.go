@@ -100,6 +100,12 @@ type Entry struct {
 	// tasks (Own). memory restore brings the survivor back to it, with
 	// what the entries still merged into it hold.
 	IntoOwn string `json:"-"`
+	// Gave is, on an entry merged into another (gave= on its metadata
+	// line), the count it added to the survivor: memory restore takes back
+	// that, not its count now, which holds the sightings a teammate's clone
+	// recorded for it before the merge reached them (the survivor never
+	// counted those).
+	Gave int `json:"-"`
 	// Copies names, by a random token each (n= on the metadata line,
 	// comma-separated), the captures whose sightings Seen counts: two
 	// clones that capture one new lesson on one day write the same entry
@@ -249,6 +255,9 @@ func (e *Entry) Normalize() {
 		e.IntoOwn = own.String()
 	} else {
 		e.IntoOwn = ""
+	}
+	if e.MergedInto == "" || e.Gave < 0 {
+		e.Gave = 0
 	}
 	e.Copies = cleanCopies(e.Copies)
 	// An id or fingerprint read from a file may hold anything; what is left

@@ -285,3 +285,33 @@ func TestFoldCountsIndependentCaptures(t *testing.T) {
 		})
 	}
 }
+
+// TestFoldGave: two teammates who both merged X into W each wrote what X
+// gave W; the records fold to the larger, as W's own records do, and a
+// record that names another survivor (or none) gives nothing.
+func TestFoldGave(t *testing.T) {
+	a := Entry{ID: "p-x", Seen: 2, Status: Archived, MergedInto: "p-w", IntoOwn: "2026-01-01/2026-01-02/fn-1", Gave: 2}
+	b := Entry{ID: "p-x", Seen: 3, Status: Archived, MergedInto: "p-w", IntoOwn: "2026-01-01/2026-01-02/fn-1", Gave: 3}
+	if got := fold(a, b); got.Gave != 3 {
+		t.Errorf("fold of gave=2 and gave=3: %d, want 3", got.Gave)
+	}
+	c := Entry{ID: "p-x", Seen: 1, Status: Active}
+	if got := fold(c, a); got.Gave != 2 || got.MergedInto != "p-w" {
+		t.Errorf("fold of an active record and a merge: gave %d into %q, want 2 into p-w", got.Gave, got.MergedInto)
+	}
+	d := Entry{ID: "p-x", Seen: 1, Status: Archived, MergedInto: "p-v", Gave: 1}
+	if got := fold(a, d); got.MergedInto != "p-v" || got.Gave != 1 {
+		t.Errorf("fold of merges into two survivors: gave %d into %q, want 1 into p-v (the smaller id)", got.Gave, got.MergedInto)
+	}
+	e := a
+	e.Normalize()
+	e.Kind = Pitfall
+	if r := Render(&e); !strings.Contains(r, " into-own=2026-01-01/2026-01-02/fn-1 gave=2 status=archived") {
+		t.Errorf("render: %s", r)
+	}
+	e.MergedInto = ""
+	e.Normalize()
+	if e.Gave != 0 {
+		t.Errorf("Normalize kept gave=%d without merged-into", e.Gave)
+	}
+}

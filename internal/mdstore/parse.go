@@ -857,7 +857,7 @@ func parseEntry(x *entryScan, k Kind, seg []byte, src string, line int) (e Entry
 		for i := range x.metas[1:] {
 			m = fold(m, metaEntry(&x.metas[1+i], str))
 		}
-		e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto, e.IntoOwn, e.Copies = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto, m.IntoOwn, m.Copies
+		e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto, e.IntoOwn, e.Gave, e.Copies = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto, m.IntoOwn, m.Gave, m.Copies
 		if e.ID == "" {
 			e.ID = contentID(k, e.Text())
 		}
@@ -868,7 +868,7 @@ func parseEntry(x *entryScan, k Kind, seg []byte, src string, line int) (e Entry
 // metaEntry is what a metadata or sighting line says, as an Entry whose
 // fields str makes of the line's parts.
 func metaEntry(b *Meta, str func([]byte) string) Entry {
-	m := Entry{ID: str(b.ID), FP: str(b.FP), Seen: b.Seen, LastSeen: str(b.Last), Status: b.Status, MergedInto: str(b.MergedInto), IntoOwn: str(b.IntoOwn)}
+	m := Entry{ID: str(b.ID), FP: str(b.FP), Seen: b.Seen, LastSeen: str(b.Last), Status: b.Status, MergedInto: str(b.MergedInto), IntoOwn: str(b.IntoOwn), Gave: b.Gave}
 	if !b.Sighting {
 		m.Copies = str(b.N)
 	}
@@ -929,11 +929,14 @@ func fold(a, b Entry) Entry {
 	out.LastSeen = max(a.LastSeen, b.LastSeen)
 	out.Status, out.MergedInto = foldStatus(a.Status, a.MergedInto, b.Status, b.MergedInto)
 	// What the survivor held of its own comes from the records that name
-	// it, all of it when two teammates both merged the entry.
-	out.IntoOwn = ""
+	// it, all of it when two teammates both merged the entry, and what the
+	// entry gave it is the most either merge gave (the survivor's own
+	// records fold by the larger count too).
+	out.IntoOwn, out.Gave = "", 0
 	for _, r := range [...]*Entry{&a, &b} {
 		if out.MergedInto != "" && r.MergedInto == out.MergedInto {
 			out.IntoOwn = joinOwn(out.IntoOwn, r.IntoOwn)
+			out.Gave = max(out.Gave, r.Gave)
 		}
 	}
 	return out
@@ -1055,7 +1058,7 @@ func foldIndex(entries []Entry) ([]Entry, map[string]int) {
 		if i, ok := index[e.ID]; ok {
 			merged := fold(out[i], e)
 			o := &out[i]
-			o.Seen, o.LastSeen, o.Tasks, o.Status, o.MergedInto, o.IntoOwn, o.Copies = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status, merged.MergedInto, merged.IntoOwn, merged.Copies
+			o.Seen, o.LastSeen, o.Tasks, o.Status, o.MergedInto, o.IntoOwn, o.Gave, o.Copies = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status, merged.MergedInto, merged.IntoOwn, merged.Gave, merged.Copies
 			// A union merge keeps a line the two sides share only once, so
 			// one copy of a lesson may have lost fields the other kept.
 			for _, f := range [...]struct {
@@ -1106,6 +1109,9 @@ func Render(e *Entry) string {
 		b.WriteString(" merged-into=" + e.MergedInto)
 		if e.IntoOwn != "" {
 			b.WriteString(" into-own=" + e.IntoOwn)
+		}
+		if e.Gave > 0 {
+			fmt.Fprintf(&b, " gave=%d", e.Gave)
 		}
 	}
 	fmt.Fprintf(&b, " status=%s", e.Status)

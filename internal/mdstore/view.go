@@ -100,6 +100,8 @@ type Meta struct {
 	ID, FP, Last, MergedInto []byte
 	// IntoOwn is into-own= (Entry.IntoOwn).
 	IntoOwn []byte
+	// Gave is gave= (Entry.Gave).
+	Gave int
 	// N is a record's random token (n=): one per sighting line, the
 	// captures' on a metadata line (Entry.Copies).
 	N        []byte
@@ -173,6 +175,12 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m Meta, ok bool) {
 		case 'n':
 			if val, ok := bytes.CutPrefix(f, []byte("n=")); ok {
 				m.N = val
+			}
+		case 'g':
+			if val, ok := bytes.CutPrefix(f, []byte("gave=")); ok {
+				if n, ok := digits(val); ok {
+					m.Gave = n
+				}
 			}
 		case 'l':
 			if val, ok := bytes.CutPrefix(f, []byte("last=")); ok && validDate(val) {
