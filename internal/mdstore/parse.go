@@ -587,6 +587,9 @@ func (x *entryScan) scan(seg []byte, line int) bool {
 		switch l[0] {
 		case '<':
 			if !bytes.HasPrefix(l, []byte(metaPrefix)) {
+				if conflictMarker(l) {
+					continue
+				}
 				break
 			}
 			first := !bufUsed
@@ -614,6 +617,10 @@ func (x *entryScan) scan(seg []byte, line int) bool {
 				x.metas = append(x.metas, m)
 			}
 			continue
+		case '=', '>', '|':
+			if conflictMarker(l) {
+				continue
+			}
 		case '*':
 			switch {
 			case len(l) < 3:
@@ -641,6 +648,49 @@ func (x *entryScan) scan(seg []byte, line int) bool {
 		x.body = x.body[:len(x.body)-1]
 	}
 	return true
+}
+
+// conflictMarker reports whether l is one of the lines git writes around
+// a conflict it could not resolve (<<<<<<< ours, ||||||| base, =======,
+// >>>>>>> theirs): a merge of memory files without merge=union. They are
+// no text of the entry they fall in, and readers leave them out; no line
+// the store writes is one (free text starting with punctuation is
+// escaped).
+func conflictMarker(l []byte) bool {
+	if len(l) < 7 {
+		return false
+	}
+	c := l[0]
+	if c != '<' && c != '=' && c != '>' && c != '|' {
+		return false
+	}
+	for _, b := range l[1:7] {
+		if b != c {
+			return false
+		}
+	}
+	if c == '=' {
+		return len(l) == 7
+	}
+	return len(l) == 7 || l[7] == ' '
+}
+
+// ConflictLine is the line of raw's first git conflict marker
+// (conflictMarker), or 0 when it holds none.
+func ConflictLine(raw []byte) int {
+	if !bytes.Contains(raw, []byte("\n=======")) {
+		return 0 // every conflict has one
+	}
+	n := 0
+	for rest := raw; len(rest) > 0; {
+		n++
+		var l []byte
+		l, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if len(l) > 0 && (l[0] == '<' || l[0] == '=' || l[0] == '>' || l[0] == '|') && conflictMarker(bytes.TrimSuffix(l, []byte("\r"))) {
+			return n
+		}
+	}
+	return 0
 }
 
 // hurt notes the first line that holds another entry's lines.

@@ -49,6 +49,11 @@ func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
 	if err != nil {
 		return err
 	}
+	if n := ConflictLine(d.Raw); n > 0 {
+		// Rewritten, the markers would become text of the lessons they
+		// fall in, where nobody would find them.
+		return fmt.Errorf("%s:%d: %s; nothing was changed", k.File(), n, ConflictAdvice)
+	}
 	folded := d.Folded()
 	changes, err := edit(folded)
 	if err != nil || len(changes) == 0 {
@@ -84,6 +89,11 @@ func (s *Store) Rewrite(ctx context.Context, k Kind, edit Edit) error {
 	}
 	return nil
 }
+
+// ConflictAdvice says what git's conflict markers in a memory file are and
+// how to resolve them (ConflictLine).
+const ConflictAdvice = "git's conflict markers (<<<<<<<, =======, >>>>>>>) from a merge without merge=union: " +
+	"delete the marker lines (and a ||||||| section up to its =======) and keep both sides' lines, as merge=union does; then git add the file"
 
 // rewriteRaw is d's file with changes made: the bytes between entries are
 // copied, changed entries rendered anew with the records of them that stay
