@@ -28,24 +28,13 @@ Examples:
    flowmem memory show p-3f2a9c1b04de
    flowmem memory show p-3f2a --json`,
 			Flags: []cli.Flag{jsonFlag()},
-			Action: args(1, "ID", func(c *cli.Context) error {
-				p, _, s, err := e.memoryStore()
-				if err != nil {
-					return err
+			Action: func(c *cli.Context) error {
+				// Several ids: judge is the command that prints several whole.
+				if c.NArg() > 1 {
+					return usagef("show prints one entry; to print several whole: flowmem memory judge %s", strings.Join(c.Args().Slice(), " "))
 				}
-				found, err := curate.Lookup(s, c.Args().Slice())
-				if err != nil {
-					return err
-				}
-				en := found[0]
-				file := e.rel(p, s.Path(en.Kind))
-				stale := en.Live() && en.Stale(e.Now(), e.staleAfter)
-				if c.Bool("json") {
-					return e.writeJSON(map[string]any{"file": file, "entry": en, "stale": stale})
-				}
-				e.printEntry(&en, file, stale)
-				return nil
-			}),
+				return args(1, "ID", e.runShow)(c)
+			},
 		},
 		judgeCommand(e),
 		statusCommand(e, curate.Archive, "archive", "keep entries for the record but never recall them again",
@@ -491,4 +480,24 @@ Examples:
 			return nil
 		},
 	}
+}
+
+// runShow prints one entry whole (memory show).
+func (e *env) runShow(c *cli.Context) error {
+	p, _, s, err := e.memoryStore()
+	if err != nil {
+		return err
+	}
+	found, err := curate.Lookup(s, c.Args().Slice())
+	if err != nil {
+		return err
+	}
+	en := found[0]
+	file := e.rel(p, s.Path(en.Kind))
+	stale := en.Live() && en.Stale(e.Now(), e.staleAfter)
+	if c.Bool("json") {
+		return e.writeJSON(map[string]any{"file": file, "entry": en, "stale": stale})
+	}
+	e.printEntry(&en, file, stale)
+	return nil
 }
