@@ -785,7 +785,12 @@ func hasName(path, name string) bool {
 func (d *doctor) checkPath() {
 	p, err := install.LookPath("flowmem", d.opts.PathEnv)
 	if err != nil {
-		d.add("flowmem on PATH", Fail, "no flowmem on PATH: the project's hook, the memory-scout and the plugin's hook run 'flowmem' by name", putOnPath(d.opts.Exe))
+		// Named as they are here: a plugin's hook only with the plugin.
+		who := "the memory-scout and memory-curator agents and the commands the hook's note asks the model to run (flowmem memory judge, add) run 'flowmem' by name"
+		if d.plugin {
+			who = "the plugin's hook, " + who
+		}
+		d.add("flowmem on PATH", Fail, "no flowmem on PATH: "+who, putOnPath(d.opts.Exe))
 		return
 	}
 	// The scout and the curator run flowmem by name: another build on PATH
