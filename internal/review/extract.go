@@ -93,6 +93,14 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 	root := sectionTree(doc, src)
 	x.section(root, scope{})
 	x.flushDraft()
+	if !x.found() {
+		if inner := markdownFences(doc, src); inner != "" {
+			// The review is itself a markdown document fenced in a
+			// reviewer's note ("the Markdown document follows"): read
+			// it (shorter than text, so this ends).
+			return extract(inner, wantWhole)
+		}
+	}
 	if !x.found() && len(x.fixSecs) > 0 {
 		// Only a list of required changes: those are the findings.
 		for _, s := range x.fixSecs {
@@ -117,6 +125,29 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 		}
 	}
 	return out, whole
+}
+
+// markdownFences is the text of the fenced code blocks of doc whose info
+// string names markdown ("```markdown", "```md"), joined.
+func markdownFences(doc ast.Node, src []byte) string {
+	var b strings.Builder
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		fc, ok := n.(*ast.FencedCodeBlock)
+		if !ok || fc.Info == nil {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(string(fc.Language(src)))) {
+		case "markdown", "md":
+		default:
+			continue
+		}
+		for i := 0; i < fc.Lines().Len(); i++ {
+			seg := fc.Lines().At(i)
+			b.Write(seg.Value(src))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // text is a finding's fields on one line, NUL-separated.

@@ -38,3 +38,20 @@ func TestThreadComments(t *testing.T) {
 		t.Errorf("markdown review read as a comment page: %+v", fs)
 	}
 }
+
+// A review whose findings sit in a fenced markdown document (a reviewer
+// that could not write its report file prints it instead) is read from
+// the fence; a fence beside findings read outside it is quoted text.
+func TestMarkdownFence(t *testing.T) {
+	review := "I could not write the report file; the Markdown document follows.\n\n" +
+		"```markdown\n# Review\n\n## Findings\n\n1. High: `Get` races on `hits`; use the write lock in `Get`.\n```\n"
+	fs := Extract(review)
+	if len(fs) != 1 || fs[0].Severity != SevMajor || !strings.Contains(fs[0].Fix, "write lock") {
+		t.Fatalf("fenced review: %+v", fs)
+	}
+	outside := "## Findings\n\n1. High: `Close` is never called on `rows`; use `defer rows.Close()`.\n\n" +
+		"```md\n## Findings\n\n1. High: `x` is wrong; use `y`.\n```\n"
+	if fs := Extract(outside); len(fs) != 1 || !strings.Contains(fs[0].Problem, "Close") {
+		t.Errorf("fence beside a finding: %+v", fs)
+	}
+}
