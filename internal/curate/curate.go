@@ -284,7 +284,7 @@ func unmerge(current []mdstore.Entry, changes map[string]*mdstore.Entry, ids []s
 	if e.Gave > 0 {
 		give = min(e.Gave, e.Seen)
 	}
-	from := e
+	from, seen := e, []string(nil)
 	for hops := 0; from.MergedInto != "" && hops < 4; hops++ {
 		j := slices.IndexFunc(current, func(x mdstore.Entry) bool { return x.ID == from.MergedInto })
 		if j < 0 {
@@ -306,13 +306,16 @@ func unmerge(current []mdstore.Entry, changes map[string]*mdstore.Entry, ids []s
 			}
 			sv.Date, sv.LastSeen, sv.Tasks = cmp.Or(own.First, sv.Date), cmp.Or(own.Last, sv.LastSeen), own.Tasks
 		}
+		changes[sv.ID] = &sv
+		if sv.Status != mdstore.Archived || sv.MergedInto == "" || sv.MergedInto == e.ID || slices.Contains(seen, sv.MergedInto) {
+			// Not merged on, or merged back into one on the way: two
+			// teammates merged a pair opposite ways (a cycle).
+			return
+		}
 		if sv.Gave > 0 {
 			sv.Gave = max(1, sv.Gave-give)
 		}
-		changes[sv.ID] = &sv
-		if sv.Status != mdstore.Archived {
-			return
-		}
+		seen = append(seen, sv.ID)
 		from = sv
 	}
 }

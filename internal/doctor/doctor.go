@@ -234,6 +234,50 @@ func (d *doctor) checkMemory() {
 	}
 	d.checkDuplicates(docs)
 	d.checkWhole(store, docs)
+	d.checkMerges(docs)
+}
+
+// checkMerges looks for entries merged into each other: two teammates
+// merged one pair opposite ways (X into W, W into X), git's union merge
+// kept both sides' metadata lines, and a retire wins on each entry, so
+// each is archived into the other and the lesson reaches no prompt.
+// Restoring one (the smallest id, as a reader picks of two survivors)
+// makes it the survivor of the rest.
+func (d *doctor) checkMerges(docs []*mdstore.Doc) {
+	var cycles []string
+	fix := ""
+	for _, doc := range docs {
+		into := map[string]string{}
+		for _, e := range doc.Folded() {
+			if e.Status == mdstore.Archived && e.MergedInto != "" {
+				into[e.ID] = e.MergedInto
+			}
+		}
+		done := map[string]bool{}
+		for _, id := range slices.Sorted(maps.Keys(into)) {
+			var path []string
+			cur := id
+			for cur != "" && !done[cur] && !slices.Contains(path, cur) {
+				path = append(path, cur)
+				cur = into[cur]
+			}
+			if i := slices.Index(path, cur); cur != "" && i >= 0 {
+				cycle := slices.Sorted(slices.Values(path[i:]))
+				cycles = append(cycles, doc.Kind.File()+": "+strings.Join(cycle, ", "))
+				if fix == "" {
+					fix = "keep the lesson: flowmem memory restore " + cycle[0] + " (the others stay merged into it)"
+				}
+			}
+			for _, p := range path {
+				done[p] = true
+			}
+		}
+	}
+	if len(cycles) > 0 {
+		d.add("merges", Warn, "entries merged into each other (two teammates merged them opposite ways), so none reaches a prompt: "+list(cycles, "; "), fix)
+		return
+	}
+	d.add("merges", OK, "no entry is merged into one merged back into it", "")
 }
 
 // checkDuplicates looks for ids used by more than one entry. Copies of one
