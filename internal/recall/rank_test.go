@@ -395,6 +395,33 @@ func TestRankFloorForeign(t *testing.T) {
 	}
 }
 
+// TestRankFloorJoinedPart: with the floor, a part of a joined word no
+// entry says whole is not one of a pair's two words: a lesson saying it
+// and one other word of the request does not answer it, where the same
+// words written apart do.
+func TestRankFloorJoinedPart(t *testing.T) {
+	t.Parallel()
+	entries := []mdstore.Entry{
+		pit("tide", "Harbor tide tables drift", "", ""),
+		pit("a", "Webhook retries hammer the receiver", "", ""),
+		pit("b", "CSV export writes formulas", "", ""),
+	}
+	for i := range vocabularyMin {
+		entries = append(entries, pit(fmt.Sprintf("fill%d", i), fmt.Sprintf("Filler note number%d about topic%d", i, i), "", ""))
+	}
+	opt := Options{Floor: StrictFloor}
+	if got := ids(Rank(t, entries, "marble harbor tide webhook", opt)); len(got) == 0 || got[0] != "tide" {
+		t.Fatalf("the words apart = %v, want tide first (else this test shows nothing)", got)
+	}
+	const q = "marble-harbor tide webhook"
+	if got := ids(Rank(t, entries, q, Options{})); len(got) == 0 || got[0] != "tide" {
+		t.Fatalf("without the floor = %v, want tide first", got)
+	}
+	if got := ids(Rank(t, entries, q, opt)); len(got) != 0 {
+		t.Errorf("a part of a joined word no entry says = %v, want nothing", got)
+	}
+}
+
 // TestRankFloorPlace: with the floor, a lesson whose context names a word
 // of the request that no other lesson says answers it; the same word in
 // its issue does not.
