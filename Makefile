@@ -104,7 +104,7 @@ quality:
 	  exit $$status
 
 FUZZTIME ?= 30s
-# Minimising a large new input (a match cache is megabytes) can outlast
+# Minimising a large new input (a memory file, a review) can outlast
 # FUZZTIME many times over; a bounded minimisation still names the input.
 FUZZMINIMIZE ?= 5s
 fuzz:

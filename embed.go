@@ -38,9 +38,9 @@ var revision, modified string
 
 // BuildVersion names this build: the release in the VERSION file, then
 // what the Go toolchain recorded: the module version when built by
-// `go install module@version` (or stamped from the checkout), else the VCS
-// revision (and whether the tree had uncommitted changes), the toolchain's
-// or else the one make stamped. flowmem and flowmem-hook both report it,
+// `go install module@version`, else the VCS revision (and whether the tree
+// had uncommitted changes), the toolchain's (as a pseudo-version or as vcs
+// settings) or else the one make stamped. flowmem and flowmem-hook both report it,
 // and doctor compares it with the flowmem the hook runs, so two builds of
 // one release still tell apart.
 func BuildVersion() string {
@@ -52,6 +52,15 @@ func buildVersion(rev, modified string) string {
 	v := Version
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if mv := bi.Main.Version; mv != "" && mv != "(devel)" {
+			if r, dirty, ok := pseudoRevision(mv); ok {
+				// Go 1.24+ stamps a git checkout's build with a
+				// pseudo-version: it names the same revision make would.
+				rev, modified = r, ""
+				if dirty {
+					modified = "true"
+				}
+				return withRevision(v, rev, modified)
+			}
 			return v + " (module " + mv + ")"
 		}
 		for _, s := range bi.Settings {
@@ -63,6 +72,12 @@ func buildVersion(rev, modified string) string {
 			}
 		}
 	}
+	return withRevision(v, rev, modified)
+}
+
+// withRevision is the release v named with a revision (12 hex digits) and
+// whether the tree had changes; v alone without one.
+func withRevision(v, rev, modified string) string {
 	if rev == "" {
 		return v
 	}
@@ -71,4 +86,32 @@ func buildVersion(rev, modified string) string {
 		rev += ", modified"
 	}
 	return v + " (rev " + rev + ")"
+}
+
+// pseudoRevision reads the revision out of a Go pseudo-version
+// (v0.0.0-20261129154205-6a4a17689b4a, v0.1.1-0.20261129154205-…, with
+// +dirty when the tree had changes): a build of a checkout, not a release
+// of the module.
+func pseudoRevision(mv string) (rev string, dirty bool, ok bool) {
+	mv, dirty = strings.CutSuffix(mv, "+dirty")
+	i := strings.LastIndexByte(mv, '-')
+	if i < 0 || len(mv)-i-1 != 12 {
+		return "", false, false
+	}
+	rev, rest := mv[i+1:], mv[:i]
+	j := strings.LastIndexAny(rest, "-.")
+	if j < 0 || len(rest)-j-1 != 14 {
+		return "", false, false
+	}
+	for _, c := range rest[j+1:] {
+		if c < '0' || c > '9' {
+			return "", false, false
+		}
+	}
+	for _, c := range rev {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return "", false, false
+		}
+	}
+	return rev, dirty, true
 }

@@ -59,3 +59,32 @@ func TestBuildVersionNamesRevision(t *testing.T) {
 		}
 	}
 }
+
+// TestPseudoVersionNamesRevision: a checkout built by a Go that stamps it
+// (a pseudo-version) is named by its revision, as make's stamp names it
+// (README: "0.1.0 (rev 4bad22c430be)"), not as a module version nobody
+// released; a real module version is named as one.
+func TestPseudoVersionNamesRevision(t *testing.T) {
+	for _, tc := range []struct {
+		mv, rev string
+		dirty   bool
+		ok      bool
+	}{
+		{"v0.0.0-20261129154205-6a4a17689b4a", "6a4a17689b4a", false, true},
+		{"v0.0.0-20261129154205-6a4a17689b4a+dirty", "6a4a17689b4a", true, true},
+		{"v0.1.1-0.20261129154205-6a4a17689b4a", "6a4a17689b4a", false, true},
+		{"v0.2.0-rc.1.0.20261129154205-6a4a17689b4a", "6a4a17689b4a", false, true},
+		{"v0.1.0", "", false, false},
+		{"v0.1.0-rc.1", "", false, false},
+		{"v1.2.3-beta-6a4a17689b4a", "", false, false},
+		{"v0.0.0-2026112915420x-6a4a17689b4a", "", false, false},
+	} {
+		rev, dirty, ok := pseudoRevision(tc.mv)
+		if rev != tc.rev || dirty != tc.dirty || ok != tc.ok {
+			t.Errorf("pseudoRevision(%q) = %q, %v, %v; want %q, %v, %v", tc.mv, rev, dirty, ok, tc.rev, tc.dirty, tc.ok)
+		}
+	}
+	if got, want := withRevision(Version, "6a4a17689b4a", "true"), Version+" (rev 6a4a17689b4a, modified)"; got != want {
+		t.Errorf("withRevision = %q, want %q", got, want)
+	}
+}
