@@ -119,7 +119,8 @@ does, prime prints nothing and says so on stderr (exit 0): a prompt is better
 without lessons than with unrelated ones. Without TASK (or with only a task
 id) it lists the top confirmed lessons. For Ralph loop prompts and
 for a SessionStart hook (--session-start prints the hook's JSON and never
-fails, so it is safe as a hook command).
+fails, so it is safe as a hook command; a config it cannot read is one
+line on stderr, which Claude Code keeps in its debug log).
 
 Examples:
    flowmem memory prime "fn-3.2: add retries to the webhook sender"
@@ -206,7 +207,10 @@ func recallLimits(c *cli.Context, cfg *config.Config) recall.Options {
 
 // primeSessionStart is the SessionStart hook form: any problem means no
 // context rather than an error, because a failing hook would show the user
-// an error at every session start.
+// an error at every session start. A config or memory file that cannot be
+// read is said in one line on stderr, as the capture hook says it (Claude
+// Code keeps a hook's stderr in its debug log at exit 0): every session
+// would otherwise start without its lessons and nothing say why.
 func (e *env) primeSessionStart(c *cli.Context, task string) error {
 	task = cmp.Or(task, e.Getenv("FLOW_TASK_ID"))
 	dir := e.Getenv("CLAUDE_PROJECT_DIR")
@@ -220,11 +224,21 @@ func (e *env) primeSessionStart(c *cli.Context, task string) error {
 	if err != nil {
 		return nil
 	}
+	unread := func(err error) error {
+		e.say("flowmem memory prime --session-start: no lessons primed: %v", err)
+		return nil
+	}
 	cfg, err := config.Load(p.ConfigPath())
-	if err != nil || !cfg.Bool("memory.enabled") {
+	if err != nil {
+		return unread(err)
+	}
+	if !cfg.Bool("memory.enabled") {
 		return nil
 	}
 	block, err := e.prime(c, cfg, mdstore.Open(p.MemoryDir()), task)
+	if nf := (*recall.NoFitError)(nil); err != nil && !errors.As(err, &nf) {
+		return unread(err)
+	}
 	if err != nil || strings.TrimSpace(block) == "" {
 		return nil
 	}
