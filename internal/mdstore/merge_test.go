@@ -315,3 +315,26 @@ func TestFoldGave(t *testing.T) {
 		t.Errorf("Normalize kept gave=%d without merged-into", e.Gave)
 	}
 }
+
+// TestFoldFirstDate: Alice and Bob each captured one new lesson, Bob on
+// an earlier day; git's union merge puts the puller's copy first. The
+// fold took the first copy's date and task, so Alice's clone said first
+// seen 2026-11-29 from fn-3.1 and Bob's 2026-03-01 from fn-3.2. Either
+// order reads the earlier, with the task that saw it then.
+func TestFoldFirstDate(t *testing.T) {
+	alice := "## 2026-11-29 fn-3.1 impl-review [api] <!-- p-7e9b2245b7b3 -->\n" +
+		"<!-- flowmem: id=p-7e9b2245b7b3 fp=276ef973ba22 seen=1 last=2026-11-29 tasks=fn-3.1 status=active n=e4d87333 -->\n"
+	bob := "## 2026-03-01 fn-3.2 plan-review [api] <!-- p-7e9b2245b7b3 -->\n" +
+		"<!-- flowmem: id=p-7e9b2245b7b3 fp=276ef973ba22 seen=1 last=2026-03-01 tasks=fn-3.2 status=active n=e265bd06 -->\n"
+	text := "**Issue**: Temp files are left behind on a failed upload\n"
+	for _, raw := range []string{alice + bob + text, bob + alice + text, alice + text + "\n" + bob + text, bob + text + "\n" + alice + text} {
+		d, err := Parse(Pitfall, []byte(Header(Pitfall)+"\n"+raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := d.Folded()
+		if len(f) != 1 || f[0].Date != "2026-03-01" || f[0].Task != "fn-3.2" || f[0].Source != "plan-review" || f[0].LastSeen != "2026-11-29" || f[0].Seen != 2 {
+			t.Errorf("folded %+v; want one entry first seen 2026-03-01 by fn-3.2 (plan-review), last 2026-11-29, seen 2, from:\n%s", f, raw)
+		}
+	}
+}

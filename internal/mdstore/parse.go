@@ -1109,6 +1109,12 @@ func foldIndex(entries []Entry) ([]Entry, map[string]int) {
 			merged := fold(out[i], e)
 			o := &out[i]
 			o.Seen, o.LastSeen, o.Tasks, o.Status, o.MergedInto, o.IntoOwn, o.Gave, o.Copies = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status, merged.MergedInto, merged.IntoOwn, merged.Gave, merged.Copies
+			if validDate(e.Date) && (!validDate(o.Date) || e.Date < o.Date) {
+				// The lesson was first seen when its earliest copy was
+				// (two clones captured it on different days), whichever
+				// copy the union merge put first.
+				o.Date, o.Task, o.Source = e.Date, e.Task, e.Source
+			}
 			// A union merge keeps a line the two sides share only once, so
 			// one copy of a lesson may have lost fields the other kept.
 			for _, f := range [...]struct {
