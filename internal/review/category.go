@@ -18,7 +18,9 @@ import (
 // reuse (a helper, or a stale object), pipeline (CI or data), migration
 // (a schema, a release, or old data), SDK (a framework or a vendor's
 // API), build (the build, or code that builds a value), channel (Go's,
-// or a release or chat channel). A script is code the project runs, not
+// or a release or chat channel), workflow (a CI workflow or a user's),
+// sensitive (sensitive data, or case-sensitive; round 23: both cost FIT
+// 4 categories and CHECK none). A script is code the project runs, not
 // its build; of places, only a test file counts (for build, see
 // testFile).
 // Security comes first because a hole in a build script is a security
@@ -60,8 +62,8 @@ var categorySignals = []struct {
 }{
 	{CatSecurity, `secur auth$ authz authn authent authoriz secret password credential encrypt plaintext
 		xss csrf ssrf cors csp injection sanitiz privilege pii
-		hmac jwt tls$ mitm insecure untrust redact admin$ role$ roles$ expos sensitive`},
-	{CatBuild, `ci$ lint tsc typecheck compile bundle dockerfile publish workflow lockfile
+		hmac jwt tls$ mitm insecure untrust redact admin$ role$ roles$ expos`},
+	{CatBuild, `ci$ lint tsc typecheck compile bundle dockerfile publish lockfile
 		dependency dependencies npm yarn pnpm pip$ cargo gradle maven docker`},
 	{CatFramework, `async$ middleware deprecat trait
 		react$ vue$ svelte angular django flask fastapi laravel tokio serde pandas numpy
