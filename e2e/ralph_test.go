@@ -61,6 +61,9 @@ func TestRalphLoopPrimesNextTaskWithCapturedLesson(t *testing.T) {
 	p.write("reviews/needs-work.md", string(mustRead(t, filepath.Join("testdata", "ralph-review-needs-work.md"))), 0o644)
 	p.write("scripts/impl-review", ralphReviewer, 0o755)
 	p.write("internal/api/users.go", "package api\n\n// ListUsers serves GET /users.\nfunc ListUsers() {}\n", 0o644)
+	// A Go module, so ralph.sh finds the project's test command (go test
+	// ./...) and does not warn that the sessions may not run the tests.
+	p.write("go.mod", "module example.com/proj\n\ngo 1.22\n", 0o644)
 	p.write("tasks.txt", "# id: title, one task a line\n"+ralphTask1+"\n"+ralphTask2+"\n", 0o644)
 	// The loop commits each task it finishes: a git work tree with
 	// everything so far committed.
