@@ -106,3 +106,14 @@ func TestStatusClosedByAPeriodIsNoField(t *testing.T) {
 		t.Error("a status word before the problem's prose is no field label")
 	}
 }
+
+// A polite order is an order: "Please add …" is the fix; "Please" alone
+// or before a statement is not.
+func TestPoliteOrder(t *testing.T) {
+	if !prescriptive("Please add a changeSet entry for the new migration.") {
+		t.Error("please + an order word is an order")
+	}
+	if prescriptive("Please note the cache is shared.") {
+		t.Error("please + a word that gives no order is no order")
+	}
+}

@@ -718,6 +718,10 @@ func prescriptive(s string) bool {
 // forever"), not an order.
 func opensWithOrder(t string) bool {
 	w := strings.Fields(t)
+	if len(w) > 1 && strings.EqualFold(strings.Trim(w[0], ","), "please") {
+		// A polite order is an order ("Please add …").
+		w = w[1:]
+	}
 	return len(w) > 0 && !strings.HasPrefix(t, "`") && imperativeVerbs()[strings.ToLower(strings.Trim(w[0], ",:;`*"))]
 }
 
