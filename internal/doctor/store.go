@@ -18,6 +18,7 @@ import (
 func (d *doctor) checkWhole(store *mdstore.Store, docs []*mdstore.Doc) {
 	var damaged, cut, torn, stray, astray, conflicts []string
 	var astrayFix string
+	reworded := 0 // damaged entries that hold one lesson in two wordings
 	// Which file holds each entry: a record of it in another file (a hand
 	// edit, a forged change) counts for read and prime, which gather
 	// records from every file, and not for show and list, which read each
@@ -43,6 +44,9 @@ func (d *doctor) checkWhole(store *mdstore.Store, docs []*mdstore.Doc) {
 			}
 		}
 		for _, dm := range doc.Damaged {
+			if strings.Contains(dm.What, "two wordings") {
+				reworded++
+			}
 			damaged = append(damaged, fmt.Sprintf("%s:%d: entry %s %s", doc.Kind.File(), dm.Line, dm.ID, dm.What))
 		}
 		// A lesson with fields and free text too: a field a hand edit
@@ -70,6 +74,9 @@ func (d *doctor) checkWhole(store *mdstore.Store, docs []*mdstore.Doc) {
 		d.add("entries whole", Fail, "an unresolved git merge conflict (<<<<<<<) at "+list(conflicts, ", ")+": its marker lines stand between entries",
 			"keep both sides: delete the <<<<<<<, ======= and >>>>>>> lines (lessons are only ever appended, so both sides belong), then git add the file; "+
 				"the .gitattributes line "+UnionLine+" (flowmem init) makes git merge memory files this way itself, but a web merge or a git without it does not")
+	case len(damaged) > 0 && reworded == len(damaged):
+		d.add("entries whole", Fail, list(damaged, "; "),
+			"keep one wording: delete the **Issue** line you do not want (leave both metadata lines: readers fold them); then run flowmem doctor again")
 	case len(damaged) > 0:
 		d.add("entries whole", Fail, list(damaged, "; "),
 			"open the file at the line named and move the lines that belong to the other lesson under a heading of their own "+

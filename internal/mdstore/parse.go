@@ -627,7 +627,14 @@ func (x *entryScan) scan(seg []byte, line int) bool {
 			case l[2] == 'I' && bytes.HasPrefix(l, issueLabel):
 				v := l[len(issueLabel):]
 				if len(bytes.TrimSpace(x.issue)) > 0 && !sameField(x.issue, v) {
-					x.hurt(n, "holds a second lesson (another **Issue** line): a merge fused two entries")
+					if len(x.metas) > 1 {
+						// Two metadata lines of its own: one clone reworded
+						// the lesson while another rewrote it, and the union
+						// kept both sides of the two neighbouring lines.
+						x.hurt(n, "holds two wordings of its lesson (a second **Issue** line): one clone reworded it while another changed it")
+					} else {
+						x.hurt(n, "holds a second lesson (another **Issue** line): a merge fused two entries")
+					}
 				}
 				x.issue = v
 				continue
