@@ -121,7 +121,7 @@ Examples:
 			Usage: "propose groups of entries that probably say the same thing",
 			Description: `Each active entry's text is asked as a query against the others; a pair
 at least --threshold alike starts a group (at the default threshold or
-below, so do two entries each other's nearest from 0.7 times it), and an
+below, so do two entries each other's nearest from 0.4 times it), and an
 entry that alike to its members on average joins it. Groups come best first, with ids, texts, seen
 counts and a similarity score (the least of two members, 0 to 1).
 Beside each group are up to 6 entries near it but less alike (near in
@@ -138,7 +138,7 @@ Examples:
    flowmem memory merge p-3f2a p-77c0    (after reading a group)`,
 			Flags: []cli.Flag{
 				&cli.IntFlag{Name: "limit", Aliases: []string{"n"}, Usage: "at most `N` groups (default: all)"},
-				&cli.Float64Flag{Name: "threshold", Value: curate.DefaultThreshold, Usage: "least similarity `X`, from 0 to 1, of the pair that starts a group and of a member to the others on average (at the default or below, two entries each other's nearest start a group from 0.7 times X)"},
+				&cli.Float64Flag{Name: "threshold", Value: curate.DefaultThreshold, Usage: "least similarity `X`, from 0 to 1, of the pair that starts a group and of a member to the others on average (at the default or below, two entries each other's nearest start a group from 0.4 times X)"},
 				jsonFlag(),
 			},
 			Action: args(0, "no arguments", func(c *cli.Context) error {
