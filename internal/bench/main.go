@@ -118,6 +118,15 @@ func run(sizeList string, runs int) error {
 				"-r", "delivery log table timestamps", "-r", "worker package conventions")},
 			{"memory prime, corpus-shaped" + oneCoreLabel, cdir, oneCore("memory", "prime", task)},
 		}
+		if n <= 10000 {
+			// The curator's command as agents/memory-curator.md writes it.
+			// It compares every entry with its nearest, which takes seconds
+			// at 100,000, and runs when someone tidies memory, not per prompt.
+			rows = append(rows, struct {
+				name, dir string
+				argv      []string
+			}{"memory curate --json --limit 20, corpus-shaped" + oneCoreLabel, cdir, oneCore("memory", "curate", "--json", "--limit", "20")})
+		}
 		for _, row := range rows {
 			m, err := measure(r, row.dir, row.argv, nil, nil)
 			if err != nil {
