@@ -68,6 +68,14 @@ func Extract(text string) []Finding {
 // evidence, NUL-separated): the quality harness looks a label up in all
 // the text a finding was built from.
 func extract(text string, wantWhole bool) ([]Finding, []string) {
+	return extractIn(text, wantWhole, false)
+}
+
+// extractIn is extract of text that is itself a markdown fence's content
+// when fenced: its own fences are then quoted text. One level only, as
+// each level re-parses the whole: fences nested a few hundred deep took
+// seconds.
+func extractIn(text string, wantWhole, fenced bool) ([]Finding, []string) {
 	if len(text) > MaxReviewLen {
 		// A review longer than this is a log dump; its first megabyte
 		// holds the findings.
@@ -93,14 +101,6 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 	root := sectionTree(doc, src)
 	x.section(root, scope{})
 	x.flushDraft()
-	if !x.found() {
-		if inner := markdownFences(doc, src); inner != "" {
-			// The review is itself a markdown document fenced in a
-			// reviewer's note ("the Markdown document follows"): read
-			// it (shorter than text, so this ends).
-			return extract(inner, wantWhole)
-		}
-	}
 	if !x.found() && len(x.fixSecs) > 0 {
 		// Only a list of required changes: those are the findings.
 		for _, s := range x.fixSecs {
@@ -112,6 +112,17 @@ func extract(text string, wantWhole bool) ([]Finding, []string) {
 		// A change-requesting review in none of the known shapes: its
 		// substantial top-level list items are the best guess.
 		x.fallback(root)
+	}
+	if !x.found() && !fenced {
+		if inner := markdownFences(doc, src); inner != "" {
+			// The review is itself a markdown document fenced in a
+			// reviewer's note ("the Markdown document follows"): read
+			// it. Only when nothing outside is read as findings, its
+			// list of required changes included: a review quoting a
+			// markdown file (an agent's rules) holds its findings
+			// outside the fence.
+			return extractIn(inner, wantWhole, true)
+		}
 	}
 	x.linkFixes()
 	out := make([]Finding, 0, len(x.out))

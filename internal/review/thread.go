@@ -30,7 +30,9 @@ func threadComments(text string) []Finding {
 	for k, m := range marks {
 		end := len(lines)
 		if k+1 < len(marks) {
-			end = marks[k+1] - 1 // the next marker's file line
+			// The next marker's file line, which two markers in a row
+			// (a comment whose file line was not copied) lack.
+			end = max(marks[k+1]-1, m+1)
 		}
 		f, ok := threadComment(lines[m+1 : end])
 		if !ok {

@@ -55,3 +55,39 @@ func TestMarkdownFence(t *testing.T) {
 		t.Errorf("fence beside a finding: %+v", fs)
 	}
 }
+
+// Two markers in a row (the second's file line not copied, or a marker
+// over a hunk with no comment) leave the first an empty block: it was
+// sliced [m+1:m] and the capture panicked, losing the review's lessons.
+func TestThreadCommentsAdjacentMarkers(t *testing.T) {
+	page := "a.go\nComment on line +1\nComment on line +2\n3 minutes ago\n\nUse a mutex around the map writes.\n"
+	fs := threadComments(page)
+	if len(fs) != 1 || !strings.Contains(fs[0].Problem+fs[0].Fix, "mutex") {
+		t.Fatalf("adjacent markers: %+v", fs)
+	}
+}
+
+// A markdown fence is read once: fences nested inside it are quoted text,
+// not another document to re-parse (hundreds deep re-parsed the review
+// hundreds of times).
+func TestMarkdownFenceOneLevel(t *testing.T) {
+	review := "The report follows.\n\n````markdown\n# Review\n\n```md\n## Findings\n\n1. High: `Get` races on `hits`; use the write lock in `Get`.\n```\n````\n"
+	if fs := Extract(review); len(fs) != 0 {
+		t.Errorf("a fence within the fenced document was read as the review: %+v", fs)
+	}
+}
+
+// A review that quotes a markdown file (an agent's rules, in a ```md
+// fence) and holds its findings in a list of required changes outside it
+// is read from that list: the fence is quoted text, not the review.
+func TestMarkdownFenceQuotedFile(t *testing.T) {
+	review := "# Review\n\n## Agents\n\nThe critic's limits are written down:\n\n`agents/critic.md:12`\n" +
+		"```md\n- **Never runs on its own.**\n- **Only when the user asks.**\n```\n\n" +
+		"Nothing in the scripts enforces them.\n\n" +
+		"## Recommendations\n\n1. Enforce the critic's limits in the run script, not only in its markdown file.\n" +
+		"2. Move the shared retry limits into one policy file that every skill reads.\n"
+	fs := Extract(review)
+	if len(fs) != 2 || !strings.Contains(fs[0].Problem+fs[0].Fix, "run script") {
+		t.Fatalf("review quoting a markdown file: %+v", fs)
+	}
+}
