@@ -1031,7 +1031,7 @@ const (
 )
 
 const (
-	gateR21bPrecision = 0.62 // 0.620 (31/50)
+	gateR21bPrecision = 0.61 // was 0.62 — round 23 (687fe93: 'Please' + an order word is a fix): 0.618 (34/55), recall 0.569 -> 0.586, F1 0.595 -> 0.601; 0.620 (31/50)
 	gateR21bRecall    = 0.53 // 0.534 (31/58)
 	gateR21bCategory  = 0.41 // 0.419 (13/31)
 	gateR21bVerdict   = 0.64 // 9/14
