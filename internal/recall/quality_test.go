@@ -59,6 +59,7 @@ var labelledSets = []struct{ name, labels, searches string }{
 	{"blind22", "queries_blind22.jsonl", "scout_blind22.jsonl"},
 	{"blind23", "queries_blind23.jsonl", "scout_blind23.jsonl"},
 	{"blind24", "queries_blind24.jsonl", "scout_blind24.jsonl"},
+	{"blind25", "queries_blind25.jsonl", "scout_blind25.jsonl"},
 }
 
 type scoutSearch struct {
@@ -119,7 +120,7 @@ func TestQuality(t *testing.T) {
 	t.Logf("%-12s %5.0f %7.3f %9.3f %8.3f %14.3f %17.3f", "all", all.n, all.hit5/all.n, all.recall5/all.n, all.scout30/all.n, all.looseHit5/all.n, all.looseRecall5/all.n)
 
 	var nothing, nothingRead, n float64
-	for _, name := range []string{"norelevant_dev.jsonl", "norelevant_blind.jsonl", "norelevant_blind2.jsonl", "norelevant_blind3.jsonl", "norelevant_blind4.jsonl", "norelevant_blind5.jsonl", "norelevant_blind6.jsonl", "norelevant_blind7.jsonl", "norelevant_blind8.jsonl", "norelevant_blind9.jsonl", "norelevant_blind10.jsonl", "norelevant_blind11.jsonl", "norelevant_blind12.jsonl", "norelevant_blind13.jsonl", "norelevant_blind14.jsonl", "norelevant_blind15.jsonl", "norelevant_blind16.jsonl", "norelevant_blind17.jsonl", "norelevant_blind18.jsonl", "norelevant_blind19.jsonl", "norelevant_blind20.jsonl", "norelevant_blind21.jsonl"} {
+	for _, name := range []string{"norelevant_dev.jsonl", "norelevant_blind.jsonl", "norelevant_blind2.jsonl", "norelevant_blind3.jsonl", "norelevant_blind4.jsonl", "norelevant_blind5.jsonl", "norelevant_blind6.jsonl", "norelevant_blind7.jsonl", "norelevant_blind8.jsonl", "norelevant_blind9.jsonl", "norelevant_blind10.jsonl", "norelevant_blind11.jsonl", "norelevant_blind12.jsonl", "norelevant_blind13.jsonl", "norelevant_blind14.jsonl", "norelevant_blind15.jsonl", "norelevant_blind16.jsonl", "norelevant_blind17.jsonl", "norelevant_blind18.jsonl", "norelevant_blind19.jsonl", "norelevant_blind20.jsonl", "norelevant_blind21.jsonl", "norelevant_blind22.jsonl"} {
 		queries := readJSONL[labelledQuery](t, name)
 		var empty, emptyRead float64
 		for _, q := range queries {
