@@ -90,7 +90,20 @@ func nearCommand(name string, cmds []*cli.Command, top bool) string {
 	if top {
 		names = append(names, "--version", "--help")
 	}
-	return nearName(name, names)
+	if near := nearName(name, names); near != "" || !top {
+		return near
+	}
+	// "flowmem read" for "flowmem memory read": the README and help show
+	// most commands under a group, and a user who remembers the verb alone
+	// should be told the group, not only that the verb is unknown.
+	for _, c := range cmds {
+		for _, s := range c.Subcommands {
+			if s.Name == name && s.Name != "help" {
+				return c.Name + " " + s.Name
+			}
+		}
+	}
+	return ""
 }
 
 // nearName is the one of names that name, mistyped, most likely meant: one
