@@ -314,6 +314,13 @@ func maskAssignments(s string) string {
 			continue
 		}
 		v, sep := s[vs:ve], s[sepStart:k]
+		if op == "" && nameValue(v) {
+			// "pass -count=1": the key word is the sentence's verb and
+			// the word after it an assignment of its own, whose key
+			// decides (the scan comes to it next).
+			i = j
+			continue
+		}
 		if block || data(s, i, vs, ve, op) {
 			sep = "="
 		}
@@ -584,6 +591,23 @@ func value(s string, k int, spaces bool) (start, end int) {
 		return -1, -1
 	}
 	return k, e
+}
+
+// nameValue reports whether v is itself name=value (-count=1,
+// --flag=on, GOFLAGS=-mod=mod): a name of key bytes, "=", then a value.
+// Base64 padding (c2VjcmV0==, YWJj=) ends the run and is not one.
+func nameValue(v string) bool {
+	n := strings.TrimLeft(v, "-")
+	p := strings.IndexByte(n, '=')
+	if p <= 0 || p+1 >= len(n) || n[p+1] == '=' {
+		return false
+	}
+	for i := 0; i < p; i++ {
+		if !keyByte(n[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func keyByte(c byte) bool {
