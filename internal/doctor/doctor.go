@@ -233,7 +233,7 @@ func (d *doctor) checkMemory() {
 		d.add("memory files", OK, fmt.Sprintf("%d files parse, %d entries (%d stale, %d pending approval)", len(docs), entries, stale, pending), "")
 	}
 	d.checkDuplicates(docs)
-	d.checkWhole(store, docs)
+	d.checkWhole(docs)
 	d.checkMerges(docs)
 }
 

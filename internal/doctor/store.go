@@ -1,10 +1,7 @@
 package doctor
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/flowmem/flowmem/internal/mdstore"
@@ -15,7 +12,7 @@ import (
 // id on every line two entries could share, or a hand edit), and an append
 // cut off before its closing newline (a full disk or a killed process),
 // which readers leave out.
-func (d *doctor) checkWhole(store *mdstore.Store, docs []*mdstore.Doc) {
+func (d *doctor) checkWhole(docs []*mdstore.Doc) {
 	var damaged, cut, torn, stray, astray, conflicts []string
 	var astrayFix string
 	reworded := 0 // damaged entries that hold one lesson in two wordings
@@ -30,7 +27,7 @@ func (d *doctor) checkWhole(store *mdstore.Store, docs []*mdstore.Doc) {
 		}
 	}
 	for _, doc := range docs {
-		if l := conflictAt(store.Path(doc.Kind)); l > 0 {
+		if l := mdstore.ConflictLine(doc.Raw); l > 0 {
 			conflicts = append(conflicts, fmt.Sprintf("%s:%d", doc.Kind.File(), l))
 		}
 		seen := map[string]bool{}
@@ -95,22 +92,4 @@ func (d *doctor) checkWhole(store *mdstore.Store, docs []*mdstore.Doc) {
 	default:
 		d.add("entries whole", OK, "every entry is whole, and every file ends with a complete one", "")
 	}
-}
-
-// conflictAt is the line of the first git conflict marker ("<<<<<<<" at a
-// line's start, alone or with a label) in the file at path, or 0.
-func conflictAt(path string) int {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		if rest, ok := bytes.CutPrefix(sc.Bytes(), []byte("<<<<<<<")); ok && (len(rest) == 0 || rest[0] == ' ') {
-			return n
-		}
-	}
-	return 0
 }

@@ -682,19 +682,31 @@ func conflictMarker(l []byte) bool {
 	return len(l) == 7 || l[7] == ' '
 }
 
-// ConflictLine is the line of raw's first git conflict marker
-// (conflictMarker), or 0 when it holds none.
+// ConflictLine is the line of the <<<<<<< that opens raw's first
+// unresolved git conflict, or 0 when it holds none. A conflict is a
+// <<<<<<< line, a ======= line after it and a >>>>>>> line after that
+// (conflictMarker): one marker alone (a hand-written setext underline of
+// seven =, a resolution half done) is not one. Doctor and every rewrite
+// ask this, so they agree.
 func ConflictLine(raw []byte) int {
-	if !bytes.Contains(raw, []byte("\n=======")) {
-		return 0 // every conflict has one
+	if !bytes.Contains(raw, []byte("<<<<<<<")) || !bytes.Contains(raw, []byte("\n=======")) || !bytes.Contains(raw, []byte("\n>>>>>>>")) {
+		return 0 // every conflict has all three
 	}
-	n := 0
+	n, open, split := 0, 0, false
 	for rest := raw; len(rest) > 0; {
 		n++
 		var l []byte
 		l, rest, _ = bytes.Cut(rest, []byte("\n"))
-		if len(l) > 0 && (l[0] == '<' || l[0] == '=' || l[0] == '>' || l[0] == '|') && conflictMarker(bytes.TrimSuffix(l, []byte("\r"))) {
-			return n
+		if len(l) == 0 || l[0] != '<' && l[0] != '=' && l[0] != '>' || !conflictMarker(bytes.TrimSuffix(l, []byte("\r"))) {
+			continue
+		}
+		switch {
+		case l[0] == '<':
+			open, split = n, false
+		case l[0] == '=' && open > 0:
+			split = true
+		case l[0] == '>' && split:
+			return open
 		}
 	}
 	return 0
