@@ -284,8 +284,10 @@ func unmerge(current []mdstore.Entry, changes map[string]*mdstore.Entry, ids []s
 	if e.Gave > 0 {
 		give = min(e.Gave, e.Seen)
 	}
+	// Up the whole chain: a cycle ends at the check below, and no chain is
+	// longer than the entries.
 	from, seen := e, []string(nil)
-	for hops := 0; from.MergedInto != "" && hops < 4; hops++ {
+	for hops := 0; from.MergedInto != "" && hops < len(current); hops++ {
 		j := slices.IndexFunc(current, func(x mdstore.Entry) bool { return x.ID == from.MergedInto })
 		if j < 0 {
 			return

@@ -688,3 +688,40 @@ func TestRestoreChain(t *testing.T) {
 		})
 	}
 }
+
+// Restoring the first entry of a long merge chain (f into e, e into d, …
+// b into a) takes its count back from every survivor up the chain, the
+// last one too: the walk is not cut short after a few hops.
+func TestRestoreLongChain(t *testing.T) {
+	ctx := context.Background()
+	s := mdstore.Open(t.TempDir())
+	var ids []string
+	for _, w := range []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"} {
+		ids = append(ids, record(t, s, day, "fn-1", "the "+w+" cache is never invalidated after a config reload")[0])
+	}
+	for i := len(ids) - 2; i >= 0; i-- {
+		if _, err := Merge(ctx, s, []string{ids[i], ids[i+1]}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := load(t, s)[ids[0]].Seen; got != len(ids) {
+		t.Fatalf("head seen %d after the merges, want %d", got, len(ids))
+	}
+	last := ids[len(ids)-1]
+	entries, err := Lookup(s, []string{last})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Apply(ctx, s, Restore, entries); err != nil {
+		t.Fatal(err)
+	}
+	got := load(t, s)
+	for i, id := range ids[:len(ids)-1] {
+		if want := len(ids) - 1 - i; got[id].Seen != want {
+			t.Errorf("survivor %d (%s) seen %d after restoring %s, want %d", i, id, got[id].Seen, last, want)
+		}
+	}
+	if g := got[last]; g.Status != mdstore.Active || g.Seen != 1 {
+		t.Errorf("restored %+v", g)
+	}
+}
