@@ -141,7 +141,7 @@ func flagError(err error, flags []cli.Flag) string {
 		msg := "unknown flag " + dashes(name)
 		if name = strings.TrimLeft(name, "-"); len(name) > 1 {
 			var names []string
-			for _, f := range append(flags, cli.HelpFlag) {
+			for _, f := range append(slices.Clip(flags), cli.HelpFlag) {
 				for _, n := range f.Names() {
 					if len(n) > 1 && !slices.Contains(names, n) {
 						names = append(names, n)
