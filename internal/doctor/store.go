@@ -41,7 +41,7 @@ func (d *doctor) checkWhole(docs []*mdstore.Doc) {
 			}
 		}
 		for _, dm := range doc.Damaged {
-			if strings.Contains(dm.What, "two wordings") {
+			if dm.Reworded {
 				reworded++
 			}
 			damaged = append(damaged, fmt.Sprintf("%s:%d: entry %s %s", doc.Kind.File(), dm.Line, dm.ID, dm.What))

@@ -541,6 +541,7 @@ type entryScan struct {
 	body                [][]byte // free text, blank lines at its ends dropped
 	dmgLine             int      // the first line that does not belong, or 0
 	dmgWhat             string
+	dmgReworded         bool     // the damage is one lesson in two wordings
 	brief               bool     // metadata lines only, without their tasks (counting)
 	taskBuf             [][]byte // room for the tasks of the first metadata line read
 }
@@ -556,7 +557,7 @@ var (
 func (x *entryScan) scan(seg []byte, line int) bool {
 	// The slices' arrays are kept for the next entry: a scan allocates
 	// nothing once they have grown.
-	x.seg, x.marks, x.dmgLine, x.dmgWhat = seg, nil, 0, ""
+	x.seg, x.marks, x.dmgLine, x.dmgWhat, x.dmgReworded = seg, nil, 0, "", false
 	x.metas, x.records, x.body, x.taskBuf = x.metas[:0], x.records[:0], x.body[:0], x.taskBuf[:0]
 	x.issue, x.fix, x.context = nil, nil, nil
 	first, rest, _ := bytes.Cut(seg, []byte("\n"))
@@ -631,6 +632,9 @@ func (x *entryScan) scan(seg []byte, line int) bool {
 						// Two metadata lines of its own: one clone reworded
 						// the lesson while another rewrote it, and the union
 						// kept both sides of the two neighbouring lines.
+						if x.dmgLine == 0 {
+							x.dmgReworded = true
+						}
 						x.hurt(n, "holds two wordings of its lesson (a second **Issue** line): one clone reworded it while another changed it")
 					} else {
 						x.hurt(n, "holds a second lesson (another **Issue** line): a merge fused two entries")
@@ -817,6 +821,10 @@ type Damage struct {
 	Line int    // the line that does not belong
 	ID   string // the entry's id
 	What string
+	// Reworded: the entry holds one lesson in two wordings (a second
+	// **Issue** line under a second metadata line of its own), not lines
+	// of another entry; the fix is to keep one wording.
+	Reworded bool
 }
 
 // cutTag splits the id tag off the end of a line: "text <!-- id -->".
@@ -931,7 +939,7 @@ func parseEntry(x *entryScan, k Kind, seg []byte, src string, line int) (e Entry
 			e.ID = contentID(k, e.Text())
 		}
 	}
-	return e, records, Damage{Line: x.dmgLine, What: x.dmgWhat, ID: e.ID}, true
+	return e, records, Damage{Line: x.dmgLine, What: x.dmgWhat, ID: e.ID, Reworded: x.dmgReworded}, true
 }
 
 // metaEntry is what a metadata or sighting line says, as an Entry whose
