@@ -23,7 +23,7 @@ type storedEntry struct{ ID, Category, Status, Issue, Tasks, MergedInto string }
 
 var (
 	headingCategoryRe = regexp.MustCompile(`^\d{4}-\d\d-\d\d \S+ \S+ \[([a-z-]+)\]`)
-	metaRe            = regexp.MustCompile(`(?m)^<!-- flowmem: id=(\S+) .*\btasks=(\S+)(?: merged-into=(\S+)(?: into-own=\S+)?(?: gave=\d+)?)? status=([a-z]+)(?: n=\S+)? -->$`)
+	metaRe            = regexp.MustCompile(`(?m)^<!-- flowmem: id=(\S+) .*\btasks=(\S+)(?: took=\S+)?(?: merged-into=(\S+)(?: into-own=\S+)?(?: gave=\d+)?)? status=([a-z]+)(?: n=\S+)? -->$`)
 	issueRe           = regexp.MustCompile(`(?m)^\*\*Issue\*\*: (.*)$`)
 )
 

@@ -214,7 +214,9 @@ the sum, its dates the first and last of all, its tasks all of theirs. The
 others are archived with merged-into=<survivor> in their metadata, beside
 what the survivor held of its own (into-own=first/last/tasks) and the count
 each gave it (gave=N), so memory restore takes back exactly what one of them
-brought, even after a teammate's sightings of it arrived. One atomic rewrite of
+brought, even after a teammate's sightings of it arrived. The survivor's
+metadata names what each took in (took=id:N,...), so two teammates who merge
+different entries into it add up after a pull. One atomic rewrite of
 the file, under the memory lock. Only entries of one type merge.
 
 Examples:

@@ -297,6 +297,13 @@ func unmerge(current []mdstore.Entry, changes map[string]*mdstore.Entry, ids []s
 			sv = *c
 		}
 		sv.Seen = max(1, sv.Seen-give)
+		// What it took in names e no more (through from, further on).
+		sv.Took = mdstore.ParseTook(sv.Took).With(from.ID, give, func(had, n int) int {
+			if from.ID == e.ID {
+				return 0
+			}
+			return had - n
+		}).String()
 		if own, ok := mdstore.ParseOwn(from.IntoOwn); ok {
 			for _, x := range current {
 				if c := changes[x.ID]; c != nil {
@@ -413,6 +420,11 @@ func Merge(ctx context.Context, s *mdstore.Store, ids []string, into string) (Me
 			}
 		}
 		changes[sv.ID] = &sv
+		took := mdstore.ParseTook(sv.Took)
+		for _, e := range group[1:] {
+			took = took.With(e.ID, e.Seen, func(_, n int) int { return n })
+		}
+		sv.Took = took.String()
 		for _, e := range group[1:] {
 			e.Status, e.MergedInto, e.IntoOwn, e.Gave = mdstore.Archived, sv.ID, own.String(), e.Seen
 			changes[e.ID] = &e

@@ -677,10 +677,19 @@ func TestRestoreChain(t *testing.T) {
 				if _, err := Apply(ctx, s, Restore, entries); err != nil {
 					t.Fatal(err)
 				}
+				if order[0] == 2 && step[0] == c {
+					// A took B's 4 (C's 3 in them); C's part is gone.
+					if got := load(t, s); got[a].Took != b+":1" || got[b].Took != "" {
+						t.Errorf("after restoring C: a took %q, b took %q; want %s:1 and none", got[a].Took, got[b].Took, b)
+					}
+				}
 			}
 			got := load(t, s)
 			for _, id := range ids {
 				w, g := before[id], got[id]
+				if g.Took != "" {
+					t.Errorf("%s after restoring %v still took %q", id, steps, g.Took)
+				}
 				if g.Status != mdstore.Active || g.Seen != w.Seen || g.Date != w.Date || g.LastSeen != w.LastSeen || !slices.Equal(g.Tasks, w.Tasks) {
 					t.Errorf("%s after restoring %v: %s seen %d %s..%s %v; want active seen %d %s..%s %v", id, steps, g.Status, g.Seen, g.Date, g.LastSeen, g.Tasks, w.Seen, w.Date, w.LastSeen, w.Tasks)
 				}

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -106,6 +107,13 @@ type Entry struct {
 	// recorded for it before the merge reached them (the survivor never
 	// counted those).
 	Gave int `json:"-"`
+	// Took is, on a survivor (took= on its metadata line), what each entry
+	// merged into it gave it, as id:count pairs separated by commas
+	// (Took). Two teammates who merge different entries into one survivor
+	// each write a metadata line of it holding its own count and their
+	// merge's; the union merge keeps both, and the fold counts its own
+	// once and every entry either took in (fold).
+	Took string `json:"-"`
 	// Copies names, by a random token each (n= on the metadata line,
 	// comma-separated), the captures whose sightings Seen counts: two
 	// clones that capture one new lesson on one day write the same entry
@@ -260,6 +268,9 @@ func (e *Entry) Normalize() {
 		e.Gave = 0
 	}
 	e.Copies = cleanCopies(e.Copies)
+	if e.Took != "" {
+		e.Took = ParseTook(e.Took).String()
+	}
 	// An id or fingerprint read from a file may hold anything; what is left
 	// of it after cleaning must still be one.
 	if e.ID = token(e.ID); e.ID == "" {
@@ -468,3 +479,78 @@ var tokenByte = func() (t [utf8.RuneSelf]bool) {
 	}
 	return t
 }()
+
+// Took is what a survivor took in (Entry.Took), in the order merged.
+type Took []Gift
+
+// Gift is what one entry merged into a survivor gave it.
+type Gift struct {
+	ID string
+	N  int
+}
+
+// ParseTook reads a took= list; a pair it cannot read is left out, and an
+// id named twice counts once (its largest).
+func ParseTook(s string) Took {
+	var out Took
+	for p := range strings.SplitSeq(s, ",") {
+		i := strings.LastIndexByte(p, ':')
+		if i <= 0 {
+			continue
+		}
+		n, err := strconv.Atoi(p[i+1:])
+		if err != nil || n <= 0 {
+			continue
+		}
+		out = out.With(token(p[:i]), n, larger)
+	}
+	return out
+}
+
+// With is t with id's gift set to n, or to join(old, n) when t holds id.
+// An empty id or a gift below one leaves id out.
+func (t Took) With(id string, n int, join func(a, b int) int) Took {
+	if id == "" {
+		return t
+	}
+	i := slices.IndexFunc(t, func(g Gift) bool { return g.ID == id })
+	if i >= 0 {
+		n = join(t[i].N, n)
+	}
+	if n <= 0 {
+		if i >= 0 {
+			return slices.Delete(slices.Clone(t), i, i+1)
+		}
+		return t
+	}
+	if i >= 0 {
+		t = slices.Clone(t)
+		t[i].N = n
+		return t
+	}
+	return append(slices.Clone(t), Gift{id, n})
+}
+
+// Sum is what t's entries gave together.
+func (t Took) Sum() int {
+	n := 0
+	for _, g := range t {
+		n += g.N
+	}
+	return n
+}
+
+// String is t as took= writes it.
+func (t Took) String() string {
+	var b strings.Builder
+	for i, g := range t {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(g.ID + ":" + strconv.Itoa(g.N))
+	}
+	return b.String()
+}
+
+// larger is the larger of a and b (max, as a function value).
+func larger(a, b int) int { return max(a, b) }

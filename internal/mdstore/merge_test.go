@@ -338,3 +338,55 @@ func TestFoldFirstDate(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldTook: Alice merged X (2) into W and Bob merged Y (2) into W, W
+// holding 2 of its own; git's union merge keeps both rewritten metadata
+// lines of W, which the fold read by the larger count (4). With took= on
+// each, it counts W's own once and what both merges took in (6); records
+// that agree, or one without took= (no merge, an older build), fold by
+// the larger count as before.
+func TestFoldTook(t *testing.T) {
+	alice := Entry{ID: "p-w", Seen: 4, Status: Active, Took: "p-x:2"}
+	bob := Entry{ID: "p-w", Seen: 4, Status: Active, Took: "p-y:2"}
+	for _, pair := range [][2]Entry{{alice, bob}, {bob, alice}} {
+		if got := fold(pair[0], pair[1]); got.Seen != 6 || len(ParseTook(got.Took)) != 2 || ParseTook(got.Took).Sum() != 4 {
+			t.Errorf("fold(%+v, %+v): seen %d took %q, want seen 6 took p-x:2 and p-y:2", pair[0], pair[1], got.Seen, got.Took)
+		}
+	}
+	// Both merged X, one of them Y too: X counts once.
+	both := Entry{ID: "p-w", Seen: 6, Status: Active, Took: "p-x:2,p-y:2"}
+	if got := fold(alice, both); got.Seen != 6 {
+		t.Errorf("fold of took=p-x:2 and took=p-x:2,p-y:2: seen %d, want 6", got.Seen)
+	}
+	// A record without took= (Carol archived W before either merge
+	// reached her, or an older build rewrote it): the larger count.
+	for _, plain := range []Entry{{ID: "p-w", Seen: 2, Status: Active}, {ID: "p-w", Seen: 5, Status: Active}} {
+		got := fold(plain, alice)
+		if want := max(plain.Seen, alice.Seen); got.Seen != want || got.Took != "p-x:2" {
+			t.Errorf("fold of seen=%d and seen=4 took=p-x:2: seen %d took %q, want %d and p-x:2", plain.Seen, got.Seen, got.Took, want)
+		}
+	}
+	// Alice's line, Bob's and a third three ways round: 6 whatever the order.
+	carol := Entry{ID: "p-w", Seen: 2, Status: Active}
+	if got := fold(fold(carol, alice), bob); got.Seen != 6 {
+		t.Errorf("fold of three records: seen %d, want 6", got.Seen)
+	}
+	// From the file: W's two metadata lines and its sighting line.
+	raw := Header(Pitfall) + "\n## 2026-11-29 manual [pitfall] <!-- p-w -->\n" +
+		"<!-- flowmem: id=p-w seen=3 last=2026-11-29 took=p-x:2 status=active -->\n" +
+		"<!-- flowmem: id=p-w seen=3 last=2026-11-29 took=p-y:2 status=active -->\n" +
+		"<!-- flowmem: seen id=p-w last=2026-11-29 n=0badf00d -->\n" +
+		"**Issue**: Log lines print the raw request body\n"
+	d, err := Parse(Pitfall, []byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := d.Folded(); len(f) != 1 || f[0].Seen != 6 {
+		t.Errorf("folded %+v; want one entry seen 6", f)
+	}
+	e := Entry{ID: "p-w", Kind: Pitfall, Issue: "x", Seen: 6, Took: "p-x:2, p-y:0,bad,p-z:3"}
+	e.Normalize()
+	if e.Took != "p-x:2,p-z:3" || !strings.Contains(Render(&e), " took=p-x:2,p-z:3 status=active") {
+		t.Errorf("normalized took %q, render %s", e.Took, Render(&e))
+	}
+}

@@ -934,7 +934,7 @@ func parseEntry(x *entryScan, k Kind, seg []byte, src string, line int) (e Entry
 		for i := range x.metas[1:] {
 			m = fold(m, metaEntry(&x.metas[1+i], str))
 		}
-		e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto, e.IntoOwn, e.Gave, e.Copies = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto, m.IntoOwn, m.Gave, m.Copies
+		e.ID, e.FP, e.Seen, e.LastSeen, e.Tasks, e.Status, e.MergedInto, e.IntoOwn, e.Gave, e.Took, e.Copies = m.ID, m.FP, m.Seen, m.LastSeen, m.Tasks, m.Status, m.MergedInto, m.IntoOwn, m.Gave, m.Took, m.Copies
 		if e.ID == "" {
 			e.ID = contentID(k, e.Text())
 		}
@@ -945,7 +945,7 @@ func parseEntry(x *entryScan, k Kind, seg []byte, src string, line int) (e Entry
 // metaEntry is what a metadata or sighting line says, as an Entry whose
 // fields str makes of the line's parts.
 func metaEntry(b *Meta, str func([]byte) string) Entry {
-	m := Entry{ID: str(b.ID), FP: str(b.FP), Seen: b.Seen, LastSeen: str(b.Last), Status: b.Status, MergedInto: str(b.MergedInto), IntoOwn: str(b.IntoOwn), Gave: b.Gave}
+	m := Entry{ID: str(b.ID), FP: str(b.FP), Seen: b.Seen, LastSeen: str(b.Last), Status: b.Status, MergedInto: str(b.MergedInto), IntoOwn: str(b.IntoOwn), Gave: b.Gave, Took: str(b.Took)}
 	if !b.Sighting {
 		m.Copies = str(b.N)
 	}
@@ -1002,6 +1002,25 @@ func fold(a, b Entry) Entry {
 	} else {
 		out.Seen = max(a.Seen, b.Seen, len(out.Tasks))
 		out.Copies = joinCopies(a.Copies, b.Copies)
+	}
+	// A survivor two teammates merged different entries into: each
+	// record holds its own count and what its merges took in, and the
+	// sum is its own once and every entry either took. A record without
+	// took= (no merge, or a build that does not write it) folds as above.
+	if a.Took != b.Took {
+		ta, tb := ParseTook(a.Took), ParseTook(b.Took)
+		took := ta
+		for _, g := range tb {
+			took = took.With(g.ID, g.N, larger)
+		}
+		out.Took = took.String()
+		if len(ta) > 0 && len(tb) > 0 {
+			own := max(a.Seen-ta.Sum(), b.Seen-tb.Sum(), 0)
+			if apart(a.Copies, b.Copies) {
+				own = max(0, a.Seen-ta.Sum()) + max(0, b.Seen-tb.Sum())
+			}
+			out.Seen = max(own+took.Sum(), len(out.Tasks))
+		}
 	}
 	out.LastSeen = max(a.LastSeen, b.LastSeen)
 	out.Status, out.MergedInto = foldStatus(a.Status, a.MergedInto, b.Status, b.MergedInto)
@@ -1135,7 +1154,7 @@ func foldIndex(entries []Entry) ([]Entry, map[string]int) {
 		if i, ok := index[e.ID]; ok {
 			merged := fold(out[i], e)
 			o := &out[i]
-			o.Seen, o.LastSeen, o.Tasks, o.Status, o.MergedInto, o.IntoOwn, o.Gave, o.Copies = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status, merged.MergedInto, merged.IntoOwn, merged.Gave, merged.Copies
+			o.Seen, o.LastSeen, o.Tasks, o.Status, o.MergedInto, o.IntoOwn, o.Gave, o.Took, o.Copies = merged.Seen, merged.LastSeen, merged.Tasks, merged.Status, merged.MergedInto, merged.IntoOwn, merged.Gave, merged.Took, merged.Copies
 			if validDate(e.Date) && (!validDate(o.Date) || e.Date < o.Date) {
 				// The lesson was first seen when its earliest copy was
 				// (two clones captured it on different days), whichever
@@ -1187,6 +1206,9 @@ func Render(e *Entry) string {
 	fmt.Fprintf(&b, " seen=%d last=%s", e.Seen, e.LastSeen)
 	if len(e.Tasks) > 0 {
 		b.WriteString(" tasks=" + strings.Join(e.Tasks, ","))
+	}
+	if e.Took != "" {
+		b.WriteString(" took=" + e.Took)
 	}
 	if e.MergedInto != "" {
 		b.WriteString(" merged-into=" + e.MergedInto)

@@ -102,6 +102,8 @@ type Meta struct {
 	IntoOwn []byte
 	// Gave is gave= (Entry.Gave).
 	Gave int
+	// Took is took= (Entry.Took).
+	Took []byte
 	// N is a record's random token (n=): one per sighting line, the
 	// captures' on a metadata line (Entry.Copies).
 	N        []byte
@@ -202,6 +204,10 @@ func readMetaBytes(l []byte, tasks [][]byte, withTasks bool) (m Meta, ok bool) {
 				}
 			}
 		case 't':
+			if val, ok := bytes.CutPrefix(f, []byte("took=")); ok {
+				m.Took = val
+				continue
+			}
 			val, ok := bytes.CutPrefix(f, []byte("tasks="))
 			for ok && withTasks && len(val) > 0 {
 				var t []byte
