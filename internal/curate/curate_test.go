@@ -734,3 +734,26 @@ func TestRestoreLongChain(t *testing.T) {
 		t.Errorf("restored %+v", g)
 	}
 }
+
+// A review that repeats the first wording of a long merge chain counts
+// for the chain's head, however many merges lie between.
+func TestRepeatAtEndOfLongChainCountsForHead(t *testing.T) {
+	ctx := context.Background()
+	s := mdstore.Open(t.TempDir())
+	var ids []string
+	for _, w := range []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"} {
+		ids = append(ids, record(t, s, day, "fn-1", "the "+w+" cache is never invalidated after a config reload")[0])
+	}
+	for i := len(ids) - 2; i >= 0; i-- {
+		if _, err := Merge(ctx, s, []string{ids[i], ids[i+1]}, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := s.Record(ctx, mdstore.Pitfall, []mdstore.Entry{{Issue: "the foxtrot cache is never invalidated after a config reload", Task: "fn-9", Tasks: []string{"fn-9"}}}, day.AddDate(0, 0, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out[0].New || out[0].ID != ids[0] || out[0].Seen != len(ids)+1 {
+		t.Errorf("outcome = %+v, want a sighting of head %s, seen %d", out[0], ids[0], len(ids)+1)
+	}
+}

@@ -329,12 +329,15 @@ func isRecord(l, own string) bool {
 }
 
 // survivor follows merged-into pointers from e to the entry that holds its
-// lesson now (a few hops at most, so a cycle a hand edit made ends), and
-// returns e itself when there is none: a review that repeats a merged
-// wording is a sighting of the entry it was merged into.
+// lesson now (up the whole chain; a cycle a hand edit made ends at the
+// first id seen twice), and returns e itself when there is none: a review
+// that repeats a merged wording is a sighting of the entry it was merged
+// into.
 func (m *memory) survivor(e Entry) Entry {
-	for hops := 0; e.MergedInto != "" && hops < 4; hops++ {
+	seen := []string{e.ID}
+	for e.MergedInto != "" && !slices.Contains(seen, e.MergedInto) {
 		want := e.MergedInto
+		seen = append(seen, want)
 		var next Entry
 		m.records("id", want, func(doc []byte, start int, sighting bool) bool {
 			if sighting {
