@@ -55,7 +55,8 @@ Environment:
                        Write,Glob,Grep,Bash($TEST_CMD:*),Bash($REVIEW_CMD:*),
                        Bash(flowmem memory read:*), and the hook's second
                        look: Bash(flowmem memory judge:*),
-                       Bash(flowmem memory archive:*), Bash(flowmem memory add:*))
+                       Bash(flowmem memory archive:*), Bash(flowmem memory add:*),
+                       Bash(flowmem memory merge:*))
   TEST_CMD             the project's test command (default: guessed, see the
                        top of this script)
   REVIEW_CMD           the review command; the session runs "$REVIEW_CMD <task-id>"
@@ -138,7 +139,7 @@ if [[ -n $TEST_CMD ]]; then
 	test_words="\`$TEST_CMD\`"
 fi
 own_tools=${RALPH_ALLOWED_TOOLS:-}
-RALPH_ALLOWED_TOOLS=${RALPH_ALLOWED_TOOLS:-"Read,Edit,Write,Glob,Grep,${test_tool}Bash($REVIEW_CMD:*),Bash(flowmem memory read:*),Bash(flowmem memory judge:*),Bash(flowmem memory archive:*),Bash(flowmem memory add:*)"}
+RALPH_ALLOWED_TOOLS=${RALPH_ALLOWED_TOOLS:-"Read,Edit,Write,Glob,Grep,${test_tool}Bash($REVIEW_CMD:*),Bash(flowmem memory read:*),Bash(flowmem memory judge:*),Bash(flowmem memory archive:*),Bash(flowmem memory add:*),Bash(flowmem memory merge:*)"}
 RALPH_PROMPT=${RALPH_PROMPT:-$SCRIPT_DIR/prompt-work.md}
 RALPH_DIR=${RALPH_DIR:-.ralph}
 FLOWMEM=${FLOWMEM:-flowmem}

@@ -424,7 +424,10 @@ func judgeCommand(e *env) *cli.Command {
 		ArgsUsage: "ID...",
 		Description: `Prints what memory keeps (the criteria), each entry whole, and the commands
 to act: archive an active entry that fails, approve or reject a pending one,
-add one lesson per missing finding whose rule carries over. Changes nothing.
+add one lesson per missing finding whose rule carries over. Under an entry
+that is not archived come up to 2 active entries close to it in memory (near
+in --json), with the merge that keeps one when it repeats one of them in other
+words; none when nothing is close. Changes nothing.
 The hook names this command, with the ids of the lessons it has just
 recorded, after a review that asks for changes. IDs are ids or unique starts of them, as in
 memory show.
@@ -446,6 +449,10 @@ Examples:
 				return err
 			}
 			act := capture.Judge(entries)
+			near, err := judgeNear(s, entries)
+			if err != nil {
+				return err
+			}
 			if c.Bool("json") {
 				// The decision per lesson, as the text gives it: a script or a
 				// model reading --json must be asked the same question.
@@ -457,7 +464,20 @@ Examples:
 				for i := range entries {
 					decide[i] = decision{entries[i].ID, capture.Decide(&entries[i])}
 				}
-				return e.writeJSON(map[string]any{"criteria": capture.Criteria, "entries": entries, "decide": decide, "commands": act})
+				// The active entries close to each lesson, for lessons that
+				// have any: a repeat in other words is merged, not kept twice.
+				type nearOf struct {
+					ID      string             `json:"id"`
+					Entries []curate.Neighbour `json:"entries"`
+					Merge   string             `json:"merge"`
+				}
+				nears := []nearOf{}
+				for i := range entries {
+					if len(near[i]) > 0 {
+						nears = append(nears, nearOf{entries[i].ID, near[i], mergeCommand("<that id>", entries[i].ID)})
+					}
+				}
+				return e.writeJSON(map[string]any{"criteria": capture.Criteria, "entries": entries, "decide": decide, "commands": act, "near": nears})
 			}
 			fmt.Fprintf(e.Out, "flowmem memory judge: %s to judge against what memory keeps. Nothing has been changed.\n\n", plural(len(entries), "lesson", "lessons"))
 			fmt.Fprintf(e.Out, "%s\n\n", capture.Criteria)
@@ -466,6 +486,13 @@ Examples:
 				fmt.Fprintf(e.Out, "--- %d of %d\n", i+1, len(entries))
 				e.printEntry(en, e.rel(p, s.Path(en.Kind)), en.Live() && en.Stale(e.Now(), e.staleAfter))
 				fmt.Fprintf(e.Out, "Decide:   %s\n", capture.Decide(en))
+				if len(near[i]) > 0 {
+					fmt.Fprintln(e.Out, "Near it in memory:")
+					for _, m := range near[i] {
+						fmt.Fprintf(e.Out, "  %s (seen %dx): %s\n", m.ID, m.Seen, mdstore.Clip(mdstore.OneLine(m.Text), 300))
+					}
+					fmt.Fprintf(e.Out, "If it is one of these in other words: %s (keeps that entry's wording and adds this one's sightings to it; --into %s keeps this wording); if not, nothing to do\n", mergeCommand("<that id>", en.ID), en.ID)
+				}
 				fmt.Fprintln(e.Out)
 			}
 			fmt.Fprintln(e.Out, "To act (ID: one or more of the ids above):")
@@ -482,6 +509,49 @@ Examples:
 			return nil
 		},
 	}
+}
+
+// judgeNear returns, for each entry judged, the active entries of memory
+// closest to it (curate.Close), their texts as printed: the hook folds
+// only a lesson worded as one memory holds, so a repeat in other words is
+// for the model judging it to see. None for an archived entry: merge
+// takes no archived entry, and restore is the question asked of it.
+func judgeNear(s *mdstore.Store, entries []mdstore.Entry) ([][]curate.Neighbour, error) {
+	var ids []string
+	for _, en := range entries {
+		if en.Status != mdstore.Archived {
+			ids = append(ids, en.ID)
+		}
+	}
+	out := make([][]curate.Neighbour, len(entries))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	all, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	close := curate.Close(all, ids, judgeNearK, curate.CloseFloor)
+	for i, en := range entries {
+		if n := slices.Index(ids, en.ID); n >= 0 {
+			out[i] = close[n]
+			for j := range out[i] {
+				m := &out[i][j].Member
+				m.Text, m.Fix = sanitize.Tags(m.Text), sanitize.Tags(m.Fix)
+			}
+		}
+	}
+	return out, nil
+}
+
+// judgeNearK is how many entries memory judge shows near a lesson.
+const judgeNearK = 2
+
+// mergeCommand is what a model runs when lesson is a repeat of old in
+// other words: merge keeps the first id's text, so the wording memory
+// already holds stays, and adds the lesson's sightings and tasks to it.
+func mergeCommand(old, lesson string) string {
+	return "flowmem memory merge " + old + " " + lesson
 }
 
 // runShow prints one entry whole (memory show).
