@@ -12,7 +12,7 @@
 // code and verdict lines out of the findings. Two shapes are not markdown
 // and are read before it: JSON findings, and a pull request's review
 // comments copied from the forge's web page (thread.go: one finding per
-// "Comment on lines …" marker). Unwrap first removes the wrappers review
+// "Comment on line(s) N" marker). Unwrap first removes the wrappers review
 // tools print around the text.
 //
 // Every Finding field is a single line of bounded length, so a store can

@@ -116,7 +116,7 @@ func extractIn(text string, wantWhole, fenced bool) ([]Finding, []string) {
 	if !x.found() && !fenced {
 		if inner := markdownFences(doc, src); inner != "" {
 			// The review is itself a markdown document fenced in a
-			// reviewer's note ("the Markdown document follows"): read
+			// reviewer's note (one line saying a report follows): read
 			// it. Only when nothing outside is read as findings, its
 			// list of required changes included: a review quoting a
 			// markdown file (an agent's rules) holds its findings

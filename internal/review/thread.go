@@ -1,17 +1,14 @@
 package review
 
-import (
-	"strings"
-	"unicode"
-)
+import "strings"
 
 // threadComments reads a pull request's review comments as copied from
 // the forge's web page (GitHub's "Files changed" or conversation view, as
 // Copilot, Gemini Code Assist and CodeRabbit leave them): plain lines, no
-// markdown, one comment per "Comment on lines +8 to +12" marker. The line
+// markdown, one comment per "Comment on lines +N to +M" marker. The line
 // above the marker names the file; the diff hunk under it is quoted code;
 // the comment itself is the paragraph after the line saying when it was
-// written ("24 minutes ago", "Copilot commented 1 minute ago"), after a
+// written ("3 hours ago", "<bot> commented 2 days ago"), after a
 // bare severity line if the bot writes one ("high"). A marker whose block
 // holds no such line is a hunk without a comment. nil when the text holds
 // no marker: then it is not such a page.
@@ -104,8 +101,8 @@ func commentMarker(l string) bool {
 }
 
 // timeLine reports whether l says when a comment was written: a few words
-// ending in "ago" with a number or "a"/"an" before the unit ("24 minutes
-// ago", "Copilot commented 1 minute ago", "an hour ago").
+// ending in "ago", a count or "a"/"an" before the unit ("3 hours ago",
+// "<bot> commented 2 days ago", "an hour ago").
 func timeLine(l string) bool {
 	w := strings.Fields(l)
 	if len(w) < 3 || len(w) > 6 || w[len(w)-1] != "ago" {
@@ -115,9 +112,10 @@ func timeLine(l string) bool {
 	return n == "a" || n == "an" || firstNumber(n) == n
 }
 
-// firstNumber is the first run of digits in s, "" if none.
+// firstNumber is the first run of ASCII digits in s, "" if none (a line
+// number or a count as the forge prints them).
 func firstNumber(s string) string {
-	i := strings.IndexFunc(s, unicode.IsDigit)
+	i := strings.IndexFunc(s, func(r rune) bool { return r >= '0' && r <= '9' })
 	if i < 0 {
 		return ""
 	}

@@ -91,3 +91,18 @@ func TestMarkdownFenceQuotedFile(t *testing.T) {
 		t.Fatalf("review quoting a markdown file: %+v", fs)
 	}
 }
+
+// A line number is ASCII digits as the forge prints them: a digit of
+// another script before it (a Devanagari ३ in a file name) is not the
+// start of one, and the ASCII number after it is still found.
+func TestFirstNumberASCII(t *testing.T) {
+	for in, want := range map[string]string{
+		" on lines +8 to +12": "8",
+		"src/पृष्ठ३.ts 41":    "41",
+		"no number":           "",
+	} {
+		if got := firstNumber(in); got != want {
+			t.Errorf("firstNumber(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
